@@ -1,0 +1,118 @@
+"""The one model base, in two flavours, and argument validation.
+
+Responses are read tolerantly (`WireModel`): unknown fields are kept, optional fields
+may be absent or null, and wire names (camelCase or snake_case, as each service spells
+them) are aliases of snake_case attributes. Requests are strict (`RequestModel`):
+unknown fields are refused and every value is validated before any I/O, with errors
+reported as `InvalidInputError` naming the Python argument.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+from pydantic.alias_generators import to_camel
+
+from .errors import InvalidInputError
+
+__all__ = ["RequestModel", "WireModel", "check_argument", "validate_request"]
+
+RequestT = TypeVar("RequestT", bound="RequestModel")
+T = TypeVar("T")
+
+
+class WireModel(BaseModel):
+    """Base of every response model.
+
+    Attributes are snake_case; the wire names are aliases (camelCase unless a model says
+    otherwise), accepted on input and used again by ``model_dump()`` and
+    ``model_dump_json()``, so a model dumps back to what the service sent. Fields the
+    SDK does not know about are kept and reachable as attributes and in
+    ``model_extra``.
+    """
+
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        extra="allow",
+        frozen=True,
+        validate_by_alias=True,
+        validate_by_name=True,
+        serialize_by_alias=True,
+    )
+
+
+class RequestModel(BaseModel):
+    """Base of every request body and query: strict, wire names as aliases."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        extra="forbid",
+        frozen=True,
+        validate_by_alias=False,
+        validate_by_name=True,
+        serialize_by_alias=True,
+        loc_by_alias=False,
+    )
+
+    def to_wire(self) -> dict[str, Any]:
+        """The JSON-ready wire form, with unset optional fields left out."""
+        return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+def _rule(error: Any) -> str:
+    message = str(error["msg"])
+    # pydantic prefixes the text of a ValueError raised in a validator.
+    return message.removeprefix("Value error, ")
+
+
+def _location(loc: tuple[Any, ...], prefix: str = "") -> str:
+    out = prefix
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def invalid_input(exc: ValidationError, *, argument: str | None = None) -> InvalidInputError:
+    """Turn a pydantic error into an `InvalidInputError` naming the argument.
+
+    The input values are left out on purpose: pydantic echoes them, and an argument may be
+    a signature or a key pasted into the wrong place.
+    """
+    errors = exc.errors(include_url=False, include_input=False)
+    first = errors[0]
+    name = _location(first["loc"], argument or "") or "arguments"
+    rule = _rule(first)
+    if first["type"] == "missing":
+        rule = "is required"
+    elif first["type"] == "extra_forbidden":
+        rule = "is not a known argument"
+    more = len(errors) - 1
+    if more:
+        rule += f" (and {more} more problem{'s' if more > 1 else ''})"
+    return InvalidInputError(name, rule)
+
+
+def validate_request(model: type[RequestT], /, **values: Any) -> RequestT:
+    """Build a request model from keyword arguments, or raise `InvalidInputError`."""
+    try:
+        return model.model_validate(values)
+    except ValidationError as exc:
+        raise invalid_input(exc) from None
+
+
+@functools.cache
+def _adapter(type_: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(type_)
+
+
+def check_argument(argument: str, type_: Any, value: Any) -> Any:
+    """Validate one argument against a type (e.g. `xswap_sdk.types.Address`).
+
+    Returns the normalised value, or raises `InvalidInputError` naming ``argument``.
+    """
+    try:
+        return _adapter(type_).validate_python(value)
+    except ValidationError as exc:
+        raise invalid_input(exc, argument=argument) from None

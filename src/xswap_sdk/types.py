@@ -1,0 +1,173 @@
+"""Shared value types: addresses, hex strings, token amounts and chain ids.
+
+Each type is an ``Annotated`` alias that pydantic models use as a field type, so the
+same rule is applied to what users pass in and to what services send back:
+
+- `Address`: any case in; a mixed-case address must carry a valid EIP-55 checksum;
+  the EIP-55 checksummed form out.
+- `Bytes32`: ``0x`` and 64 hex digits, lowercase.
+- `HexBytes`: ``0x`` and an even number of hex digits, lowercase (calldata, hook data).
+- `TokenAmount`: an ``int`` in the token's smallest units, never a float; accepts an int
+  or a decimal string and is sent as a decimal string.
+- `ChainId`: a non-negative ``int``.
+
+`to_units` and `from_units` convert between display amounts (``"1.5"`` USDC) and
+smallest units (``1500000``) exactly, with `decimal.Decimal`.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+from typing import Annotated
+
+from eth_utils import to_checksum_address
+from pydantic import BeforeValidator, PlainSerializer
+
+from .errors import InvalidInputError
+
+__all__ = [
+    "MAX_UINT256",
+    "Address",
+    "Bytes32",
+    "ChainId",
+    "HexBytes",
+    "TokenAmount",
+    "from_units",
+    "to_checksum",
+    "to_units",
+]
+
+MAX_UINT256 = 2**256 - 1
+"""The largest uint256, the default ``maxBlockHeight`` of a burn intent."""
+
+_ADDRESS_RE = re.compile(r"0x[0-9a-fA-F]{40}")
+_HEX_RE = re.compile(r"0x(?:[0-9a-fA-F]{2})*")
+_DIGITS_RE = re.compile(r"[0-9]+")
+
+
+def to_checksum(value: object) -> str:
+    """Return the EIP-55 checksummed form of an address.
+
+    Raises:
+        ValueError: not a 20-byte hex address, or mixed case with a wrong checksum.
+    """
+    if not isinstance(value, str) or _ADDRESS_RE.fullmatch(value) is None:
+        raise ValueError("must be a 0x-prefixed 20-byte hex address (0x + 40 hex digits)")
+    checksummed: str = to_checksum_address(value)
+    body = value[2:]
+    if body not in (body.lower(), body.upper()) and checksummed != value:
+        raise ValueError("mixed-case address has an invalid EIP-55 checksum")
+    return checksummed
+
+
+def _to_hex(value: object, *, length: int | None) -> str:
+    if isinstance(value, bytes | bytearray):
+        value = "0x" + bytes(value).hex()
+    if not isinstance(value, str) or _HEX_RE.fullmatch(value) is None:
+        raise ValueError("must be a 0x-prefixed hex string with an even number of digits")
+    if length is not None and len(value) != 2 + 2 * length:
+        raise ValueError(f"must be exactly {length} bytes (0x + {2 * length} hex digits)")
+    return value.lower()
+
+
+def _to_bytes32(value: object) -> str:
+    return _to_hex(value, length=32)
+
+
+def _to_hex_bytes(value: object) -> str:
+    return _to_hex(value, length=None)
+
+
+def _to_amount(value: object) -> int:
+    # bool is an int subclass and float is inexact: both are refused for money.
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ValueError(
+            "must be an int in smallest units or a decimal string of digits "
+            "(floats are refused; use to_units() to convert a display amount)"
+        )
+    if isinstance(value, str):
+        if _DIGITS_RE.fullmatch(value) is None:
+            raise ValueError("must be a non-negative base-10 integer string such as '1000000'")
+        value = int(value)
+    if not 0 <= value <= MAX_UINT256:
+        raise ValueError("must be between 0 and 2**256 - 1")
+    return value
+
+
+def _to_chain_id(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ValueError("must be a non-negative integer chain id")
+    if isinstance(value, str):
+        if _DIGITS_RE.fullmatch(value) is None:
+            raise ValueError("must be a non-negative integer chain id")
+        value = int(value)
+    if value < 0:
+        raise ValueError("must be a non-negative integer chain id")
+    return value
+
+
+Address = Annotated[str, BeforeValidator(to_checksum)]
+"""A 20-byte EVM address; validated and normalised to its EIP-55 checksummed form."""
+
+Bytes32 = Annotated[str, BeforeValidator(_to_bytes32)]
+"""32 bytes as ``0x`` + 64 lowercase hex digits; ``bytes`` of length 32 are accepted."""
+
+HexBytes = Annotated[str, BeforeValidator(_to_hex_bytes)]
+"""Arbitrary bytes as ``0x`` + an even number of lowercase hex digits (``"0x"`` is empty)."""
+
+TokenAmount = Annotated[
+    int,
+    BeforeValidator(_to_amount),
+    PlainSerializer(str, return_type=str, when_used="json"),
+]
+"""A token amount in smallest units (an ``int`` from 0 to 2**256 - 1), sent as a string."""
+
+ChainId = Annotated[int, BeforeValidator(_to_chain_id)]
+"""An EVM chain id (``1`` Ethereum, ``8453`` Base, ``42161`` Arbitrum One, ...)."""
+
+
+def to_units(amount: Decimal | str | int, decimals: int) -> int:
+    """Convert a display amount to smallest units, exactly.
+
+    ``to_units("1.5", 6) == 1500000``. Floats are refused because they cannot hold most
+    decimal fractions exactly; pass a string or a `decimal.Decimal`.
+
+    Raises:
+        InvalidInputError: a float, a negative amount, or more fractional digits than
+            ``decimals`` allows (nothing is rounded away silently).
+    """
+    if isinstance(amount, bool) or not isinstance(amount, Decimal | str | int):
+        raise InvalidInputError(
+            "amount", "must be a str, int or Decimal such as '1.5' (floats are inexact)"
+        )
+    if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= 77:
+        raise InvalidInputError("decimals", "must be an int from 0 to 77")
+    try:
+        value = Decimal(amount)
+    except InvalidOperation:
+        raise InvalidInputError("amount", "must be a decimal number such as '1.5'") from None
+    if not value.is_finite() or value < 0:
+        raise InvalidInputError("amount", "must be a finite, non-negative number")
+    scaled = value.scaleb(decimals)
+    if scaled != scaled.to_integral_value():
+        raise InvalidInputError("amount", f"has more than {decimals} decimal places")
+    return int(scaled)
+
+
+def from_units(amount: int | str, decimals: int) -> Decimal:
+    """Convert smallest units to a display `decimal.Decimal`, keeping ``decimals`` places:
+    ``from_units(1500000, 6)`` is ``Decimal("1.500000")``.
+
+    Raises:
+        InvalidInputError: not an integer amount, or bad ``decimals``.
+    """
+    try:
+        units = _to_amount(amount)
+    except ValueError as exc:
+        raise InvalidInputError("amount", str(exc)) from None
+    if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= 77:
+        raise InvalidInputError("decimals", "must be an int from 0 to 77")
+    # Not normalised: Decimal("10.000000") keeps its scale, where normalize() would
+    # print it as 1E+1.
+    return Decimal(units).scaleb(-decimals)
