@@ -1,17 +1,49 @@
-"""xswap-sdk: typed Python clients for cross-chain USDC swaps, routing and relaying."""
+"""xswap-sdk: typed Python clients for cross-chain USDC swaps, routing and relaying.
+
+```python
+from xswap_sdk import RelayerClient
+
+with RelayerClient(api_key="...") as relayer:
+    tx_id = relayer.relay(chain_id=8453, to="0x...", call_data="0x")
+    print(relayer.wait_for_execution_hash(tx_id).execution_tx_hash)
+```
+"""
 
 from . import errors
+from ._clock import Clock, SystemClock
+from ._options import NOT_GIVEN, RequestOptions
+from ._transport import RawResponse
 from ._version import __version__
-from .types import Address, Bytes32, ChainId, HexBytes, TokenAmount, from_units, to_units
+from .relayer import AsyncRelayerClient, RelayerClient
+from .types import (
+    MAX_UINT256,
+    Address,
+    Bytes32,
+    ChainId,
+    HexBytes,
+    TokenAmount,
+    from_units,
+    to_checksum,
+    to_units,
+)
 
 __all__ = [
+    "MAX_UINT256",
+    "NOT_GIVEN",
     "Address",
+    "AsyncRelayerClient",
     "Bytes32",
     "ChainId",
+    "Clock",
     "HexBytes",
+    "RawResponse",
+    "RelayerClient",
+    "RequestOptions",
+    "SystemClock",
     "TokenAmount",
     "__version__",
     "errors",
     "from_units",
+    "to_checksum",
     "to_units",
 ]

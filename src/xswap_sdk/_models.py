@@ -10,14 +10,23 @@ reported as `InvalidInputError` naming the Python argument.
 from __future__ import annotations
 
 import functools
-from typing import Any, TypeVar
+from collections.abc import Iterator
+from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, TypeAdapter, ValidationError
 from pydantic.alias_generators import to_camel
 
 from .errors import InvalidInputError
+from .types import to_checksum
 
-__all__ = ["RequestModel", "WireModel", "check_argument", "validate_request"]
+__all__ = [
+    "LenientAddress",
+    "LenientInt",
+    "RequestModel",
+    "WireModel",
+    "check_argument",
+    "validate_request",
+]
 
 RequestT = TypeVar("RequestT", bound="RequestModel")
 T = TypeVar("T")
@@ -42,6 +51,13 @@ class WireModel(BaseModel):
         serialize_by_alias=True,
     )
 
+    def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
+        # Records have many optional fields; a repr that lists only the set ones reads
+        # well in a notebook or a log line.
+        for name, value in super().__repr_args__():
+            if value is not None:
+                yield name, value
+
 
 class RequestModel(BaseModel):
     """Base of every request body and query: strict, wire names as aliases."""
@@ -59,6 +75,34 @@ class RequestModel(BaseModel):
     def to_wire(self) -> dict[str, Any]:
         """The JSON-ready wire form, with unset optional fields left out."""
         return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+def _lenient_int(value: Any) -> Any:
+    # Services send integers as numbers, decimal strings or (for gas) 0x hex strings.
+    if isinstance(value, str):
+        text = value.strip()
+        if text.lower().startswith("0x"):
+            return int(text, 16)
+        if text.isdigit():
+            return int(text)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _lenient_address(value: Any) -> Any:
+    # Checksum what is an address; keep anything else as the service sent it.
+    try:
+        return to_checksum(value)
+    except ValueError:
+        return value
+
+
+LenientInt = Annotated[int, BeforeValidator(_lenient_int)]
+"""An integer in a response: a JSON number, a decimal string or a 0x hex string."""
+
+LenientAddress = Annotated[str, BeforeValidator(_lenient_address)]
+"""An address in a response: checksummed when it is one, kept as sent otherwise."""
 
 
 def _rule(error: Any) -> str:

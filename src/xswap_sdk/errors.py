@@ -37,6 +37,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import httpx
+
 __all__ = [
     "APIConnectionError",
     "APIError",
@@ -159,7 +161,8 @@ class APIStatusError(APIError):
         self.body = body
         self.code = code
         self.trace_id = trace_id
-        self.headers: Mapping[str, str] = dict(headers or {})
+        # Case-insensitive, like the response's own headers.
+        self.headers: Mapping[str, str] = httpx.Headers(dict(headers or {}))
         super().__init__(message, method=method, path=path, outcome_unknown=outcome_unknown)
 
     def __str__(self) -> str:

@@ -21,7 +21,7 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Annotated
 
-from eth_utils import to_checksum_address
+from eth_utils.address import to_checksum_address
 from pydantic import BeforeValidator, PlainSerializer
 
 from .errors import InvalidInputError

@@ -1,0 +1,550 @@
+"""The only module that does HTTP I/O: `SyncTransport` and `AsyncTransport` over httpx.
+
+A request arrives as an `Operation` (plain data built in a service's ``api.py``). The
+transport joins the base URL and path, merges headers, asks the client's auth hook for
+credentials, applies the timeout, sends, retries when `_retry` allows it (with tenacity),
+maps failures to `xswap_sdk.errors`, unwraps the service's envelope and parses the model.
+Everything but the send and the sleep is shared by the two classes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Literal, Protocol, TypeVar
+
+import httpx
+import tenacity
+from pydantic import TypeAdapter, ValidationError
+
+from ._clock import SYSTEM_CLOCK, Clock
+from ._framing import Framing
+from ._logging import SENSITIVE_HEADERS, log_response, log_retry
+from ._options import (
+    NOT_GIVEN,
+    ClientOptions,
+    NotGiven,
+    RequestOptions,
+    check_max_retries,
+    normalize_timeout,
+)
+from ._retry import is_retryable, parse_retry_after, retry_delay
+from ._version import __version__
+from .errors import (
+    APIConnectionError,
+    APIStatusError,
+    APITimeoutError,
+    AuthenticationError,
+    BadRequestError,
+    ConflictError,
+    EnvelopeError,
+    InternalServerError,
+    NotFoundError,
+    PaymentRequiredError,
+    PermissionDeniedError,
+    RateLimitError,
+    ResponseValidationError,
+    UnprocessableEntityError,
+    XSwapError,
+)
+
+__all__ = [
+    "AsyncTransport",
+    "AuthHook",
+    "Operation",
+    "RawResponse",
+    "SyncTransport",
+    "capture_responses",
+    "parser",
+]
+
+T = TypeVar("T")
+ClientT = TypeVar("ClientT", httpx.Client, httpx.AsyncClient)
+
+AuthRequirement = Literal["required", "optional", "none"]
+
+USER_AGENT = f"xswap-sdk-python/{__version__}"
+_TRACE_HEADERS = ("x-trace-id", "x-request-id", "traceparent")
+_MIN_SECRET_LENGTH = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Operation(Generic[T]):
+    """One HTTP call, described as data: what to send and how to read the answer.
+
+    Attributes:
+        method: HTTP method.
+        path: the concrete path, appended to the client's base URL.
+        parse: turns the unwrapped payload into the result (raises pydantic's
+            ``ValidationError`` when it does not fit).
+        params: query parameters as pairs, so a name may repeat.
+        json: the JSON body, if any.
+        idempotent: whether sending it twice is harmless, so it may be retried after it
+            was sent. ``False`` for anything that moves money or state.
+        auth: whether credentials are ``"required"`` (checked before I/O), sent when
+            configured (``"optional"``), or never sent (``"none"``).
+        path_template: the path with placeholders, for logs (``/balance/{address}``).
+        timeout: this operation's own default timeout, when it needs a longer one.
+        secrets: values in this request to keep out of error messages (signatures).
+    """
+
+    method: str
+    path: str
+    parse: Callable[[Any], T]
+    params: Sequence[tuple[str, str]] | None = None
+    json: Any = None
+    idempotent: bool = True
+    auth: AuthRequirement = "optional"
+    path_template: str | None = None
+    timeout: httpx.Timeout | NotGiven = NOT_GIVEN
+    secrets: tuple[str, ...] = ()
+
+    @property
+    def log_path(self) -> str:
+        """The path as logged and reported: the template when there is one."""
+        return self.path_template or self.path
+
+
+def parser(type_: Any) -> Callable[[Any], Any]:
+    """A parse function for `Operation` that validates the payload into ``type_``."""
+    adapter: TypeAdapter[Any] = TypeAdapter(type_)
+    return adapter.validate_python
+
+
+class AuthHook(Protocol):
+    """Returns the credential headers for an operation, or raises
+    `MissingCredentialsError` when it needs credentials the client lacks."""
+
+    def __call__(self, operation: Operation[Any], /) -> Mapping[str, str]: ...
+
+
+def _no_auth(operation: Operation[Any], /) -> Mapping[str, str]:
+    return {}
+
+
+# ---------------------------------------------------------------------------- raw access
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class RawResponse:
+    """One HTTP response as received, for status and headers beyond the parsed model.
+
+    Collected by a client's ``capture_responses()``; one per attempt, so retried
+    responses appear too. The request's own headers (which carry credentials) are not
+    kept.
+    """
+
+    service: str
+    method: str
+    path: str
+    status_code: int
+    headers: httpx.Headers
+    content: bytes
+    elapsed: float
+    attempt: int
+
+    @property
+    def text(self) -> str:
+        """The body decoded as UTF-8."""
+        return self.content.decode("utf-8", errors="replace")
+
+    def json(self) -> Any:
+        """The body parsed as JSON."""
+        return json.loads(self.content)
+
+    def __repr__(self) -> str:
+        return f"<RawResponse {self.method} {self.path} {self.status_code}>"
+
+
+class _Capture(list[RawResponse]):
+    def __init__(self, pool: object) -> None:
+        super().__init__()
+        self.pool = pool
+
+
+_captures: contextvars.ContextVar[tuple[_Capture, ...]] = contextvars.ContextVar(
+    "xswap_sdk_captures", default=()
+)
+
+
+@contextlib.contextmanager
+def capture_responses(pool: object) -> Iterator[list[RawResponse]]:
+    """Collect the `RawResponse` of every call made through ``pool`` in this context."""
+    capture = _Capture(pool)
+    token = _captures.set((*_captures.get(), capture))
+    try:
+        yield capture
+    finally:
+        _captures.reset(token)
+
+
+# ---------------------------------------------------------------------------- the pool
+
+
+class _Pool(Generic[ClientT]):
+    """The httpx client, created on first use and shared by ``with_options`` copies.
+
+    A client passed in by the caller is used as is and never closed by us.
+    """
+
+    def __init__(self, factory: Callable[[], ClientT], client: ClientT | None) -> None:
+        self._factory: Callable[[], ClientT] = factory
+        self._client: ClientT | None = client
+        self._owned = client is None
+        self._closed = False
+        self._lock = threading.Lock()
+
+    def get(self) -> ClientT:
+        if self._closed:
+            raise RuntimeError("this client has been closed; create a new one")
+        client = self._client
+        if client is None:
+            with self._lock:
+                if self._client is None:
+                    self._client = self._factory()
+                client = self._client
+        return client
+
+    def close(self) -> ClientT | None:
+        """Mark the pool closed; return the httpx client to close, if we created one."""
+        with self._lock:
+            self._closed = True
+            client = self._client if self._owned else None
+            self._client = None
+        return client
+
+
+# ---------------------------------------------------------------------------- shared logic
+
+
+@dataclass(frozen=True, slots=True)
+class _CallSettings:
+    timeout: httpx.Timeout
+    max_retries: int
+
+
+def _decode_body(response: httpx.Response) -> Any:
+    if not response.content:
+        return None
+    try:
+        return json.loads(response.content)
+    except ValueError:
+        return response.text
+
+
+def _scrub(text: str, secrets: Sequence[str]) -> str:
+    for secret in secrets:
+        if len(secret) >= _MIN_SECRET_LENGTH and secret in text:
+            text = text.replace(secret, "[redacted]")
+    return text
+
+
+_STATUS_ERRORS: dict[int, type[APIStatusError]] = {
+    400: BadRequestError,
+    401: AuthenticationError,
+    402: PaymentRequiredError,
+    403: PermissionDeniedError,
+    404: NotFoundError,
+    409: ConflictError,
+    422: UnprocessableEntityError,
+    429: RateLimitError,
+}
+
+
+class _BaseTransport(Generic[ClientT]):
+    def __init__(
+        self,
+        *,
+        options: ClientOptions,
+        framing: Framing,
+        pool: _Pool[ClientT],
+        auth: AuthHook = _no_auth,
+        clock: Clock = SYSTEM_CLOCK,
+    ) -> None:
+        self.options = options
+        self.framing = framing
+        self.pool: _Pool[ClientT] = pool
+        self.auth = auth
+        self.clock = clock
+        self.owns_pool = True
+
+    @property
+    def service(self) -> str:
+        return self.options.service.name
+
+    def derive(self, options: ClientOptions, auth: AuthHook) -> _BaseTransport[ClientT]:
+        """A transport with other settings over the same connection pool."""
+        clone = object.__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        clone.options = options
+        clone.auth = auth
+        # The pool belongs to the original client: closing a copy must not close it.
+        clone.owns_pool = False
+        return clone
+
+    # -- before sending
+
+    def _settings(self, operation: Operation[Any], options: RequestOptions) -> _CallSettings:
+        if "timeout" in options:
+            timeout = normalize_timeout(options["timeout"])
+        elif isinstance(operation.timeout, httpx.Timeout):
+            timeout = operation.timeout
+        else:
+            timeout = self.options.timeout
+        max_retries = (
+            check_max_retries(options["max_retries"])
+            if "max_retries" in options
+            else self.options.max_retries
+        )
+        return _CallSettings(timeout=timeout, max_retries=max_retries)
+
+    def _build_request(
+        self, client: ClientT, operation: Operation[Any], settings: _CallSettings
+    ) -> httpx.Request:
+        headers = {
+            "User-Agent": USER_AGENT,
+            "Accept": "application/json",
+            **self.options.headers,
+            **(self.auth(operation) if operation.auth != "none" else {}),
+        }
+        return client.build_request(
+            operation.method,
+            self.options.base_url + operation.path,
+            params=list(operation.params) if operation.params else None,
+            json=operation.json,
+            headers=headers,
+            timeout=settings.timeout,
+        )
+
+    def _secrets(self, request: httpx.Request, operation: Operation[Any]) -> list[str]:
+        secrets = list(operation.secrets)
+        for name in SENSITIVE_HEADERS:
+            value = request.headers.get(name)
+            if value:
+                secrets.append(value)
+                secrets.append(value.rpartition(" ")[2])  # the token of "Bearer <token>"
+        return secrets
+
+    # -- after sending
+
+    def _connection_error(
+        self, operation: Operation[Any], exc: httpx.HTTPError
+    ) -> APIConnectionError:
+        # Only these prove the request never reached the server; anything later may have.
+        never_sent = isinstance(
+            exc,
+            httpx.ConnectError
+            | httpx.ConnectTimeout
+            | httpx.PoolTimeout
+            | httpx.UnsupportedProtocol
+            | httpx.LocalProtocolError,
+        )
+        unknown = not never_sent and not operation.idempotent
+        cls = APITimeoutError if isinstance(exc, httpx.TimeoutException) else APIConnectionError
+        what = "timed out" if cls is APITimeoutError else "connection failed"
+        phase = "before the request was sent" if never_sent else "after the request was sent"
+        return cls(
+            f"{what} {phase} ({type(exc).__name__})",
+            request_sent=not never_sent,
+            method=operation.method,
+            path=operation.log_path,
+            outcome_unknown=unknown,
+        )
+
+    def _handle_response(
+        self,
+        operation: Operation[T],
+        request: httpx.Request,
+        response: httpx.Response,
+        *,
+        attempt: int,
+        elapsed: float,
+    ) -> T:
+        trace_id = next(
+            (response.headers[h] for h in _TRACE_HEADERS if h in response.headers), None
+        )
+        log_response(
+            service=self.service,
+            method=operation.method,
+            path=operation.log_path,
+            status=response.status_code,
+            attempt=attempt,
+            elapsed=elapsed,
+            trace_id=trace_id,
+        )
+        for capture in _captures.get():
+            if capture.pool is self.pool:
+                capture.append(
+                    RawResponse(
+                        service=self.service,
+                        method=operation.method,
+                        path=operation.path,
+                        status_code=response.status_code,
+                        headers=response.headers,
+                        content=response.content,
+                        elapsed=elapsed,
+                        attempt=attempt,
+                    )
+                )
+        body = _decode_body(response)
+        secrets = self._secrets(request, operation)
+        if response.status_code >= 400:
+            raise self._status_error(operation, response, body, trace_id, secrets)
+        try:
+            data = self.framing.unwrap(
+                body,
+                status_code=response.status_code,
+                method=operation.method,
+                path=operation.log_path,
+            )
+        except EnvelopeError as exc:
+            exc.message = _scrub(exc.message, secrets)
+            exc.args = (exc.message,)
+            raise
+        try:
+            return operation.parse(data)
+        except ValidationError as exc:
+            # Not chained: pydantic's text quotes the response, which may hold a token.
+            raise ResponseValidationError(
+                f"response does not fit the expected model ({exc.error_count()} problem(s); "
+                f"first at {'.'.join(map(str, exc.errors()[0]['loc'])) or 'the top level'}: "
+                f"{exc.errors()[0]['msg']})",
+                body=body,
+                errors=exc.errors(include_input=False, include_url=False),
+                method=operation.method,
+                path=operation.log_path,
+            ) from None
+
+    def _status_error(
+        self,
+        operation: Operation[Any],
+        response: httpx.Response,
+        body: Any,
+        trace_id: str | None,
+        secrets: Sequence[str],
+    ) -> APIStatusError:
+        status = response.status_code
+        details = self.framing.error_details(body)
+        cls = _STATUS_ERRORS.get(status) or (
+            InternalServerError if status >= 500 else APIStatusError
+        )
+        kwargs: dict[str, Any] = {
+            "status_code": status,
+            "body": body,
+            "code": details.code,
+            "trace_id": details.trace_id or trace_id,
+            "headers": response.headers,
+            "method": operation.method,
+            "path": operation.log_path,
+            "outcome_unknown": status >= 500 and not operation.idempotent,
+        }
+        if cls is RateLimitError:
+            kwargs["retry_after"] = parse_retry_after(
+                response.headers.get("retry-after"), now=self.clock.time()
+            )
+        return cls(_scrub(details.message, secrets), **kwargs)
+
+    def _retrying_args(self, operation: Operation[Any], settings: _CallSettings) -> dict[str, Any]:
+        def retry_if(exc: BaseException) -> bool:
+            return is_retryable(exc, idempotent=operation.idempotent, now=self.clock.time())
+
+        def wait(state: tenacity.RetryCallState) -> float:
+            exc = state.outcome.exception() if state.outcome else None
+            return retry_delay(
+                exc if isinstance(exc, XSwapError) else None,
+                state.attempt_number,
+                now=self.clock.time(),
+            )
+
+        def before_sleep(state: tenacity.RetryCallState) -> None:
+            exc = state.outcome.exception() if state.outcome else None
+            status = exc.status_code if isinstance(exc, APIStatusError) else None
+            log_retry(
+                service=self.service,
+                method=operation.method,
+                path=operation.log_path,
+                attempt=state.attempt_number,
+                delay=state.upcoming_sleep,
+                reason=f"HTTP {status}" if status else type(exc).__name__,
+                status=status,
+                trace_id=getattr(exc, "trace_id", None),
+            )
+
+        return {
+            "stop": tenacity.stop_after_attempt(settings.max_retries + 1),
+            "retry": tenacity.retry_if_exception(retry_if),
+            "wait": wait,
+            "before_sleep": before_sleep,
+            "reraise": True,
+        }
+
+
+class SyncTransport(_BaseTransport[httpx.Client]):
+    """Sends operations with a blocking `httpx.Client`."""
+
+    def request(self, operation: Operation[T], options: RequestOptions | None = None) -> T:
+        """Send ``operation`` (retrying as allowed) and return its parsed result."""
+        settings = self._settings(operation, options or {})
+        for attempt in tenacity.Retrying(
+            sleep=self.clock.sleep, **self._retrying_args(operation, settings)
+        ):
+            with attempt:
+                return self._attempt(operation, settings, attempt.retry_state.attempt_number)
+        raise AssertionError("unreachable: tenacity re-raises the last error")  # pragma: no cover
+
+    def _attempt(self, operation: Operation[T], settings: _CallSettings, attempt: int) -> T:
+        client = self.pool.get()
+        request = self._build_request(client, operation, settings)
+        started = time.perf_counter()
+        try:
+            response = client.send(request)
+        except httpx.HTTPError as exc:
+            raise self._connection_error(operation, exc) from exc
+        return self._handle_response(
+            operation, request, response, attempt=attempt, elapsed=time.perf_counter() - started
+        )
+
+    def close(self) -> None:
+        """Close the connection pool (if this transport owns it and we created it)."""
+        if self.owns_pool:
+            client = self.pool.close()
+            if client is not None:
+                client.close()
+
+
+class AsyncTransport(_BaseTransport[httpx.AsyncClient]):
+    """Sends operations with an `httpx.AsyncClient`."""
+
+    async def request(self, operation: Operation[T], options: RequestOptions | None = None) -> T:
+        """Send ``operation`` (retrying as allowed) and return its parsed result."""
+        settings = self._settings(operation, options or {})
+        async for attempt in tenacity.AsyncRetrying(
+            sleep=self.clock.asleep, **self._retrying_args(operation, settings)
+        ):
+            with attempt:
+                return await self._attempt(operation, settings, attempt.retry_state.attempt_number)
+        raise AssertionError("unreachable: tenacity re-raises the last error")  # pragma: no cover
+
+    async def _attempt(self, operation: Operation[T], settings: _CallSettings, attempt: int) -> T:
+        client = self.pool.get()
+        request = self._build_request(client, operation, settings)
+        started = time.perf_counter()
+        try:
+            response = await client.send(request)
+        except httpx.HTTPError as exc:
+            raise self._connection_error(operation, exc) from exc
+        return self._handle_response(
+            operation, request, response, attempt=attempt, elapsed=time.perf_counter() - started
+        )
+
+    async def aclose(self) -> None:
+        """Close the connection pool (if this transport owns it and we created it)."""
+        if self.owns_pool:
+            client = self.pool.close()
+            if client is not None:
+                await client.aclose()

@@ -1,0 +1,89 @@
+"""Poll until a record reaches a terminal state, written once for sync and async.
+
+`poll` is a flow (see ``xswap_sdk._flow``): it asks for the record, checks it, sleeps,
+and asks again, until the check says done, the check raises a failure, or the time is
+up. The clients' ``wait_for_*`` methods run it; for example
+`RelayerClient.wait_for_execution_hash` reproduces the JavaScript relayer client's
+``waitForExecutionHash`` with its 5000 ms timeout and 50 ms interval.
+
+Timing follows that client: the first request goes out at once, then one request per
+interval while less than ``timeout`` has passed since the start. A record is always
+requested at least once, even with a zero timeout. When the time is up, a
+`WaitTimeoutError` carries the last record seen; the operation itself may still
+complete.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from ._clock import Clock
+from ._flow import Call, Flow, Sleep
+from ._transport import Operation
+from .errors import InvalidInputError, WaitTimeoutError, XSwapError
+
+__all__ = ["check_wait_arguments", "poll"]
+
+T = TypeVar("T")
+
+_TOLERANCE = 1e-6
+
+
+def check_wait_arguments(
+    timeout: float,
+    interval: float,
+    *,
+    timeout_name: str = "timeout",
+    interval_name: str = "poll_interval",
+) -> None:
+    """Refuse a negative timeout or a non-positive interval, before any I/O."""
+    for name, value, minimum in ((timeout_name, timeout, 0), (interval_name, interval, 1e-9)):
+        if isinstance(value, bool) or not isinstance(value, int | float) or value < minimum:
+            rule = "a non-negative number" if minimum == 0 else "a positive number"
+            raise InvalidInputError(name, f"must be {rule}")
+
+
+def poll(
+    fetch: Callable[[], Operation[T]],
+    is_done: Callable[[T], bool],
+    *,
+    timeout: float,
+    interval: float,
+    clock: Clock,
+    timeout_message: Callable[[T | None], str],
+    not_yet_visible: tuple[type[XSwapError], ...] = (),
+) -> Flow[T]:
+    """Request a record every ``interval`` seconds until ``is_done`` says so.
+
+    Args:
+        fetch: builds the operation that reads the record.
+        is_done: ``True`` when the record is terminal and wanted, ``False`` to keep
+            polling; raises (e.g. `RelayFailedError`) when it is terminal and failed.
+        timeout: seconds from the first request after which polling gives up.
+        interval: seconds between requests.
+        clock: the client's clock.
+        timeout_message: builds the `WaitTimeoutError` message from the last record.
+        not_yet_visible: errors that mean "ask again" rather than failure, such as a 404
+            right after submission.
+
+    Raises:
+        WaitTimeoutError: time ran out; ``last_status`` holds the last record.
+    """
+    started = clock.monotonic()
+    last: T | None = None
+    while True:
+        try:
+            record: T = yield Call(fetch())
+        except not_yet_visible:
+            pass
+        else:
+            last = record
+            if is_done(record):
+                return record
+        # The next request would start at or after the deadline: the JS client's loop
+        # would not send it either, so give up now instead of sleeping first. The
+        # tolerance absorbs float drift (99 * 0.05 falls just short of 4.95).
+        if clock.monotonic() - started + interval >= timeout - _TOLERANCE:
+            raise WaitTimeoutError(timeout_message(last), last_status=last, timeout=timeout)
+        yield Sleep(interval)

@@ -1,0 +1,26 @@
+"""The transaction relayer: submit a transaction, then poll until it executed or failed."""
+
+from .api import RelayerPaths
+from .client import AsyncRelayerClient, RelayerClient
+from .models import (
+    AccountInfo,
+    NativeCurrency,
+    RelayerChain,
+    RelayState,
+    RelayStatus,
+    SubmitTxRequest,
+    SubmitTxResult,
+)
+
+__all__ = [
+    "AccountInfo",
+    "AsyncRelayerClient",
+    "NativeCurrency",
+    "RelayState",
+    "RelayStatus",
+    "RelayerChain",
+    "RelayerClient",
+    "RelayerPaths",
+    "SubmitTxRequest",
+    "SubmitTxResult",
+]

@@ -1,0 +1,225 @@
+"""The relayer's operations as plain data: validate arguments, build `Operation`s and
+flows. No I/O; shared by `RelayerClient` and `AsyncRelayerClient`.
+
+Retry decisions, per operation:
+
+- ``POST /api/submit-tx`` and ``POST /api/submit-tx-sync`` submit a transaction: not
+  idempotent, so they are retried only when the request never left this machine.
+- Everything else reads, and is retried per the shared policy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+import httpx
+
+from .._clock import Clock
+from .._flow import Flow
+from .._models import check_argument, validate_request
+from .._transport import Operation, parser
+from ..errors import InvalidInputError, NotFoundError, RelayFailedError
+from ..polling import check_wait_arguments, poll
+from ..types import Address, ChainId
+from .models import AccountInfo, RelayerChain, RelayStatus, SubmitTxRequest, SubmitTxResult
+
+__all__ = ["RelayerPaths"]
+
+SYNC_TIMEOUT_MS_RANGE: Final = (1_000, 120_000)
+# relay_sync's HTTP read timeout must outlast the relayer's own wait by this margin.
+_SYNC_READ_MARGIN_S: Final = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class RelayerPaths:
+    """The relayer's HTTP paths. Override any of them with
+    ``RelayerClient(paths=RelayerPaths(supported_chains="/v2/chains"))``.
+
+    ``supported_chains`` is our choice: the public docs do not give the path behind the
+    JavaScript client's ``getSupportedChains``.
+    """
+
+    submit_tx: str = "/api/submit-tx"
+    submit_tx_sync: str = "/api/submit-tx-sync"
+    tx: str = "/api/tx"
+    user: str = "/api/user"
+    supported_chains: str = "/api/supported-chains"
+
+
+def _flag(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def _check_bool(argument: str, value: object) -> bool | None:
+    if value is not None and not isinstance(value, bool):
+        raise InvalidInputError(argument, "must be True, False or None")
+    return value
+
+
+def _check_tx_id(tx_id: object) -> str:
+    if not isinstance(tx_id, str) or not tx_id.strip():
+        raise InvalidInputError("tx_id", "must be a non-empty string (the id from submit_tx)")
+    return tx_id
+
+
+def build_submit_request(**fields: Any) -> SubmitTxRequest:
+    """Validate submit fields, including the gas rules a model cannot express alone."""
+    request = validate_request(SubmitTxRequest, **fields)
+    eip1559 = (request.max_fee_per_gas, request.max_priority_fee_per_gas)
+    if any(v is not None for v in eip1559):
+        if request.gas_price is not None:
+            raise InvalidInputError(
+                "gas_price",
+                "cannot be combined with max_fee_per_gas/max_priority_fee_per_gas "
+                "(legacy and EIP-1559 pricing are exclusive)",
+            )
+        if request.max_fee_per_gas is None:
+            raise InvalidInputError(
+                "max_fee_per_gas", "is required when max_priority_fee_per_gas is given (EIP-1559)"
+            )
+        if request.max_priority_fee_per_gas is None:
+            raise InvalidInputError(
+                "max_priority_fee_per_gas", "is required when max_fee_per_gas is given (EIP-1559)"
+            )
+        if request.max_priority_fee_per_gas > request.max_fee_per_gas:
+            raise InvalidInputError(
+                "max_priority_fee_per_gas", "must not exceed max_fee_per_gas (EIP-1559)"
+            )
+    return request
+
+
+def submit_tx(paths: RelayerPaths, request: SubmitTxRequest) -> Operation[SubmitTxResult]:
+    """``POST /api/submit-tx``."""
+    return Operation(
+        "POST",
+        paths.submit_tx,
+        parser(SubmitTxResult),
+        json=request.to_wire(),
+        idempotent=False,
+        auth="required",
+    )
+
+
+def submit_tx_sync(
+    paths: RelayerPaths,
+    request: SubmitTxRequest,
+    *,
+    timeout_ms: int,
+    include_receipt: bool | None,
+    include_revert_info: bool | None,
+) -> Operation[RelayStatus]:
+    """``POST /api/submit-tx-sync``: submit, and let the relayer wait up to ``timeout_ms``."""
+    low, high = SYNC_TIMEOUT_MS_RANGE
+    if (
+        isinstance(timeout_ms, bool)
+        or not isinstance(timeout_ms, int)
+        or not low <= timeout_ms <= high
+    ):
+        raise InvalidInputError("timeout_ms", f"must be an int from {low} to {high}")
+    body: dict[str, Any] = {"tx": request.to_wire(), "timeoutMs": timeout_ms}
+    if _check_bool("include_receipt", include_receipt) is not None:
+        body["includeReceipt"] = include_receipt
+    if _check_bool("include_revert_info", include_revert_info) is not None:
+        body["includeRevertInfo"] = include_revert_info
+    return Operation(
+        "POST",
+        paths.submit_tx_sync,
+        parser(RelayStatus),
+        json=body,
+        idempotent=False,
+        auth="required",
+        timeout=httpx.Timeout(timeout_ms / 1000 + _SYNC_READ_MARGIN_S, connect=5.0),
+    )
+
+
+def get_relay_status(
+    paths: RelayerPaths,
+    tx_id: str,
+    *,
+    include_receipt: bool | None = None,
+    include_revert_info: bool | None = None,
+) -> Operation[RelayStatus]:
+    """``GET /api/tx?id=...``."""
+    params = [("id", _check_tx_id(tx_id))]
+    if _check_bool("include_receipt", include_receipt) is not None:
+        params.append(("includeReceipt", _flag(bool(include_receipt))))
+    if _check_bool("include_revert_info", include_revert_info) is not None:
+        params.append(("includeRevertInfo", _flag(bool(include_revert_info))))
+    return Operation("GET", paths.tx, parser(RelayStatus), params=params, auth="required")
+
+
+def check_account_info(paths: RelayerPaths, address: str) -> Operation[AccountInfo]:
+    """``GET /api/user?address=...``."""
+    checked = check_argument("address", Address, address)
+    return Operation(
+        "GET", paths.user, parser(AccountInfo), params=[("address", checked)], auth="required"
+    )
+
+
+def get_supported_chains(paths: RelayerPaths) -> Operation[list[RelayerChain]]:
+    """The relayer's chain list (path: `RelayerPaths.supported_chains`)."""
+    return Operation("GET", paths.supported_chains, parser(list[RelayerChain]), auth="required")
+
+
+def check_chain_id(chain_id: object) -> int:
+    """Validate a chain id argument."""
+    checked: int = check_argument("chain_id", ChainId, chain_id)
+    return checked
+
+
+def _raise_if_failed(record: RelayStatus) -> None:
+    if record.status == "FAILED":
+        reason = record.error_message
+        raise RelayFailedError(
+            f"relayer transaction {record.id} failed: {reason or 'no reason given'}",
+            status=record,
+            error_message=reason,
+        )
+
+
+def _executed(record: RelayStatus) -> bool:
+    _raise_if_failed(record)
+    return record.status == "EXECUTED" and bool(record.execution_tx_hash)
+
+
+def _hash_known(record: RelayStatus) -> bool:
+    _raise_if_failed(record)
+    return bool(record.execution_tx_hash)
+
+
+def wait_for_hash(
+    paths: RelayerPaths,
+    tx_id: str,
+    *,
+    timeout_ms: float,
+    poll_interval_ms: float,
+    clock: Clock,
+    until_executed: bool,
+) -> Flow[RelayStatus]:
+    """Poll ``GET /api/tx`` until the transaction executed (or, with ``until_executed``
+    false, until any execution hash is known)."""
+    operation = get_relay_status(paths, tx_id)
+    check_wait_arguments(
+        timeout_ms, poll_interval_ms, timeout_name="timeout_ms", interval_name="poll_interval_ms"
+    )
+    goal = "to execute" if until_executed else "to get an execution hash"
+
+    def timeout_message(last: RelayStatus | None) -> str:
+        seen = f"last status {last.status}" if last else "no record visible yet"
+        return (
+            f"timed out after {timeout_ms:g} ms waiting for relayer transaction {tx_id} {goal} "
+            f"({seen}). It may still execute: check get_relay_status() before submitting it "
+            "again."
+        )
+
+    return poll(
+        lambda: operation,
+        _executed if until_executed else _hash_known,
+        timeout=timeout_ms / 1000,
+        interval=poll_interval_ms / 1000,
+        clock=clock,
+        timeout_message=timeout_message,
+        # Right after submission the record may not be readable yet.
+        not_yet_visible=(NotFoundError,),
+    )

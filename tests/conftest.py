@@ -1,0 +1,39 @@
+"""Fixtures shared by the whole suite.
+
+Client tests run twice, once with the blocking client and once with the async one: the
+``kind`` fixture is parametrised, and `support.resolve` awaits a result only when it is
+a coroutine, so one test body serves both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from xswap_sdk import AsyncRelayerClient, RelayerClient
+from xswap_sdk._clock import VirtualClock
+
+from .support import RELAYER_KEY, RELAYER_URL, resolve
+
+
+@pytest.fixture(params=["sync", "async"])
+def kind(request: pytest.FixtureRequest) -> str:
+    """Which flavour of client a test runs with."""
+    return str(request.param)
+
+
+@pytest.fixture
+def clock() -> VirtualClock:
+    """Virtual time: retry waits and polling cost nothing and are recorded."""
+    return VirtualClock()
+
+
+@pytest.fixture
+async def relayer(kind: str, clock: VirtualClock) -> AsyncIterator[Any]:
+    """A relayer client (sync or async) pointed at the mocked relayer."""
+    cls = RelayerClient if kind == "sync" else AsyncRelayerClient
+    client = cls(api_key=RELAYER_KEY, base_url=RELAYER_URL, clock=clock)
+    yield client
+    await resolve(client.close() if isinstance(client, RelayerClient) else client.aclose())
