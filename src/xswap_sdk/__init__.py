@@ -10,7 +10,7 @@ with RelayerClient(api_key="...") as relayer:
 """
 
 from . import errors
-from ._clock import Clock, SystemClock
+from ._clock import Clock, SystemClock, VirtualClock
 from ._options import NOT_GIVEN, RequestOptions
 from ._transport import RawResponse
 from ._version import __version__
@@ -41,6 +41,7 @@ __all__ = [
     "RequestOptions",
     "SystemClock",
     "TokenAmount",
+    "VirtualClock",
     "__version__",
     "errors",
     "from_units",

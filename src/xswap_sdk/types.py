@@ -18,7 +18,7 @@ smallest units (``1500000``) exactly, with `decimal.Decimal`.
 from __future__ import annotations
 
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import Context, Decimal, InvalidOperation
 from typing import Annotated
 
 from eth_utils.address import to_checksum_address
@@ -44,6 +44,9 @@ MAX_UINT256 = 2**256 - 1
 _ADDRESS_RE = re.compile(r"0x[0-9a-fA-F]{40}")
 _HEX_RE = re.compile(r"0x(?:[0-9a-fA-F]{2})*")
 _DIGITS_RE = re.compile(r"[0-9]+")
+_MAX_DIGITS = 80  # a uint256 has 78 decimal digits
+# The default decimal context keeps 28 digits and would round large amounts silently.
+_EXACT = Context(prec=_MAX_DIGITS + 80, Emax=_MAX_DIGITS + 80, Emin=-(_MAX_DIGITS + 80))
 
 
 def to_checksum(value: object) -> str:
@@ -149,8 +152,13 @@ def to_units(amount: Decimal | str | int, decimals: int) -> int:
         raise InvalidInputError("amount", "must be a decimal number such as '1.5'") from None
     if not value.is_finite() or value < 0:
         raise InvalidInputError("amount", "must be a finite, non-negative number")
-    scaled = value.scaleb(decimals)
-    if scaled != scaled.to_integral_value():
+    if value and value.adjusted() + decimals >= _MAX_DIGITS:
+        raise InvalidInputError("amount", "is larger than any uint256 amount")
+    if value and value.adjusted() < -decimals:
+        # Below one smallest unit; checked first so it cannot underflow to 0 unseen.
+        raise InvalidInputError("amount", f"has more than {decimals} decimal places")
+    scaled = value.scaleb(decimals, context=_EXACT)
+    if scaled != scaled.to_integral_value(context=_EXACT):
         raise InvalidInputError("amount", f"has more than {decimals} decimal places")
     return int(scaled)
 
@@ -170,4 +178,4 @@ def from_units(amount: int | str, decimals: int) -> Decimal:
         raise InvalidInputError("decimals", "must be an int from 0 to 77")
     # Not normalised: Decimal("10.000000") keeps its scale, where normalize() would
     # print it as 1E+1.
-    return Decimal(units).scaleb(-decimals)
+    return Decimal(units).scaleb(-decimals, context=_EXACT)
