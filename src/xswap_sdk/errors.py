@@ -24,7 +24,8 @@ XSwapError
 │   └── SwapFailedError                    a swap or gasless swap ended failed
 ├── WaitTimeoutError                       polling ran out of time; may still land
 ├── LoginError                             wallet-signature login failed
-└── SigningError                           a signature could not be made or checked
+├── SigningError                           a signature could not be made or checked
+└── MissingDependencyError (also ImportError)  an optional extra is not installed
 ```
 
 Every message is readable on its own and never holds a secret: no API key, JWT,
@@ -52,6 +53,7 @@ __all__ = [
     "InvalidInputError",
     "LoginError",
     "MissingCredentialsError",
+    "MissingDependencyError",
     "NotFoundError",
     "PaymentRequiredError",
     "PermissionDeniedError",
@@ -350,3 +352,11 @@ class LoginError(XSwapError):
 
 class SigningError(XSwapError):
     """A signature could not be produced or does not verify."""
+
+
+class MissingDependencyError(XSwapError, ImportError):
+    """A feature needs an optional extra that is not installed.
+
+    The message gives the command that installs it, e.g.
+    ``pip install "xswap-sdk[web3]"``.
+    """
