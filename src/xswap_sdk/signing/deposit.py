@@ -185,7 +185,17 @@ def _no_version_errors() -> tuple[type[Exception], ...]:
         from web3.exceptions import BadFunctionCallOutput, ContractLogicError, Web3ValueError
     except ImportError as exc:
         raise ImportError('preparing a deposit needs web3: pip install "xswap-sdk[web3]"') from exc
-    return (ContractLogicError, BadFunctionCallOutput, Web3ValueError)
+    errors: tuple[type[Exception], ...] = (
+        ContractLogicError,
+        BadFunctionCallOutput,
+        Web3ValueError,
+    )
+    try:
+        # web3's in-process EthereumTesterProvider lets eth-tester's own revert through.
+        from eth_tester.exceptions import TransactionFailed
+    except ImportError:
+        return errors
+    return (*errors, TransactionFailed)
 
 
 def _arguments(
