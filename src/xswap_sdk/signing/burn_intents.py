@@ -176,9 +176,13 @@ def _intent_digest(intent: BurnIntent) -> bytes:
     return eip712_digest(_GATEWAY_DOMAIN_SEPARATOR, _intent_hash(intent))
 
 
-def _set_digest(intents: Sequence[BurnIntent]) -> bytes:
+def _set_hash(intents: Sequence[BurnIntent]) -> bytes:
     array_hash = keccak(b"".join(_intent_hash(intent) for intent in intents))
-    return eip712_digest(_GATEWAY_DOMAIN_SEPARATOR, keccak(_BURN_INTENT_SET_TYPEHASH + array_hash))
+    return keccak(_BURN_INTENT_SET_TYPEHASH + array_hash)
+
+
+def _set_digest(intents: Sequence[BurnIntent]) -> bytes:
+    return eip712_digest(_GATEWAY_DOMAIN_SEPARATOR, _set_hash(intents))
 
 
 def as_intent(value: object, argument: str = "intent") -> BurnIntent:
@@ -205,7 +209,7 @@ def as_intents(value: object, argument: str = "intents") -> list[BurnIntent]:
             e.g. ``intents[3].spec.value``).
     """
     if isinstance(value, BurnIntentSet):
-        return list(value.intents)
+        value = value.intents
     if isinstance(value, str | bytes) or not isinstance(value, Sequence):
         raise InvalidInputError(argument, "must be a list of BurnIntent (or wire-form dicts)")
     if not value:

@@ -84,8 +84,8 @@ def _permit_domain(name: str, version: str, chain_id: int, token: str) -> bytes:
     return domain_separator(name, version, chain_id, token)
 
 
-def _permit_digest(args: _PermitArguments) -> bytes:
-    struct_hash = keccak(
+def _permit_hash(args: _PermitArguments) -> bytes:
+    return keccak(
         _PERMIT_TYPEHASH
         + bytes(12)
         + bytes.fromhex(args.owner[2:])
@@ -95,8 +95,11 @@ def _permit_digest(args: _PermitArguments) -> bytes:
         + args.nonce.to_bytes(32, "big")
         + args.deadline.to_bytes(32, "big")
     )
+
+
+def _permit_digest(args: _PermitArguments) -> bytes:
     domain = _permit_domain(args.token_name, args.token_version, args.chain_id, args.token_address)
-    return eip712_digest(domain, struct_hash)
+    return eip712_digest(domain, _permit_hash(args))
 
 
 def permit_typed_data(

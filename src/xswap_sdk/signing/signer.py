@@ -171,10 +171,11 @@ def recover_digest(digest: bytes, signature: object) -> str:
     return address
 
 
-def _message_bytes(message: object) -> bytes:
+def _prefixed_message(message: object) -> bytes:
     if not isinstance(message, str):
         raise InvalidInputError("message", "must be a str (it is signed as UTF-8 text)")
-    return message.encode("utf-8")
+    data = message.encode("utf-8")
+    return b"\x19Ethereum Signed Message:\n" + str(len(data)).encode() + data
 
 
 def personal_sign_digest(message: str) -> bytes:
@@ -182,9 +183,11 @@ def personal_sign_digest(message: str) -> bytes:
 
     A string that looks like hex is still hashed as text, as wallets do for
     ``personal_sign`` of a login message.
+
+    Raises:
+        InvalidInputError: ``message`` is not a str.
     """
-    data = _message_bytes(message)
-    return keccak(b"\x19Ethereum Signed Message:\n" + str(len(data)).encode() + data)
+    return keccak(_prefixed_message(message))
 
 
 def personal_sign(signer: Signer, message: str) -> str:
