@@ -12,7 +12,6 @@ Signatures are ``0x`` + 130 hex digits, ``r || s || v`` with ``v`` 27 or 28. The
 never put in a ``repr``, a log record or an error message.
 """
 
-from ._fields import address_to_bytes32
 from .burn_intents import (
     DEFAULT_MAX_FEE,
     GATEWAY_DOMAIN,
@@ -20,6 +19,7 @@ from .burn_intents import (
     BurnIntent,
     BurnIntentSet,
     TransferSpec,
+    address_to_bytes32,
     build_burn_intent,
     burn_intent_digest,
     burn_intent_set_digest,

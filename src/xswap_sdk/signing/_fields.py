@@ -7,10 +7,9 @@ from typing import Annotated
 
 from pydantic import BeforeValidator, PlainSerializer
 
-from xswap_sdk._models import check_argument
-from xswap_sdk.types import Address, to_checksum
+from xswap_sdk.types import to_checksum
 
-__all__ = ["AddressOrBytes32", "Uint32", "Uint256", "address_to_bytes32"]
+__all__ = ["AddressOrBytes32", "Uint32", "Uint256", "pad_address"]
 
 _DIGITS = re.compile(r"[0-9]+")
 _BYTES32 = re.compile(r"0x[0-9a-fA-F]{64}")
@@ -41,29 +40,17 @@ Uint256 = Annotated[int, _uint(256), PlainSerializer(str, return_type=str, when_
 """A uint256: an int, or a decimal string; kept as an int, sent as a decimal string."""
 
 
-def _pad(address: str) -> str:
+def pad_address(address: str) -> str:
+    """An already validated address as bytes32: lowercase, left-padded with zeros."""
     return "0x" + "0" * 24 + address[2:].lower()
 
 
 def _address_or_bytes32(value: object) -> str:
     if isinstance(value, str) and _BYTES32.fullmatch(value):
         return value.lower()
-    return _pad(to_checksum(value))
+    return pad_address(to_checksum(value))
 
 
 AddressOrBytes32 = Annotated[str, BeforeValidator(_address_or_bytes32)]
 """A 20-byte address, stored left-padded to bytes32; 32 bytes given as such are kept, so
 a non-EVM recipient (a Solana account) can be named too."""
-
-
-def address_to_bytes32(address: str) -> str:
-    """Left-pad an address to 32 bytes, lowercase: ``0x`` + 24 zeros + the 40 hex digits.
-
-    This is how every address-valued field of a burn intent is written.
-
-    Raises:
-        InvalidInputError: not a 20-byte hex address, or mixed case with a wrong EIP-55
-            checksum.
-    """
-    checked: str = check_argument("address", Address, address)
-    return _pad(checked)

@@ -16,11 +16,11 @@ from typing import Any
 from eth_hash.auto import keccak
 from pydantic import ConfigDict, Field, ValidationError
 
-from xswap_sdk._models import RequestModel, invalid_input, validate_request
+from xswap_sdk._models import RequestModel, check_argument, invalid_input, validate_request
 from xswap_sdk.errors import InvalidInputError
-from xswap_sdk.types import MAX_UINT256, Bytes32, HexBytes
+from xswap_sdk.types import MAX_UINT256, Address, Bytes32, HexBytes
 
-from ._fields import AddressOrBytes32, Uint32, Uint256
+from ._fields import AddressOrBytes32, Uint32, Uint256, pad_address
 from .eip712 import domain_separator, eip712_digest, type_hash
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "BurnIntent",
     "BurnIntentSet",
     "TransferSpec",
+    "address_to_bytes32",
     "build_burn_intent",
     "burn_intent_digest",
     "burn_intent_set_digest",
@@ -143,6 +144,19 @@ class BurnIntentSet(_WireStruct):
     """One to 16 burn intents signed together (primary type ``BurnIntentSet``)."""
 
     intents: list[BurnIntent] = Field(min_length=1, max_length=MAX_INTENTS_PER_SET)
+
+
+def address_to_bytes32(address: str) -> str:
+    """Left-pad an address to 32 bytes, lowercase: ``0x`` + 24 zeros + the 40 hex digits.
+
+    This is how every address-valued field of a burn intent is written.
+
+    Raises:
+        InvalidInputError: not a 20-byte hex address, or mixed case with a wrong EIP-55
+            checksum.
+    """
+    checked: str = check_argument("address", Address, address)
+    return pad_address(checked)
 
 
 def _spec_hash(spec: TransferSpec) -> bytes:

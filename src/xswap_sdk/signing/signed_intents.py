@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from xswap_sdk.errors import InvalidInputError
 
+from ._fields import pad_address
 from .burn_intents import (
     BurnIntent,
     BurnIntentSet,
@@ -100,10 +101,6 @@ def _check_source_signer(intent: BurnIntent, padded_signer: str, argument: str) 
         )
 
 
-def _padded(address: str) -> str:
-    return "0x" + "0" * 24 + address[2:].lower()
-
-
 def sign_burn_intent(intent: BurnIntent | Mapping[str, Any], signer: Signer) -> SignedBurnIntent:
     """Sign one burn intent (primary type ``BurnIntent``).
 
@@ -120,7 +117,7 @@ def sign_burn_intent(intent: BurnIntent | Mapping[str, Any], signer: Signer) -> 
     """
     checked = as_intent(intent)
     address = signer_address(signer)
-    _check_source_signer(checked, _padded(address), "intent")
+    _check_source_signer(checked, pad_address(address), "intent")
     digest = _intent_digest(checked)
     signature = sign_digest(signer, digest)
     return SignedBurnIntent(
@@ -149,7 +146,7 @@ def sign_burn_intent_set(
     """
     checked = as_intents(intents)
     address = signer_address(signer)
-    padded = _padded(address)
+    padded = pad_address(address)
     for index, intent in enumerate(checked):
         _check_source_signer(intent, padded, f"intents[{index}]")
     digest = _set_digest(checked)
