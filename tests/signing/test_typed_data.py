@@ -112,6 +112,8 @@ def test_types_the_primary_type_does_not_use_are_ignored(account: LocalAccount) 
         (lambda p: p["domain"].__setitem__("chainId", "base"), "typed_data.domain.chainId"),
         (lambda p: p["message"].__setitem__("nonce", "lots"), "typed_data"),
         (lambda p: p["domain"].__setitem__("colour", "blue"), "typed_data"),
+        (lambda p: p["types"].__setitem__("TokenPermissions", "address token"), "typed_data"),
+        (lambda p: p["types"].__setitem__("TokenPermissions", [{"name": "x"}]), "typed_data"),
     ],
 )
 def test_bad_payloads_name_the_part(change: Any, argument: str, account: LocalAccount) -> None:

@@ -137,9 +137,8 @@ def _normalised(typed_data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _typed_data_digest(typed_data: Mapping[str, Any]) -> bytes:
-    payload = _normalised(typed_data)
     try:
-        signable = encode_typed_data(full_message=payload)
+        signable = encode_typed_data(full_message=_normalised(typed_data))
     except InvalidInputError:
         raise
     except Exception as exc:
