@@ -1,0 +1,411 @@
+"""Circle Gateway burn intents: the models, their EIP-712 hashing, and the builder.
+
+A burn intent authorises moving USDC out of the gateway wallet on a source chain; a set
+groups up to 16 of them (one per source chain) under one signature. The models hold the
+values in the form that is sent, and `BurnIntent.to_wire` is the only serialisation:
+it is what is hashed (through the same field values) and what is sent, so the two
+cannot drift apart. Signing lives in `xswap_sdk.signing.orders`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from eth_hash.auto import keccak
+from pydantic import ConfigDict, Field, ValidationError
+
+from xswap_sdk._models import RequestModel, check_argument, invalid_input, validate_request
+from xswap_sdk.errors import InvalidInputError
+from xswap_sdk.types import MAX_UINT256, Address, Bytes32, HexBytes
+
+from ._fields import AddressOrBytes32, Uint32, Uint256, pad_address
+from .eip712 import domain_separator, eip712_digest, type_hash
+
+__all__ = [
+    "DEFAULT_MAX_FEE",
+    "GATEWAY_DOMAIN",
+    "MAX_INTENTS_PER_SET",
+    "BurnIntent",
+    "BurnIntentSet",
+    "TransferSpec",
+    "address_to_bytes32",
+    "build_burn_intent",
+    "burn_intent_digest",
+    "burn_intent_set_digest",
+    "burn_intent_set_typed_data",
+    "burn_intent_typed_data",
+]
+
+DEFAULT_MAX_FEE = 2_010_000
+"""The spec's default ``maxFee`` (2.01 USDC); pass the quote's gateway fee when you have it."""
+
+MAX_INTENTS_PER_SET = 16
+"""Circle Gateway accepts at most 16 burn intents in one set."""
+
+GATEWAY_DOMAIN: dict[str, str] = {"name": "GatewayWallet", "version": "1"}
+"""The EIP-712 domain of every burn intent. It has no ``chainId``, on purpose."""
+
+_TRANSFER_SPEC_FIELDS = (
+    ("version", "uint32"),
+    ("sourceDomain", "uint32"),
+    ("destinationDomain", "uint32"),
+    ("sourceContract", "bytes32"),
+    ("destinationContract", "bytes32"),
+    ("sourceToken", "bytes32"),
+    ("destinationToken", "bytes32"),
+    ("sourceDepositor", "bytes32"),
+    ("destinationRecipient", "bytes32"),
+    ("sourceSigner", "bytes32"),
+    ("destinationCaller", "bytes32"),
+    ("value", "uint256"),
+    ("salt", "bytes32"),
+    ("hookData", "bytes"),
+)
+_BURN_INTENT_FIELDS = (
+    ("maxBlockHeight", "uint256"),
+    ("maxFee", "uint256"),
+    ("spec", "TransferSpec"),
+)
+_BURN_INTENT_SET_FIELDS = (("intents", "BurnIntent[]"),)
+
+
+def _encode_type(name: str, fields: Sequence[tuple[str, str]]) -> str:
+    return name + "(" + ",".join(f"{kind} {field}" for field, kind in fields) + ")"
+
+
+def _type_list(fields: Sequence[tuple[str, str]]) -> list[dict[str, str]]:
+    return [{"name": field, "type": kind} for field, kind in fields]
+
+
+_TRANSFER_SPEC_TYPE = _encode_type("TransferSpec", _TRANSFER_SPEC_FIELDS)
+_BURN_INTENT_TYPE = _encode_type("BurnIntent", _BURN_INTENT_FIELDS) + _TRANSFER_SPEC_TYPE
+_BURN_INTENT_SET_TYPE = _encode_type("BurnIntentSet", _BURN_INTENT_SET_FIELDS) + _BURN_INTENT_TYPE
+
+# Precomputed once: the fast path below only packs 32-byte words and hashes them.
+_TRANSFER_SPEC_TYPEHASH_HEX = type_hash(_TRANSFER_SPEC_TYPE).hex()
+_BURN_INTENT_TYPEHASH = type_hash(_BURN_INTENT_TYPE)
+_BURN_INTENT_SET_TYPEHASH = type_hash(_BURN_INTENT_SET_TYPE)
+_GATEWAY_DOMAIN_SEPARATOR = domain_separator(GATEWAY_DOMAIN["name"], GATEWAY_DOMAIN["version"])
+
+_TYPES: dict[str, list[dict[str, str]]] = {
+    "EIP712Domain": [{"name": "name", "type": "string"}, {"name": "version", "type": "string"}],
+    "TransferSpec": _type_list(_TRANSFER_SPEC_FIELDS),
+    "BurnIntent": _type_list(_BURN_INTENT_FIELDS),
+    "BurnIntentSet": _type_list(_BURN_INTENT_SET_FIELDS),
+}
+
+
+class _WireStruct(RequestModel):
+    # Strict like a request (unknown keys would be sent but not signed), but read from
+    # the camelCase wire form as well as from snake_case names.
+    model_config = ConfigDict(validate_by_alias=True)
+
+
+class TransferSpec(_WireStruct):
+    """What moves: from which contract, token and depositor to which recipient.
+
+    Attributes are snake_case; the wire keys are camelCase (``sourceDomain``,
+    ``hookData``, ...). bytes32 fields are lowercase ``0x`` + 64 hex digits, ``value``
+    is an int (sent as a decimal string), ``hook_data`` is ``"0x"`` when empty.
+    """
+
+    version: Uint32
+    source_domain: Uint32
+    destination_domain: Uint32
+    source_contract: Bytes32
+    destination_contract: Bytes32
+    source_token: Bytes32
+    destination_token: Bytes32
+    source_depositor: Bytes32
+    destination_recipient: Bytes32
+    source_signer: Bytes32
+    destination_caller: Bytes32
+    value: Uint256
+    salt: Bytes32
+    hook_data: HexBytes
+
+
+class BurnIntent(_WireStruct):
+    """One signed authorisation to burn USDC on a source chain and mint it elsewhere.
+
+    ``BurnIntent.model_validate(wire_dict)`` reads the wire form (uint256 fields as ints
+    or decimal strings) and checks every range and length; `to_wire` gives it back
+    exactly (uint256 fields as decimal strings, domains and version as ints).
+    """
+
+    max_block_height: Uint256
+    max_fee: Uint256
+    spec: TransferSpec
+
+
+class BurnIntentSet(_WireStruct):
+    """One to 16 burn intents signed together (primary type ``BurnIntentSet``)."""
+
+    intents: list[BurnIntent] = Field(min_length=1, max_length=MAX_INTENTS_PER_SET)
+
+
+def address_to_bytes32(address: str) -> str:
+    """Left-pad an address to 32 bytes, lowercase: ``0x`` + 24 zeros + the 40 hex digits.
+
+    This is how every address-valued field of a burn intent is written.
+
+    Raises:
+        InvalidInputError: not a 20-byte hex address, or mixed case with a wrong EIP-55
+            checksum.
+    """
+    checked: str = check_argument("address", Address, address)
+    return pad_address(checked)
+
+
+def _spec_hash(spec: TransferSpec) -> bytes:
+    words = bytes.fromhex(
+        _TRANSFER_SPEC_TYPEHASH_HEX
+        + f"{spec.version:064x}{spec.source_domain:064x}{spec.destination_domain:064x}"
+        + spec.source_contract[2:]
+        + spec.destination_contract[2:]
+        + spec.source_token[2:]
+        + spec.destination_token[2:]
+        + spec.source_depositor[2:]
+        + spec.destination_recipient[2:]
+        + spec.source_signer[2:]
+        + spec.destination_caller[2:]
+        + f"{spec.value:064x}"
+        + spec.salt[2:]
+    )
+    return keccak(words + keccak(bytes.fromhex(spec.hook_data[2:])))
+
+
+def _intent_hash(intent: BurnIntent) -> bytes:
+    return keccak(
+        _BURN_INTENT_TYPEHASH
+        + intent.max_block_height.to_bytes(32, "big")
+        + intent.max_fee.to_bytes(32, "big")
+        + _spec_hash(intent.spec)
+    )
+
+
+def _intent_digest(intent: BurnIntent) -> bytes:
+    return eip712_digest(_GATEWAY_DOMAIN_SEPARATOR, _intent_hash(intent))
+
+
+def _set_hash(intents: Sequence[BurnIntent]) -> bytes:
+    array_hash = keccak(b"".join(_intent_hash(intent) for intent in intents))
+    return keccak(_BURN_INTENT_SET_TYPEHASH + array_hash)
+
+
+def _set_digest(intents: Sequence[BurnIntent]) -> bytes:
+    return eip712_digest(_GATEWAY_DOMAIN_SEPARATOR, _set_hash(intents))
+
+
+def as_intent(value: object, argument: str = "intent") -> BurnIntent:
+    """Return ``value`` as a `BurnIntent`, reading a wire-form mapping if given one.
+
+    Raises:
+        InvalidInputError: naming the offending field, e.g. ``intent.spec.salt``.
+    """
+    if isinstance(value, BurnIntent):
+        return value
+    if not isinstance(value, Mapping):
+        raise InvalidInputError(argument, "must be a BurnIntent or its wire-form dict")
+    try:
+        return BurnIntent.model_validate(value)
+    except ValidationError as exc:
+        raise invalid_input(exc, argument=argument) from None
+
+
+def as_intents(value: object, argument: str = "intents") -> list[BurnIntent]:
+    """Return ``value`` (a `BurnIntentSet` or a sequence of intents) as 1 to 16 intents.
+
+    Raises:
+        InvalidInputError: an empty or too long list, or a bad intent (named by index,
+            e.g. ``intents[3].spec.value``).
+    """
+    if isinstance(value, BurnIntentSet):
+        value = value.intents
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence):
+        raise InvalidInputError(argument, "must be a list of BurnIntent (or wire-form dicts)")
+    if not value:
+        raise InvalidInputError(argument, "must hold at least one burn intent")
+    if len(value) > MAX_INTENTS_PER_SET:
+        raise InvalidInputError(
+            argument, f"must hold at most {MAX_INTENTS_PER_SET} burn intents, not {len(value)}"
+        )
+    return [as_intent(item, f"{argument}[{index}]") for index, item in enumerate(value)]
+
+
+def burn_intent_digest(intent: BurnIntent | Mapping[str, Any]) -> str:
+    """The EIP-712 digest a signer signs for one burn intent (primary type ``BurnIntent``).
+
+    Raises:
+        InvalidInputError: a malformed intent.
+    """
+    return "0x" + _intent_digest(as_intent(intent)).hex()
+
+
+def burn_intent_set_digest(
+    intents: BurnIntentSet | Sequence[BurnIntent | Mapping[str, Any]],
+) -> str:
+    """The EIP-712 digest of a set of burn intents (primary type ``BurnIntentSet``).
+
+    A set holding one intent and that intent alone have different digests.
+
+    Raises:
+        InvalidInputError: no intent, more than 16, or a malformed one.
+    """
+    return "0x" + _set_digest(as_intents(intents)).hex()
+
+
+def _typed_data(primary: str, message: dict[str, Any]) -> dict[str, Any]:
+    needed = {
+        "BurnIntent": ("EIP712Domain", "TransferSpec", "BurnIntent"),
+        "BurnIntentSet": ("EIP712Domain", "TransferSpec", "BurnIntent", "BurnIntentSet"),
+    }[primary]
+    return {
+        "types": {name: [dict(field) for field in _TYPES[name]] for name in needed},
+        "domain": dict(GATEWAY_DOMAIN),
+        "primaryType": primary,
+        "message": message,
+    }
+
+
+def burn_intent_typed_data(intent: BurnIntent | Mapping[str, Any]) -> dict[str, Any]:
+    """The full EIP-712 payload of one burn intent, to sign elsewhere.
+
+    The JSON for ``eth_signTypedData_v4`` (a browser wallet) or a hardware wallet:
+    ``types`` holds ``EIP712Domain`` and only the types ``BurnIntent`` uses, the domain
+    is ``{"name": "GatewayWallet", "version": "1"}`` and the message is the wire form
+    (uint256 values as decimal strings). Libraries that add the domain type themselves,
+    such as ethers' ``signTypedData``, want ``types`` without ``EIP712Domain``.
+
+    Raises:
+        InvalidInputError: a malformed intent.
+    """
+    return _typed_data("BurnIntent", as_intent(intent).to_wire())
+
+
+def burn_intent_set_typed_data(
+    intents: BurnIntentSet | Sequence[BurnIntent | Mapping[str, Any]],
+) -> dict[str, Any]:
+    """The full EIP-712 payload of a burn intent set, to sign elsewhere.
+
+    Like `burn_intent_typed_data`, with primary type ``BurnIntentSet`` and message
+    ``{"intents": [...]}``.
+
+    Raises:
+        InvalidInputError: no intent, more than 16, or a malformed one.
+    """
+    return _typed_data(
+        "BurnIntentSet", {"intents": [intent.to_wire() for intent in as_intents(intents)]}
+    )
+
+
+class _BuildArguments(RequestModel):
+    source_domain: Uint32
+    destination_domain: Uint32
+    source_contract: AddressOrBytes32
+    destination_contract: AddressOrBytes32
+    source_token: AddressOrBytes32
+    destination_token: AddressOrBytes32
+    user: AddressOrBytes32
+    recipient: AddressOrBytes32
+    value: Uint256
+    source_signer: AddressOrBytes32 | None
+    destination_caller: AddressOrBytes32 | None
+    hook_data: HexBytes
+    max_fee: Uint256
+    max_block_height: Uint256
+    salt: Bytes32 | None
+    version: Uint32
+
+
+def build_burn_intent(
+    *,
+    source_domain: int,
+    destination_domain: int,
+    source_contract: str,
+    destination_contract: str,
+    source_token: str,
+    destination_token: str,
+    user: str,
+    recipient: str,
+    value: int | str,
+    source_signer: str | None = None,
+    destination_caller: str | None = None,
+    hook_data: str | bytes = "0x",
+    max_fee: int | str = DEFAULT_MAX_FEE,
+    max_block_height: int | str = MAX_UINT256,
+    salt: str | bytes | None = None,
+    version: int = 1,
+) -> BurnIntent:
+    """Build a burn intent from the chain configuration and the quote, per the spec.
+
+    Addresses may be given in any case (a mixed-case one must carry a valid EIP-55
+    checksum) and are written as lowercase, left-padded bytes32; a value that is already
+    32 bytes is kept as it is.
+
+    Args:
+        source_domain: the source chain's Gateway ``domain``.
+        destination_domain: the destination chain's Gateway ``domain``.
+        source_contract: the source chain's ``gatewayWallet``.
+        destination_contract: the destination chain's ``gatewayMinter``.
+        source_token: USDC on the source chain.
+        destination_token: USDC on the destination chain.
+        user: the depositor, whose gateway balance is spent (``sourceDepositor``).
+        recipient: who receives on the destination chain; for a swap, the quote's swap
+            router (``destinationRecipient``).
+        value: the amount taken from this source chain, in USDC smallest units.
+        source_signer: who signs the intent; defaults to ``user``.
+        destination_caller: who may execute the mint; defaults to ``recipient``.
+        hook_data: the quote's ``hook_data``; ``"0x"`` when there is none.
+        max_fee: the most the Gateway may charge, in smallest units (the quote's gateway
+            fee); defaults to 2010000.
+        max_block_height: the last block in which the intent is valid; defaults to
+            2**256 - 1.
+        salt: 32 bytes that make the intent unique; defaults to 32 random bytes.
+        version: the transfer spec version; 1.
+
+    Returns:
+        The intent, ready for `sign_burn_intent` or to be put in a set.
+
+    Raises:
+        InvalidInputError: naming the first bad argument (for example a float ``value``
+            or an address with a wrong checksum).
+    """
+    args = validate_request(
+        _BuildArguments,
+        source_domain=source_domain,
+        destination_domain=destination_domain,
+        source_contract=source_contract,
+        destination_contract=destination_contract,
+        source_token=source_token,
+        destination_token=destination_token,
+        user=user,
+        recipient=recipient,
+        value=value,
+        source_signer=source_signer,
+        destination_caller=destination_caller,
+        hook_data=hook_data,
+        max_fee=max_fee,
+        max_block_height=max_block_height,
+        salt=salt,
+        version=version,
+    )
+    spec = TransferSpec(
+        version=args.version,
+        source_domain=args.source_domain,
+        destination_domain=args.destination_domain,
+        source_contract=args.source_contract,
+        destination_contract=args.destination_contract,
+        source_token=args.source_token,
+        destination_token=args.destination_token,
+        source_depositor=args.user,
+        destination_recipient=args.recipient,
+        source_signer=args.source_signer or args.user,
+        destination_caller=args.destination_caller or args.recipient,
+        value=args.value,
+        salt=args.salt or "0x" + secrets.token_hex(32),
+        hook_data=args.hook_data,
+    )
+    return BurnIntent(max_block_height=args.max_block_height, max_fee=args.max_fee, spec=spec)

@@ -1,0 +1,181 @@
+"""Signing burn intents and sets, recovering their signers, and the JSON to send."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from xswap_sdk.errors import InvalidInputError
+
+from ._fields import pad_address
+from .burn_intents import (
+    BurnIntent,
+    BurnIntentSet,
+    _intent_digest,
+    _set_digest,
+    as_intent,
+    as_intents,
+)
+from .signer import Signer, recover_digest, sign_digest, signer_address
+
+__all__ = [
+    "SignedBurnIntent",
+    "SignedBurnIntentSet",
+    "recover_burn_intent_set_signer",
+    "recover_burn_intent_signer",
+    "sign_burn_intent",
+    "sign_burn_intent_set",
+]
+
+
+class SignedBurnIntent(BaseModel):
+    """A burn intent with its signature (primary type ``BurnIntent``).
+
+    Attributes:
+        intent: the intent that was signed.
+        signer: the checksummed address that signed it.
+        digest: the EIP-712 digest that was signed, ``0x`` hex.
+        signature: ``0x`` + 130 hex digits, ``v`` 27 or 28 (left out of ``repr``).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    intent: BurnIntent
+    signer: str
+    digest: str
+    signature: str = Field(repr=False)
+
+    def to_wire(self) -> dict[str, Any]:
+        """Circle Gateway's transfer request element:
+        ``{"burnIntent": {...}, "signature": "0x..."}``."""
+        return {"burnIntent": self.intent.to_wire(), "signature": self.signature}
+
+    def to_signed_order(self) -> list[dict[str, Any]]:
+        """The swap backend's ``signedOrder``: ``[{"intent": {...}, "signature": "0x..."}]``."""
+        return [{"intent": self.intent.to_wire(), "signature": self.signature}]
+
+
+class SignedBurnIntentSet(BaseModel):
+    """Up to 16 burn intents with the one signature over them (primary type
+    ``BurnIntentSet``).
+
+    Attributes:
+        intents: the intents that were signed, in order.
+        signer: the checksummed address that signed them.
+        digest: the EIP-712 digest that was signed, ``0x`` hex.
+        signature: ``0x`` + 130 hex digits, ``v`` 27 or 28 (left out of ``repr``).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    intents: tuple[BurnIntent, ...]
+    signer: str
+    digest: str
+    signature: str = Field(repr=False)
+
+    def intents_wire(self) -> list[dict[str, Any]]:
+        """The wire form of each intent, in order (the same serialisation as was signed)."""
+        return [intent.to_wire() for intent in self.intents]
+
+    def to_wire(self) -> dict[str, Any]:
+        """Circle Gateway's transfer request element:
+        ``{"burnIntentSet": {"intents": [...]}, "signature": "0x..."}``."""
+        return {"burnIntentSet": {"intents": self.intents_wire()}, "signature": self.signature}
+
+    def to_signed_order(self) -> list[dict[str, Any]]:
+        """The swap backend's ``signedOrder``: one ``{"intent": ...}`` per intent, the
+        first one also carrying the set's ``signature``."""
+        order: list[dict[str, Any]] = [{"intent": wire} for wire in self.intents_wire()]
+        order[0]["signature"] = self.signature
+        return order
+
+
+def _check_source_signer(intent: BurnIntent, padded_signer: str, argument: str) -> None:
+    if intent.spec.source_signer != padded_signer:
+        # Circle answers "recovered signer does not match sourceSigner"; say it first.
+        raise InvalidInputError(
+            f"{argument}.spec.source_signer",
+            "must be the signing account's address (as bytes32)",
+        )
+
+
+def sign_burn_intent(intent: BurnIntent | Mapping[str, Any], signer: Signer) -> SignedBurnIntent:
+    """Sign one burn intent (primary type ``BurnIntent``).
+
+    Args:
+        intent: a `BurnIntent` (see `build_burn_intent`) or its wire-form dict.
+        signer: the account named in the intent's ``sourceSigner``.
+
+    Returns:
+        The signed intent; `SignedBurnIntent.to_wire` is the JSON to send.
+
+    Raises:
+        InvalidInputError: a malformed intent, or ``sourceSigner`` is not the signer.
+        SigningError: the signer failed, or signed for another address.
+    """
+    checked = as_intent(intent)
+    address = signer_address(signer)
+    _check_source_signer(checked, pad_address(address), "intent")
+    digest = _intent_digest(checked)
+    signature = sign_digest(signer, digest)
+    return SignedBurnIntent(
+        intent=checked, signer=address, digest="0x" + digest.hex(), signature="0x" + signature.hex()
+    )
+
+
+def sign_burn_intent_set(
+    intents: BurnIntentSet | Sequence[BurnIntent | Mapping[str, Any]], signer: Signer
+) -> SignedBurnIntentSet:
+    """Sign 1 to 16 burn intents at once (primary type ``BurnIntentSet``).
+
+    A set of one intent is signed as a set; its digest differs from that intent's own.
+
+    Args:
+        intents: a `BurnIntentSet`, or a list of `BurnIntent` or wire-form dicts.
+        signer: the account named in every intent's ``sourceSigner``.
+
+    Returns:
+        The signed set; `SignedBurnIntentSet.to_wire` is the JSON to send.
+
+    Raises:
+        InvalidInputError: no intent, more than 16, a malformed one, or one whose
+            ``sourceSigner`` is not the signer (named by index).
+        SigningError: the signer failed, or signed for another address.
+    """
+    checked = as_intents(intents)
+    address = signer_address(signer)
+    padded = pad_address(address)
+    for index, intent in enumerate(checked):
+        _check_source_signer(intent, padded, f"intents[{index}]")
+    digest = _set_digest(checked)
+    signature = sign_digest(signer, digest)
+    return SignedBurnIntentSet(
+        intents=tuple(checked),
+        signer=address,
+        digest="0x" + digest.hex(),
+        signature="0x" + signature.hex(),
+    )
+
+
+def recover_burn_intent_signer(intent: BurnIntent | Mapping[str, Any], signature: str) -> str:
+    """Return the checksummed address that signed ``intent`` (primary type ``BurnIntent``).
+
+    Raises:
+        InvalidInputError: a malformed intent or signature.
+        SigningError: no public key can be recovered from the signature.
+    """
+    return recover_digest(_intent_digest(as_intent(intent)), signature)
+
+
+def recover_burn_intent_set_signer(
+    intents: BurnIntentSet | Sequence[BurnIntent | Mapping[str, Any]], signature: str
+) -> str:
+    """Return the checksummed address that signed a burn intent set.
+
+    Raises:
+        InvalidInputError: malformed intents or signature.
+        SigningError: no public key can be recovered from the signature.
+    """
+    return recover_digest(_set_digest(as_intents(intents)), signature)

@@ -1,0 +1,210 @@
+"""The SDK's deposit transaction, sent to a real EVM: snekmate's ERC-20 with EIP-2612
+permit as USDC, and our gateway wallet's ``depositWithPermit`` (selector 0x8ef59739)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from eth_account import Account
+from eth_account.signers.local import LocalAccount
+from eth_tester.exceptions import TransactionFailed
+from web3 import AsyncWeb3, Web3
+from web3.contract import AsyncContract, Contract
+from web3.exceptions import ContractLogicError
+
+from xswap_sdk.signing import (
+    async_prepare_deposit_with_permit,
+    deposit_with_permit_calldata,
+    prepare_deposit_with_permit,
+    sign_permit,
+)
+
+pytestmark = pytest.mark.evm
+
+# A revert surfaces as web3's ContractLogicError, or as eth-tester's own error when
+# web3's in-process provider lets it through.
+REVERTED = (ContractLogicError, TransactionFailed)
+
+MINTED = 10_000_000  # 10 USDC
+DEPOSIT = 2_500_000  # 2.5 USDC
+
+
+@pytest.fixture
+def usdc(w3: Web3, deploy: Callable[..., Contract], holder: LocalAccount) -> Contract:
+    token = deploy("test_usdc", "USD Coin", "USDC", 6, "2")
+    token.functions.mint(holder.address, MINTED).transact({"from": w3.eth.accounts[0]})
+    return token
+
+
+@pytest.fixture
+def gateway(deploy: Callable[..., Contract]) -> Contract:
+    return deploy("gateway_wallet")
+
+
+def send(w3: Web3, tx: dict[str, Any]) -> None:
+    """Send from an account other than the holder, as a relayer would."""
+    receipt = w3.eth.wait_for_transaction_receipt(
+        w3.eth.send_transaction({**tx, "from": w3.eth.accounts[1]})
+    )
+    assert receipt["status"] == 1
+
+
+def latest_timestamp(w3: Web3) -> int:
+    return int(w3.eth.get_block("latest")["timestamp"])
+
+
+def test_prepared_deposit_moves_the_tokens(
+    w3: Web3, usdc: Contract, gateway: Contract, holder: LocalAccount
+) -> None:
+    tx = prepare_deposit_with_permit(
+        w3, holder, gateway_wallet=gateway.address, usdc=usdc.address, value=DEPOSIT
+    )
+    assert tx.to == gateway.address
+    assert tx.value == 0
+    assert tx.chain_id == w3.eth.chain_id
+    assert tx.data.startswith("0x8ef59739")
+    assert tx.permit.nonce == 0
+    assert tx.permit.deadline > latest_timestamp(w3)
+
+    send(w3, tx.to_transaction())
+
+    assert usdc.functions.balanceOf(holder.address).call() == MINTED - DEPOSIT
+    assert usdc.functions.balanceOf(gateway.address).call() == DEPOSIT
+    assert gateway.functions.deposits(usdc.address, holder.address).call() == DEPOSIT
+    assert usdc.functions.nonces(holder.address).call() == 1
+    # The permit was spent exactly: nothing is left to pull.
+    assert usdc.functions.allowance(holder.address, gateway.address).call() == 0
+
+
+def test_second_use_of_the_same_permit_reverts(
+    w3: Web3, usdc: Contract, gateway: Contract, holder: LocalAccount
+) -> None:
+    tx = prepare_deposit_with_permit(
+        w3, holder, gateway_wallet=gateway.address, usdc=usdc.address, value=DEPOSIT
+    )
+    send(w3, tx.to_transaction())
+    with pytest.raises(REVERTED, match="erc20: invalid signature"):
+        send(w3, tx.to_transaction())
+    assert usdc.functions.balanceOf(gateway.address).call() == DEPOSIT
+
+    # A fresh preparation reads the new nonce and goes through.
+    again = prepare_deposit_with_permit(
+        w3, holder, gateway_wallet=gateway.address, usdc=usdc.address, value=DEPOSIT
+    )
+    assert again.permit.nonce == 1
+    send(w3, again.to_transaction())
+    assert usdc.functions.balanceOf(gateway.address).call() == 2 * DEPOSIT
+
+
+def _calldata_for(permit: Any, token: str) -> str:
+    return deposit_with_permit_calldata(
+        token=token,
+        owner=permit.owner,
+        value=permit.value,
+        deadline=permit.deadline,
+        v=permit.v,
+        r=permit.r,
+        s=permit.s,
+    )
+
+
+def test_permit_for_another_chain_reverts(
+    w3: Web3, usdc: Contract, gateway: Contract, holder: LocalAccount
+) -> None:
+    permit = sign_permit(
+        holder,
+        token_name="USD Coin",
+        token_version="2",
+        chain_id=w3.eth.chain_id + 1,
+        token_address=usdc.address,
+        spender=gateway.address,
+        value=DEPOSIT,
+        nonce=0,
+    )
+    data = _calldata_for(permit, usdc.address)
+    with pytest.raises(REVERTED, match="erc20: invalid signature"):
+        send(w3, {"to": gateway.address, "data": data, "value": 0})
+    assert usdc.functions.balanceOf(holder.address).call() == MINTED
+
+
+def test_expired_permit_reverts(
+    w3: Web3, usdc: Contract, gateway: Contract, holder: LocalAccount
+) -> None:
+    tx = prepare_deposit_with_permit(
+        w3,
+        holder,
+        gateway_wallet=gateway.address,
+        usdc=usdc.address,
+        value=DEPOSIT,
+        deadline=latest_timestamp(w3) - 1,
+    )
+    with pytest.raises(REVERTED, match="erc20: expired deadline"):
+        send(w3, tx.to_transaction())
+    assert usdc.functions.balanceOf(holder.address).call() == MINTED
+
+
+def test_permit_for_another_spender_reverts(
+    w3: Web3, usdc: Contract, gateway: Contract, holder: LocalAccount
+) -> None:
+    stranger = Account.create().address
+    permit = sign_permit(
+        holder,
+        token_name="USD Coin",
+        token_version="2",
+        chain_id=w3.eth.chain_id,
+        token_address=usdc.address,
+        spender=stranger,
+        value=DEPOSIT,
+        nonce=0,
+    )
+    with pytest.raises(REVERTED, match="erc20: invalid signature"):
+        send(w3, {"to": gateway.address, "data": _calldata_for(permit, usdc.address)})
+
+
+def test_token_without_version_uses_the_configured_version(
+    w3: Web3, deploy: Callable[..., Contract], gateway: Contract, holder: LocalAccount
+) -> None:
+    token = deploy("test_token_without_version", "USDC", "USDC", 6, "1")
+    token.functions.mint(holder.address, MINTED).transact({"from": w3.eth.accounts[0]})
+
+    # Without a configured version the SDK falls back to "2", which this token's
+    # domain does not use: the permit is refused on chain.
+    fallback = prepare_deposit_with_permit(
+        w3, holder, gateway_wallet=gateway.address, usdc=token.address, value=DEPOSIT
+    )
+    with pytest.raises(REVERTED, match="erc20: invalid signature"):
+        send(w3, fallback.to_transaction())
+
+    configured = prepare_deposit_with_permit(
+        w3,
+        holder,
+        gateway_wallet=gateway.address,
+        usdc=token.address,
+        value=DEPOSIT,
+        usdc_version="1",
+    )
+    send(w3, configured.to_transaction())
+    assert token.functions.balanceOf(gateway.address).call() == DEPOSIT
+
+
+async def test_async_prepared_deposit_moves_the_tokens(
+    async_w3: AsyncWeb3[Any],
+    deploy_async: Callable[..., Awaitable[AsyncContract]],
+    holder: LocalAccount,
+) -> None:
+    accounts = await async_w3.eth.accounts
+    token = await deploy_async("test_usdc", "USD Coin", "USDC", 6, "2")
+    await token.functions.mint(holder.address, MINTED).transact({"from": accounts[0]})
+    gateway = await deploy_async("gateway_wallet")
+
+    tx = await async_prepare_deposit_with_permit(
+        async_w3, holder, gateway_wallet=gateway.address, usdc=token.address, value=DEPOSIT
+    )
+    assert tx.chain_id == await async_w3.eth.chain_id
+    tx_hash = await async_w3.eth.send_transaction({**tx.to_transaction(), "from": accounts[1]})
+    receipt = await async_w3.eth.wait_for_transaction_receipt(tx_hash)
+    assert receipt["status"] == 1
+    assert await token.functions.balanceOf(gateway.address).call() == DEPOSIT
+    assert await token.functions.balanceOf(holder.address).call() == MINTED - DEPOSIT

@@ -1,0 +1,85 @@
+"""Shared by the signing tests: the known-answer vectors, a reference digest computed by
+eth_account alone, and hypothesis strategies for burn intents."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from eth_account.messages import encode_typed_data
+from eth_hash.auto import keccak
+from hypothesis import strategies as st
+
+# The repository's parent holds shared/, here and in CI.
+VECTORS_FILE = (
+    Path(__file__).resolve().parents[2] / ".." / "shared" / "vectors" / "signing-vectors.json"
+)
+
+MAX_UINT32 = 2**32 - 1
+MAX_UINT256 = 2**256 - 1
+
+
+def vectors() -> dict[str, Any]:
+    """The known answers computed by viem and ethers (a fresh copy: tests may edit it)."""
+    loaded: dict[str, Any] = json.loads(VECTORS_FILE.read_text())
+    return loaded
+
+
+def vector_case(kind: str) -> dict[str, Any]:
+    """The first vector case of a kind (``burnIntent``, ``permit``, ...)."""
+    return next(case for case in vectors()["cases"] if case["input"]["kind"] == kind)
+
+
+def single_intent_wire() -> dict[str, Any]:
+    """The wire form of the single burn intent vector."""
+    given = vector_case("burnIntent")["input"]
+    return {key: given[key] for key in ("maxBlockHeight", "maxFee", "spec")}
+
+
+def eth_account_digest(typed_data: dict[str, Any]) -> str:
+    """The EIP-712 digest through eth_account's generic encoder only (the reference)."""
+    signable = encode_typed_data(full_message=typed_data)
+    return "0x" + keccak(b"\x19" + signable.version + signable.header + signable.body).hex()
+
+
+def _hex(size: int) -> st.SearchStrategy[str]:
+    return st.binary(min_size=size, max_size=size).map(lambda raw: "0x" + raw.hex())
+
+
+uint32 = st.integers(min_value=0, max_value=MAX_UINT32)
+uint256 = st.one_of(
+    st.integers(min_value=0, max_value=MAX_UINT256),
+    st.sampled_from([0, 1, 2_010_000, MAX_UINT256]),
+)
+bytes32 = _hex(32)
+address_word = _hex(20).map(lambda address: "0x" + "0" * 24 + address[2:])
+
+
+def _spec(signer_word: st.SearchStrategy[str]) -> st.SearchStrategy[dict[str, Any]]:
+    return st.fixed_dictionaries(
+        {
+            "version": uint32,
+            "sourceDomain": uint32,
+            "destinationDomain": uint32,
+            "sourceContract": st.one_of(address_word, bytes32),
+            "destinationContract": address_word,
+            "sourceToken": address_word,
+            "destinationToken": address_word,
+            "sourceDepositor": address_word,
+            "destinationRecipient": st.one_of(address_word, bytes32),
+            "sourceSigner": signer_word,
+            "destinationCaller": address_word,
+            "value": uint256.map(str),
+            "salt": bytes32,
+            "hookData": st.binary(max_size=300).map(lambda raw: "0x" + raw.hex()),
+        }
+    )
+
+
+def intent_wires(signer_word: st.SearchStrategy[str] = address_word) -> st.SearchStrategy[Any]:
+    """Wire-form burn intents; uint256 fields as decimal strings or ints, as services send."""
+    amount = st.one_of(uint256.map(str), uint256)
+    return st.fixed_dictionaries(
+        {"maxBlockHeight": amount, "maxFee": amount, "spec": _spec(signer_word)}
+    )
