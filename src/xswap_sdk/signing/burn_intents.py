@@ -4,7 +4,7 @@ A burn intent authorises moving USDC out of the gateway wallet on a source chain
 groups up to 16 of them (one per source chain) under one signature. The models hold the
 values in the form that is sent, and `BurnIntent.to_wire` is the only serialisation:
 it is what is hashed (through the same field values) and what is sent, so the two
-cannot drift apart. Signing lives in `xswap_sdk.signing.orders`.
+cannot drift apart. Signing lives in `xswap_sdk.signing.signed_intents`.
 """
 
 from __future__ import annotations
@@ -16,10 +16,9 @@ from typing import Any
 from eth_hash.auto import keccak
 from pydantic import ConfigDict, Field, ValidationError
 
-from xswap_sdk._models import RequestModel, check_argument, invalid_input, validate_request
-from xswap_sdk.errors import InvalidInputError
-from xswap_sdk.types import MAX_UINT256, Address, Bytes32, HexBytes
-
+from .._models import RequestModel, check_argument, invalid_input, validate_request
+from ..errors import InvalidInputError
+from ..types import MAX_UINT256, Address, Bytes32, HexBytes
 from ._fields import AddressOrBytes32, Uint32, Uint256, pad_address
 from .eip712 import domain_separator, eip712_digest, type_hash
 

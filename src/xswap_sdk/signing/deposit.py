@@ -13,10 +13,9 @@ from eth_abi.abi import encode
 from eth_typing import ChecksumAddress
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
-from xswap_sdk._models import RequestModel, validate_request
-from xswap_sdk.errors import InvalidInputError
-from xswap_sdk.types import Address, Bytes32
-
+from .._models import RequestModel, validate_request
+from ..errors import InvalidInputError
+from ..types import Address, Bytes32
 from ._fields import Uint256
 from .permit import PermitSignature, sign_permit
 from .signer import Signer, signer_address

@@ -17,8 +17,7 @@ from typing import Any
 from eth_account.messages import encode_typed_data
 from eth_hash.auto import keccak
 
-from xswap_sdk.errors import InvalidInputError
-
+from ..errors import InvalidInputError
 from .signer import Signer, recover_digest, sign_digest
 
 __all__ = [

@@ -9,10 +9,9 @@ from typing import Any
 from eth_hash.auto import keccak
 from pydantic import BaseModel, ConfigDict, Field
 
-from xswap_sdk._models import RequestModel, validate_request
-from xswap_sdk.errors import InvalidInputError
-from xswap_sdk.types import Address, ChainId
-
+from .._models import RequestModel, validate_request
+from ..errors import InvalidInputError
+from ..types import Address, ChainId
 from ._fields import Uint256
 from .eip712 import domain_separator, eip712_digest, type_hash
 from .signer import Signer, sign_digest, signer_address

@@ -7,8 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from xswap_sdk.errors import InvalidInputError
-
+from ..errors import InvalidInputError
 from ._fields import pad_address
 from .burn_intents import (
     BurnIntent,

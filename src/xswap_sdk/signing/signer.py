@@ -19,9 +19,9 @@ from eth_account.signers.local import LocalAccount
 from eth_hash.auto import keccak
 from eth_typing import Hash32
 
-from xswap_sdk._models import check_argument
-from xswap_sdk.errors import InvalidInputError, SigningError
-from xswap_sdk.types import Address, to_checksum
+from .._models import check_argument
+from ..errors import InvalidInputError, SigningError
+from ..types import Address, to_checksum
 
 __all__ = [
     "Signer",
