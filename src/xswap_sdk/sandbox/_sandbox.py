@@ -23,6 +23,7 @@ from ._world import World
 from .faults import SERVICES, Faults, Outcome
 from .flash import FlashService
 from .relayer import RelayerService
+from .routing import RoutingService
 
 if TYPE_CHECKING:
     from ..relayer import AsyncRelayerClient, RelayerClient
@@ -120,6 +121,7 @@ class Sandbox:
         faults: fault rules for the next requests (see `xswap_sdk.sandbox.faults`).
         requests: every request seen, for counting what the services received.
         flash: the swap backend emulator (balances, login settings, ...).
+        routing: the routing service emulator (``broadcast`` for built transactions).
         relayer: the relayer emulator (timings, scripted failures, ...).
         transport: the `httpx.MockTransport` that serves every in-process client.
     """
@@ -135,8 +137,9 @@ class Sandbox:
         world = World(seed, self.clock)
         self.relayer = RelayerService(world)
         self.flash = FlashService(world, host=httpx.URL(self.base_url).host)
+        self.routing = RoutingService(world, self.relayer)
         self._services: dict[str, Service] = {
-            service.name: service for service in (self.flash, self.relayer)
+            service.name: service for service in (self.flash, self.routing, self.relayer)
         }
         self.faults = Faults()
         self.requests = RequestLog()
@@ -158,6 +161,11 @@ class Sandbox:
     def flash_url(self) -> str:
         """The swap backend's base URL."""
         return self.url("flash")
+
+    @property
+    def routing_url(self) -> str:
+        """The routing service's base URL."""
+        return self.url("routing")
 
     @property
     def relayer_url(self) -> str:
@@ -230,7 +238,7 @@ class Sandbox:
         return Response.json(
             {
                 "services": {name: f"/{name}" for name in SERVICES},
-                "apiKeys": {"relayer": self.relayer.api_key},
+                "apiKeys": {"routing": self.routing.api_key, "relayer": self.relayer.api_key},
             }
         )
 
@@ -291,7 +299,7 @@ class Sandbox:
 
     def _wire(self, service: str, kwargs: dict[str, Any], *, sync: bool) -> dict[str, Any]:
         args: dict[str, Any] = {"base_url": self.url(service), "clock": self.clock}
-        key = {"relayer": self.relayer.api_key}.get(service)
+        key = {"routing": self.routing.api_key, "relayer": self.relayer.api_key}.get(service)
         if key is not None:
             args["api_key"] = key
         if "http_client" not in kwargs:

@@ -89,6 +89,10 @@ class Timeline:
             state.update(changes)
         return state
 
+    def changed_at(self, moment: float) -> float:
+        """When the fields last changed, as seen at ``moment``."""
+        return max((start for start, _ in self.phases if start <= moment), default=0.0)
+
     def cut(self, moment: float, **changes: Any) -> None:
         """From ``moment`` on, drop every later phase and apply ``changes`` instead."""
         self.phases = [phase for phase in self.phases if phase[0] < moment]

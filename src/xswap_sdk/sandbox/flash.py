@@ -380,8 +380,8 @@ class FlashService(Service):
                 )
         quote.used = True
         ends = now + self.completion_delay
-        timeline = Timeline().then(now, status="pending", updated=now)
-        timeline.then(ends, status=self._fates.take() or "completed", updated=ends)
+        timeline = Timeline().then(now, status="pending")
+        timeline.then(ends, status=self._fates.take() or "completed")
         swap = _Swap(
             self._world.uuid(),
             user,
@@ -419,7 +419,7 @@ class FlashService(Service):
             "status": state["status"],
             "txId": swap.tx_id,
             "createdAt": iso(swap.created_at),
-            "updatedAt": iso(state["updated"]),
+            "updatedAt": iso(swap.timeline.changed_at(now)),
         }
 
     def _history(self, request: Request) -> Response:

@@ -162,6 +162,14 @@ class RelayerService(Service):
         """
         return self._render(self._txs[tx_id], self._world.now() if at is None else at)
 
+    def changed_at(self, tx_id: str, at: float | None = None) -> float:
+        """When a transaction's record last changed, as seen now (or ``at``).
+
+        Raises:
+            KeyError: no such transaction.
+        """
+        return self._txs[tx_id].timeline.changed_at(self._world.now() if at is None else at)
+
     @property
     def transaction_ids(self) -> list[str]:
         """The ids of every submitted transaction, oldest first."""
