@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import logging
 import re
 from typing import Any
 from urllib.parse import parse_qsl
@@ -27,6 +28,7 @@ from xswap_sdk.routing import (
 )
 
 from ..support import (
+    ROUTING_KEY,
     ROUTING_URL,
     SWAP_ID,
     TEST_ADDRESS,
@@ -402,3 +404,35 @@ async def test_bad_gasless_swap_input_is_refused_before_any_request(
         await resolve(routing.gasless_swap(signer or account, **{**SWAP, **arguments}))
     assert info.value.argument == argument
     assert httpx_mock.get_requests() == []
+
+
+async def test_no_key_or_signature_reaches_a_log_record_or_an_error(
+    routing: Any,
+    httpx_mock: HTTPXMock,
+    account: Any,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    httpx_mock.add_response(url=QUOTE_URL, json=routing_ok([gasless_quote_wire()]))
+    # The service echoes the key and the signature in its answer to the submission.
+    seen: list[str] = []
+
+    def echo(request: httpx.Request) -> httpx.Response:
+        signature = json.loads(request.content)["signature"]
+        seen.append(signature)
+        message = f"rejected {signature} for key {ROUTING_KEY}"
+        return httpx.Response(500, json={"code": 5000, "message": message, "data": None})
+
+    httpx_mock.add_callback(echo, url=SUBMIT_URL)
+    with pytest.raises(errors.InternalServerError) as info:
+        await resolve(routing.gasless_swap(account, **SWAP))
+    (signature,) = seen
+    secrets = (ROUTING_KEY, signature[2:])
+    assert any(r.name == "xswap_sdk" for r in caplog.records)
+    texts = [" ".join([r.getMessage(), repr(r.args), repr(vars(r))]) for r in caplog.records]
+    texts += [str(info.value), repr(info.value), info.value.message, repr(routing)]
+    for text in texts:
+        for secret in secrets:
+            assert secret not in text
+    assert info.value.outcome_unknown is True
+    assert len(seen) == 1  # sent once
