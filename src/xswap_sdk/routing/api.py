@@ -69,8 +69,8 @@ __all__ = ["DEFAULT_POLL_INTERVAL", "DEFAULT_WAIT_TIMEOUT", "RoutingPaths"]
 RecordT = TypeVar("RecordT")
 
 DEFAULT_WAIT_TIMEOUT: Final = 900.0
-"""How long the ``wait_for_*`` methods poll by default, in seconds (15 minutes: bridges
-take minutes, and a slow one can take ten)."""
+"""How long the ``wait_for_*`` methods poll by default, in seconds (15 minutes, since
+bridges take minutes)."""
 
 DEFAULT_POLL_INTERVAL: Final = 5.0
 """Seconds between two status requests while waiting (at most 180 over 15 minutes)."""

@@ -562,9 +562,9 @@ class RoutingClient(SyncAPIClient):
         """A whole gasless swap in one call: quote, sign, submit, and optionally wait.
 
         Asks `get_gasless_quote` with the signer's address as ``sender``, signs the
-        first (best-ranked) quote's ``eip712`` payload exactly as given, submits it
-        with `submit_gasless_swap` (never retried once sent), and with ``wait=True``
-        polls like `wait_for_gasless_status`.
+        first quote's ``eip712`` payload exactly as given, submits it with
+        `submit_gasless_swap` (never retried once sent), and with ``wait=True`` polls
+        like `wait_for_gasless_status`.
 
         Args:
             signer: the wallet that owns the input tokens, such as an `eth_account`

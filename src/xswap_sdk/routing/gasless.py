@@ -3,8 +3,8 @@
 Written once as a flow (see ``xswap_sdk._flow``) and run by both clients. The payload is
 signed exactly as the service sent it (`xswap_sdk.signing.sign_typed_data` reads a string
 ``chainId`` and a domain without ``version`` as they are meant), and what is submitted is
-that quote's id with that signature. The signature never appears in a result's ``repr``,
-a log record or an error message.
+that quote's id with that signature. The signature is not kept in the result, and never
+appears in a log record or an error message.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ class GaslessSwapResult:
     """What `RoutingClient.gasless_swap` did.
 
     Attributes:
-        quote: the quote that was signed (the first, best-ranked one).
+        quote: the quote that was signed (the first one the service returned).
         submission: the service's answer to the submission.
         status: the last status record when the call waited, else ``None``.
     """
