@@ -15,11 +15,10 @@ from typing import Any
 
 from .._clock import Clock
 from .._flow import Call, Flow
-from .._models import check_argument
 from .._transport import Operation
 from ..errors import APIError, InvalidInputError, SigningError, SwapFailedError
 from ..signing import Signer, sign_typed_data
-from ..types import Address
+from ..signing.signer import signer_address
 from . import api
 from .api import RoutingPaths
 from .models import GaslessQuote, GaslessStatus, GaslessSubmission
@@ -52,16 +51,6 @@ class GaslessSwapResult:
         if self.status is not None and self.status.execution_tx_hash:
             return self.status.execution_tx_hash
         return self.submission.execution_tx_hash
-
-
-def signer_address(signer: object) -> str:
-    """The checksummed address of ``signer``, checked before any I/O."""
-    if not hasattr(signer, "address"):
-        raise InvalidInputError(
-            "signer", "must be a Signer, such as an eth_account LocalAccount (it has no address)"
-        )
-    address: str = check_argument("signer.address", Address, signer.address)
-    return address
 
 
 def sign_quote(signer: Signer, quote: GaslessQuote) -> str:
