@@ -15,6 +15,7 @@ from ._options import NOT_GIVEN, RequestOptions
 from ._transport import RawResponse
 from ._version import __version__
 from .relayer import AsyncRelayerClient, RelayerClient
+from .routing import AsyncRoutingClient, RoutingClient
 from .types import (
     MAX_UINT256,
     Address,
@@ -32,6 +33,7 @@ __all__ = [
     "NOT_GIVEN",
     "Address",
     "AsyncRelayerClient",
+    "AsyncRoutingClient",
     "Bytes32",
     "ChainId",
     "Clock",
@@ -39,6 +41,7 @@ __all__ = [
     "RawResponse",
     "RelayerClient",
     "RequestOptions",
+    "RoutingClient",
     "SystemClock",
     "TokenAmount",
     "VirtualClock",
