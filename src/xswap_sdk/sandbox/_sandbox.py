@@ -27,6 +27,7 @@ from .routing import RoutingService
 
 if TYPE_CHECKING:
     from ..relayer import AsyncRelayerClient, RelayerClient
+    from ..routing import AsyncRoutingClient, RoutingClient
 
 __all__ = ["BASE_URL", "RecordedRequest", "RequestLog", "Sandbox"]
 
@@ -309,6 +310,22 @@ class Sandbox:
     def _keep(self, client: ClientT) -> ClientT:
         self._clients.append(client)
         return client
+
+    def routing_client(self, **kwargs: Any) -> RoutingClient:
+        """A `RoutingClient` wired to the sandbox: its URL, its API key, its clock.
+
+        Args:
+            **kwargs: any other `RoutingClient` argument, or an override of these.
+        """
+        from ..routing import RoutingClient
+
+        return self._keep(RoutingClient(**self._wire("routing", kwargs, sync=True)))
+
+    def async_routing_client(self, **kwargs: Any) -> AsyncRoutingClient:
+        """An `AsyncRoutingClient` wired to the sandbox; see `routing_client`."""
+        from ..routing import AsyncRoutingClient
+
+        return self._keep(AsyncRoutingClient(**self._wire("routing", kwargs, sync=False)))
 
     def relayer_client(self, **kwargs: Any) -> RelayerClient:
         """A `RelayerClient` wired to the sandbox: its URL, its API key, its clock.
