@@ -95,7 +95,7 @@ class Timeline:
 
     def cut(self, moment: float, **changes: Any) -> None:
         """From ``moment`` on, drop every later phase and apply ``changes`` instead."""
-        self.phases = [phase for phase in self.phases if phase[0] < moment]
+        self.phases = [phase for phase in self.phases if phase[0] <= moment]
         self.then(moment, **changes)
 
     @property
