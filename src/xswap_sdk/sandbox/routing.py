@@ -81,6 +81,9 @@ def _is_tracked_as(tracked: _Tracked, request: Request) -> bool:
     source_chain = tracked.route["fromToken"]["chain"]
     if from_chain is not None and checked("fromChain", ChainId, from_chain) != source_chain:
         return False
+    user = request.arg("userAddress")
+    if user is not None and checked("userAddress", Address, user) != tracked.route["sender"]:
+        return False
     key = request.arg("providerKey")
     return key is None or key.lower() in {p.key for p in _route_providers(tracked.route)}
 
