@@ -14,6 +14,7 @@ from ._clock import Clock, SystemClock, VirtualClock
 from ._options import NOT_GIVEN, RequestOptions
 from ._transport import RawResponse
 from ._version import __version__
+from .flash import AsyncFlashClient, FlashClient
 from .relayer import AsyncRelayerClient, RelayerClient
 from .types import (
     MAX_UINT256,
@@ -31,10 +32,12 @@ __all__ = [
     "MAX_UINT256",
     "NOT_GIVEN",
     "Address",
+    "AsyncFlashClient",
     "AsyncRelayerClient",
     "Bytes32",
     "ChainId",
     "Clock",
+    "FlashClient",
     "HexBytes",
     "RawResponse",
     "RelayerClient",
