@@ -58,3 +58,11 @@ def tx_record(status: str, **fields: Any) -> dict[str, Any]:
     }
     record.update(fields)
     return record
+
+
+# ------------------------------------------------------------------ swap backend (flash)
+
+FLASH_URL = "https://flash.test"
+FLASH_JWT = "eyJhbGciOiJIUzI1NiJ9.flash-jwt-initial.c2ln"
+# The public test key of the shared vectors; its address is ADDRESS. Never use it for funds.
+TEST_KEY = "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01789f8bd37"
