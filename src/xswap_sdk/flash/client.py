@@ -34,7 +34,7 @@ from .._options import (
 )
 from .._transport import Operation
 from ..errors import AuthenticationError, InvalidInputError
-from ..pagination import iterate_async, iterate_sync, walk_pages
+from ..pagination import PageWalk, iterate_async, iterate_sync, walk_pages
 from ..relayer import AsyncRelayerClient, RelayerClient
 from ..signing.deposit import async_prepare_deposit_with_permit, prepare_deposit_with_permit
 from ..signing.signer import Signer, signer_address
@@ -76,7 +76,7 @@ FLASH_SERVICE: Final = ServiceConfig(
 )
 
 
-def _history_walk(page: int, page_size: int, status: str | None) -> Any:
+def _history_walk(page: int, page_size: int, status: str | None) -> PageWalk[SwapRecord]:
     api.get_history(page, page_size, status)  # checks the arguments before any I/O
     return walk_pages(
         lambda n: api.get_history(n, page_size, status),
@@ -86,8 +86,10 @@ def _history_walk(page: int, page_size: int, status: str | None) -> Any:
     )
 
 
-def _leaderboard_walk(page: int, page_size: int, time_range: str | None) -> Any:
-    api.get_leaderboard(page, page_size, time_range)
+def _leaderboard_walk(
+    page: int, page_size: int, time_range: str | None
+) -> PageWalk[LeaderboardEntry]:
+    api.get_leaderboard(page, page_size, time_range)  # checks the arguments before any I/O
     return walk_pages(
         lambda n: api.get_leaderboard(n, page_size, time_range),
         lambda result: result.entries,
