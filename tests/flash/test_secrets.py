@@ -14,7 +14,7 @@ from pytest_httpx import HTTPXMock
 
 from xswap_sdk import errors
 
-from ..support import TEST_KEY, resolve
+from ..support import ADDRESS, TEST_KEY, resolve
 from .backend import FakeFlash
 
 PLANTED_JWT = "eyJhbGciOiJIUzI1NiJ9.PLANTED-flash-jwt.c2lnbmF0dXJl"
@@ -61,3 +61,19 @@ async def test_no_jwt_or_signature_leaks(
         for secret in secrets:
             assert secret not in text
     assert "[redacted]" in str(denied.value)
+
+
+def test_a_swap_request_repr_hides_the_signed_order() -> None:
+    from xswap_sdk.flash import SwapRequest
+
+    signature = "0x" + "5e" * 65
+    request = SwapRequest(
+        signed_order=[{"intent": {}, "signature": signature}],
+        user_address=ADDRESS,
+        chain_id=8453,
+        swap_router_address=ADDRESS,
+        swap_calldata="0x",
+        slippage_bps=50,
+    )
+    assert signature[2:] not in repr(request)
+    assert request.to_wire()["signedOrder"][0]["signature"] == signature

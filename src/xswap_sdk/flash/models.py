@@ -467,7 +467,8 @@ class SwapRequest(RequestModel):
     `SignedOrder.to_wire`); every other field comes from the quote.
     """
 
-    signed_order: list[dict[str, Any]] = Field(min_length=1)
+    signed_order: list[dict[str, Any]] = Field(min_length=1, repr=False)
+    """Holds the signature, so it is left out of ``repr``."""
     user_address: Address
     chain_id: Annotated[ChainId, Field(gt=0)]
     swap_router_address: Address
