@@ -37,3 +37,32 @@ async def relayer(kind: str, clock: VirtualClock) -> AsyncIterator[Any]:
     client = cls(api_key=RELAYER_KEY, base_url=RELAYER_URL, clock=clock)
     yield client
     await resolve(client.close() if isinstance(client, RelayerClient) else client.aclose())
+
+
+@pytest.fixture
+async def routing(kind: str, clock: VirtualClock) -> AsyncIterator[Any]:
+    """A routing client (sync or async) with an API key, pointed at the mocked service."""
+    from xswap_sdk import AsyncRoutingClient, RoutingClient
+
+    from .support import ROUTING_KEY, ROUTING_URL
+
+    cls = RoutingClient if kind == "sync" else AsyncRoutingClient
+    client = cls(api_key=ROUTING_KEY, base_url=ROUTING_URL, clock=clock)
+    yield client
+    await resolve(client.close() if isinstance(client, RoutingClient) else client.aclose())
+
+
+@pytest.fixture
+async def keyless_routing(
+    kind: str, clock: VirtualClock, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[Any]:
+    """A routing client (sync or async) with no API key, even from the environment."""
+    from xswap_sdk import AsyncRoutingClient, RoutingClient
+
+    from .support import ROUTING_URL
+
+    monkeypatch.delenv("XSWAP_ROUTING_API_KEY", raising=False)
+    cls = RoutingClient if kind == "sync" else AsyncRoutingClient
+    client = cls(base_url=ROUTING_URL, clock=clock)
+    yield client
+    await resolve(client.close() if isinstance(client, RoutingClient) else client.aclose())

@@ -60,9 +60,185 @@ def tx_record(status: str, **fields: Any) -> dict[str, Any]:
     return record
 
 
+# ---------------------------------------------------------------------------- routing
+
+ROUTING_URL = "https://routing.test"
+ROUTING_KEY = "routing-key-2c8e4f6a1d"
+TEST_PRIVATE_KEY = "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01789f8bd37"
+TEST_ADDRESS = "0x5a3Ca05337A87116A27A21b11cDE16D85efb3586"  # of TEST_PRIVATE_KEY
+USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
+USDC_ARBITRUM = "0xaf88d065e77c8cC2239327C5EDb3A432268e5831"
+PERMIT2 = "0x000000000022D473030F116dDEE9F6B43aC78BA3"
+SOURCE_TX_HASH = "0x" + "5c" * 32
+SWAP_ID = "gs_01HZX3K9Q8"
+
+
+def routing_ok(data: Any) -> dict[str, Any]:
+    """The routing service's success envelope."""
+    return {"code": 0, "message": "success", "data": data}
+
+
+def routing_error(code: int, message: str) -> dict[str, Any]:
+    """The routing service's failure envelope (sent with HTTP 200)."""
+    return {"code": code, "message": message, "data": None}
+
+
+def route_wire(**fields: Any) -> dict[str, Any]:
+    """A Route as ``GET /quote`` sends it: USDC from Base to Arbitrum One."""
+    token = {"decimals": 6, "icon": "https://icons.test/usdc.svg", "name": "USD Coin"}
+    route: dict[str, Any] = {
+        "quoteId": "q-7f1c2e",
+        "amount": "1000000",
+        "amountOut": "998000",
+        "minAmountOut": "993010",
+        "amountUsd": 1.0,
+        "amountOutUsd": 0.998,
+        "minAmountOutUsd": 0.99301,
+        "expiry": 1735690200,
+        "sender": TEST_ADDRESS.lower(),
+        "receiver": TEST_ADDRESS.lower(),
+        "slippage": 0.5,
+        "integratorId": "acme",
+        "estimatedTimeMs": 45000,
+        "routeKind": "directBridge",
+        "fromToken": {
+            **token,
+            "address": USDC_BASE,
+            "chain": 8453,
+            "priceUsd": 1.0,
+            "symbol": "USDC",
+        },
+        "toToken": {
+            **token,
+            "address": USDC_ARBITRUM,
+            "chain": 42161,
+            "priceUsd": 0.9999,
+            "symbol": "USDC",
+        },
+        "fees": {
+            "integratorFee": "0",
+            "integratorFeeUsd": 0,
+            "routeFee": "2000",
+            "routeFeeUsd": 0.002,
+        },
+        "gasFee": {
+            "gasFee": "2100000000000",
+            "gasFeeUsd": 0.0071,
+            "gasLimit": "210000",
+            "gasPrice": "10000000",
+            "gasToken": {
+                "address": "0x0000000000000000000000000000000000000000",
+                "chain": 8453,
+                "decimals": 18,
+                "icon": "https://icons.test/eth.svg",
+                "name": "Ether",
+                "symbol": "ETH",
+            },
+        },
+        "path": [
+            {
+                "amount": "1000000",
+                "amountOut": "998000",
+                "fromToken": USDC_BASE,
+                "toToken": USDC_ARBITRUM,
+                "type": "bridge",
+                "provider": {
+                    "icon": "https://icons.test/cctp.svg",
+                    "name": "cctp",
+                    "type": "bridge",
+                },
+            }
+        ],
+        "providers": [{"icon": "https://icons.test/cctp.svg", "name": "cctp", "type": "bridge"}],
+    }
+    route.update(fields)
+    return route
+
+
+def permit2_typed_data(chain_id: Any = "8453", **message: Any) -> dict[str, Any]:
+    """A Permit2 ``PermitTransferFrom`` payload as the gasless quote sends it: a domain
+    without ``version`` and, by default, a string ``chainId``."""
+    return {
+        "domain": {"name": "Permit2", "chainId": chain_id, "verifyingContract": PERMIT2},
+        "types": {
+            "PermitTransferFrom": [
+                {"name": "permitted", "type": "TokenPermissions"},
+                {"name": "spender", "type": "address"},
+                {"name": "nonce", "type": "uint256"},
+                {"name": "deadline", "type": "uint256"},
+            ],
+            "TokenPermissions": [
+                {"name": "token", "type": "address"},
+                {"name": "amount", "type": "uint256"},
+            ],
+        },
+        "primaryType": "PermitTransferFrom",
+        "message": {
+            "permitted": {"token": USDC_BASE, "amount": "1000000"},
+            "spender": "0x1111111254EEB25477B68fb85Ed929f73A960582",
+            "nonce": "1853",
+            "deadline": "1735691400",
+            **message,
+        },
+    }
+
+
+def gasless_quote_wire(**fields: Any) -> dict[str, Any]:
+    """One gasless quote as ``GET /gasless/quote`` sends it."""
+    quote: dict[str, Any] = {
+        "quoteId": "gq-9a8b7c",
+        "eip712": permit2_typed_data(),
+        "nonce": "1853",
+        "deadline": 1735691400,
+        "quote": {
+            "fromChain": 8453,
+            "toChain": 42161,
+            "sender": TEST_ADDRESS,
+            "receiver": TEST_ADDRESS,
+            "fromToken": USDC_BASE,
+            "toToken": USDC_ARBITRUM,
+            "amountIn": "1000000",
+            "amountOut": "997000",
+            "aggregator": "xpath",
+            "routeKind": "directBridge",
+            "bridgeProviders": ["cctp"],
+        },
+        "fee": {
+            "feeAmount": "1000",
+            "feeUsd": 0.001,
+            "feeRecipient": "0x2222222d7164433c4C09B0b0D809a9b52C04C205",
+        },
+    }
+    quote.update(fields)
+    return quote
+
+
+def gasless_status_wire(status: str, **fields: Any) -> dict[str, Any]:
+    """A gasless swap record as ``GET /gasless/status`` sends it."""
+    record: dict[str, Any] = {
+        "swapId": SWAP_ID,
+        "status": status,
+        "aggregator": "xpath",
+        "amountIn": "1000000",
+        "amountOut": "997000",
+        "feeAmount": "1000",
+        "createdAt": "2025-01-01T00:00:00.000Z",
+        "updatedAt": "2025-01-01T00:01:00.000Z",
+        "executionTxHash": None,
+        "from": TEST_ADDRESS.lower(),
+        "recipient": TEST_ADDRESS.lower(),
+        "fromChainId": 8453,
+        "toChainId": 42161,
+        "fromToken": USDC_BASE,
+        "toToken": USDC_ARBITRUM,
+        "routeKind": "directBridge",
+        "tachyonTxId": "65f1a2b3c4d5e6f708192a3b",
+    }
+    record.update(fields)
+    return record
+
+
 # ------------------------------------------------------------------ swap backend (flash)
 
 FLASH_URL = "https://flash.test"
 FLASH_JWT = "eyJhbGciOiJIUzI1NiJ9.flash-jwt-initial.c2ln"
-# The public test key of the shared vectors; its address is ADDRESS. Never use it for funds.
-TEST_KEY = "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01789f8bd37"

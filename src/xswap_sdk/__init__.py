@@ -16,6 +16,7 @@ from ._transport import RawResponse
 from ._version import __version__
 from .flash import AsyncFlashClient, FlashClient
 from .relayer import AsyncRelayerClient, RelayerClient
+from .routing import AsyncRoutingClient, RoutingClient
 from .types import (
     MAX_UINT256,
     Address,
@@ -34,6 +35,7 @@ __all__ = [
     "Address",
     "AsyncFlashClient",
     "AsyncRelayerClient",
+    "AsyncRoutingClient",
     "Bytes32",
     "ChainId",
     "Clock",
@@ -42,6 +44,7 @@ __all__ = [
     "RawResponse",
     "RelayerClient",
     "RequestOptions",
+    "RoutingClient",
     "SystemClock",
     "TokenAmount",
     "VirtualClock",

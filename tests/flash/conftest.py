@@ -17,14 +17,14 @@ from xswap_sdk import AsyncFlashClient, FlashClient
 from xswap_sdk._clock import VirtualClock
 
 from ..evm.conftest import async_w3, compiled, deploy, deploy_async, w3  # noqa: F401
-from ..support import FLASH_JWT, FLASH_URL, TEST_KEY, resolve
+from ..support import FLASH_JWT, FLASH_URL, TEST_PRIVATE_KEY, resolve
 from .backend import FakeFlash
 
 
 @pytest.fixture
 def wallet() -> LocalAccount:
     """The test wallet (the shared vectors' public key; never use it for funds)."""
-    return Account.from_key(TEST_KEY)
+    return Account.from_key(TEST_PRIVATE_KEY)
 
 
 @pytest.fixture(autouse=True)

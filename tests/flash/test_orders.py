@@ -25,7 +25,7 @@ from xswap_sdk.flash import (
 from xswap_sdk.signing import BurnIntent, burn_intent_set_digest, recover_burn_intent_signer
 from xswap_sdk.types import MAX_UINT256
 
-from ..support import ADDRESS, TEST_KEY
+from ..support import ADDRESS, TEST_PRIVATE_KEY
 from .backend import (
     DOMAINS,
     FEE,
@@ -44,7 +44,7 @@ from .backend import (
 
 CHAINS = [Chain.model_validate(c) for c in chains()]
 AMOUNT = 10_000_000
-WALLET: LocalAccount = Account.from_key(TEST_KEY)
+WALLET: LocalAccount = Account.from_key(TEST_PRIVATE_KEY)
 
 
 def word(address: str) -> str:

@@ -14,7 +14,7 @@ from pytest_httpx import HTTPXMock
 
 from xswap_sdk import errors
 
-from ..support import ADDRESS, TEST_KEY, resolve
+from ..support import ADDRESS, TEST_PRIVATE_KEY, resolve
 from .backend import FakeFlash
 
 PLANTED_JWT = "eyJhbGciOiJIUzI1NiJ9.PLANTED-flash-jwt.c2lnbmF0dXJl"
@@ -52,7 +52,7 @@ async def test_no_jwt_or_signature_leaks(
     raised.append(failed.value)
     raised.append(failed.value.__cause__)  # type: ignore[arg-type]
 
-    secrets = [PLANTED_JWT, TEST_KEY[2:], *(s[2:] for s in signatures)]
+    secrets = [PLANTED_JWT, TEST_PRIVATE_KEY[2:], *(s[2:] for s in signatures)]
     assert signatures
     texts = [str(e) for e in raised] + [repr(e) for e in raised]
     texts += [repr(client), repr(client.with_options(timeout=2)), repr(client._session)]

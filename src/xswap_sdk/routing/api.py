@@ -1,0 +1,456 @@
+"""The routing service's operations as plain data: validate arguments, build
+`Operation`s and flows. No I/O; shared by `RoutingClient` and `AsyncRoutingClient`.
+
+Wire decisions, per operation:
+
+- Queries use the spec's names exactly (``fromChain``, ``feeBps``, the capitalised
+  ``Integrator`` and ``Referrer``); booleans go out as ``true`` / ``false``; optional
+  arguments left as ``None`` are absent from the query.
+- Provider lists (``includeProvider`` / ``excludeProvider``) are sent as one
+  comma-separated parameter, one of the two forms the spec allows: a single value
+  survives proxies and frameworks that keep only the first of a repeated parameter.
+  Provider names may therefore not contain commas.
+- Percentages (``slippage``, ``allowedPriceImpact``) go out as plain decimal numbers
+  (``0.1``, never ``0.1000000000000000055511151231257827`` or ``1E+1``).
+
+Retry decisions, per operation:
+
+- Every ``GET`` reads, and is retried per the shared policy.
+- ``POST /build-path`` and ``POST /build-path-by-id`` only compute transaction data: no
+  money moves until the caller sends the transaction they return, so sending them twice
+  is harmless and they are retried like reads.
+- ``POST /gasless/submit-swap`` executes a swap with the user's funds: it is not
+  idempotent, so it is retried only when the request never left this machine; after
+  that, a timeout or 5xx raises with ``outcome_unknown=True``.
+
+Credentials: ``GET /supported-chains`` and ``GET /gasless/status`` require the
+``api-key`` header (a missing key is reported before any I/O); every other operation
+sends it when the client has one.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from enum import IntEnum
+from typing import Any, Final, TypeVar
+
+from pydantic import TypeAdapter, ValidationError
+
+from .._clock import Clock
+from .._flow import Flow
+from .._models import RequestModel, check_argument, invalid_input, validate_request
+from .._transport import Operation, parser
+from ..errors import InvalidInputError, NotFoundError, SwapFailedError
+from ..polling import check_wait_arguments, poll
+from ..types import Address, ChainId
+from .models import (
+    BuildBestPathRequest,
+    BuiltPath,
+    GaslessQuote,
+    GaslessQuoteRequest,
+    GaslessStatus,
+    GaslessSubmission,
+    QuoteRequest,
+    Route,
+    SupportedChain,
+    Token,
+    TokenSearchResult,
+    Transaction,
+    TransactionStatus,
+    TxHashOrReference,
+)
+
+__all__ = ["DEFAULT_POLL_INTERVAL", "DEFAULT_WAIT_TIMEOUT", "RoutingPaths"]
+
+RecordT = TypeVar("RecordT")
+
+DEFAULT_WAIT_TIMEOUT: Final = 900.0
+"""How long the ``wait_for_*`` methods poll by default, in seconds (15 minutes, since
+bridges take minutes)."""
+
+DEFAULT_POLL_INTERVAL: Final = 5.0
+"""Seconds between two status requests while waiting (at most 180 over 15 minutes)."""
+
+_SIGNATURE = re.compile(r"0x[0-9a-fA-F]{130}")
+
+
+@dataclass(frozen=True, slots=True)
+class RoutingPaths:
+    """The routing service's HTTP paths. Override any of them with
+    ``RoutingClient(paths=RoutingPaths(quote="/v2/quote"))``."""
+
+    quote: str = "/quote"
+    build_best_path: str = "/build-best-path"
+    build_path: str = "/build-path"
+    build_path_by_id: str = "/build-path-by-id"
+    status: str = "/status"
+    supported_chains: str = "/supported-chains"
+    search_token: str = "/search-token"
+    tokens: str = "/tokens"
+    gasless_quote: str = "/gasless/quote"
+    gasless_submit: str = "/gasless/submit-swap"
+    gasless_status: str = "/gasless/status"
+
+
+# ---------------------------------------------------------------------------- query strings
+
+
+def _plain_number(value: Decimal) -> str:
+    if value == 0:
+        return "0"  # also for Decimal("-0")
+    text = format(value, "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text
+
+
+def _query_value(value: Any) -> str:
+    # bool first: it is an int subclass, and the spec writes booleans as true/false.
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, IntEnum):
+        return str(int(value))
+    if isinstance(value, Decimal):
+        return _plain_number(value)
+    if isinstance(value, list):
+        return ",".join(value)
+    return str(value)
+
+
+def query_params(request: RequestModel) -> list[tuple[str, str]]:
+    """A validated request as query pairs, in field order, with unset fields left out."""
+    wire = request.model_dump(by_alias=True, exclude_none=True)
+    return [(name, _query_value(value)) for name, value in wire.items()]
+
+
+def _check_text(argument: str, value: object, what: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidInputError(argument, f"must be a non-empty string ({what})")
+    return value
+
+
+# ---------------------------------------------------------------------------- parsing
+
+
+_DICTS: TypeAdapter[list[dict[str, Any]]] = TypeAdapter(list[dict[str, Any]])
+
+
+def _one_or_many(data: Any) -> list[dict[str, Any]]:
+    # Some doc versions send one object where others send an array.
+    return _DICTS.validate_python([data] if isinstance(data, Mapping) else data)
+
+
+def parse_routes(data: Any) -> list[Route]:
+    """``/quote`` data: routes in ranking order, each keeping its exact wire form."""
+    return [Route.from_wire(item) for item in _one_or_many(data)]
+
+
+def parse_gasless_quotes(data: Any) -> list[GaslessQuote]:
+    """``/gasless/quote`` data: one object or an array, always returned as a list."""
+    return [GaslessQuote.model_validate(item) for item in _one_or_many(data)]
+
+
+_TOKENS: TypeAdapter[list[Token]] = TypeAdapter(list[Token])
+
+
+def parse_tokens(data: Any) -> list[Token]:
+    """``/tokens`` data, whose shape is not documented: a list of tokens, an object
+    holding one under ``tokens``, or lists keyed by chain id (flattened, the key
+    filling in a missing ``chainId``)."""
+    if isinstance(data, Mapping):
+        if "tokens" in data:
+            return _TOKENS.validate_python(data["tokens"])
+        flat: list[Any] = []
+        for key, items in data.items():
+            for item in items if isinstance(items, list) else [items]:
+                if isinstance(item, Mapping) and "chainId" not in item:
+                    item = {**item, "chainId": key}
+                flat.append(item)
+        return _TOKENS.validate_python(flat)
+    return _TOKENS.validate_python(data)
+
+
+# ---------------------------------------------------------------------------- quotes, paths
+
+
+def quote_request(**fields: Any) -> QuoteRequest:
+    """Validate the arguments of `RoutingClient.get_quote`."""
+    return validate_request(QuoteRequest, **fields)
+
+
+def build_best_path_request(**fields: Any) -> BuildBestPathRequest:
+    """Validate the arguments of `RoutingClient.build_best_path`."""
+    return validate_request(BuildBestPathRequest, **fields)
+
+
+def get_quote(paths: RoutingPaths, request: QuoteRequest) -> Operation[list[Route]]:
+    """``GET /quote``."""
+    return Operation("GET", paths.quote, parse_routes, params=query_params(request))
+
+
+def build_best_path(paths: RoutingPaths, request: BuildBestPathRequest) -> Operation[BuiltPath]:
+    """``GET /build-best-path``."""
+    return Operation("GET", paths.build_best_path, parser(BuiltPath), params=query_params(request))
+
+
+def _route_wire(route: object) -> tuple[Route, dict[str, Any]]:
+    if isinstance(route, Route):
+        return route, route.to_wire()
+    if isinstance(route, Mapping):
+        try:
+            parsed = Route.model_validate(route)
+        except ValidationError as exc:
+            raise invalid_input(exc, argument="route") from None
+        return parsed, copy.deepcopy(dict(route))
+    raise InvalidInputError("route", "must be a Route from get_quote() or its wire dict")
+
+
+def build_path(paths: RoutingPaths, route: object, sender: object) -> Operation[Transaction]:
+    """``POST /build-path`` with ``{"route": <route as quoted>, "sender": ...}`` (as the
+    live service's examples send it) and the spec's fields derived from the route:
+    ``fromChain``, ``toChain``, ``fromToken``, ``toToken``, ``Amount`` and ``Sender``."""
+    parsed, wire = _route_wire(route)
+    checked_sender = check_argument("sender", Address, sender)
+    source, target = parsed.from_token, parsed.to_token
+    derived = {
+        "fromChain": source.chain if source else None,
+        "toChain": target.chain if target else None,
+        "fromToken": source.address if source else None,
+        "toToken": target.address if target else None,
+        "Amount": str(parsed.amount) if parsed.amount is not None else None,
+    }
+    missing = [name for name, value in derived.items() if value is None]
+    if missing:
+        raise InvalidInputError(
+            "route",
+            f"lacks {', '.join(missing)} (read from fromToken, toToken and amount); "
+            "pass a route from get_quote()",
+        )
+    body = {"route": wire, "sender": checked_sender, **derived, "Sender": checked_sender}
+    return Operation("POST", paths.build_path, parser(Transaction), json=body)
+
+
+def build_path_by_id(
+    paths: RoutingPaths, quote_id: object, sender: object | None
+) -> Operation[Transaction]:
+    """``POST /build-path-by-id`` with ``{"quoteId": ...}``, plus ``sender`` and
+    ``Sender`` when one is given (the request shape is not documented)."""
+    body: dict[str, Any] = {"quoteId": _check_text("quote_id", quote_id, "a route's quote_id")}
+    if sender is not None:
+        checked = check_argument("sender", Address, sender)
+        body["sender"] = checked
+        body["Sender"] = checked
+    return Operation("POST", paths.build_path_by_id, parser(Transaction), json=body)
+
+
+# ---------------------------------------------------------------------------- status
+
+
+def get_status(
+    paths: RoutingPaths, tx_hash: object, from_chain: object, user_address: object | None
+) -> Operation[TransactionStatus]:
+    """``GET /status?txHash=...&fromChain=...[&userAddress=...]``."""
+    params = [
+        ("txHash", check_argument("tx_hash", TxHashOrReference, tx_hash)),
+        ("fromChain", str(check_argument("from_chain", ChainId, from_chain))),
+    ]
+    if user_address is not None:
+        params.append(("userAddress", check_argument("user_address", Address, user_address)))
+    return Operation("GET", paths.status, parser(TransactionStatus), params=params)
+
+
+# ---------------------------------------------------------------------------- chains, tokens
+
+
+def get_supported_chains(paths: RoutingPaths) -> Operation[list[SupportedChain]]:
+    """``GET /supported-chains`` (needs the API key)."""
+    return Operation("GET", paths.supported_chains, parser(list[SupportedChain]), auth="required")
+
+
+def _chain_params(chain_id: object | None) -> list[tuple[str, str]]:
+    if chain_id is None:
+        return []
+    return [("chainId", str(check_argument("chain_id", ChainId, chain_id)))]
+
+
+def search_token(
+    paths: RoutingPaths, query: object, chain_id: object | None
+) -> Operation[list[TokenSearchResult]]:
+    """``GET /search-token?query=...[&chainId=...]``."""
+    params = [("query", _check_text("query", query, "a symbol, name or address"))]
+    params += _chain_params(chain_id)
+    return Operation("GET", paths.search_token, parser(list[TokenSearchResult]), params=params)
+
+
+def get_tokens(paths: RoutingPaths, chain_id: object | None) -> Operation[list[Token]]:
+    """``GET /tokens[?chainId=...]`` (parameters not documented; ``chainId`` as in
+    ``/search-token``)."""
+    return Operation("GET", paths.tokens, parse_tokens, params=_chain_params(chain_id))
+
+
+# ---------------------------------------------------------------------------- gasless
+
+
+def gasless_quote_request(**fields: Any) -> GaslessQuoteRequest:
+    """Validate the arguments of `RoutingClient.get_gasless_quote`."""
+    return validate_request(GaslessQuoteRequest, **fields)
+
+
+def get_gasless_quote(
+    paths: RoutingPaths, request: GaslessQuoteRequest
+) -> Operation[list[GaslessQuote]]:
+    """``GET /gasless/quote``."""
+    return Operation("GET", paths.gasless_quote, parse_gasless_quotes, params=query_params(request))
+
+
+def check_signature(signature: object) -> str:
+    """Validate a 65-byte ``0x`` hex signature (never echoed in the error)."""
+    if not isinstance(signature, str) or _SIGNATURE.fullmatch(signature) is None:
+        raise InvalidInputError("signature", "must be a 65-byte signature (0x + 130 hex digits)")
+    return signature
+
+
+def submit_gasless_swap(
+    paths: RoutingPaths, quote_id: object, signature: object
+) -> Operation[GaslessSubmission]:
+    """``POST /gasless/submit-swap`` with ``{quoteId, signature}``: moves money, so never
+    retried once sent; the signature is kept out of error messages."""
+    checked_id = _check_text("quote_id", quote_id, "the gasless quote's quote_id")
+    checked_signature = check_signature(signature)
+    return Operation(
+        "POST",
+        paths.gasless_submit,
+        parser(GaslessSubmission),
+        json={"quoteId": checked_id, "signature": checked_signature},
+        idempotent=False,
+        secrets=(checked_signature, checked_signature[2:]),
+    )
+
+
+def get_gasless_status(paths: RoutingPaths, swap_id: object) -> Operation[GaslessStatus]:
+    """``GET /gasless/status?id=...`` (needs the API key)."""
+    checked = _check_text("swap_id", swap_id, "the swap_id from submit_gasless_swap")
+    return Operation(
+        "GET",
+        paths.gasless_status,
+        parser(GaslessStatus),
+        params=[("id", checked)],
+        auth="required",
+    )
+
+
+# ---------------------------------------------------------------------------- waiting
+
+
+def check_wait(
+    wait_timeout: float, poll_interval: float, is_done: object
+) -> Callable[[Any], bool] | None:
+    """Validate the waiting arguments before any I/O; return the caller's predicate."""
+    check_wait_arguments(
+        wait_timeout, poll_interval, timeout_name="wait_timeout", interval_name="poll_interval"
+    )
+    if is_done is not None and not callable(is_done):
+        raise InvalidInputError("is_done", "must be a function of the status record, or None")
+    return is_done
+
+
+def _executed(record: GaslessStatus) -> bool:
+    return bool(record.execution_tx_hash)
+
+
+def _landed(record: TransactionStatus) -> bool:
+    return bool(record.destination_tx_hash_any)
+
+
+def _wait(
+    operation: Operation[RecordT],
+    *,
+    what: str,
+    failed: Callable[[RecordT], bool],
+    status_of: Callable[[RecordT], str | None],
+    is_done: Callable[[RecordT], bool],
+    wait_timeout: float,
+    poll_interval: float,
+    clock: Clock,
+    check_again: str,
+) -> Flow[RecordT]:
+    def check(record: RecordT) -> bool:
+        # Failure first: a caller's predicate never turns a failed swap into a success.
+        if failed(record):
+            raise SwapFailedError(f"{what} failed (status {status_of(record)!r})", status=record)
+        return bool(is_done(record))
+
+    def timeout_message(last: RecordT | None) -> str:
+        seen = f"last status {status_of(last)!r}" if last is not None else "no record yet"
+        return (
+            f"timed out after {wait_timeout:g} s waiting for {what} ({seen}). "
+            f"It may still complete: check {check_again} before trying again."
+        )
+
+    return poll(
+        lambda: operation,
+        check,
+        timeout=wait_timeout,
+        interval=poll_interval,
+        clock=clock,
+        timeout_message=timeout_message,
+        # A swap that was just submitted may not be indexed yet.
+        not_yet_visible=(NotFoundError,),
+    )
+
+
+def wait_for_status(
+    paths: RoutingPaths,
+    tx_hash: object,
+    from_chain: object,
+    user_address: object | None,
+    *,
+    wait_timeout: float,
+    poll_interval: float,
+    is_done: Callable[[TransactionStatus], bool] | None,
+    clock: Clock,
+) -> Flow[TransactionStatus]:
+    """Poll ``GET /status`` until the destination hash is known (or ``is_done``)."""
+    operation = get_status(paths, tx_hash, from_chain, user_address)
+    predicate = check_wait(wait_timeout, poll_interval, is_done)
+    params = dict(operation.params or ())
+    return _wait(
+        operation,
+        what=f"transaction {params['txHash']} from chain {params['fromChain']}",
+        failed=lambda record: record.is_failed,
+        status_of=lambda record: record.current_status,
+        is_done=predicate or _landed,
+        wait_timeout=wait_timeout,
+        poll_interval=poll_interval,
+        clock=clock,
+        check_again="get_status()",
+    )
+
+
+def wait_for_gasless_status(
+    paths: RoutingPaths,
+    swap_id: object,
+    *,
+    wait_timeout: float,
+    poll_interval: float,
+    is_done: Callable[[GaslessStatus], bool] | None,
+    clock: Clock,
+) -> Flow[GaslessStatus]:
+    """Poll ``GET /gasless/status`` until ``executionTxHash`` is present (or ``is_done``)."""
+    operation = get_gasless_status(paths, swap_id)
+    predicate = check_wait(wait_timeout, poll_interval, is_done)
+    return _wait(
+        operation,
+        what=f"gasless swap {swap_id}",
+        failed=lambda record: record.is_failed,
+        status_of=lambda record: record.status,
+        is_done=predicate or _executed,
+        wait_timeout=wait_timeout,
+        poll_interval=poll_interval,
+        clock=clock,
+        check_again="get_gasless_status()",
+    )
