@@ -268,8 +268,7 @@ def _order_amount(quote: Quote) -> int:
             f"is {amount}, but {asked} was asked for: the quote is not for this amount",
             quote=quote,
         )
-    result = amount if amount is not None else asked
-    assert result is not None
+    result = amount if amount is not None else asked or 0
     if result <= 0:
         raise QuoteRejectedError("quote.token_in.amount", "must be positive", quote=quote)
     return result
@@ -278,21 +277,18 @@ def _order_amount(quote: Quote) -> int:
 # ------------------------------------------------------------------------------ selection
 
 
-def select_sources(
-    amount: int, usable: Mapping[int, int], *, limit: int = MAX_INTENTS_PER_SET
-) -> dict[int, int] | None:
+def select_sources(amount: int, usable: Mapping[int, int]) -> dict[int, int] | None:
     """The documented policy: the fewest chains, by usable amount, largest first (ties
     by chain id); each gives all it can, the last the remainder.
 
     Args:
         amount: what must be covered, in smallest units.
         usable: per chain id, what may be taken (balance less that chain's fee).
-        limit: the most chains allowed.
 
     Returns:
         ``{chain_id: value}`` in selection order, or ``None`` when all the usable
-        amounts together fall short. The result may hold more than ``limit`` chains;
-        the caller refuses that.
+        amounts together fall short. It may name more than 16 chains; `build_order`
+        refuses that.
     """
     chosen: dict[int, int] = {}
     remaining = amount
