@@ -236,3 +236,9 @@ def gasless_status_wire(status: str, **fields: Any) -> dict[str, Any]:
     }
     record.update(fields)
     return record
+
+
+# ------------------------------------------------------------------ swap backend (flash)
+
+FLASH_URL = "https://flash.test"
+FLASH_JWT = "eyJhbGciOiJIUzI1NiJ9.flash-jwt-initial.c2ln"

@@ -14,11 +14,13 @@ EXPECTED = {
     "MAX_UINT256",
     "NOT_GIVEN",
     "Address",
+    "AsyncFlashClient",
     "AsyncRelayerClient",
     "AsyncRoutingClient",
     "Bytes32",
     "ChainId",
     "Clock",
+    "FlashClient",
     "HexBytes",
     "RawResponse",
     "RelayerClient",
@@ -43,7 +45,7 @@ CLIENT_PAIRS = [
 SYNC_ONLY = {"close", "__enter__", "__exit__"}
 ASYNC_ONLY = {"aclose", "__aenter__", "__aexit__"}
 # Public methods that never touch the network, so the async clients keep them plain.
-NO_IO = {"with_options", "capture_responses", "get_version"}
+NO_IO = {"with_options", "capture_responses", "get_version", "build_order", "sign_order"}
 
 
 def test_all_is_exactly_the_expected_surface() -> None:

@@ -14,6 +14,7 @@ from ._clock import Clock, SystemClock, VirtualClock
 from ._options import NOT_GIVEN, RequestOptions
 from ._transport import RawResponse
 from ._version import __version__
+from .flash import AsyncFlashClient, FlashClient
 from .relayer import AsyncRelayerClient, RelayerClient
 from .routing import AsyncRoutingClient, RoutingClient
 from .types import (
@@ -32,11 +33,13 @@ __all__ = [
     "MAX_UINT256",
     "NOT_GIVEN",
     "Address",
+    "AsyncFlashClient",
     "AsyncRelayerClient",
     "AsyncRoutingClient",
     "Bytes32",
     "ChainId",
     "Clock",
+    "FlashClient",
     "HexBytes",
     "RawResponse",
     "RelayerClient",

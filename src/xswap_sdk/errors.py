@@ -3,7 +3,9 @@
 ```text
 XSwapError
 ├── InvalidInputError (also ValueError)    bad argument, raised before any I/O
-│   └── MissingCredentialsError            no API key / JWT / signer where one is needed
+│   ├── MissingCredentialsError            no API key / JWT / signer where one is needed
+│   ├── InsufficientBalanceError           gateway balances cannot cover an order
+│   └── QuoteRejectedError                 a quote failed a check made before signing
 ├── APIError                               something went wrong talking to a service
 │   ├── APIStatusError                     HTTP 4xx/5xx
 │   │   ├── BadRequestError (400)
@@ -49,6 +51,7 @@ __all__ = [
     "BadRequestError",
     "ConflictError",
     "EnvelopeError",
+    "InsufficientBalanceError",
     "InternalServerError",
     "InvalidInputError",
     "LoginError",
@@ -57,6 +60,7 @@ __all__ = [
     "NotFoundError",
     "PaymentRequiredError",
     "PermissionDeniedError",
+    "QuoteRejectedError",
     "RateLimitError",
     "RelayFailedError",
     "ResponseValidationError",
@@ -101,6 +105,38 @@ class MissingCredentialsError(InvalidInputError):
 
     def __init__(self, argument: str, rule: str, *, env_var: str | None = None) -> None:
         self.env_var = env_var
+        super().__init__(argument, rule)
+
+
+class InsufficientBalanceError(InvalidInputError):
+    """The gateway balances cannot cover an order: each source chain needs its balance to
+    hold the value taken from it plus the intent's ``maxFee``.
+
+    The message names, per chain, what is there and what can be used. Raised before
+    anything is signed or sent.
+
+    Attributes:
+        shortfall: how much is missing, in smallest USDC units.
+        usable: per chain id, what could be taken (balance less the fee, never negative).
+    """
+
+    def __init__(self, rule: str, *, shortfall: int, usable: Mapping[int, int]) -> None:
+        self.shortfall = shortfall
+        self.usable = dict(usable)
+        super().__init__("balances", rule)
+
+
+class QuoteRejectedError(InvalidInputError):
+    """A quote failed a check made before signing: it expired, its gateway fee is above
+    the caller's cap, it lacks a field the order needs, or its amount is not the amount
+    asked for. Nothing was signed or sent; ask for a new quote.
+
+    Attributes:
+        quote: the rejected quote.
+    """
+
+    def __init__(self, argument: str, rule: str, *, quote: Any = None) -> None:
+        self.quote = quote
         super().__init__(argument, rule)
 
 

@@ -1,0 +1,79 @@
+"""The cross-chain USDC swap backend (Flash) on Circle Gateway.
+
+`FlashClient` and `AsyncFlashClient` cover every endpoint: chains, tokens, quotes,
+gateway balances, swap submission, history, leaderboard, referrals and the
+wallet-signature login. On top of them: `build_order` and `sign_order` turn a quote and
+the gateway balances into signed burn intents, `FlashClient.swap` does the whole swap in
+one call, and `FlashClient.deposit` fills the gateway wallet with a USDC permit.
+"""
+
+from .auth import AuthSession
+from .client import AsyncFlashClient, FlashClient
+from .deposit import DepositResult
+from .models import (
+    AuthMessage,
+    AuthVerification,
+    Chain,
+    ChainToken,
+    GatewayBalance,
+    GatewayBalanceEntry,
+    HistoryPage,
+    HistorySummary,
+    LeaderboardEntry,
+    LeaderboardPage,
+    Pagination,
+    Quote,
+    QuoteFees,
+    QuoteRequest,
+    QuoteToken,
+    Referral,
+    ReferralOverview,
+    SwapRecord,
+    SwapRequest,
+    SwapStatus,
+    SwapSubmission,
+    TimeRange,
+    Token,
+    TokenSearchResult,
+)
+from .orders import Order, OrderSource, SignedOrder, build_order, select_sources, sign_order
+from .swap import DEFAULT_SWAP_POLL_INTERVAL, DEFAULT_SWAP_TIMEOUT
+
+__all__ = [
+    "DEFAULT_SWAP_POLL_INTERVAL",
+    "DEFAULT_SWAP_TIMEOUT",
+    "AsyncFlashClient",
+    "AuthMessage",
+    "AuthSession",
+    "AuthVerification",
+    "Chain",
+    "ChainToken",
+    "DepositResult",
+    "FlashClient",
+    "GatewayBalance",
+    "GatewayBalanceEntry",
+    "HistoryPage",
+    "HistorySummary",
+    "LeaderboardEntry",
+    "LeaderboardPage",
+    "Order",
+    "OrderSource",
+    "Pagination",
+    "Quote",
+    "QuoteFees",
+    "QuoteRequest",
+    "QuoteToken",
+    "Referral",
+    "ReferralOverview",
+    "SignedOrder",
+    "SwapRecord",
+    "SwapRequest",
+    "SwapStatus",
+    "SwapSubmission",
+    "TimeRange",
+    "Token",
+    "TokenSearchResult",
+    "build_order",
+    "select_sources",
+    "sign_order",
+]

@@ -1,0 +1,296 @@
+"""The swap backend's operations as plain data: validate arguments, build `Operation`s.
+
+No I/O; shared by `FlashClient` and `AsyncFlashClient`. Every argument is checked here,
+before anything is sent.
+
+Authentication, per the spec: ``POST /swap``, ``GET /history`` and ``GET /referrals``
+need the JWT (``auth="required"``); every other operation is sent without it.
+
+Retry decisions, per operation:
+
+- ``POST /swap`` moves money: retried only when the request never left this machine.
+  After it was sent, a timeout or 5xx raises with ``outcome_unknown=True``.
+- ``POST /auth/verify`` spends the single-use message id: not retried once sent either
+  (a new login asks for a new message).
+- ``POST /auth/message`` and ``POST /search-token`` change nothing that matters and are
+  retried like reads; so is every GET.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Any, Final
+
+from .._models import check_argument, validate_request
+from .._transport import Operation, parser
+from ..errors import InvalidInputError
+from ..types import Address, ChainId, HexBytes
+from .models import (
+    SWAP_STATUSES,
+    TIME_RANGES,
+    AuthMessage,
+    AuthVerification,
+    Chain,
+    GatewayBalance,
+    HistoryPage,
+    LeaderboardPage,
+    Quote,
+    QuoteRequest,
+    ReferralOverview,
+    SearchTokenRequest,
+    SwapRequest,
+    SwapSubmission,
+    Token,
+    TokenList,
+    TokenSearchResult,
+)
+
+__all__ = [
+    "MAX_PAGE_SIZE",
+    "check_chain_id",
+    "check_page",
+    "check_page_size",
+    "check_slippage",
+    "get_balance",
+    "get_history",
+    "get_leaderboard",
+    "get_quote",
+    "get_referrals",
+    "get_supported_chains",
+    "get_token_list",
+    "quote_request",
+    "request_auth_message",
+    "search_token",
+    "slippage_bps",
+    "submit_swap",
+    "verify_auth",
+]
+
+MAX_PAGE_SIZE: Final = 100
+"""The largest ``page_size`` the SDK sends. The spec gives no maximum; 100 is our bound,
+so a typo such as ``page_size=10000`` is refused before it reaches the service."""
+
+_BPS_PER_PERCENT: Final = 100
+_MAX_SLIPPAGE: Final = Decimal(100)
+
+
+# ------------------------------------------------------------------------------ arguments
+
+
+def check_chain_id(chain_id: object, argument: str = "chain_id") -> int:
+    """Validate a chain id argument (a positive int)."""
+    checked: int = check_argument(argument, ChainId, chain_id)
+    if checked == 0:
+        raise InvalidInputError(argument, "must be a positive chain id")
+    return checked
+
+
+def check_page(page: object) -> int:
+    """Validate a page number: an int from 1."""
+    if isinstance(page, bool) or not isinstance(page, int) or page < 1:
+        raise InvalidInputError("page", "must be an int of at least 1")
+    return page
+
+
+def check_page_size(page_size: object) -> int:
+    """Validate a page size: an int from 1 to `MAX_PAGE_SIZE`."""
+    if (
+        isinstance(page_size, bool)
+        or not isinstance(page_size, int)
+        or not 1 <= page_size <= MAX_PAGE_SIZE
+    ):
+        raise InvalidInputError("page_size", f"must be an int from 1 to {MAX_PAGE_SIZE}")
+    return page_size
+
+
+def _check_choice(argument: str, value: object, choices: tuple[str, ...]) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or value not in choices:
+        raise InvalidInputError(argument, f"must be one of {', '.join(choices)}, or None")
+    return value
+
+
+def check_slippage(slippage: object, argument: str = "slippage") -> Decimal:
+    """Validate a slippage in percent and return it as an exact `decimal.Decimal`.
+
+    ``1.5`` means 1.5 %. Any value from 0 to 100 that is a whole number of basis points
+    is accepted: ``1.5`` and ``"0.01"`` are, ``1.234`` is not (``POST /swap`` takes basis
+    points, so a finer value could not be honoured). A float is read through its
+    shortest text (``1.1`` is ``Decimal("1.1")``), never through its binary value.
+    """
+    if isinstance(slippage, bool) or not isinstance(slippage, int | float | str | Decimal):
+        raise InvalidInputError(argument, "must be a number of percent such as 1.5 or '0.5'")
+    try:
+        value = Decimal(str(slippage)) if isinstance(slippage, float) else Decimal(slippage)
+    except InvalidOperation:
+        raise InvalidInputError(argument, "must be a number of percent such as 1.5") from None
+    if not value.is_finite() or not 0 <= value <= _MAX_SLIPPAGE:
+        raise InvalidInputError(argument, "must be between 0 and 100 (percent)")
+    if (value * _BPS_PER_PERCENT) % 1 != 0:
+        raise InvalidInputError(
+            argument, "must be a whole number of basis points (at most 2 decimal places)"
+        )
+    return value
+
+
+def slippage_bps(slippage: Decimal) -> int:
+    """Basis points from a checked percent: ``Decimal("1.5")`` gives 150, exactly."""
+    return int(slippage * _BPS_PER_PERCENT)
+
+
+def quote_request(
+    *,
+    input_amount: int | str,
+    output_token: str,
+    chain_id: int,
+    sender: str,
+    slippage: Decimal | float | int | str,
+    recipient: str | None = None,
+) -> QuoteRequest:
+    """Validate the arguments of ``GET /quote``."""
+    return validate_request(
+        QuoteRequest,
+        input_amount=input_amount,
+        output_token=output_token,
+        chain_id=check_chain_id(chain_id),
+        sender=sender,
+        slippage=check_slippage(slippage),
+        recipient=recipient,
+    )
+
+
+# ------------------------------------------------------------------------------ operations
+
+
+def get_supported_chains() -> Operation[list[Chain]]:
+    """``GET /supported-chains``: a bare JSON array of chains."""
+    return Operation("GET", "/supported-chains", parser(list[Chain]), auth="none")
+
+
+def request_auth_message(user_address: str) -> Operation[AuthMessage]:
+    """``POST /auth/message``: the text the wallet signs to log in."""
+    address = check_argument("user_address", Address, user_address)
+    return Operation(
+        "POST",
+        "/auth/message",
+        parser(AuthMessage),
+        json={"userAddress": address},
+        auth="none",
+    )
+
+
+def verify_auth(
+    signature: str, message_id: str, referred_by_code: str | None = None
+) -> Operation[AuthVerification]:
+    """``POST /auth/verify``: trade the signed message for a JWT."""
+    signature = check_argument("signature", HexBytes, signature)
+    if len(signature) < 4:
+        raise InvalidInputError("signature", "must not be empty")
+    if not isinstance(message_id, str) or not message_id.strip():
+        raise InvalidInputError("message_id", "must be the messageId from request_auth_message")
+    body: dict[str, Any] = {"signature": signature, "messageId": message_id}
+    if referred_by_code is not None:
+        if not isinstance(referred_by_code, str) or not referred_by_code.strip():
+            raise InvalidInputError("referred_by_code", "must be a non-empty string or None")
+        body["referredByCode"] = referred_by_code
+    return Operation(
+        "POST",
+        "/auth/verify",
+        parser(AuthVerification),
+        json=body,
+        idempotent=False,
+        auth="none",
+        secrets=(signature,),
+    )
+
+
+def _tokens(data: Any) -> list[Token]:
+    # The spec's {"tokens": [...]}; a bare array is read as the list itself.
+    if isinstance(data, list):
+        data = {"tokens": data}
+    return TokenList.model_validate(data).tokens
+
+
+def get_token_list(chain_id: int | None = None) -> Operation[list[Token]]:
+    """``GET /token-list``, for one chain or (``chain_id=None``) for all."""
+    params = None if chain_id is None else [("chain_id", str(check_chain_id(chain_id)))]
+    return Operation("GET", "/token-list", _tokens, params=params, auth="none")
+
+
+def search_token(chain_id: int, address: str) -> Operation[TokenSearchResult]:
+    """``POST /search-token``: look a token up by address."""
+    request = validate_request(
+        SearchTokenRequest, chain_id=check_chain_id(chain_id), address=address
+    )
+    return Operation(
+        "POST", "/search-token", parser(TokenSearchResult), json=request.to_wire(), auth="none"
+    )
+
+
+def get_quote(request: QuoteRequest) -> Operation[Quote]:
+    """``GET /quote``; the `Quote` keeps ``request`` for the checks made before signing."""
+
+    def parse(data: Any) -> Quote:
+        quote = Quote.model_validate(data)
+        quote._request = request
+        return quote
+
+    return Operation("GET", "/quote", parse, params=request.to_params(), auth="none")
+
+
+def get_balance(address: str) -> Operation[GatewayBalance]:
+    """``GET /balance/{address}``: the user's gateway balances."""
+    checked = check_argument("address", Address, address)
+    return Operation(
+        "GET",
+        f"/balance/{checked}",
+        parser(GatewayBalance),
+        auth="none",
+        path_template="/balance/{address}",
+    )
+
+
+def submit_swap(request: SwapRequest) -> Operation[SwapSubmission]:
+    """``POST /swap``: money-moving, so never retried once sent."""
+    signatures = tuple(
+        element["signature"]
+        for element in request.signed_order
+        if isinstance(element.get("signature"), str)
+    )
+    return Operation(
+        "POST",
+        "/swap",
+        parser(SwapSubmission),
+        json=request.to_wire(),
+        idempotent=False,
+        auth="required",
+        secrets=signatures,
+    )
+
+
+def get_history(
+    page: int = 1, page_size: int = 20, status: str | None = None
+) -> Operation[HistoryPage]:
+    """``GET /history``: one page of the user's swaps."""
+    params = [("page", str(check_page(page))), ("page_size", str(check_page_size(page_size)))]
+    checked = _check_choice("status", status, SWAP_STATUSES)
+    if checked is not None:
+        params.append(("status", checked))
+    return Operation("GET", "/history", parser(HistoryPage), params=params, auth="required")
+
+
+def get_leaderboard(
+    page: int = 1, page_size: int = 50, time_range: str | None = None
+) -> Operation[LeaderboardPage]:
+    """``GET /leaderboard``: one page of the ranking."""
+    params = [("page", str(check_page(page))), ("page_size", str(check_page_size(page_size)))]
+    checked = _check_choice("time_range", time_range, TIME_RANGES)
+    if checked is not None:
+        params.append(("time_range", checked))
+    return Operation("GET", "/leaderboard", parser(LeaderboardPage), params=params, auth="none")
+
+
+def get_referrals() -> Operation[ReferralOverview]:
+    """``GET /referrals``: the user's referrals."""
+    return Operation("GET", "/referrals", parser(ReferralOverview), auth="required")

@@ -1,0 +1,186 @@
+"""Wallet-signature login and the session that keeps its JWT.
+
+The login is one flow, shared by both clients: ask the backend for a message
+(``POST /auth/message``), sign it as an EIP-191 personal message, and trade the
+signature for a JWT (``POST /auth/verify``). Any failure on the way raises `LoginError`,
+chained to its cause.
+
+A client's `SessionState` holds the JWT, the signer that may log in again, and a
+generation number that grows with each new token. Copies made with ``with_options``
+share it, so a login or a re-login done through one copy serves them all. Concurrent
+calls that all meet a 401 re-login once: each remembers the generation it sent with,
+and under the session's lock only the first finds it unchanged and logs in; the others
+see a newer generation and resend with the new token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Final
+
+from pydantic import BaseModel, ConfigDict, SecretStr
+
+from .._flow import Call, Flow
+from ..errors import (
+    APIError,
+    InvalidInputError,
+    LoginError,
+    MissingCredentialsError,
+    SigningError,
+)
+from ..signing.signer import Signer, personal_sign, signer_address
+from . import api
+from .models import AuthMessage, AuthVerification
+
+__all__ = [
+    "JWT_ENV",
+    "AuthSession",
+    "SessionState",
+    "check_identity",
+    "login",
+    "missing_login",
+]
+
+JWT_ENV: Final = "XSWAP_FLASH_JWT"
+"""The environment variable a client reads its JWT from when ``jwt=`` is not given."""
+
+
+class AuthSession(BaseModel):
+    """The result of a login: who is logged in, and the JWT.
+
+    Attributes:
+        user_address: the address the backend logged in (checksummed).
+        referral_code: the user's own referral code.
+        is_new_user: whether this login created the account.
+        token: the JWT, as a `pydantic.SecretStr`: ``repr`` and ``str`` hide it, and
+            ``token.get_secret_value()`` gives it (to keep it in ``XSWAP_FLASH_JWT``).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    user_address: str | None = None
+    referral_code: str | None = None
+    is_new_user: bool | None = None
+    token: SecretStr
+
+
+class SessionState:
+    """The JWT and the re-login machinery of one client and its ``with_options`` copies.
+
+    The token and its generation are replaced together, as one tuple, so a reader never
+    pairs a new generation with an old token.
+    """
+
+    def __init__(self, *, token: SecretStr | None, signer: Signer | None) -> None:
+        self._state: tuple[SecretStr | None, int] = (token, 0)
+        self.signer = signer
+        self.session: AuthSession | None = None
+        self.lock = threading.Lock()
+        self._async_lock: asyncio.Lock | None = None
+
+    @property
+    def token(self) -> SecretStr | None:
+        """The current JWT, if any."""
+        return self._state[0]
+
+    @property
+    def generation(self) -> int:
+        """How many tokens this session has been given by logins."""
+        return self._state[1]
+
+    def snapshot(self) -> tuple[SecretStr | None, int]:
+        """The token and its generation, read together."""
+        return self._state
+
+    def async_lock(self) -> asyncio.Lock:
+        """The lock async calls log in under, created on first use (it needs a loop)."""
+        if self._async_lock is None:
+            self._async_lock = asyncio.Lock()
+        return self._async_lock
+
+    def store(self, session: AuthSession, signer: Signer) -> AuthSession:
+        """Keep a new login's token; later re-logins use ``signer``."""
+        self._state = (session.token, self._state[1] + 1)
+        self.session = session
+        self.signer = signer
+        return session
+
+    def __repr__(self) -> str:
+        return (
+            f"SessionState(token={'set' if self.token else 'unset'}, generation={self.generation})"
+        )
+
+
+def check_identity(session: SessionState, address: str) -> None:
+    """Refuse to act for ``address`` with a session that belongs to someone else.
+
+    The backend ties the JWT to one wallet; an order signed by another would be
+    submitted under the wrong login.
+    """
+    known = [session.session.user_address] if session.session else []
+    if session.signer is not None:
+        known.append(signer_address(session.signer))
+    for other in known:
+        if other is not None and other.lower() != address.lower():
+            raise InvalidInputError(
+                "signer",
+                f"is {address}, but this client is logged in as {other}: use a client "
+                "for that wallet (or call login(signer) first)",
+            )
+
+
+def missing_login(client: str, what: str) -> MissingCredentialsError:
+    """The error for an authenticated call on a client that cannot log in."""
+    return MissingCredentialsError(
+        "signer",
+        f"{what} needs a login: pass signer=... (to log in automatically) or jwt=... to "
+        f"{client}, set {JWT_ENV}, or call login(signer) first",
+        env_var=JWT_ENV,
+    )
+
+
+def login(signer: Signer, referred_by_code: str | None = None) -> Flow[AuthSession]:
+    """The login flow: message, EIP-191 signature, verification.
+
+    Arguments are checked at once, before any I/O.
+
+    Raises:
+        InvalidInputError: ``signer`` is not a `Signer`, or a bad ``referred_by_code``.
+    """
+    address = signer_address(signer)
+    if referred_by_code is not None and (
+        not isinstance(referred_by_code, str) or not referred_by_code.strip()
+    ):
+        raise InvalidInputError("referred_by_code", "must be a non-empty string or None")
+    return _login_steps(signer, address, referred_by_code)
+
+
+def _login_steps(signer: Signer, address: str, referred_by_code: str | None) -> Flow[AuthSession]:
+    try:
+        message: AuthMessage = yield Call(api.request_auth_message(address))
+    except APIError as exc:
+        raise LoginError(f"login failed: no message to sign ({exc})") from exc
+    try:
+        signature = personal_sign(signer, message.message)
+    except SigningError as exc:
+        raise LoginError(f"login failed: the message could not be signed ({exc})") from exc
+    try:
+        verified: AuthVerification = yield Call(
+            api.verify_auth(signature, message.message_id, referred_by_code)
+        )
+    except APIError as exc:
+        raise LoginError(f"login failed: the signature was not accepted ({exc})") from exc
+    if not verified.token.get_secret_value().strip():
+        raise LoginError("login failed: the backend returned an empty token")
+    if verified.user_address is not None and verified.user_address.lower() != address.lower():
+        # A token for someone else would sign our swaps in their name: refuse it.
+        raise LoginError(
+            f"login failed: the backend logged in {verified.user_address}, not {address}"
+        )
+    return AuthSession(
+        user_address=verified.user_address or address,
+        referral_code=verified.referral_code,
+        is_new_user=verified.is_new_user,
+        token=verified.token,
+    )

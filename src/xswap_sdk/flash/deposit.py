@@ -1,0 +1,200 @@
+"""Filling the gateway wallet: a USDC permit and ``depositWithPermit``, sent two ways.
+
+The chain's gateway wallet, USDC address and USDC permit version come from
+``GET /supported-chains``; the signing module's `prepare_deposit_with_permit` reads the
+token's name and the signer's permit nonce through web3, signs the permit and builds the
+call. Then either:
+
+- **web3** sends it: signed locally when the signer can sign transactions (an
+  `eth_account` `LocalAccount`), otherwise with ``eth_sendTransaction`` by a node that
+  holds the account. The signer pays the gas.
+- **the relayer** sends it (``relayer=``): anyone may submit ``depositWithPermit``, and
+  the tokens still come from the permit's owner, so the user needs no native gas. web3
+  is still needed to read the nonce.
+
+web3 is imported only here, when a deposit runs (the ``web3`` extra).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict
+
+from .._lazy import require
+from .._models import check_argument
+from ..errors import InvalidInputError
+from ..signing.deposit import DepositTransaction
+from ..signing.signer import Signer, signer_address
+from ..types import TokenAmount
+from .api import check_chain_id
+from .models import Chain
+
+if TYPE_CHECKING:
+    from web3 import AsyncWeb3, Web3
+
+__all__ = [
+    "DepositPlan",
+    "DepositResult",
+    "async_send_transaction",
+    "check_deposit",
+    "check_prepared",
+    "deposit_target",
+    "send_transaction",
+]
+
+_FEATURE = "FlashClient.deposit"
+
+
+class DepositResult(BaseModel):
+    """What `FlashClient.deposit` did.
+
+    Attributes:
+        transaction: the ``depositWithPermit`` transaction, with its permit.
+        chain_id: the chain it was sent on.
+        tx_hash: the transaction hash, when web3 sent it.
+        relayer_tx_id: the relayer's transaction id, when the relayer sent it; follow it
+            with ``relayer.wait_for_execution_hash(relayer_tx_id)``.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    transaction: DepositTransaction
+    chain_id: int
+    tx_hash: str | None = None
+    relayer_tx_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DepositPlan:
+    """The checked arguments of a deposit."""
+
+    owner: str
+    chain_id: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class DepositTarget:
+    """The chain configuration a deposit needs."""
+
+    gateway_wallet: str
+    usdc: str
+    usdc_version: str | None
+
+
+def check_deposit(
+    signer: Signer,
+    *,
+    chain_id: int,
+    amount: int | str,
+    web3: object,
+    relayer: object,
+    relayer_type: type[Any],
+    asynchronous: bool,
+) -> DepositPlan:
+    """Check a deposit's arguments before any I/O.
+
+    Raises:
+        MissingDependencyError: web3 is not installed.
+        InvalidInputError: a bad argument, no ``web3``, or the wrong flavour of it.
+    """
+    web3_module = require("web3", extra="web3", feature=_FEATURE)
+    owner = signer_address(signer)
+    checked_chain = check_chain_id(chain_id)
+    units: int = check_argument("amount", TokenAmount, amount)
+    if units == 0:
+        raise InvalidInputError("amount", "must be positive")
+    if web3 is None:
+        raise InvalidInputError(
+            "web3",
+            "is needed, also with relayer=: the permit nonce and token name are read from "
+            "the chain (pass a connected Web3, or AsyncWeb3 to the async client)",
+        )
+    wrong = web3_module.Web3 if asynchronous else web3_module.AsyncWeb3
+    if isinstance(web3, wrong):
+        want = "an AsyncWeb3" if asynchronous else "a Web3 (not AsyncWeb3)"
+        raise InvalidInputError("web3", f"must be {want} for this client")
+    if relayer is not None and not isinstance(relayer, relayer_type):
+        raise InvalidInputError("relayer", f"must be a {relayer_type.__name__} or None")
+    return DepositPlan(owner=owner, chain_id=checked_chain, amount=units)
+
+
+def deposit_target(chains: list[Chain], chain_id: int) -> DepositTarget:
+    """The gateway wallet and USDC of ``chain_id``, from the backend's chain list."""
+    chain = next((chain for chain in chains if chain.id == chain_id), None)
+    if chain is None:
+        known = ", ".join(str(chain.id) for chain in chains) or "none"
+        raise InvalidInputError(
+            "chain_id", f"{chain_id} is not a chain the backend supports (supported: {known})"
+        )
+    if chain.gateway_wallet is None or chain.usdc is None or chain.usdc.address is None:
+        raise InvalidInputError(
+            "chain_id", f"chain {chain_id} has no gatewayWallet or usdc.address configured"
+        )
+    return DepositTarget(chain.gateway_wallet, chain.usdc.address, chain.usdc.version)
+
+
+def check_prepared(transaction: DepositTransaction, plan: DepositPlan) -> DepositTransaction:
+    """Refuse a permit signed for another chain than the one asked for."""
+    if transaction.chain_id != plan.chain_id:
+        raise InvalidInputError(
+            "web3",
+            f"is connected to chain {transaction.chain_id}, not chain_id {plan.chain_id}",
+        )
+    return transaction
+
+
+def _fields(owner: str, transaction: DepositTransaction) -> dict[str, Any]:
+    return {**transaction.to_transaction(), "from": owner}
+
+
+def _fees(fields: dict[str, Any], base_fee: int | None, tip: int, gas_price: int) -> None:
+    if base_fee is None:
+        fields["gasPrice"] = gas_price
+    else:
+        # The usual wallet rule: room for the base fee to double, plus the tip.
+        fields["maxPriorityFeePerGas"] = tip
+        fields["maxFeePerGas"] = 2 * base_fee + tip
+
+
+def _hex(value: Any) -> str:
+    text = value.hex() if isinstance(value, bytes | bytearray) else str(value)
+    return text if text.startswith("0x") else "0x" + text
+
+
+def send_transaction(web3: Web3, signer: Signer, transaction: DepositTransaction) -> str:
+    """Send a deposit with web3 from the signer; return the transaction hash."""
+    owner = signer_address(signer)
+    fields = _fields(owner, transaction)
+    sign = getattr(signer, "sign_transaction", None)
+    if sign is None:
+        return _hex(web3.eth.send_transaction(fields))  # type: ignore[arg-type]
+    fields["nonce"] = web3.eth.get_transaction_count(owner, "pending")  # type: ignore[arg-type]
+    fields["gas"] = web3.eth.estimate_gas(fields)  # type: ignore[arg-type]
+    base_fee = web3.eth.get_block("latest").get("baseFeePerGas")
+    tip = web3.eth.max_priority_fee if base_fee is not None else 0
+    gas_price = web3.eth.gas_price if base_fee is None else 0
+    _fees(fields, base_fee, tip, gas_price)
+    signed = sign(fields)
+    return _hex(web3.eth.send_raw_transaction(signed.raw_transaction))
+
+
+async def async_send_transaction(
+    web3: AsyncWeb3[Any], signer: Signer, transaction: DepositTransaction
+) -> str:
+    """The async twin of `send_transaction`, over an `AsyncWeb3`."""
+    owner = signer_address(signer)
+    fields = _fields(owner, transaction)
+    sign = getattr(signer, "sign_transaction", None)
+    if sign is None:
+        return _hex(await web3.eth.send_transaction(fields))  # type: ignore[arg-type]
+    fields["nonce"] = await web3.eth.get_transaction_count(owner, "pending")  # type: ignore[arg-type]
+    fields["gas"] = await web3.eth.estimate_gas(fields)  # type: ignore[arg-type]
+    base_fee = (await web3.eth.get_block("latest")).get("baseFeePerGas")
+    tip = await web3.eth.max_priority_fee if base_fee is not None else 0
+    gas_price = await web3.eth.gas_price if base_fee is None else 0
+    _fees(fields, base_fee, tip, gas_price)
+    signed = sign(fields)
+    return _hex(await web3.eth.send_raw_transaction(signed.raw_transaction))

@@ -1,0 +1,535 @@
+"""Orders: which gateway balances pay for a swap, the burn intents, and their signature.
+
+Pure functions, no I/O. `build_order` turns a quote, the chain configuration and the
+user's gateway balances into one burn intent per source chain; `sign_order` signs them
+(one `BurnIntent`, or one `BurnIntentSet` for several) and gives the ``signedOrder``
+array that ``POST /swap`` takes, serialised once, from the same values that were signed.
+
+Source selection, when ``sources`` is not given: the fewest chains that can cover the
+amount. A chain can give at most its balance less the intent's ``maxFee`` (Circle
+Gateway needs ``balance >= value + maxFee`` on each source chain). Chains are taken by
+that usable amount, largest first, ties broken by the lower chain id; each gives all it
+can, the last one only the remainder. Taking the largest first is what makes the count
+minimal: no other choice of fewer chains could add up to more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from .._models import check_argument, invalid_input
+from ..errors import InsufficientBalanceError, InvalidInputError, QuoteRejectedError
+from ..signing.burn_intents import (
+    DEFAULT_MAX_FEE,
+    MAX_INTENTS_PER_SET,
+    BurnIntent,
+    build_burn_intent,
+    burn_intent_set_typed_data,
+    burn_intent_typed_data,
+)
+from ..signing.signed_intents import (
+    SignedBurnIntent,
+    SignedBurnIntentSet,
+    sign_burn_intent,
+    sign_burn_intent_set,
+)
+from ..signing.signer import Signer, signer_address
+from ..types import Address, ChainId, TokenAmount, from_units
+from .models import Chain, GatewayBalance, Quote
+
+__all__ = [
+    "Order",
+    "OrderSource",
+    "SignedOrder",
+    "build_order",
+    "select_sources",
+    "sign_order",
+]
+
+USDC_DECIMALS = 6
+
+ChainsArg = Sequence[Chain | Mapping[str, Any]]
+BalancesArg = GatewayBalance | Mapping[int, int]
+MaxFeeArg = int | Mapping[int, int] | None
+
+
+class OrderSource(BaseModel):
+    """One source chain of an order: what it gives and what it must hold.
+
+    Attributes:
+        chain_id: the source chain.
+        domain: its Circle Gateway domain.
+        value: the USDC taken from it, in smallest units.
+        max_fee: the intent's ``maxFee``; the balance must hold ``value + max_fee``.
+        balance: the user's gateway balance there, as given to `build_order`.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    chain_id: int
+    domain: int
+    value: int
+    max_fee: int
+    balance: int
+
+
+class Order(BaseModel):
+    """Burn intents ready to sign, and what ``POST /swap`` needs beside them.
+
+    Attributes:
+        user: the depositor and signer of every intent (checksummed).
+        chain_id: the destination chain.
+        amount: the USDC swapped, in smallest units; the intents' values add up to it.
+        sources: one entry per intent, in the same order.
+        intents: the burn intents (one per source chain).
+        swap_router_address: the quote's router: every intent's recipient and
+            destination caller, and ``swapRouterAddress`` in ``POST /swap``.
+        swap_calldata: the quote's ``swap_calldata``.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    user: str
+    chain_id: int
+    amount: int
+    sources: tuple[OrderSource, ...]
+    intents: tuple[BurnIntent, ...]
+    swap_router_address: str
+    swap_calldata: str | None = None
+
+    @property
+    def primary_type(self) -> Literal["BurnIntent", "BurnIntentSet"]:
+        """What `sign_order` signs: one ``BurnIntent``, or a ``BurnIntentSet`` for several."""
+        return "BurnIntent" if len(self.intents) == 1 else "BurnIntentSet"
+
+    @property
+    def total_max_fee(self) -> int:
+        """The most the Gateway may charge in all, over every source chain."""
+        return sum(source.max_fee for source in self.sources)
+
+    def typed_data(self) -> dict[str, Any]:
+        """The EIP-712 payload `sign_order` signs, to sign it elsewhere (a browser or
+        hardware wallet)."""
+        if len(self.intents) == 1:
+            return burn_intent_typed_data(self.intents[0])
+        return burn_intent_set_typed_data(list(self.intents))
+
+
+class SignedOrder(BaseModel):
+    """A signed order: the order, and the signed intent or set.
+
+    Attributes:
+        order: what was signed.
+        signed: the signing module's `SignedBurnIntent` (one source) or
+            `SignedBurnIntentSet` (several); their ``repr`` hides the signature.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    order: Order
+    signed: SignedBurnIntent | SignedBurnIntentSet
+
+    @property
+    def signer(self) -> str:
+        """The checksummed address that signed."""
+        return self.signed.signer
+
+    @property
+    def digest(self) -> str:
+        """The EIP-712 digest that was signed."""
+        return self.signed.digest
+
+    def to_wire(self) -> list[dict[str, Any]]:
+        """The ``signedOrder`` array: ``{"intent": ...}`` per intent, the first also
+        carrying ``signature``. The same serialisation that was signed."""
+        return self.signed.to_signed_order()
+
+
+# ------------------------------------------------------------------------------ inputs
+
+
+def _usdc(units: int) -> str:
+    return f"{from_units(units, USDC_DECIMALS)} USDC"
+
+
+def _as_quote(quote: object) -> Quote:
+    if isinstance(quote, Quote):
+        return quote
+    if not isinstance(quote, Mapping):
+        raise InvalidInputError("quote", "must be a Quote (from get_quote) or its wire dict")
+    try:
+        return Quote.model_validate(quote)
+    except ValidationError as exc:
+        raise invalid_input(exc, argument="quote") from None
+
+
+def _as_chains(chains: object) -> dict[int, Chain]:
+    if isinstance(chains, str | bytes) or not isinstance(chains, Sequence):
+        raise InvalidInputError("chains", "must be the list from get_supported_chains()")
+    found: dict[int, Chain] = {}
+    for index, chain in enumerate(chains):
+        try:
+            checked = chain if isinstance(chain, Chain) else Chain.model_validate(chain)
+        except ValidationError as exc:
+            raise invalid_input(exc, argument=f"chains[{index}]") from None
+        found[checked.id] = checked
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class _Contracts:
+    """What a burn intent needs of one chain."""
+
+    domain: int
+    gateway: str  # gatewayWallet on a source chain, gatewayMinter on the destination
+    usdc: str
+
+
+def _source_config(chain: Chain | None) -> _Contracts | None:
+    if chain is None or chain.domain is None or chain.gateway_wallet is None:
+        return None
+    if chain.usdc is None or chain.usdc.address is None:
+        return None
+    return _Contracts(chain.domain, chain.gateway_wallet, chain.usdc.address)
+
+
+def _destination(chains: Mapping[int, Chain], chain_id: int) -> _Contracts:
+    chain = chains.get(chain_id)
+    if chain is None:
+        raise InvalidInputError(
+            "chain_id",
+            f"{chain_id} is not among the supported chains ({', '.join(map(str, chains))})",
+        )
+    if (
+        chain.domain is None
+        or chain.gateway_minter is None
+        or chain.usdc is None
+        or chain.usdc.address is None
+    ):
+        raise InvalidInputError(
+            "chains",
+            f"chain {chain_id} lacks domain, gatewayMinter or usdc.address, so it cannot "
+            "be a destination",
+        )
+    return _Contracts(chain.domain, chain.gateway_minter, chain.usdc.address)
+
+
+def _balances(balances: object, chains: Mapping[int, Chain], user: str) -> dict[int, int]:
+    if isinstance(balances, GatewayBalance):
+        by_domain = {chain.domain: chain.id for chain in chains.values()}
+        found: dict[int, int] = {}
+        for entry in balances.balances:
+            if entry.depositor is not None and entry.depositor.lower() != user.lower():
+                raise InvalidInputError(
+                    "balances", f"are those of {entry.depositor}, not of user {user}"
+                )
+            chain_id = entry.chain_id if entry.chain_id is not None else by_domain.get(entry.domain)
+            if chain_id is not None:
+                found[chain_id] = found.get(chain_id, 0) + entry.balance
+        return found
+    if not isinstance(balances, Mapping):
+        raise InvalidInputError(
+            "balances", "must be the GatewayBalance from get_balance(), or {chain_id: amount}"
+        )
+    return {
+        check_argument("balances (chain id)", ChainId, key): check_argument(
+            f"balances[{key}]", TokenAmount, value
+        )
+        for key, value in balances.items()
+    }
+
+
+def _fees(quote: Quote, max_fee: object) -> tuple[int, dict[int, int]]:
+    default = quote.gateway_fee if quote.gateway_fee is not None else DEFAULT_MAX_FEE
+    if max_fee is None:
+        return default, {}
+    if isinstance(max_fee, Mapping):
+        return default, {
+            check_argument("max_fee (chain id)", ChainId, key): check_argument(
+                f"max_fee[{key}]", TokenAmount, value
+            )
+            for key, value in max_fee.items()
+        }
+    return check_argument("max_fee", TokenAmount, max_fee), {}
+
+
+def _order_amount(quote: Quote) -> int:
+    amount = quote.token_in.amount if quote.token_in else None
+    asked = quote.request.input_amount if quote.request else None
+    if amount is None and asked is None:
+        raise QuoteRejectedError("quote.token_in.amount", "is missing", quote=quote)
+    if amount is not None and asked is not None and amount != asked:
+        raise QuoteRejectedError(
+            "quote.token_in.amount",
+            f"is {amount}, but {asked} was asked for: the quote is not for this amount",
+            quote=quote,
+        )
+    result = amount if amount is not None else asked or 0
+    if result <= 0:
+        raise QuoteRejectedError("quote.token_in.amount", "must be positive", quote=quote)
+    return result
+
+
+# ------------------------------------------------------------------------------ selection
+
+
+def select_sources(amount: int, usable: Mapping[int, int]) -> dict[int, int] | None:
+    """The documented policy: the fewest chains, by usable amount, largest first (ties
+    by chain id); each gives all it can, the last the remainder.
+
+    Args:
+        amount: what must be covered, in smallest units.
+        usable: per chain id, what may be taken (balance less that chain's fee).
+
+    Returns:
+        ``{chain_id: value}`` in selection order, or ``None`` when all the usable
+        amounts together fall short. It may name more than 16 chains; `build_order`
+        refuses that.
+    """
+    chosen: dict[int, int] = {}
+    remaining = amount
+    for chain_id, available in sorted(usable.items(), key=lambda item: (-item[1], item[0])):
+        if remaining == 0 or available <= 0:
+            break
+        take = min(available, remaining)
+        chosen[chain_id] = take
+        remaining -= take
+    return chosen if remaining == 0 else None
+
+
+def _shortfall_report(
+    amount: int,
+    user: str,
+    balances: Mapping[int, int],
+    fees: Mapping[int, int],
+    chains: Mapping[int, Chain],
+) -> InsufficientBalanceError:
+    usable: dict[int, int] = {}
+    lines = []
+    for chain_id in sorted(balances):
+        balance = balances[chain_id]
+        chain = chains.get(chain_id)
+        name = f"{chain_id} ({chain.name})" if chain and chain.name else str(chain_id)
+        if _source_config(chain) is None:
+            lines.append(f"{name}: balance {_usdc(balance)}, not usable (no chain configuration)")
+            continue
+        fee = fees[chain_id]
+        usable[chain_id] = max(0, balance - fee)
+        lines.append(
+            f"{name}: balance {_usdc(balance)}, max fee {_usdc(fee)}, "
+            f"usable {_usdc(usable[chain_id])}"
+        )
+    shortfall = amount - sum(usable.values())
+    detail = "; ".join(lines) if lines else "no gateway balance on any chain"
+    return InsufficientBalanceError(
+        f"the gateway balances of {user} cannot cover {_usdc(amount)}: short by "
+        f"{_usdc(shortfall)} (each source chain must hold value + max fee). Per chain: "
+        f"{detail}",
+        shortfall=shortfall,
+        usable=usable,
+    )
+
+
+def _checked_sources(
+    sources: object,
+    amount: int,
+    balances: Mapping[int, int],
+    fee_of: Mapping[int, int],
+    chains: Mapping[int, Chain],
+) -> dict[int, int]:
+    if not isinstance(sources, Mapping) or not sources:
+        raise InvalidInputError("sources", "must be a non-empty {chain_id: amount} mapping")
+    chosen: dict[int, int] = {}
+    for key, value in sources.items():
+        chain_id = check_argument("sources (chain id)", ChainId, key)
+        units = check_argument(f"sources[{key}]", TokenAmount, value)
+        if units == 0:
+            raise InvalidInputError(f"sources[{key}]", "must be positive")
+        if _source_config(chains.get(chain_id)) is None:
+            raise InvalidInputError(
+                f"sources[{key}]",
+                "names a chain without domain, gatewayWallet or usdc.address configuration",
+            )
+        chosen[chain_id] = units
+    if sum(chosen.values()) != amount:
+        raise InvalidInputError(
+            "sources",
+            f"add up to {_usdc(sum(chosen.values()))}, but the quote is for {_usdc(amount)}",
+        )
+    short = {
+        chain_id: value + fee_of[chain_id] - balances.get(chain_id, 0)
+        for chain_id, value in chosen.items()
+        if balances.get(chain_id, 0) < value + fee_of[chain_id]
+    }
+    if short:
+        detail = "; ".join(
+            f"{chain_id}: needs {_usdc(chosen[chain_id] + fee_of[chain_id])} "
+            f"(value + max fee), holds {_usdc(balances.get(chain_id, 0))}, "
+            f"short by {_usdc(missing)}"
+            for chain_id, missing in short.items()
+        )
+        raise InsufficientBalanceError(
+            f"the chosen sources are not covered: {detail}",
+            shortfall=sum(short.values()),
+            usable={c: max(0, balances.get(c, 0) - fee_of[c]) for c in chosen},
+        )
+    return chosen
+
+
+# ------------------------------------------------------------------------------ building
+
+
+def build_order(
+    quote: Quote,
+    *,
+    chains: ChainsArg,
+    balances: BalancesArg,
+    user: str,
+    sources: Mapping[int, int] | None = None,
+    max_fee: MaxFeeArg = None,
+    chain_id: int | None = None,
+) -> Order:
+    """Choose the source chains and build one burn intent per source, per the spec.
+
+    Every intent takes its source and destination contracts, USDC addresses and domains
+    from ``chains``; ``sourceDepositor`` and ``sourceSigner`` are ``user``;
+    ``destinationRecipient`` and ``destinationCaller`` are the quote's
+    ``swap_router_address``; ``hookData`` is the quote's ``hook_data``; ``maxFee`` is
+    the quote's ``fees.gateway_fee`` (2010000 when the quote has none) unless
+    ``max_fee`` says otherwise; ``maxBlockHeight`` is the largest uint256 and ``salt``
+    32 random bytes.
+
+    Args:
+        quote: from `FlashClient.get_quote` (or its wire dict).
+        chains: from `FlashClient.get_supported_chains`.
+        balances: the user's `GatewayBalance` (from `FlashClient.get_balance`), or
+            ``{chain_id: amount}`` in smallest units.
+        user: the depositor who signs.
+        sources: ``{chain_id: amount}`` to choose the sources yourself; the amounts
+            must add up to the quote's amount, and each chain must still hold
+            ``amount + max fee``.
+        max_fee: each intent's ``maxFee``: one value, or ``{chain_id: fee}`` for the
+            chains whose minimum differs (the others keep the quote's fee).
+        chain_id: the destination chain; defaults to the one the quote was asked for.
+
+    Returns:
+        The order, ready for `sign_order`.
+
+    Raises:
+        InsufficientBalanceError: the balances cannot cover the amount plus a max fee
+            per source chain; the message names what each chain holds and can give.
+        QuoteRejectedError: the quote lacks its router or amount, or its amount is not
+            the one it was asked for.
+        InvalidInputError: more than 16 source chains would be needed, a bad
+            ``sources`` entry, or an unknown destination chain.
+    """
+    checked_quote = _as_quote(quote)
+    owner: str = check_argument("user", Address, user)
+    destination_id = (
+        chain_id
+        if chain_id is not None
+        else (checked_quote.request.chain_id if checked_quote.request else None)
+    )
+    if destination_id is None:
+        raise InvalidInputError(
+            "chain_id", "is needed: this quote does not record its destination chain"
+        )
+    destination_id = check_argument("chain_id", ChainId, destination_id)
+    router = checked_quote.swap_router_address
+    if router is None:
+        raise QuoteRejectedError("quote.swap_router_address", "is missing", quote=checked_quote)
+    router = check_argument("quote.swap_router_address", Address, router)
+    amount = _order_amount(checked_quote)
+    known = _as_chains(chains)
+    destination = _destination(known, destination_id)
+    held = _balances(balances, known, owner)
+    default_fee, fee_overrides = _fees(checked_quote, max_fee)
+    configs = {c: config for c, chain in known.items() if (config := _source_config(chain))}
+    candidates = list(configs)
+    fee_of = {c: fee_overrides.get(c, default_fee) for c in {*candidates, *held}}
+
+    if sources is not None:
+        chosen = _checked_sources(sources, amount, held, fee_of, known)
+    else:
+        usable = {c: max(0, held.get(c, 0) - fee_of[c]) for c in candidates if c in held}
+        picked = select_sources(amount, usable)
+        if picked is None:
+            raise _shortfall_report(amount, owner, held, fee_of, known)
+        chosen = picked
+    if len(chosen) > MAX_INTENTS_PER_SET:
+        raise InvalidInputError(
+            "sources" if sources is not None else "balances",
+            f"covering {_usdc(amount)} takes {len(chosen)} source chains, but one signed "
+            f"order holds at most {MAX_INTENTS_PER_SET} burn intents",
+        )
+
+    intents = []
+    order_sources = []
+    for source_id, value in chosen.items():
+        source = configs[source_id]
+        intents.append(
+            build_burn_intent(
+                source_domain=source.domain,
+                destination_domain=destination.domain,
+                source_contract=source.gateway,
+                destination_contract=destination.gateway,
+                source_token=source.usdc,
+                destination_token=destination.usdc,
+                user=owner,
+                recipient=router,
+                value=value,
+                hook_data=checked_quote.hook_data,
+                max_fee=fee_of[source_id],
+            )
+        )
+        order_sources.append(
+            OrderSource(
+                chain_id=source_id,
+                domain=source.domain,
+                value=value,
+                max_fee=fee_of[source_id],
+                balance=held.get(source_id, 0),
+            )
+        )
+    return Order(
+        user=owner,
+        chain_id=destination_id,
+        amount=amount,
+        sources=tuple(order_sources),
+        intents=tuple(intents),
+        swap_router_address=router,
+        swap_calldata=checked_quote.swap_calldata,
+    )
+
+
+def sign_order(order: Order, signer: Signer) -> SignedOrder:
+    """Sign an order: one ``BurnIntent`` for one source, one ``BurnIntentSet`` for
+    several (signed once).
+
+    Args:
+        order: from `build_order`.
+        signer: the order's user.
+
+    Returns:
+        The signed order; `SignedOrder.to_wire` is the ``signedOrder`` array, in which
+        only the first element carries the signature.
+
+    Raises:
+        InvalidInputError: ``signer`` is not the order's user.
+        SigningError: the signer failed, or signed for another address.
+    """
+    if not isinstance(order, Order):
+        raise InvalidInputError("order", "must be an Order from build_order()")
+    address = signer_address(signer)
+    if address != order.user:
+        raise InvalidInputError("signer", f"must be the order's user {order.user}, not {address}")
+    signed: SignedBurnIntent | SignedBurnIntentSet
+    if len(order.intents) == 1:
+        signed = sign_burn_intent(order.intents[0], signer)
+    else:
+        signed = sign_burn_intent_set(list(order.intents), signer)
+    return SignedOrder(order=order, signed=signed)

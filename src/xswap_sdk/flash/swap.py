@@ -1,0 +1,355 @@
+"""The one-call swap and the wait for its outcome, written once as flows.
+
+`swap` reads the chains, asks for a quote, checks it, reads the gateway balances, builds
+and signs the order, and submits it; with ``wait`` it then follows the swap in the
+history. Both clients run the same flow.
+
+The checks made before signing (nothing is signed or sent when one fails):
+
+- the destination chain is one the backend supports (`InvalidInputError`);
+- the quote has not expired by the client's clock (`QuoteRejectedError`). The spec
+  does not give the unit of ``expires_at``: values from 1e11 on are read as
+  milliseconds, smaller ones as seconds. It is checked when the quote arrives and again
+  just before signing;
+- the quote's gateway fee is at most ``max_fee_cap`` when one is given;
+- the quote is for the amount asked, and has the router and calldata ``POST /swap``
+  needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Final
+
+from .._clock import Clock
+from .._flow import Call, Flow
+from .._models import check_argument, validate_request
+from .._transport import Operation
+from ..errors import (
+    InvalidInputError,
+    QuoteRejectedError,
+    ResponseValidationError,
+    SwapFailedError,
+)
+from ..polling import check_wait_arguments, poll
+from ..signing.signer import Signer, signer_address
+from ..types import ChainId, TokenAmount
+from . import api
+from .models import (
+    Chain,
+    HistoryPage,
+    Quote,
+    QuoteRequest,
+    SwapRecord,
+    SwapRequest,
+    SwapSubmission,
+)
+from .orders import SignedOrder, build_order, sign_order
+
+__all__ = [
+    "DEFAULT_SWAP_POLL_INTERVAL",
+    "DEFAULT_SWAP_TIMEOUT",
+    "SwapPlan",
+    "check_quote",
+    "check_transaction_hash",
+    "plan_swap",
+    "swap",
+    "submission",
+    "wait_for_swap",
+]
+
+DEFAULT_SWAP_TIMEOUT: Final = 300.0
+"""Seconds `swap` with ``wait=True`` (and `FlashClient.wait_for_swap`) waits for a swap
+to complete or fail: a Gateway transfer and the destination swap usually take well
+under a minute, and five minutes leaves room for a slow chain."""
+
+DEFAULT_SWAP_POLL_INTERVAL: Final = 5.0
+"""Seconds between two reads of the history while waiting."""
+
+_WAIT_PAGE_SIZE: Final = 50
+
+
+@dataclass(frozen=True, slots=True)
+class SwapPlan:
+    """The checked arguments of a one-call swap."""
+
+    signer: Signer
+    user: str
+    quote: QuoteRequest
+    slippage_bps: int
+    sources: Mapping[int, int] | None
+    max_fee_cap: int | None
+    wait: bool
+    wait_timeout: float
+    poll_interval: float
+
+
+def plan_swap(
+    signer: Signer,
+    *,
+    input_amount: int | str,
+    output_token: str,
+    chain_id: int,
+    slippage: Decimal | float | int | str,
+    recipient: str | None,
+    sources: Mapping[int, int] | None,
+    max_fee_cap: int | str | None,
+    wait: bool,
+    wait_timeout: float,
+    poll_interval: float,
+) -> SwapPlan:
+    """Check every argument of `swap`, before any I/O."""
+    user = signer_address(signer)
+    request = api.quote_request(
+        input_amount=input_amount,
+        output_token=output_token,
+        chain_id=chain_id,
+        sender=user,
+        slippage=slippage,
+        recipient=recipient,
+    )
+    if sources is not None:
+        if not isinstance(sources, Mapping) or not sources:
+            raise InvalidInputError("sources", "must be a non-empty {chain_id: amount} mapping")
+        sources = {
+            check_argument("sources (chain id)", ChainId, key): check_argument(
+                f"sources[{key}]", TokenAmount, value
+            )
+            for key, value in sources.items()
+        }
+    cap = None if max_fee_cap is None else check_argument("max_fee_cap", TokenAmount, max_fee_cap)
+    if not isinstance(wait, bool):
+        raise InvalidInputError("wait", "must be True or False")
+    check_wait_arguments(wait_timeout, poll_interval, timeout_name="wait_timeout")
+    return SwapPlan(
+        signer=signer,
+        user=user,
+        quote=request,
+        slippage_bps=api.slippage_bps(request.slippage),
+        sources=sources,
+        max_fee_cap=cap,
+        wait=wait,
+        wait_timeout=wait_timeout,
+        poll_interval=poll_interval,
+    )
+
+
+def check_quote(quote: Quote, *, now: float, max_fee_cap: int | None = None) -> None:
+    """The checks on a quote made before signing.
+
+    Raises:
+        QuoteRejectedError: expired, gateway fee above ``max_fee_cap``, not for the
+            amount asked, or without ``swap_router_address`` / ``swap_calldata``.
+    """
+    expires = quote.expires_at_seconds
+    if expires is not None and now >= expires:
+        raise QuoteRejectedError(
+            "quote.expires_at",
+            f"the quote expired {now - expires:.1f} s ago; ask for a new one",
+            quote=quote,
+        )
+    if max_fee_cap is not None:
+        fee = quote.gateway_fee
+        if fee is None:
+            raise QuoteRejectedError(
+                "quote.fees.gateway_fee",
+                "is missing, so max_fee_cap cannot be checked",
+                quote=quote,
+            )
+        if fee > max_fee_cap:
+            raise QuoteRejectedError(
+                "quote.fees.gateway_fee",
+                f"is {fee}, above max_fee_cap {max_fee_cap} (smallest USDC units)",
+                quote=quote,
+            )
+    asked = quote.request.input_amount if quote.request else None
+    amount = quote.token_in.amount if quote.token_in else None
+    if asked is not None and amount is not None and amount != asked:
+        raise QuoteRejectedError(
+            "quote.token_in.amount",
+            f"is {amount}, but {asked} was asked for: the quote is not for this amount",
+            quote=quote,
+        )
+    for field in ("swap_router_address", "swap_calldata"):
+        if getattr(quote, field) is None:
+            raise QuoteRejectedError(f"quote.{field}", "is missing", quote=quote)
+
+
+def submission(
+    signed_order: SignedOrder | Sequence[Mapping[str, Any]],
+    *,
+    slippage_bps: int,
+    user_address: str | None,
+    chain_id: int | None,
+    swap_router_address: str | None,
+    swap_calldata: str | None,
+) -> SwapRequest:
+    """The ``POST /swap`` body from a `SignedOrder` (the other fields default to the
+    order's) or from a raw ``signedOrder`` array (every field given)."""
+    given: dict[str, object] = {
+        "user_address": user_address,
+        "chain_id": chain_id,
+        "swap_router_address": swap_router_address,
+        "swap_calldata": swap_calldata,
+    }
+    if isinstance(signed_order, SignedOrder):
+        order = signed_order.order
+        own: dict[str, object] = {
+            "user_address": order.user,
+            "chain_id": order.chain_id,
+            "swap_router_address": order.swap_router_address,
+            "swap_calldata": order.swap_calldata,
+        }
+        for name, value in given.items():
+            if (
+                value is not None
+                and own[name] is not None
+                and str(value).lower() != str(own[name]).lower()
+            ):
+                raise InvalidInputError(name, f"differs from the signed order's ({own[name]})")
+            if value is None:
+                given[name] = own[name]
+        wire: Any = signed_order.to_wire()
+    else:
+        wire = _raw_order(signed_order)
+    return validate_request(SwapRequest, signed_order=wire, slippage_bps=slippage_bps, **given)
+
+
+def _raw_order(signed_order: object) -> list[dict[str, Any]]:
+    if isinstance(signed_order, str | bytes) or not isinstance(signed_order, Sequence):
+        raise InvalidInputError(
+            "signed_order", "must be a SignedOrder or the signedOrder list of dicts"
+        )
+    if not all(isinstance(element, Mapping) for element in signed_order):
+        raise InvalidInputError("signed_order", "must hold {intent, signature} dicts")
+    return [dict(element) for element in signed_order]
+
+
+def _supported(chains: list[Chain], chain_id: int) -> None:
+    if not any(chain.id == chain_id for chain in chains):
+        known = ", ".join(str(chain.id) for chain in chains) or "none"
+        raise InvalidInputError(
+            "chain_id", f"{chain_id} is not a chain the backend supports (supported: {known})"
+        )
+
+
+def swap(plan: SwapPlan, *, clock: Clock) -> Flow[SwapSubmission]:
+    """The one-call swap: chains, quote, checks, balances, order, signature, submission,
+    and (with ``plan.wait``) the wait for the outcome."""
+    chains: list[Chain] = yield Call(api.get_supported_chains())
+    _supported(chains, plan.quote.chain_id)
+    quote: Quote = yield Call(api.get_quote(plan.quote))
+    check_quote(quote, now=clock.time(), max_fee_cap=plan.max_fee_cap)
+    balances = yield Call(api.get_balance(plan.user))
+    order = build_order(
+        quote,
+        chains=chains,
+        balances=balances,
+        user=plan.user,
+        sources=plan.sources,
+        chain_id=plan.quote.chain_id,
+    )
+    # Reading the balances took time: the quote must still be good when it is signed.
+    check_quote(quote, now=clock.time(), max_fee_cap=plan.max_fee_cap)
+    signed = sign_order(order, plan.signer)
+    submitted: SwapSubmission = yield Call(
+        api.submit_swap(
+            submission(
+                signed,
+                slippage_bps=plan.slippage_bps,
+                user_address=None,
+                chain_id=None,
+                swap_router_address=None,
+                swap_calldata=None,
+            )
+        )
+    )
+    if plan.wait:
+        if not submitted.transaction_hash:
+            raise ResponseValidationError(
+                "POST /swap accepted the swap without a transactionHash to follow it by; "
+                "check get_history() for its outcome",
+                body=submitted.model_dump(),
+                method="POST",
+                path="/swap",
+            )
+        record = yield from wait_for_swap(
+            submitted.transaction_hash,
+            timeout=plan.wait_timeout,
+            interval=plan.poll_interval,
+            clock=clock,
+        )
+        submitted._record = record
+    return submitted
+
+
+def _find(page: HistoryPage, transaction_hash: str) -> SwapRecord | None:
+    wanted = transaction_hash.lower()
+    for record in page.swaps:
+        if wanted in ((record.transaction_hash or "").lower(), (record.tx_id or "").lower()):
+            return record
+    return None
+
+
+def check_transaction_hash(transaction_hash: object) -> str:
+    """Validate the hash a swap is followed by."""
+    if not isinstance(transaction_hash, str) or not transaction_hash.strip():
+        raise InvalidInputError(
+            "transaction_hash", "must be the non-empty transactionHash from POST /swap"
+        )
+    return transaction_hash
+
+
+def wait_for_swap(
+    transaction_hash: str, *, timeout: float, interval: float, clock: Clock
+) -> Flow[SwapRecord]:
+    """Poll the history until the swap with ``transaction_hash`` completed or failed.
+
+    Raises:
+        SwapFailedError: the swap's status became ``failed``.
+        WaitTimeoutError: time ran out; the swap may still complete.
+    """
+    wanted = check_transaction_hash(transaction_hash)
+    check_wait_arguments(timeout, interval, timeout_name="wait_timeout")
+    page = api.get_history(page=1, page_size=_WAIT_PAGE_SIZE)
+
+    def parse(data: Any) -> SwapRecord | None:
+        return _find(page.parse(data), wanted)
+
+    # The history page read down to this swap's record (None while it is not listed),
+    # so a timeout's ``last_status`` is the record itself.
+    operation: Operation[SwapRecord | None] = Operation(
+        page.method,
+        page.path,
+        parse,
+        params=page.params,
+        auth=page.auth,
+        path_template=page.path_template,
+    )
+
+    def done(record: SwapRecord | None) -> bool:
+        if record is None:
+            return False
+        if record.status == "failed":
+            raise SwapFailedError(f"swap {wanted} failed", status=record)
+        return record.status == "completed"
+
+    def timeout_message(last: SwapRecord | None) -> str:
+        seen = f"last status {last.status}" if last else "not in the history yet"
+        return (
+            f"timed out after {timeout:g} s waiting for swap {wanted} ({seen}). It may "
+            "still complete: check get_history() before swapping again."
+        )
+
+    record = yield from poll(
+        lambda: operation,
+        done,
+        timeout=timeout,
+        interval=interval,
+        clock=clock,
+        timeout_message=timeout_message,
+    )
+    assert record is not None
+    return record

@@ -1,0 +1,369 @@
+"""Payloads in the swap backend's wire form, and a small stateful stand-in of the backend.
+
+`FakeFlash` answers every endpoint the way the spec describes, and checks what it is
+sent the way the live service would: the login signature must recover (through
+eth_account, not the SDK) to the address that asked for the message, ``POST /swap``
+needs a bearer token it issued, and every signed order must recover, from typed data
+built here from the JSON that was sent, to its ``sourceSigner``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from eth_account import Account
+from eth_account.messages import encode_defunct, encode_typed_data
+
+from xswap_sdk.types import to_checksum
+
+from ..support import ADDRESS, FLASH_JWT
+
+START = 1_735_689_600  # VirtualClock's default start (2025-01-01T00:00:00Z)
+
+GATEWAY_WALLET = "0x77777777Dcc4d5A8B6E418Fd04D8997ef11000eE"
+GATEWAY_MINTER = "0x2222222d7164433c4C09B0b0D809a9b52C04C205"
+ROUTER = to_checksum("0x" + "5e" * 20)
+SWAP_ROUTER = to_checksum("0x" + "a7" * 20)
+WETH_BASE = "0x4200000000000000000000000000000000000006"
+# Lowercase, as the live service sends USDC addresses.
+USDC = {
+    1: "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48",
+    10: "0x0b2c639c533813f4aa9d7837caf62653d097ff85",
+    137: "0x3c499c542cef5e3811e1192ce70d8cc03d5c3359",
+    8453: "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913",
+    42161: "0xaf88d065e77c8cc2239327c5edb3a432268e5831",
+}
+DOMAINS = {1: 0, 10: 2, 137: 7, 8453: 6, 42161: 3}
+NAMES = {1: "Ethereum", 10: "OP", 137: "Polygon", 8453: "Base", 42161: "Arbitrum"}
+HOOK_DATA = "0xdeadbeef"
+SWAP_CALLDATA = "0x12345678" + "00" * 32
+FEE = 2_010_000
+AUTH_PATHS = ("/swap", "/history", "/referrals")
+
+
+def chain(chain_id: int, **changes: Any) -> dict[str, Any]:
+    """A chain as ``GET /supported-chains`` sends it (camelCase)."""
+    body: dict[str, Any] = {
+        "id": chain_id,
+        "name": NAMES.get(chain_id, f"chain-{chain_id}").lower(),
+        "displayName": NAMES.get(chain_id, f"Chain {chain_id}"),
+        "logoUrl": f"https://logos.test/{chain_id}.svg",
+        "explorerUrl": f"https://explorer.test/{chain_id}",
+        "domain": DOMAINS.get(chain_id, chain_id % 1000),
+        "routerAddress": ROUTER,
+        "gatewayWallet": GATEWAY_WALLET,
+        "gatewayMinter": GATEWAY_MINTER,
+        "nativeToken": {
+            "address": "0x" + "00" * 20,
+            "name": "Ether",
+            "symbol": "ETH",
+            "decimals": 18,
+            "logoUrl": "https://logos.test/eth.svg",
+        },
+        "usdc": {
+            "address": USDC.get(chain_id, "0x" + f"{chain_id:040x}"),
+            "name": "USD Coin",
+            "symbol": "USDC",
+            "decimals": 6,
+            "logoUrl": "https://logos.test/usdc.svg",
+            "version": "2",
+        },
+    }
+    body.update(changes)
+    return body
+
+
+def chains(*ids: int) -> list[dict[str, Any]]:
+    """Several chains (default: Ethereum, OP, Polygon, Base, Arbitrum)."""
+    return [chain(chain_id) for chain_id in (ids or (1, 10, 137, 8453, 42161))]
+
+
+def quote(
+    amount: int = 10_000_000,
+    *,
+    gateway_fee: int | None = FEE,
+    expires_at: int | None = START + 60,
+    hook_data: str | None = HOOK_DATA,
+    **changes: Any,
+) -> dict[str, Any]:
+    """A quote as ``GET /quote`` sends it (snake_case)."""
+    body: dict[str, Any] = {
+        "token_in": {
+            "address": USDC[8453],
+            "amount": str(amount),
+            "decimals": 6,
+            "logo_url": "https://logos.test/usdc.svg",
+            "price_usd": "0.9998",
+            "usd_amount": "9.998",
+        },
+        "token_out": {
+            "address": WETH_BASE,
+            "amount": "3012345678901234",
+            "decimals": 18,
+            "logo_url": "https://logos.test/weth.svg",
+            "price_usd": "3318.41",
+            "usd_amount": "9.9961",
+        },
+        "fees": {
+            "total_fee": str((gateway_fee or 0) + 15_000),
+            "gateway_fee": None if gateway_fee is None else str(gateway_fee),
+            "execution_fee": "15000",
+        },
+        "single_swap_router": ROUTER,
+        "hook_data": hook_data,
+        "swap_router_address": SWAP_ROUTER.lower(),
+        "swap_calldata": SWAP_CALLDATA,
+        "expires_at": expires_at,
+    }
+    body.update(changes)
+    return body
+
+
+def balance(held: Mapping[int, int], address: str = ADDRESS) -> dict[str, Any]:
+    """A gateway balance as ``GET /balance/{address}`` sends it."""
+    return {
+        "balances": [
+            {
+                "domain": DOMAINS.get(chain_id, chain_id % 1000),
+                "depositor": address.lower(),
+                "balance": str(amount),
+                "chainId": chain_id,
+                "chainName": NAMES.get(chain_id, str(chain_id)),
+            }
+            for chain_id, amount in held.items()
+        ],
+        "totalBalance": str(sum(held.values())),
+    }
+
+
+def token(address: str = WETH_BASE, **changes: Any) -> dict[str, Any]:
+    """A token in the snake_case shape of the token list."""
+    body: dict[str, Any] = {
+        "address": address.lower(),
+        "symbol": "WETH",
+        "decimals": 18,
+        "logo_url": "https://logos.test/weth.svg",
+        "name": "Wrapped Ether",
+        "chain_id": 8453,
+        "in_service_token_list": True,
+    }
+    body.update(changes)
+    return body
+
+
+def swap_record(transaction_hash: str, status: str = "pending", **changes: Any) -> dict[str, Any]:
+    """A swap record as ``GET /history`` lists it (camelCase)."""
+    body: dict[str, Any] = {
+        "id": "6f1c1a8e-8b1e-4a53-9a59-6f4f8c1d2e3f",
+        "sourceDomain": 3,
+        "destinationDomain": 6,
+        "sourceToken": USDC[42161],
+        "destinationToken": WETH_BASE.lower(),
+        "tokenIn": token(USDC[8453], symbol="USDC", decimals=6, name="USD Coin"),
+        "tokenOut": token(),
+        "amountUsdc": "10.000000",
+        "amountUsdcRaw": "10000000",
+        "chainId": 8453,
+        "minAmountOut": "0.002997",
+        "serviceFee": "0.015",
+        "serviceFeeRaw": "15000",
+        "transactionHash": transaction_hash,
+        "status": status,
+        "txId": "gw-" + transaction_hash[2:10],
+        "createdAt": "2025-01-01T00:00:10Z",
+        "updatedAt": "2025-01-01T00:00:30Z",
+    }
+    body.update(changes)
+    return body
+
+
+def pagination(page: int, pages: int, size: int = 20, total: int | None = None) -> dict[str, Any]:
+    """A pagination object (snake_case)."""
+    return {
+        "current_page": page,
+        "page_size": size,
+        "total_entries": pages * size if total is None else total,
+        "total_pages": pages,
+        "has_next": page < pages,
+        "has_previous": page > 1,
+    }
+
+
+def history(records: Iterable[dict[str, Any]], page: int = 1, pages: int = 1) -> dict[str, Any]:
+    """A page of ``GET /history``."""
+    return {
+        "swaps": list(records),
+        "pagination": pagination(page, pages),
+        "summary": {
+            "totalSwaps": 3,
+            "totalVolume": "30.5",
+            "totalVolumeRaw": "30500000",
+            "totalFees": "0.045",
+            "totalFeesRaw": "45000",
+        },
+    }
+
+
+# ------------------------------------------------------------------ signed order checks
+
+_TYPES = {
+    "EIP712Domain": [{"name": "name", "type": "string"}, {"name": "version", "type": "string"}],
+    "TransferSpec": [
+        {"name": name, "type": kind}
+        for name, kind in (
+            ("version", "uint32"),
+            ("sourceDomain", "uint32"),
+            ("destinationDomain", "uint32"),
+            ("sourceContract", "bytes32"),
+            ("destinationContract", "bytes32"),
+            ("sourceToken", "bytes32"),
+            ("destinationToken", "bytes32"),
+            ("sourceDepositor", "bytes32"),
+            ("destinationRecipient", "bytes32"),
+            ("sourceSigner", "bytes32"),
+            ("destinationCaller", "bytes32"),
+            ("value", "uint256"),
+            ("salt", "bytes32"),
+            ("hookData", "bytes"),
+        )
+    ],
+    "BurnIntent": [
+        {"name": "maxBlockHeight", "type": "uint256"},
+        {"name": "maxFee", "type": "uint256"},
+        {"name": "spec", "type": "TransferSpec"},
+    ],
+    "BurnIntentSet": [{"name": "intents", "type": "BurnIntent[]"}],
+}
+
+
+def _message(intent: Mapping[str, Any]) -> dict[str, Any]:
+    spec = dict(intent["spec"])
+    spec["value"] = int(spec["value"])
+    return {
+        "maxBlockHeight": int(intent["maxBlockHeight"]),
+        "maxFee": int(intent["maxFee"]),
+        "spec": spec,
+    }
+
+
+def recover_order_signer(signed_order: list[dict[str, Any]]) -> str:
+    """Recover who signed a ``signedOrder`` array, with eth_account only: primary type
+    BurnIntent for one element, BurnIntentSet for several."""
+    intents = [_message(element["intent"]) for element in signed_order]
+    if len(intents) == 1:
+        types = {name: _TYPES[name] for name in ("EIP712Domain", "TransferSpec", "BurnIntent")}
+        typed = {"types": types, "primaryType": "BurnIntent", "message": intents[0]}
+    else:
+        typed = {"types": _TYPES, "primaryType": "BurnIntentSet", "message": {"intents": intents}}
+    typed["domain"] = {"name": "GatewayWallet", "version": "1"}
+    signable = encode_typed_data(full_message=typed)
+    return str(Account.recover_message(signable, signature=signed_order[0]["signature"]))
+
+
+# ------------------------------------------------------------------ the stand-in
+
+
+@dataclass
+class FakeFlash:
+    """A stateful swap backend behind pytest-httpx (``httpx_mock.add_callback``)."""
+
+    chains: list[dict[str, Any]] = field(default_factory=chains)
+    held: dict[int, int] = field(default_factory=lambda: {42161: 6_000_000, 8453: 9_000_000})
+    quote_changes: dict[str, Any] = field(default_factory=dict)
+    statuses: list[str] = field(default_factory=lambda: ["pending", "completed"])
+    swap_status: int = 200
+    tokens: set[str] = field(default_factory=lambda: {FLASH_JWT})
+    logins: int = 0
+    messages: dict[str, tuple[str, str]] = field(default_factory=dict)
+    swaps: list[dict[str, Any]] = field(default_factory=list)
+    requests: list[tuple[str, str]] = field(default_factory=list)
+    _ids: Any = field(default_factory=lambda: itertools.count(1))
+
+    def expire_tokens(self) -> None:
+        """Every token issued so far is now refused with 401."""
+        self.tokens.clear()
+
+    def count(self, method: str, path: str) -> int:
+        """How many requests were received for ``method path``."""
+        return self.requests.count((method, path))
+
+    def _authorized(self, request: httpx.Request) -> bool:
+        header = request.headers.get("authorization", "")
+        return header.startswith("Bearer ") and header[7:] in self.tokens
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        path = request.url.path
+        self.requests.append((request.method, path))
+        body = json.loads(request.content) if request.content else None
+        if path in AUTH_PATHS and not self._authorized(request):
+            return httpx.Response(401, json={"message": "Unauthorized"})
+        if path not in AUTH_PATHS and "authorization" in request.headers:
+            return httpx.Response(400, json={"message": "unexpected Authorization header"})
+        if path == "/supported-chains":
+            return httpx.Response(200, json=self.chains)
+        if path == "/auth/message":
+            message_id = f"msg-{next(self._ids)}"
+            text = f"Sign in to Flash\nAddress: {body['userAddress']}\nNonce: {message_id}"
+            self.messages[message_id] = (text, body["userAddress"])
+            return httpx.Response(
+                200, json={"message": text, "expiry": START + 300, "messageId": message_id}
+            )
+        if path == "/auth/verify":
+            text, address = self.messages.pop(body["messageId"])
+            signer = Account.recover_message(encode_defunct(text=text), signature=body["signature"])
+            if signer != address:
+                return httpx.Response(401, json={"message": "Invalid signature"})
+            self.logins += 1
+            issued = f"jwt-login-{self.logins}"
+            self.tokens.add(issued)
+            return httpx.Response(
+                200,
+                json={
+                    "token": issued,
+                    "user_address": address.lower(),
+                    "referralCode": "REF123",
+                    "is_new_user": self.logins == 1,
+                },
+            )
+        if path == "/quote":
+            amount = int(request.url.params["inputAmount"])
+            return httpx.Response(200, json=quote(amount, **self.quote_changes))
+        if path.startswith("/balance/"):
+            return httpx.Response(200, json=balance(self.held, path.rsplit("/", 1)[1]))
+        if path == "/swap":
+            return self._swap(body)
+        if path == "/history":
+            return httpx.Response(200, json=self._history())
+        return httpx.Response(404, json={"message": f"no route {path}"})
+
+    def _swap(self, body: dict[str, Any]) -> httpx.Response:
+        if self.swap_status != 200:
+            return httpx.Response(self.swap_status, json={"message": "Service Unavailable"})
+        order = body["signedOrder"]
+        signer = recover_order_signer(order)
+        expected = "0x" + "0" * 24 + body["userAddress"][2:].lower()
+        if any(element["intent"]["spec"]["sourceSigner"] != expected for element in order):
+            return httpx.Response(400, json={"message": "sourceSigner is not userAddress"})
+        if signer.lower() != body["userAddress"].lower():
+            return httpx.Response(
+                400,
+                json={"message": "Invalid signature: recovered signer does not match sourceSigner"},
+            )
+        transaction_hash = "0x" + f"{len(self.swaps) + 1:064x}"
+        self.swaps.append(body)
+        return httpx.Response(
+            200,
+            json={"transactionHash": transaction_hash, "status": "pending", "message": "accepted"},
+        )
+
+    def _history(self) -> dict[str, Any]:
+        status = self.statuses.pop(0) if len(self.statuses) > 1 else self.statuses[0]
+        records = [
+            swap_record("0x" + f"{index + 1:064x}", status) for index in range(len(self.swaps))
+        ]
+        return history(reversed(records))

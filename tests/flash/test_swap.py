@@ -1,0 +1,334 @@
+"""The one-call swap against a stateful stand-in backend: login, quote, checks, order,
+signature and one POST /swap; then the wait for its outcome."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from eth_account import Account
+from eth_account.signers.local import LocalAccount
+from pytest_httpx import HTTPXMock
+
+from xswap_sdk import errors
+from xswap_sdk._clock import VirtualClock
+from xswap_sdk.flash.api import check_slippage, slippage_bps
+
+from ..support import ADDRESS, FLASH_JWT, resolve
+from .backend import (
+    FEE,
+    START,
+    SWAP_CALLDATA,
+    SWAP_ROUTER,
+    WETH_BASE,
+    FakeFlash,
+    recover_order_signer,
+)
+
+SWAP = {
+    "input_amount": 10_000_000,
+    "output_token": WETH_BASE,
+    "chain_id": 8453,
+    "slippage": 1.5,
+}
+
+
+async def test_swap_end_to_end(
+    make_flash: Any, backend: FakeFlash, wallet: LocalAccount, clock: VirtualClock
+) -> None:
+    client = make_flash()  # no token, no signer: the swap's signer logs in
+    submission = await resolve(client.swap(wallet, **SWAP))
+    assert submission.status == "pending"
+    assert submission.transaction_hash == "0x" + f"{1:064x}"
+    assert backend.logins == 1
+    assert backend.count("POST", "/swap") == 1
+    assert [r for r in backend.requests if r[1] != "/swap"][:3] == [
+        ("POST", "/auth/message"),
+        ("POST", "/auth/verify"),
+        ("GET", "/supported-chains"),
+    ]
+    (body,) = backend.swaps
+    assert body["userAddress"] == ADDRESS
+    assert body["chainId"] == 8453
+    assert body["swapRouterAddress"] == SWAP_ROUTER
+    assert body["swapCalldata"] == SWAP_CALLDATA
+    assert body["slippageBps"] == 150
+    # Balances: Arbitrum 6, Base 9 => Base gives 6.99, Arbitrum 3.01, each with a 2.01 fee.
+    order = body["signedOrder"]
+    assert [int(e["intent"]["spec"]["value"]) for e in order] == [6_990_000, 3_010_000]
+    assert all(int(e["intent"]["maxFee"]) == FEE for e in order)
+    assert recover_order_signer(order) == wallet.address
+    assert clock.sleeps == []
+
+
+async def test_swap_with_the_clients_signer_and_a_single_source(
+    make_flash: Any, backend: FakeFlash, wallet: LocalAccount
+) -> None:
+    backend.held = {42161: 50_000_000}
+    client = make_flash(signer=wallet)
+    await resolve(client.swap(wallet, **{**SWAP, "slippage": "0.05"}))
+    (body,) = backend.swaps
+    assert len(body["signedOrder"]) == 1
+    assert body["slippageBps"] == 5
+    assert recover_order_signer(body["signedOrder"]) == wallet.address
+
+
+async def test_swap_sources_and_recipient(
+    make_flash: Any, backend: FakeFlash, wallet: LocalAccount, httpx_mock: HTTPXMock
+) -> None:
+    backend.held = {42161: 20_000_000, 8453: 20_000_000}
+    client = make_flash(jwt=FLASH_JWT)
+    recipient = "0x" + "12" * 20
+    await resolve(
+        client.swap(
+            wallet, **SWAP, recipient=recipient, sources={42161: 2_500_000, 8453: 7_500_000}
+        )
+    )
+    quote_request = next(r for r in httpx_mock.get_requests() if r.url.path == "/quote")
+    assert quote_request.url.params["recipient"] == recipient
+    assert quote_request.url.params["from"] == ADDRESS
+    (body,) = backend.swaps
+    assert [int(e["intent"]["spec"]["value"]) for e in body["signedOrder"]] == [
+        2_500_000,
+        7_500_000,
+    ]
+    assert backend.logins == 0  # the JWT was enough
+
+
+async def test_a_503_on_post_swap_is_not_retried(
+    make_flash: Any, backend: FakeFlash, wallet: LocalAccount
+) -> None:
+    backend.swap_status = 503
+    client = make_flash(jwt=FLASH_JWT)
+    with pytest.raises(errors.InternalServerError) as info:
+        await resolve(client.swap(wallet, **SWAP))
+    assert info.value.outcome_unknown
+    assert "may have accepted it" in str(info.value)
+    assert backend.count("POST", "/swap") == 1
+
+
+async def test_a_401_on_post_swap_relogs_in_and_resends_once(
+    make_flash: Any, backend: FakeFlash, wallet: LocalAccount
+) -> None:
+    client = make_flash(jwt=FLASH_JWT)
+    backend.expire_tokens()
+    await resolve(client.swap(wallet, **SWAP))
+    assert backend.count("POST", "/swap") == 2  # refused with 401, then accepted
+    assert len(backend.swaps) == 1
+    assert backend.logins == 1
+
+
+async def test_wait_follows_the_swap_to_completed(
+    make_flash: Any, backend: FakeFlash, wallet: LocalAccount, clock: VirtualClock
+) -> None:
+    backend.statuses = ["pending", "pending", "completed"]
+    client = make_flash(signer=wallet)
+    submission = await resolve(client.swap(wallet, **SWAP, wait=True))
+    assert submission.record is not None
+    assert submission.record.status == "completed"
+    assert submission.record.transaction_hash == submission.transaction_hash
+    assert backend.count("GET", "/history") == 3
+    assert clock.sleeps == [5.0, 5.0]
+    assert backend.count("POST", "/swap") == 1
+
+
+async def test_wait_raises_swap_failed(
+    make_flash: Any, backend: FakeFlash, wallet: LocalAccount
+) -> None:
+    backend.statuses = ["pending", "failed"]
+    client = make_flash(signer=wallet)
+    with pytest.raises(errors.SwapFailedError) as info:
+        await resolve(client.swap(wallet, **SWAP, wait=True))
+    assert info.value.status.status == "failed"
+    assert backend.count("POST", "/swap") == 1
+
+
+async def test_wait_times_out_with_the_last_record(
+    make_flash: Any, backend: FakeFlash, wallet: LocalAccount, clock: VirtualClock
+) -> None:
+    backend.statuses = ["pending"]
+    client = make_flash(signer=wallet)
+    with pytest.raises(errors.WaitTimeoutError) as info:
+        await resolve(client.swap(wallet, **SWAP, wait=True, wait_timeout=60, poll_interval=10))
+    assert info.value.last_status.status == "pending"
+    assert "may still complete" in str(info.value)
+    assert backend.count("GET", "/history") == 6
+    assert clock.sleeps == [10] * 5
+
+
+async def test_wait_for_swap_on_its_own(
+    make_flash: Any, backend: FakeFlash, wallet: LocalAccount
+) -> None:
+    client = make_flash(signer=wallet)
+    submission = await resolve(client.swap(wallet, **SWAP))
+    backend.statuses = ["completed"]
+    record = await resolve(client.wait_for_swap("0x" + submission.transaction_hash[2:].upper()))
+    assert record.status == "completed"
+
+
+async def test_wait_keeps_polling_while_the_swap_is_not_listed(
+    make_flash: Any, backend: FakeFlash, wallet: LocalAccount, clock: VirtualClock
+) -> None:
+    client = make_flash(signer=wallet)
+    with pytest.raises(errors.WaitTimeoutError, match="not in the history yet"):
+        await resolve(client.wait_for_swap("0x" + "99" * 32, wait_timeout=10, poll_interval=5))
+    assert backend.count("GET", "/history") == 2
+
+
+# ------------------------------------------------------------------ the checks before signing
+
+
+async def test_an_expired_quote_is_refused_before_signing(
+    make_flash: Any, backend: FakeFlash, wallet: LocalAccount, clock: VirtualClock
+) -> None:
+    clock.advance(61)  # the quote expires at START + 60
+    client = make_flash(jwt=FLASH_JWT)
+    with pytest.raises(errors.QuoteRejectedError) as info:
+        await resolve(client.swap(wallet, **SWAP))
+    assert info.value.argument == "quote.expires_at"
+    assert "expired 1.0 s ago" in info.value.rule
+    assert info.value.quote is not None
+    assert backend.count("POST", "/swap") == 0
+    assert backend.count("GET", "/balance/" + ADDRESS) == 0
+
+
+@pytest.mark.parametrize("expires_at", [START + 60, (START + 60) * 1000])
+async def test_expiry_in_seconds_or_milliseconds(
+    make_flash: Any, backend: FakeFlash, wallet: LocalAccount, clock: VirtualClock, expires_at: int
+) -> None:
+    backend.quote_changes = {"expires_at": expires_at}
+    client = make_flash(jwt=FLASH_JWT)
+    clock.advance(59)
+    await resolve(client.swap(wallet, **SWAP))  # one second left: accepted
+    clock.advance(1)
+    with pytest.raises(errors.QuoteRejectedError):
+        await resolve(client.swap(wallet, **SWAP))  # exactly at expiry: refused
+    assert len(backend.swaps) == 1
+
+
+async def test_a_quote_without_expiry_is_accepted(
+    make_flash: Any, backend: FakeFlash, wallet: LocalAccount
+) -> None:
+    backend.quote_changes = {"expires_at": None}
+    await resolve(make_flash(jwt=FLASH_JWT).swap(wallet, **SWAP))
+    assert len(backend.swaps) == 1
+
+
+async def test_the_fee_cap(make_flash: Any, backend: FakeFlash, wallet: LocalAccount) -> None:
+    client = make_flash(jwt=FLASH_JWT)
+    await resolve(client.swap(wallet, **SWAP, max_fee_cap=FEE))  # equal: fine
+    with pytest.raises(errors.QuoteRejectedError) as info:
+        await resolve(client.swap(wallet, **SWAP, max_fee_cap=FEE - 1))
+    assert info.value.argument == "quote.fees.gateway_fee"
+    assert "above max_fee_cap" in info.value.rule
+    backend.quote_changes = {"gateway_fee": None}
+    with pytest.raises(errors.QuoteRejectedError, match="cannot be checked"):
+        await resolve(client.swap(wallet, **SWAP, max_fee_cap=FEE))
+    assert len(backend.swaps) == 1
+
+
+async def test_an_unsupported_destination_is_refused_before_quoting(
+    make_flash: Any, backend: FakeFlash, wallet: LocalAccount
+) -> None:
+    client = make_flash(jwt=FLASH_JWT)
+    with pytest.raises(errors.InvalidInputError) as info:
+        await resolve(client.swap(wallet, **{**SWAP, "chain_id": 56}))
+    assert info.value.argument == "chain_id"
+    assert "supported: 1, 10, 137, 8453, 42161" in info.value.rule
+    assert backend.count("GET", "/quote") == 0
+
+
+@pytest.mark.parametrize(
+    ("changes", "argument"),
+    [
+        ({"token_in": {"amount": "9999999"}}, "quote.token_in.amount"),
+        ({"swap_calldata": None}, "quote.swap_calldata"),
+        ({"swap_router_address": None}, "quote.swap_router_address"),
+    ],
+)
+async def test_a_quote_that_does_not_fit_is_refused(
+    make_flash: Any, backend: FakeFlash, wallet: LocalAccount, changes: Any, argument: str
+) -> None:
+    backend.quote_changes = changes
+    with pytest.raises(errors.QuoteRejectedError) as info:
+        await resolve(make_flash(jwt=FLASH_JWT).swap(wallet, **SWAP))
+    assert info.value.argument == argument
+    assert backend.swaps == []
+
+
+async def test_a_shortfall_is_refused_before_signing(
+    make_flash: Any, backend: FakeFlash, wallet: LocalAccount
+) -> None:
+    backend.held = {42161: 3_000_000}
+    with pytest.raises(errors.InsufficientBalanceError, match="short by"):
+        await resolve(make_flash(jwt=FLASH_JWT).swap(wallet, **SWAP))
+    assert backend.count("POST", "/swap") == 0
+
+
+@pytest.mark.parametrize(
+    ("changes", "argument"),
+    [
+        ({"slippage": 1.234}, "slippage"),
+        ({"slippage": 101}, "slippage"),
+        ({"slippage": True}, "slippage"),
+        ({"input_amount": 0}, "input_amount"),
+        ({"input_amount": 10.5}, "input_amount"),
+        ({"output_token": "weth"}, "output_token"),
+        ({"chain_id": -1}, "chain_id"),
+        ({"recipient": "0x12"}, "recipient"),
+        ({"sources": {8453: -1}}, "sources[8453]"),
+        ({"sources": []}, "sources"),
+        ({"max_fee_cap": "lots"}, "max_fee_cap"),
+        ({"wait": "yes"}, "wait"),
+        ({"wait_timeout": -1}, "wait_timeout"),
+        ({"poll_interval": 0}, "poll_interval"),
+    ],
+)
+async def test_swap_arguments_are_checked_before_any_request(
+    make_flash: Any, httpx_mock: HTTPXMock, wallet: LocalAccount, changes: Any, argument: str
+) -> None:
+    with pytest.raises(errors.InvalidInputError) as info:
+        await resolve(make_flash(signer=wallet).swap(wallet, **{**SWAP, **changes}))
+    assert info.value.argument == argument
+    assert httpx_mock.get_requests() == []
+
+
+async def test_a_swap_signer_other_than_the_logged_in_one_is_refused(
+    make_flash: Any, httpx_mock: HTTPXMock, wallet: LocalAccount
+) -> None:
+    client = make_flash(signer=Account.create())
+    with pytest.raises(errors.InvalidInputError, match="logged in as"):
+        await resolve(client.swap(wallet, **SWAP))
+    assert httpx_mock.get_requests() == []
+
+
+async def test_a_swap_without_any_signer_object_is_refused(
+    make_flash: Any, httpx_mock: HTTPXMock
+) -> None:
+    with pytest.raises(errors.InvalidInputError) as info:
+        await resolve(make_flash(jwt=FLASH_JWT).swap("0xnot-a-signer", **SWAP))
+    assert info.value.argument == "signer"
+
+
+@pytest.mark.parametrize(
+    ("percent", "bps"),
+    [
+        (1.5, 150),
+        ("1.5", 150),
+        (Decimal("0.01"), 1),
+        (0, 0),
+        (100, 10_000),
+        (0.1, 10),
+        (0.29, 29),  # 0.29 * 100 is 28.999999999999996 in binary floating point
+        ("2.50", 250),
+    ],
+)
+def test_slippage_basis_points_are_exact(percent: Any, bps: int) -> None:
+    assert slippage_bps(check_slippage(percent)) == bps
+
+
+@pytest.mark.parametrize("percent", [0.001, "1.005", "nan", "inf", -0.5, 100.01])
+def test_slippage_that_is_not_a_whole_number_of_bps_is_refused(percent: Any) -> None:
+    with pytest.raises(errors.InvalidInputError):
+        check_slippage(percent)
