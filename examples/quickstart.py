@@ -1,5 +1,5 @@
-"""xswap-sdk in one run: relay a transaction, route a gasless swap, and swap USDC from
-two chains through the swap backend, all against the built-in sandbox.
+"""xswap-sdk in one run: swap USDC from two chains through the swap backend, relay a
+transaction, and route a gasless swap, all against the built-in sandbox.
 
 Needs nothing but ``pip install xswap-sdk``: no account, no key, no network. The
 sandbox emulates the three services in-process, on virtual time, so the waits below
@@ -35,6 +35,64 @@ def usdc(amount: int) -> str:
 
 def step(title: str) -> None:
     print(f"\n== {title}")
+
+
+def swap_usdc_from_two_chains(sb: Sandbox) -> None:
+    wallet = TEST_SIGNER.address
+    step("Swap backend: log in with a wallet signature")
+    flash = sb.flash_client(signer=TEST_SIGNER)
+    session = flash.login()
+    print(f"logged in as {session.user_address} (referral code {session.referral_code})")
+
+    step("Swap backend: chains and their Circle Gateway contracts")
+    chains = flash.get_supported_chains()
+    for chain in chains:
+        coin = chain.usdc.address if chain.usdc else "?"
+        print(f"  {chain.display_name:13} chain {chain.id:<6} domain {chain.domain}  USDC {coin}")
+
+    step("Swap backend: USDC in the gateway wallet")
+    # The sandbox's stand-in for depositing (FlashClient.deposit on a real chain).
+    sb.fund(wallet, 8453, 30_000_000)
+    sb.fund(wallet, 42161, 25_000_000)
+    balance = flash.get_balance(wallet)
+    for entry in balance.balances:
+        print(f"  {entry.chain_name:13} {usdc(entry.balance)}")
+    print(f"  {'total':13} {usdc(balance.total_balance)}")
+
+    step("Swap backend: quote 40 USDC -> WETH on Arbitrum")
+    quote = flash.get_quote(
+        input_amount=40_000_000,
+        output_token=WETH_ON_ARBITRUM,
+        chain_id=42161,
+        sender=wallet,
+        slippage="0.5",
+    )
+    out = from_units(quote.token_out.amount, 18) if quote.token_out else 0
+    fees = quote.fees
+    print(f"out: {out:.6f} WETH; gateway fee up to {usdc(fees.gateway_fee if fees else 0)}, "
+          f"execution fee {usdc(fees.execution_fee if fees else 0)}")  # fmt: skip
+
+    step("Swap backend: build, sign and submit an order from Base and Arbitrum")
+    order = flash.build_order(
+        quote, chains=chains, balances=balance, user=wallet,
+        sources={8453: 25_000_000, 42161: 15_000_000},  # each also holds the max fee
+    )  # fmt: skip
+    for source in order.sources:
+        print(f"  burn intent on chain {source.chain_id}: {usdc(source.value)}")
+    signed = flash.sign_order(order, TEST_SIGNER)
+    print(f"signed once ({order.primary_type}) by {signed.signer}")
+    submission = flash.submit_swap(signed, slippage_bps=50)
+    print(f"submitted: {submission.status}, {submission.transaction_hash}")
+
+    step("Swap backend: watch it complete in the history")
+    assert submission.transaction_hash is not None
+    record = flash.wait_for_swap(submission.transaction_hash, poll_interval=2)
+    print(f"{record.status} at {record.updated_at}: {record.amount_usdc} USDC -> WETH "
+          f"(at least {record.min_amount_out})")  # fmt: skip
+    summary = flash.get_history().summary
+    if summary is not None:
+        print(f"history: {summary.total_swaps} swap(s), {summary.total_volume} USDC")
+    print(f"left in the gateway: {usdc(flash.get_balance(wallet).total_balance)}")
 
 
 def relay_a_transaction(sb: Sandbox) -> None:
@@ -91,6 +149,7 @@ def route_and_swap_gasless(sb: Sandbox) -> None:
 def main() -> None:
     with Sandbox() as sb:
         print(f"sandbox: {sb.base_url} (seed {sb.seed}), wallet {TEST_SIGNER.address}")
+        swap_usdc_from_two_chains(sb)
         relay_a_transaction(sb)
         route_and_swap_gasless(sb)
         elapsed = sb.clock.monotonic()

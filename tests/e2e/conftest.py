@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from xswap_sdk.sandbox import Sandbox
+from xswap_sdk.testing import TEST_SIGNER
 
 
 @pytest.fixture
@@ -26,6 +27,14 @@ def sb() -> Iterator[Sandbox]:
 def relayer(sb: Sandbox, kind: str) -> Any:
     """A relayer client of the given kind, wired to the sandbox."""
     return sb.relayer_client() if kind == "sync" else sb.async_relayer_client()
+
+
+@pytest.fixture
+def flash(sb: Sandbox, kind: str) -> Any:
+    """A swap backend client of the given kind, logging in with the test signer."""
+    if kind == "sync":
+        return sb.flash_client(signer=TEST_SIGNER)
+    return sb.async_flash_client(signer=TEST_SIGNER)
 
 
 @pytest.fixture

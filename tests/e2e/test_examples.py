@@ -16,6 +16,10 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 def test_the_quickstart_runs_to_the_end(capsys: pytest.CaptureFixture[str]) -> None:
     runpy.run_path(str(EXAMPLES / "quickstart.py"), run_name="__main__")
     out = capsys.readouterr().out
+    assert "logged in as 0x5a3Ca05337A87116A27A21b11cDE16D85efb3586" in out
+    assert "signed once (BurnIntentSet)" in out
+    assert "completed at 2025-01-01 00:00:08+00:00: 40.000000 USDC" in out
+    assert "left in the gateway: 14.98 USDC" in out
     assert "EXECUTED in 2000 ms: 0x" in out
     assert "Relay + Uniswap" in out
     assert ": completed" in out
@@ -33,6 +37,7 @@ def test_the_async_notebook_executes_with_top_level_await() -> None:
         if cell.cell_type == "code"
         for output in cell.outputs
     )
+    assert "swap completed: 25.000000 USDC" in printed
     assert "EXECUTED 0x" in printed
     assert "completed 0x" in printed
     assert "requests served" in printed

@@ -43,6 +43,22 @@ def test_a_users_test_is_three_lines(pytester: pytest.Pytester) -> None:
     result.assert_outcomes(passed=1)
 
 
+def test_the_flash_fixture_logs_in_with_the_test_signer(pytester: pytest.Pytester) -> None:
+    result = run(
+        pytester,
+        """
+        WETH = "0x82aF49447D8a07e3bd95BD0d56f35241523fBab1"
+
+        def test_swap(xswap_flash, xswap_signer, xswap_sandbox):
+            xswap_sandbox.fund(xswap_signer.address, 8453, 20_000_000)
+            done = xswap_flash.swap(xswap_signer, input_amount=10_000_000, output_token=WETH,
+                                    chain_id=42161, slippage=1, wait=True)
+            assert done.record.status == "completed"
+        """,
+    )
+    result.assert_outcomes(passed=1)
+
+
 def test_async_clients_and_the_shared_clock(pytester: pytest.Pytester) -> None:
     result = run(
         pytester,

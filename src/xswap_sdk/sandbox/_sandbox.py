@@ -26,8 +26,10 @@ from .relayer import RelayerService
 from .routing import RoutingService
 
 if TYPE_CHECKING:
+    from ..flash import AsyncFlashClient, FlashClient
     from ..relayer import AsyncRelayerClient, RelayerClient
     from ..routing import AsyncRoutingClient, RoutingClient
+    from ..signing import Signer
 
 __all__ = ["BASE_URL", "RecordedRequest", "RequestLog", "Sandbox"]
 
@@ -310,6 +312,25 @@ class Sandbox:
     def _keep(self, client: ClientT) -> ClientT:
         self._clients.append(client)
         return client
+
+    def flash_client(self, signer: Signer | None = None, **kwargs: Any) -> FlashClient:
+        """A `FlashClient` wired to the sandbox: its URL and its clock.
+
+        Args:
+            signer: the wallet the client logs in with, on its first call that needs it.
+            **kwargs: any other `FlashClient` argument, or an override of these.
+        """
+        from ..flash import FlashClient
+
+        return self._keep(FlashClient(signer=signer, **self._wire("flash", kwargs, sync=True)))
+
+    def async_flash_client(self, signer: Signer | None = None, **kwargs: Any) -> AsyncFlashClient:
+        """An `AsyncFlashClient` wired to the sandbox; see `flash_client`."""
+        from ..flash import AsyncFlashClient
+
+        return self._keep(
+            AsyncFlashClient(signer=signer, **self._wire("flash", kwargs, sync=False))
+        )
 
     def routing_client(self, **kwargs: Any) -> RoutingClient:
         """A `RoutingClient` wired to the sandbox: its URL, its API key, its clock.

@@ -28,15 +28,18 @@ if TYPE_CHECKING:
     from eth_account.signers.local import LocalAccount
 
     from .._clock import Clock
+    from ..flash import AsyncFlashClient, FlashClient
     from ..relayer import AsyncRelayerClient, RelayerClient
     from ..routing import AsyncRoutingClient, RoutingClient
     from ..sandbox import Sandbox
 
 __all__ = [
     "pytest_configure",
+    "xswap_async_flash",
     "xswap_async_relayer",
     "xswap_async_routing",
     "xswap_clock",
+    "xswap_flash",
     "xswap_relayer",
     "xswap_routing",
     "xswap_sandbox",
@@ -74,6 +77,18 @@ def xswap_signer() -> LocalAccount:
     from . import TEST_SIGNER
 
     return TEST_SIGNER
+
+
+@pytest.fixture
+def xswap_flash(xswap_sandbox: Sandbox, xswap_signer: LocalAccount) -> FlashClient:
+    """A `FlashClient` wired to the sandbox, logging in with ``xswap_signer``."""
+    return xswap_sandbox.flash_client(signer=xswap_signer)
+
+
+@pytest.fixture
+def xswap_async_flash(xswap_sandbox: Sandbox, xswap_signer: LocalAccount) -> AsyncFlashClient:
+    """An `AsyncFlashClient` wired to the sandbox, logging in with ``xswap_signer``."""
+    return xswap_sandbox.async_flash_client(signer=xswap_signer)
 
 
 @pytest.fixture
