@@ -38,6 +38,21 @@ async def signed_order(flash: Any, amount: int, **build: Any) -> Any:
     return flash.sign_order(order, TEST_SIGNER)
 
 
+async def submit_wire(flash: Any, signed: Any, wire: list[dict[str, Any]]) -> Any:
+    """Submit ``wire`` (a hand-edited ``signedOrder``) with the rest of ``signed``'s order."""
+    order = signed.order
+    return await resolve(
+        flash.submit_swap(
+            wire,
+            slippage_bps=50,
+            user_address=order.user,
+            chain_id=order.chain_id,
+            swap_router_address=order.swap_router_address,
+            swap_calldata=order.swap_calldata,
+        )
+    )
+
+
 async def test_login_chains_and_tokens(sb: Sandbox, flash: Any) -> None:
     session = await resolve(flash.login())
     assert session.user_address == TEST_ADDRESS
@@ -82,16 +97,7 @@ async def test_the_sandbox_refuses_a_tampered_burn_intent(sb: Sandbox, flash: An
     wire = copy.deepcopy(signed.to_wire())
     wire[0]["intent"]["spec"]["destinationRecipient"] = "0x" + "0" * 24 + "ab" * 20
     with pytest.raises(errors.BadRequestError) as refused:
-        await resolve(
-            flash.submit_swap(
-                wire,
-                slippage_bps=50,
-                user_address=TEST_ADDRESS,
-                chain_id=42161,
-                swap_router_address=signed.order.swap_router_address,
-                swap_calldata=signed.order.swap_calldata,
-            )
-        )
+        await submit_wire(flash, signed, wire)
     assert "recovered signer does not match sourceSigner" in str(refused.value)
     assert sb.flash.balance(TEST_ADDRESS, 8453) == 30_000_000
 
@@ -104,16 +110,7 @@ async def test_the_sandbox_refuses_a_wrong_signer(sb: Sandbox, flash: Any) -> No
     wire = copy.deepcopy(signed.to_wire())
     wire[0]["signature"] = "0x" + forged.removeprefix("0x")
     with pytest.raises(errors.BadRequestError, match="recovered signer"):
-        await resolve(
-            flash.submit_swap(
-                wire,
-                slippage_bps=50,
-                user_address=TEST_ADDRESS,
-                chain_id=42161,
-                swap_router_address=signed.order.swap_router_address,
-                swap_calldata=signed.order.swap_calldata,
-            )
-        )
+        await submit_wire(flash, signed, wire)
 
 
 @pytest.mark.usefixtures("funded")

@@ -377,12 +377,7 @@ def test_leaderboard_and_referrals_follow_what_happened(sb: Sandbox, http: httpx
     third = Account.from_key("0x" + "22" * 32)
     refused = http.post("/flash/auth/message", json={"userAddress": third.address}).json()
     over_limit = http.post(
-        "/flash/auth/verify",
-        json={
-            "messageId": refused["messageId"],
-            "signature": personal_sign(third, refused["message"]),
-            "referredByCode": code,
-        },
+        "/flash/auth/verify", json={**signed(refused, third), "referredByCode": code}
     )
     assert over_limit.status_code == 400
     mine = swap_body(http, get_quote(http, 10_000_000), {8453: 10_000_000})

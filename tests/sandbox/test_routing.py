@@ -235,6 +235,26 @@ def gasless_quotes(http: httpx.Client, **params: Any) -> list[dict[str, Any]]:
     return quotes
 
 
+def submit_gasless(
+    http: httpx.Client, quote: dict[str, Any], signer: Any = TEST_SIGNER
+) -> httpx.Response:
+    """Sign a gasless quote's payload as given and submit it."""
+    signature = sign_typed_data(signer, quote["eip712"])
+    return http.post(
+        "/routing/gasless/submit-swap", json={"quoteId": quote["quoteId"], "signature": signature}
+    )
+
+
+def gasless_status(sb: Sandbox, http: httpx.Client, swap_id: str) -> Any:
+    return ok(
+        http.get(
+            "/routing/gasless/status",
+            params={"id": swap_id},
+            headers={"api-key": sb.routing.api_key},
+        )
+    )
+
+
 def test_gasless_quote_is_a_real_permit2_payload(http: httpx.Client) -> None:
     quotes = gasless_quotes(http)
     assert 1 <= len(quotes) <= 3
@@ -259,33 +279,18 @@ def test_gasless_quote_is_a_real_permit2_payload(http: httpx.Client) -> None:
 def test_gasless_swap_is_relayed_and_reports_the_live_spelling(
     sb: Sandbox, http: httpx.Client
 ) -> None:
-    chosen = gasless_quotes(http)[0]
-    submitted = ok(
-        http.post(
-            "/routing/gasless/submit-swap",
-            json={
-                "quoteId": chosen["quoteId"],
-                "signature": sign_typed_data(TEST_SIGNER, chosen["eip712"]),
-            },
-        )
-    )
+    submitted = ok(submit_gasless(http, gasless_quotes(http)[0]))
     assert submitted["status"] == "pending"
     assert submitted["executionTxHash"] is None
     assert submitted["tachyonTxId"] in sb.relayer.transaction_ids
-    key = {"api-key": sb.routing.api_key}
-    status = ok(
-        http.get("/routing/gasless/status", params={"id": submitted["swapId"]}, headers=key)
-    )
+    status = gasless_status(sb, http, submitted["swapId"])
     assert status["status"] == "pending"
     assert status["executionTxHash"] is None
     sb.wait(5)
-    status = ok(
-        http.get("/routing/gasless/status", params={"id": submitted["swapId"]}, headers=key)
-    )
+    status = gasless_status(sb, http, submitted["swapId"])
     assert status["status"] == "completed"
-    assert (
-        status["executionTxHash"] == sb.relayer.record(submitted["tachyonTxId"])["executionTxHash"]
-    )
+    relayed = sb.relayer.record(submitted["tachyonTxId"])
+    assert status["executionTxHash"] == relayed["executionTxHash"]
     assert status["from"] == TEST_ADDRESS
 
 
@@ -293,52 +298,22 @@ def test_gasless_submission_checks_the_signature_and_the_quote(
     sb: Sandbox, http: httpx.Client
 ) -> None:
     chosen = gasless_quotes(http)[0]
-    other = Account.from_key("0x" + "33" * 32)
-    forged = http.post(
-        "/routing/gasless/submit-swap",
-        json={"quoteId": chosen["quoteId"], "signature": sign_typed_data(other, chosen["eip712"])},
-    )
+    forged = submit_gasless(http, chosen, Account.from_key("0x" + "33" * 32))
     assert forged.status_code == 400
     assert "not signed by the sender" in forged.json()["message"]
     assert sb.relayer.transaction_ids == []
-    good = {
-        "quoteId": chosen["quoteId"],
-        "signature": sign_typed_data(TEST_SIGNER, chosen["eip712"]),
-    }
-    assert http.post("/routing/gasless/submit-swap", json=good).status_code == 200
-    assert http.post("/routing/gasless/submit-swap", json=good).status_code == 409
+    assert submit_gasless(http, chosen).status_code == 200
+    assert submit_gasless(http, chosen).status_code == 409
     late = gasless_quotes(http)[0]
     sb.wait(601)
-    response = http.post(
-        "/routing/gasless/submit-swap",
-        json={
-            "quoteId": late["quoteId"],
-            "signature": sign_typed_data(TEST_SIGNER, late["eip712"]),
-        },
-    )
-    assert response.status_code == 400
+    assert submit_gasless(http, late).status_code == 400
 
 
 def test_a_failed_relay_fails_the_gasless_swap(sb: Sandbox, http: httpx.Client) -> None:
     sb.relayer.fail_next("execution reverted", label="gasless")
-    chosen = gasless_quotes(http)[0]
-    swap_id = ok(
-        http.post(
-            "/routing/gasless/submit-swap",
-            json={
-                "quoteId": chosen["quoteId"],
-                "signature": sign_typed_data(TEST_SIGNER, chosen["eip712"]),
-            },
-        )
-    )["swapId"]
+    swap_id = ok(submit_gasless(http, gasless_quotes(http)[0]))["swapId"]
     sb.wait(10)
-    status = ok(
-        http.get(
-            "/routing/gasless/status",
-            params={"id": swap_id},
-            headers={"api-key": sb.routing.api_key},
-        )
-    )
+    status = gasless_status(sb, http, swap_id)
     assert status["status"] == "failed"
     assert status["executionTxHash"] is None
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from eth_hash.auto import keccak
 
@@ -28,6 +28,7 @@ __all__ = [
     "derived_address",
     "find_token",
     "logo",
+    "token_json",
     "usdc",
 ]
 
@@ -183,6 +184,18 @@ TOKENS: Final[list[Token]] = [
     *_tokens(137, ("0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359", *_USDC)),
 ]  # fmt: skip
 """Every token the sandbox can quote, per chain; the native token first."""
+
+
+def token_json(token: Token) -> dict[str, Any]:
+    """A token in the camelCase shape both services use for search results."""
+    return {
+        "address": token.address,
+        "chainId": token.chain_id,
+        "decimals": token.decimals,
+        "logoUrl": logo(token.symbol),
+        "name": token.name,
+        "symbol": token.symbol,
+    }
 
 
 def find_token(chain_id: int, address: str) -> Token | None:

@@ -18,7 +18,16 @@ from typing import Any, ClassVar
 from .._models import check_argument
 from ..errors import InvalidInputError
 
-__all__ = ["HTTPError", "Handler", "Request", "Response", "Router", "Service", "checked"]
+__all__ = [
+    "HTTPError",
+    "Handler",
+    "Request",
+    "Response",
+    "Router",
+    "Service",
+    "check_api_key",
+    "checked",
+]
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
@@ -63,6 +72,25 @@ def checked(name: str, type_: Any, value: Any, *, code: str | None = None) -> An
         return check_argument(name, type_, value)
     except InvalidInputError as exc:
         raise HTTPError(400, f"{name}: {exc.rule}", code=code, details={"field": name}) from None
+
+
+def check_api_key(
+    request: Request,
+    expected: str,
+    *,
+    missing_code: str | None = None,
+    wrong_code: str | None = None,
+) -> None:
+    """Refuse a request whose ``api-key`` header is missing or not ``expected``.
+
+    Raises:
+        HTTPError: 401, with ``missing_code`` or ``wrong_code``.
+    """
+    key = request.header("api-key")
+    if not key:
+        raise HTTPError(401, "unauthorized: the api-key header is missing", code=missing_code)
+    if key != expected:
+        raise HTTPError(401, "unauthorized: invalid api-key", code=wrong_code)
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,18 @@ from pydantic import Field
 
 from ..signing import DEFAULT_MAX_FEE
 from ..types import Address, ChainId, TokenAmount, from_units
-from ._catalog import CHAINS, GATEWAY_MINTER, GATEWAY_WALLET, TOKENS, Chain, Token, logo, usdc
+from ._catalog import (
+    CHAINS,
+    GATEWAY_MINTER,
+    GATEWAY_WALLET,
+    TOKENS,
+    Chain,
+    Token,
+    find_token,
+    logo,
+    token_json,
+    usdc,
+)
 from ._flash_auth import Accounts
 from ._flash_orders import Debit, Quote, check_order
 from ._http import HTTPError, Request, Response, Service, checked
@@ -245,20 +256,11 @@ class FlashService(Service):
             raise HTTPError(400, "chainId and address are required")
         chain = self._chain(body["chainId"])
         address: str = checked("address", Address, body["address"])
-        token = next((t for t in TOKENS if t.chain_id == chain.id and t.address == address), None)
+        token = find_token(chain.id, address)
         if token is None:
             raise HTTPError(404, f"token {address} not found on chain {chain.id}")
-        return Response.json(
-            {
-                "address": token.address,
-                "symbol": token.symbol,
-                "decimals": token.decimals,
-                "name": token.name,
-                "chainId": token.chain_id,
-                "logoUrl": logo(token.symbol),
-                f"in{TOKEN_LIST_WORD.capitalize()}TokenList": True,
-            }
-        )
+        flag = f"in{TOKEN_LIST_WORD.capitalize()}TokenList"
+        return Response.json({**token_json(token), flag: True})
 
     # ------------------------------------------------------------------ quotes
 
@@ -279,9 +281,7 @@ class FlashService(Service):
         slippage: float = checked("slippage", _Slippage, raw_slippage)
         recipient: str = checked("recipient", Address, request.arg("recipient") or user)
         out_address: str = checked("outputToken", Address, raw_token)
-        token_out = next(
-            (t for t in TOKENS if t.chain_id == chain.id and t.address == out_address), None
-        )
+        token_out = find_token(chain.id, out_address)
         if token_out is None:
             raise HTTPError(400, f"outputToken {out_address} is not listed on chain {chain.id}")
         execution_fee = max(10_000, amount * self.execution_fee_bps // 10_000)

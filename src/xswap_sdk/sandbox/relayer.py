@@ -21,7 +21,7 @@ from pydantic import Field, StrictBool, StrictInt, StrictStr
 
 from ..types import Address, ChainId, HexBytes, TokenAmount
 from ._catalog import CHAINS, derived_address
-from ._http import Handler, HTTPError, Request, Response, Service, checked
+from ._http import Handler, HTTPError, Request, Response, Service, check_api_key, checked
 from ._world import OutcomeQueue, Timeline, World, iso
 
 __all__ = ["RelayerService", "RelayerTimings"]
@@ -202,11 +202,7 @@ class RelayerService(Service):
 
     def _authenticated(self, handler: Handler) -> Handler:
         def check(request: Request) -> Response:
-            key = request.header("api-key")
-            if not key:
-                raise HTTPError(401, "Unauthorized: the api-key header is missing", code="AUTH_001")
-            if key != self.api_key:
-                raise HTTPError(401, "Invalid API key", code="AUTH_002")
+            check_api_key(request, self.api_key, missing_code="AUTH_001", wrong_code="AUTH_002")
             return handler(request)
 
         return check

@@ -24,9 +24,9 @@ from eth_hash.auto import keccak
 from pydantic import Field
 
 from ..types import Address, ChainId, TokenAmount
-from ._catalog import CHAINS, TOKENS, Token, find_token, logo
+from ._catalog import CHAINS, TOKENS, Token, find_token, logo, token_json
 from ._gasless import RELAYER_ID_FIELD, GaslessDesk
-from ._http import HTTPError, Request, Response, Service, checked
+from ._http import HTTPError, Request, Response, Service, check_api_key, checked
 from ._routes import PROVIDERS, Plan, Provider, RouteMode, RouteQuery, plan_routes, rank, route_json
 from ._world import Timeline, World
 from .relayer import RelayerService
@@ -57,17 +57,6 @@ class _Tracked:
     route: dict[str, Any]
     created_at: float
     timeline: Timeline
-
-
-def _token_json(token: Token) -> dict[str, Any]:
-    return {
-        "address": token.address,
-        "chainId": token.chain_id,
-        "decimals": token.decimals,
-        "logoUrl": logo(token.symbol),
-        "name": token.name,
-        "symbol": token.symbol,
-    }
 
 
 def _route_providers(route: Mapping[str, Any]) -> list[Provider]:
@@ -155,13 +144,6 @@ class RoutingService(Service):
             return Response.text(error.message, error.status, error.headers)
         body = {"code": error.status, "message": error.message, "data": None}
         return Response.json(body, error.status, error.headers)
-
-    def _require_key(self, request: Request) -> None:
-        key = request.header("api-key")
-        if not key:
-            raise HTTPError(401, "unauthorized: the api-key header is missing")
-        if key != self.api_key:
-            raise HTTPError(401, "unauthorized: invalid api-key")
 
     # ------------------------------------------------------------------ quotes
 
@@ -392,7 +374,7 @@ class RoutingService(Service):
     # ------------------------------------------------------------------ chains, tokens
 
     def _chains(self, request: Request) -> Response:
-        self._require_key(request)
+        check_api_key(request, self.api_key)
         if request.query:
             raise HTTPError(400, "Invalid request", code="text")
         return self._ok(
@@ -438,10 +420,10 @@ class RoutingService(Service):
             or text in token.name.lower()
             or text == token.address.lower()
         ]
-        return self._ok([_token_json(token) for token in found])
+        return self._ok([token_json(token) for token in found])
 
     def _tokens(self, request: Request) -> Response:
-        return self._ok([_token_json(token) for token in self._chain_filter(request)])
+        return self._ok([token_json(token) for token in self._chain_filter(request)])
 
     # ------------------------------------------------------------------ gasless
 
@@ -462,7 +444,7 @@ class RoutingService(Service):
         return self._ok(self._gasless.submit(request.json()))
 
     def _gasless_status(self, request: Request) -> Response:
-        self._require_key(request)
+        check_api_key(request, self.api_key)
         swap_id = request.arg("id")
         if not swap_id:
             raise HTTPError(400, "id is required")
