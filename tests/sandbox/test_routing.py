@@ -214,7 +214,7 @@ def test_a_broadcast_can_fail_and_unknown_transactions_are_refused(
     sb.wait(3600)
     status = ok(http.get("/routing/status", params={"txHash": source_hash, "fromChain": 8453}))
     assert status["status"] == "failed"
-    with pytest.raises(ValueError, match="not built by the sandbox"):
+    with pytest.raises(ValueError, match="only transactions it built"):
         sb.routing.broadcast({"data": "0x1234"})
 
 

@@ -13,23 +13,21 @@ import threading
 from collections.abc import Coroutine, Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Final, Self, TypeVar
+from typing import Any, Final, Self, TypeVar
 
 import httpx
 
 from .._clock import Clock, VirtualClock
+from ..flash import AsyncFlashClient, FlashClient
+from ..relayer import AsyncRelayerClient, RelayerClient
+from ..routing import AsyncRoutingClient, RoutingClient
+from ..signing import Signer
 from ._http import Request, Response, Service
 from ._world import World
 from .faults import SERVICES, Faults, Outcome
 from .flash import FlashService
 from .relayer import RelayerService
 from .routing import RoutingService
-
-if TYPE_CHECKING:
-    from ..flash import AsyncFlashClient, FlashClient
-    from ..relayer import AsyncRelayerClient, RelayerClient
-    from ..routing import AsyncRoutingClient, RoutingClient
-    from ..signing import Signer
 
 __all__ = ["BASE_URL", "RecordedRequest", "RequestLog", "Sandbox"]
 
@@ -147,7 +145,6 @@ class Sandbox:
         self.faults = Faults()
         self.requests = RequestLog()
         self.transport = httpx.MockTransport(self._handle)
-        self._world = world
         self._lock = threading.RLock()
         self._http_clients: list[httpx.Client | httpx.AsyncClient] = []
         self._clients: list[Any] = []
@@ -174,6 +171,11 @@ class Sandbox:
     def relayer_url(self) -> str:
         """The relayer's base URL."""
         return self.url("relayer")
+
+    @property
+    def api_keys(self) -> dict[str, str]:
+        """The API key of each keyed service: ``{"routing": ..., "relayer": ...}``."""
+        return {"routing": self.routing.api_key, "relayer": self.relayer.api_key}
 
     # ------------------------------------------------------------------ the core
 
@@ -241,7 +243,7 @@ class Sandbox:
         return Response.json(
             {
                 "services": {name: f"/{name}" for name in SERVICES},
-                "apiKeys": {"routing": self.routing.api_key, "relayer": self.relayer.api_key},
+                "apiKeys": self.api_keys,
             }
         )
 
@@ -302,7 +304,7 @@ class Sandbox:
 
     def _wire(self, service: str, kwargs: dict[str, Any], *, sync: bool) -> dict[str, Any]:
         args: dict[str, Any] = {"base_url": self.url(service), "clock": self.clock}
-        key = {"routing": self.routing.api_key, "relayer": self.relayer.api_key}.get(service)
+        key = self.api_keys.get(service)
         if key is not None:
             args["api_key"] = key
         if "http_client" not in kwargs:
@@ -320,14 +322,10 @@ class Sandbox:
             signer: the wallet the client logs in with, on its first call that needs it.
             **kwargs: any other `FlashClient` argument, or an override of these.
         """
-        from ..flash import FlashClient
-
         return self._keep(FlashClient(signer=signer, **self._wire("flash", kwargs, sync=True)))
 
     def async_flash_client(self, signer: Signer | None = None, **kwargs: Any) -> AsyncFlashClient:
         """An `AsyncFlashClient` wired to the sandbox; see `flash_client`."""
-        from ..flash import AsyncFlashClient
-
         return self._keep(
             AsyncFlashClient(signer=signer, **self._wire("flash", kwargs, sync=False))
         )
@@ -338,14 +336,10 @@ class Sandbox:
         Args:
             **kwargs: any other `RoutingClient` argument, or an override of these.
         """
-        from ..routing import RoutingClient
-
         return self._keep(RoutingClient(**self._wire("routing", kwargs, sync=True)))
 
     def async_routing_client(self, **kwargs: Any) -> AsyncRoutingClient:
         """An `AsyncRoutingClient` wired to the sandbox; see `routing_client`."""
-        from ..routing import AsyncRoutingClient
-
         return self._keep(AsyncRoutingClient(**self._wire("routing", kwargs, sync=False)))
 
     def relayer_client(self, **kwargs: Any) -> RelayerClient:
@@ -354,14 +348,10 @@ class Sandbox:
         Args:
             **kwargs: any other `RelayerClient` argument, or an override of these.
         """
-        from ..relayer import RelayerClient
-
         return self._keep(RelayerClient(**self._wire("relayer", kwargs, sync=True)))
 
     def async_relayer_client(self, **kwargs: Any) -> AsyncRelayerClient:
         """An `AsyncRelayerClient` wired to the sandbox; see `relayer_client`."""
-        from ..relayer import AsyncRelayerClient
-
         return self._keep(AsyncRelayerClient(**self._wire("relayer", kwargs, sync=False)))
 
     # ------------------------------------------------------------------ closing

@@ -33,7 +33,13 @@ USER_ID: Final = "sandbox-user"
 STARTING_BALANCE_USD: Final = 100.0
 SYNC_TIMEOUT_MS: Final = (1_000, 120_000)
 
-_CATEGORIES = {400: "VALIDATION_ERROR", 401: "AUTH_ERROR", 402: "PAYMENT", 404: "NOT_FOUND"}
+_CATEGORIES = {
+    400: "VALIDATION_ERROR",
+    401: "AUTH_ERROR",
+    402: "PAYMENT",
+    404: "NOT_FOUND",
+    429: "RATE_LIMIT",
+}
 _DEFAULT_CODES = {
     400: "VALIDATION_001",
     401: "AUTH_001",
@@ -184,9 +190,7 @@ class RelayerService(Service):
     def error_response(self, error: HTTPError) -> Response:
         """The relayer's error envelope."""
         code = error.code or _DEFAULT_CODES.get(error.status, "INTERNAL_ERROR")
-        category = _CATEGORIES.get(error.status)
-        if category is None:
-            category = "RATE_LIMIT" if error.status == 429 else "INTERNAL_ERROR"
+        category = _CATEGORIES.get(error.status, "INTERNAL_ERROR")
         body = {
             "success": False,
             "error": {

@@ -27,7 +27,7 @@ from ..types import Address, ChainId, TokenAmount
 from ._catalog import CHAINS, TOKENS, Token, find_token, logo, token_json
 from ._gasless import RELAYER_ID_FIELD, GaslessDesk
 from ._http import HTTPError, Request, Response, Service, check_api_key, checked
-from ._routes import PROVIDERS, Plan, Provider, RouteMode, RouteQuery, plan_routes, rank, route_json
+from ._routes import Plan, RouteMode, RouteQuery, plan_routes, rank, route_json
 from ._world import Timeline, World
 from .relayer import RelayerService
 
@@ -54,14 +54,13 @@ class _Quoted:
 @dataclass
 class _Tracked:
     source_hash: str
-    route: dict[str, Any]
+    quoted: _Quoted
     created_at: float
     timeline: Timeline
 
-
-def _route_providers(route: Mapping[str, Any]) -> list[Provider]:
-    names = [entry["name"] for entry in route["providers"]]
-    return [provider for name in names for provider in PROVIDERS if provider.name == name]
+    @property
+    def route(self) -> dict[str, Any]:
+        return self.quoted.route
 
 
 def _is_tracked_as(tracked: _Tracked, request: Request) -> bool:
@@ -74,7 +73,7 @@ def _is_tracked_as(tracked: _Tracked, request: Request) -> bool:
     if user is not None and checked("userAddress", Address, user) != tracked.route["sender"]:
         return False
     key = request.arg("providerKey")
-    return key is None or key.lower() in {p.key for p in _route_providers(tracked.route)}
+    return key is None or key.lower() in {p.key for p in tracked.quoted.plan.providers}
 
 
 def _mode(value: str | None, *, ranking: bool) -> RouteMode:
@@ -199,20 +198,15 @@ class RoutingService(Service):
     def _tx(self, route: Mapping[str, Any], sender: str) -> dict[str, Any]:
         source = route["fromToken"]
         chain = CHAINS[source["chain"]]
-        native = find_token(chain.id, source["address"])
+        token = find_token(chain.id, source["address"])
         quote_id = str(route.get("quoteId", ""))
-        data = (
-            "0x"
-            + (
-                _ROUTE_SELECTOR
-                + abi_encode(
-                    ["bytes32", "address", "uint256", "address"],
-                    [keccak(quote_id.encode()), source["address"], int(route["amount"]), sender],
-                )
-            ).hex()
+        payload = abi_encode(
+            ["bytes32", "address", "uint256", "address"],
+            [keccak(quote_id.encode()), source["address"], int(route["amount"]), sender],
         )
+        data = "0x" + (_ROUTE_SELECTOR + payload).hex()
         self._built[data] = quote_id
-        is_native = native is not None and native.is_native
+        is_native = token is not None and token.is_native
         return {
             "to": chain.routing_contract,
             "data": data,
@@ -298,12 +292,15 @@ class RoutingService(Service):
             fail: make the route end ``failed``.
 
         Raises:
-            ValueError: the sandbox did not build this transaction.
+            ValueError: the sandbox did not build this transaction from a quoted route.
         """
         data = tx.get("data") if isinstance(tx, Mapping) else getattr(tx, "data", None)
         quoted = self._quotes.get(self._built.get(str(data), ""))
         if quoted is None:
-            raise ValueError("this transaction was not built by the sandbox routing service")
+            raise ValueError(
+                "the sandbox follows only transactions it built from a quoted route "
+                "(/build-path with a route, /build-path-by-id or /build-best-path)"
+            )
         now = self._world.now()
         source_hash = self._world.tx_hash()
         done = now + quoted.plan.seconds
@@ -312,7 +309,7 @@ class RoutingService(Service):
             timeline.then(done, status="failed")
         else:
             timeline.then(done, status="completed", destinationTxHash=self._world.tx_hash())
-        self._tracked[source_hash] = _Tracked(source_hash, quoted.route, now, timeline)
+        self._tracked[source_hash] = _Tracked(source_hash, quoted, now, timeline)
         return source_hash
 
     # ------------------------------------------------------------------ status
@@ -332,7 +329,7 @@ class RoutingService(Service):
         now = self._world.now()
         state = tracked.timeline.at(now)
         route = tracked.route
-        provider = _route_providers(route)[0]
+        provider = tracked.quoted.plan.providers[0]
         updated_ms = int(tracked.timeline.changed_at(now) * 1000)
         destination = state.get("destinationTxHash")
         if second_shape:

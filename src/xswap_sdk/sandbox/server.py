@@ -127,6 +127,6 @@ def serve(
     print(f"xswap sandbox on http://{host}:{port} (seed {seed})", flush=True)
     for service in ("flash", "routing", "relayer"):
         print(f"  {service:8} {sandbox.url(service)}", flush=True)
-    print(f"  api-key  routing: {sandbox.routing.api_key}", flush=True)
-    print(f"  api-key  relayer: {sandbox.relayer.api_key}", flush=True)
+    for service, key in sandbox.api_keys.items():
+        print(f"  api-key  {service}: {key}", flush=True)
     uvicorn.run(app, host=host, port=port, log_level=log_level)
