@@ -46,18 +46,13 @@ class Quote:
     input_amount: int
     token_out: Token
     amount_out: int
-    slippage: float
+    min_amount_out: int
     gateway_fee: int
     execution_fee: int
     hook_data: str
     calldata: str
     expires_at: int
     used: bool = False
-
-    @property
-    def min_amount_out(self) -> int:
-        """The output after the quote's slippage, in the output token's units."""
-        return int(self.amount_out * (1 - self.slippage / 100))
 
 
 @dataclass(frozen=True, slots=True)

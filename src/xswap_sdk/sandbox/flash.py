@@ -287,14 +287,7 @@ class FlashService(Service):
         execution_fee = max(10_000, amount * self.execution_fee_bps // 10_000)
         if amount <= execution_fee:
             raise HTTPError(400, "inputAmount is too small to cover the fees")
-        token_in = usdc(chain.id)
-        usd_in = (amount - execution_fee) / 10**token_in.decimals
-        price_out = token_out.price_usd * (1.0 if token_out.is_usdc else self._world.wobble(0.002))
-        amount_out = (
-            amount - execution_fee
-            if token_out.is_usdc
-            else int(usd_in / price_out * 10**token_out.decimals)
-        )
+        amount_out, price_out = self._price(token_out, amount - execution_fee)
         quote_id = bytes.fromhex(self._world.hex(32))
         min_out = int(amount_out * (1 - slippage / 100))
         calldata = _SWAP_SELECTOR + abi_encode(
@@ -309,7 +302,7 @@ class FlashService(Service):
             input_amount=amount,
             token_out=token_out,
             amount_out=amount_out,
-            slippage=slippage,
+            min_amount_out=min_out,
             gateway_fee=DEFAULT_MAX_FEE,  # covers the minimum fee of every source chain
             execution_fee=execution_fee,
             hook_data="0x" + abi_encode(["bytes32", "address"], [quote_id, recipient]).hex(),
@@ -319,7 +312,7 @@ class FlashService(Service):
         self._quotes[quote.calldata] = quote
         return Response.json(
             {
-                "token_in": self._side(token_in, amount, 1.0),
+                "token_in": self._side(usdc(chain.id), amount, 1.0),
                 "token_out": self._side(token_out, amount_out, price_out),
                 "fees": {
                     "total_fee": str(quote.gateway_fee + execution_fee),
@@ -333,6 +326,13 @@ class FlashService(Service):
                 "expires_at": quote.expires_at,
             }
         )
+
+    def _price(self, token: Token, usdc_units: int) -> tuple[int, float]:
+        """What ``usdc_units`` of USDC buy of ``token``, and at what USD price."""
+        if token.is_usdc:
+            return usdc_units, 1.0
+        price = token.price_usd * self._world.wobble(0.002)
+        return int(usdc_units / 10**6 / price * 10**token.decimals), price
 
     @staticmethod
     def _side(token: Token, amount: int, price: float) -> dict[str, Any]:
