@@ -17,7 +17,8 @@ import pytest
 import uvicorn
 
 from xswap_sdk import RelayerClient, SystemClock, errors
-from xswap_sdk.sandbox import Sandbox
+from xswap_sdk.sandbox import Sandbox, server
+from xswap_sdk.sandbox.__main__ import main
 from xswap_sdk.sandbox.server import create_app
 
 USDC_ON_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
@@ -133,3 +134,18 @@ def test_python_m_xswap_sdk_sandbox_serves_on_a_port() -> None:
         out, _ = process.communicate(timeout=10)
     assert f"http://127.0.0.1:{port}/flash" in out
     assert "sandbox-relayer-key" in out
+
+
+def test_without_the_extra_the_command_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def missing(module: str, *, extra: str, feature: str) -> object:
+        raise errors.MissingDependencyError(
+            f'{feature} needs {module!r}: pip install "xswap-sdk[{extra}]"'
+        )
+
+    monkeypatch.setattr(server, "require", missing)
+    with pytest.raises(SystemExit) as exited:
+        main(["--port", "1"])
+    assert exited.value.code == 2
+    assert 'pip install "xswap-sdk[sandbox]"' in capsys.readouterr().err

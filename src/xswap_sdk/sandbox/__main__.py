@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from ..errors import MissingDependencyError
 from .server import serve
 
 __all__ = ["main"]
@@ -34,7 +35,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="uvicorn's log level (default: %(default)s)",
     )
     args = parser.parse_args(argv)
-    serve(host=args.host, port=args.port, seed=args.seed, log_level=args.log_level)
+    try:
+        serve(host=args.host, port=args.port, seed=args.seed, log_level=args.log_level)
+    except MissingDependencyError as exc:
+        parser.exit(2, f"{parser.prog}: {exc}\n")
 
 
 if __name__ == "__main__":
