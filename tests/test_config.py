@@ -91,7 +91,7 @@ def test_with_options_validates_and_keeps_the_original() -> None:
         client.with_options(max_retries=-5)
 
 
-def test_import_reads_no_environment_starts_no_thread_and_skips_web3() -> None:
+def test_import_reads_no_environment_starts_no_thread_and_skips_heavy_packages() -> None:
     result = run_python(
         """
         import os, sys, threading
@@ -109,8 +109,13 @@ def test_import_reads_no_environment_starts_no_thread_and_skips_web3() -> None:
         threads = threading.active_count()
         import xswap_sdk
         import xswap_sdk.relayer
+        import xswap_sdk.routing
+        import xswap_sdk.flash
+        import xswap_sdk.signing
         assert threading.active_count() == threads, "import started a thread"
-        assert "web3" not in sys.modules, "import pulled in web3"
+        # Heavy packages wait for the features that need them (about 0.5 s saved).
+        for heavy in ("web3", "eth_account", "eth_abi"):
+            assert heavy not in sys.modules, f"import pulled in {heavy}"
         ours = [key for key in reads if key.startswith("XSWAP")]
         assert not ours, ours
         print("ok")
@@ -133,3 +138,11 @@ def test_xswap_log_opts_in_to_a_stderr_handler() -> None:
     assert run_python(code, XSWAP_LOG="debug").stdout.split() == ["1", "DEBUG"]
     assert run_python(code, XSWAP_LOG="info").stdout.split() == ["1", "INFO"]
     assert run_python(code).stdout.split() == ["0", "NOTSET"]
+
+
+def test_with_options_refuses_an_api_key_on_a_keyless_client() -> None:
+    from xswap_sdk import FlashClient
+
+    with pytest.raises(errors.InvalidInputError) as info:
+        FlashClient().with_options(api_key="k" * 8)
+    assert info.value.argument == "api_key"

@@ -107,6 +107,10 @@ class _ClientBase(Generic[HttpClientT]):
         Closing the copy leaves the pool open; close the original when done.
         ``headers`` are added to the current ones.
         """
+        if not isinstance(api_key, NotGiven) and self._service.api_key_header is None:
+            raise InvalidInputError(
+                "api_key", f"is not used by {type(self).__name__}: this service takes no API key"
+            )
         clone = copy.copy(self)
         clone._options = self._options.replace(
             api_key=api_key,

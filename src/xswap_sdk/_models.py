@@ -24,6 +24,7 @@ __all__ = [
     "LenientInt",
     "RequestModel",
     "WireModel",
+    "adapter_for",
     "check_argument",
     "validate_request",
 ]
@@ -147,7 +148,8 @@ def validate_request(model: type[RequestT], /, **values: Any) -> RequestT:
 
 
 @functools.cache
-def _adapter(type_: Any) -> TypeAdapter[Any]:
+def adapter_for(type_: Any) -> TypeAdapter[Any]:
+    """A `pydantic.TypeAdapter` for ``type_``, built once per type."""
     return TypeAdapter(type_)
 
 
@@ -157,6 +159,6 @@ def check_argument(argument: str, type_: Any, value: Any) -> Any:
     Returns the normalised value, or raises `InvalidInputError` naming ``argument``.
     """
     try:
-        return _adapter(type_).validate_python(value)
+        return adapter_for(type_).validate_python(value)
     except ValidationError as exc:
         raise invalid_input(exc, argument=argument) from None

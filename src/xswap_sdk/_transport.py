@@ -20,11 +20,12 @@ from typing import Any, Generic, Literal, Protocol, TypeVar
 
 import httpx
 import tenacity
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 
 from ._clock import SYSTEM_CLOCK, Clock
 from ._framing import Framing
 from ._logging import SENSITIVE_HEADERS, log_response, log_retry
+from ._models import adapter_for
 from ._options import (
     NOT_GIVEN,
     ClientOptions,
@@ -112,8 +113,9 @@ class Operation(Generic[T]):
 
 def parser(type_: Any) -> Callable[[Any], Any]:
     """A parse function for `Operation` that validates the payload into ``type_``."""
-    adapter: TypeAdapter[Any] = TypeAdapter(type_)
-    return adapter.validate_python
+    # Cached: operations are built per call, and a TypeAdapter costs more to build
+    # than the request costs to send through a local transport.
+    return adapter_for(type_).validate_python
 
 
 class AuthHook(Protocol):
@@ -392,8 +394,8 @@ class _BaseTransport(Generic[ClientT]):
                     )
                 )
         body = _decode_body(response)
-        secrets = self._secrets(request, operation)
         if response.status_code >= 400:
+            secrets = self._secrets(request, operation)
             raise self._status_error(operation, response, body, trace_id, secrets)
         try:
             data = self.framing.unwrap(
@@ -403,7 +405,7 @@ class _BaseTransport(Generic[ClientT]):
                 path=operation.log_path,
             )
         except EnvelopeError as exc:
-            exc.message = _scrub(exc.message, secrets)
+            exc.message = _scrub(exc.message, self._secrets(request, operation))
             exc.args = (exc.message,)
             raise
         try:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from eth_abi.abi import encode
 from eth_typing import ChecksumAddress
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
@@ -118,6 +117,10 @@ def deposit_with_permit_calldata(
     Raises:
         InvalidInputError: naming the first bad argument.
     """
+    # Imported here: eth_abi builds its type grammar on import (about 0.1 s), and this is
+    # the SDK's only use of it.
+    from eth_abi.abi import encode
+
     args = validate_request(
         _CalldataArguments,
         token=token,

@@ -14,7 +14,6 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from eth_account.messages import encode_typed_data
 from eth_hash.auto import keccak
 
 from ..errors import InvalidInputError
@@ -136,6 +135,10 @@ def _normalised(typed_data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _typed_data_digest(typed_data: Mapping[str, Any]) -> bytes:
+    # Imported here: eth_account's package import is slow, and most programs never sign
+    # a payload that is not one of the fixed types of the fast path.
+    from eth_account.messages import encode_typed_data
+
     try:
         signable = encode_typed_data(full_message=_normalised(typed_data))
     except InvalidInputError:

@@ -10,18 +10,21 @@ returned.
 
 from __future__ import annotations
 
+import sys
 import weakref
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import coincurve
-from eth_account.messages import SignableMessage, encode_defunct
-from eth_account.signers.local import LocalAccount
 from eth_hash.auto import keccak
 from eth_typing import Hash32
 
 from .._models import check_argument
 from ..errors import InvalidInputError, SigningError
 from ..types import Address, to_checksum
+
+if TYPE_CHECKING:
+    from eth_account.messages import SignableMessage
+    from eth_account.signers.local import LocalAccount
 
 __all__ = [
     "Signer",
@@ -79,6 +82,19 @@ class Signer(Protocol):
 # The coincurve key costs an EC multiplication to build (about as much as a signature),
 # so it is kept for as long as the account object lives, and no longer.
 _keys: weakref.WeakKeyDictionary[LocalAccount, coincurve.PrivateKey] = weakref.WeakKeyDictionary()
+
+
+def _local_account(signer: object) -> LocalAccount | None:
+    """``signer`` if it is an `eth_account` `LocalAccount`, else ``None``.
+
+    A `LocalAccount` can only exist once its module has been imported, so the question is
+    answered without importing `eth_account`, whose package import costs about half a
+    second (key-file and BLS code the SDK never uses). ``import xswap_sdk`` stays fast.
+    """
+    module = sys.modules.get("eth_account.signers.local")
+    if module is not None and isinstance(signer, module.LocalAccount):
+        return signer  # type: ignore[no-any-return]
+    return None
 
 
 def _local_key(account: LocalAccount) -> coincurve.PrivateKey:
@@ -140,8 +156,9 @@ def sign_digest(signer: Signer, digest: bytes) -> bytes:
         SigningError: the signer failed, or its signature does not recover to its
             address.
     """
-    if isinstance(signer, LocalAccount):
-        raw = _local_key(signer).sign_recoverable(digest, hasher=None)
+    local = _local_account(signer)
+    if local is not None:
+        raw = _local_key(local).sign_recoverable(digest, hasher=None)
         return raw[:64] + bytes((raw[64] + 27,))
     address = signer_address(signer)
     try:
@@ -209,9 +226,11 @@ def personal_sign(signer: Signer, message: str) -> str:
         SigningError: the signer failed, or signed for another address.
     """
     digest = personal_sign_digest(message)
-    if isinstance(signer, LocalAccount):
+    if _local_account(signer) is not None:
         return "0x" + sign_digest(signer, digest).hex()
     address = signer_address(signer)
+    from eth_account.messages import encode_defunct
+
     try:
         signed = signer.sign_message(encode_defunct(text=message))
     except SigningError:
@@ -233,8 +252,9 @@ def recover_personal_sign(message: str, signature: str) -> str:
 
 def signer_address(signer: object, *, argument: str = "signer") -> str:
     """Return the checksummed address of a `Signer`, or raise `InvalidInputError`."""
-    if isinstance(signer, LocalAccount):
-        return signer.address
+    local = _local_account(signer)
+    if local is not None:
+        return local.address
     if not isinstance(signer, Signer):
         raise InvalidInputError(
             argument,
