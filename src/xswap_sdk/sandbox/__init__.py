@@ -9,15 +9,19 @@ anywhere. Clients attach in-process through `httpx.MockTransport`;
 
 from ._sandbox import BASE_URL, RecordedRequest, RequestLog, Sandbox
 from .faults import Fault, Faults
+from .flash import FlashService
 from .relayer import RelayerService, RelayerTimings
+from .routing import RoutingService
 
 __all__ = [
     "BASE_URL",
     "Fault",
     "Faults",
+    "FlashService",
     "RecordedRequest",
     "RelayerService",
     "RelayerTimings",
     "RequestLog",
+    "RoutingService",
     "Sandbox",
 ]
