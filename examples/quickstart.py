@@ -1,0 +1,160 @@
+"""xswap-sdk in one run: swap USDC from two chains through the swap backend, relay a
+transaction, and route a gasless swap, all against the built-in sandbox.
+
+Needs nothing but ``pip install xswap-sdk``: no account, no key, no network. The
+sandbox emulates the three services in-process, on virtual time, so the waits below
+cost nothing. To talk to the real services, build the clients yourself
+(``RelayerClient(api_key=...)`` and so on) instead of asking the sandbox for them.
+
+    python examples/quickstart.py
+"""
+
+from __future__ import annotations
+
+from xswap_sdk import from_units
+from xswap_sdk.sandbox import Sandbox
+from xswap_sdk.testing import TEST_SIGNER
+
+USDC = {
+    8453: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+    42161: "0xaf88d065e77c8cC2239327C5EDb3A432268e5831",
+}
+WETH_ON_ARBITRUM = "0x82aF49447D8a07e3bd95BD0d56f35241523fBab1"
+# ERC-20 transfer(address,uint256) of 1 USDC to the signer: any calldata will do.
+TRANSFER_CALLDATA = (
+    "0xa9059cbb"
+    "0000000000000000000000005a3ca05337a87116a27a21b11cde16d85efb3586"
+    "00000000000000000000000000000000000000000000000000000000000f4240"
+)
+
+
+def usdc(amount: int) -> str:
+    """Smallest USDC units as a readable amount."""
+    return f"{from_units(amount, 6):,.2f} USDC"
+
+
+def step(title: str) -> None:
+    print(f"\n== {title}")
+
+
+def swap_usdc_from_two_chains(sb: Sandbox) -> None:
+    wallet = TEST_SIGNER.address
+    step("Swap backend: log in with a wallet signature")
+    flash = sb.flash_client(signer=TEST_SIGNER)
+    session = flash.login()
+    print(f"logged in as {session.user_address} (referral code {session.referral_code})")
+
+    step("Swap backend: chains and their Circle Gateway contracts")
+    chains = flash.get_supported_chains()
+    for chain in chains:
+        coin = chain.usdc.address if chain.usdc else "?"
+        print(f"  {chain.display_name:13} chain {chain.id:<6} domain {chain.domain}  USDC {coin}")
+
+    step("Swap backend: USDC in the gateway wallet")
+    # The sandbox's stand-in for depositing (FlashClient.deposit on a real chain).
+    sb.fund(wallet, 8453, 30_000_000)
+    sb.fund(wallet, 42161, 25_000_000)
+    balance = flash.get_balance(wallet)
+    for entry in balance.balances:
+        print(f"  {entry.chain_name:13} {usdc(entry.balance)}")
+    print(f"  {'total':13} {usdc(balance.total_balance)}")
+
+    step("Swap backend: quote 40 USDC -> WETH on Arbitrum")
+    quote = flash.get_quote(
+        input_amount=40_000_000,
+        output_token=WETH_ON_ARBITRUM,
+        chain_id=42161,
+        sender=wallet,
+        slippage="0.5",
+    )
+    out = from_units(quote.token_out.amount, 18) if quote.token_out else 0
+    fees = quote.fees
+    print(f"out: {out:.6f} WETH; gateway fee up to {usdc(fees.gateway_fee if fees else 0)}, "
+          f"execution fee {usdc(fees.execution_fee if fees else 0)}")  # fmt: skip
+
+    step("Swap backend: build, sign and submit an order from Base and Arbitrum")
+    order = flash.build_order(
+        quote, chains=chains, balances=balance, user=wallet,
+        sources={8453: 25_000_000, 42161: 15_000_000},  # each also holds the max fee
+    )  # fmt: skip
+    for source in order.sources:
+        print(f"  burn intent on chain {source.chain_id}: {usdc(source.value)}")
+    signed = flash.sign_order(order, TEST_SIGNER)
+    print(f"signed once ({order.primary_type}) by {signed.signer}")
+    submission = flash.submit_swap(signed, slippage_bps=50)
+    print(f"submitted: {submission.status}, {submission.transaction_hash}")
+
+    step("Swap backend: watch it complete in the history")
+    assert submission.transaction_hash is not None
+    record = flash.wait_for_swap(submission.transaction_hash, poll_interval=2)
+    print(f"{record.status} at {record.updated_at}: {record.amount_usdc} USDC -> WETH "
+          f"(at least {record.min_amount_out})")  # fmt: skip
+    summary = flash.get_history().summary
+    if summary is not None:
+        print(f"history: {summary.total_swaps} swap(s), {summary.total_volume} USDC")
+    print(f"left in the gateway: {usdc(flash.get_balance(wallet).total_balance)}")
+
+
+def relay_a_transaction(sb: Sandbox) -> None:
+    step("Relayer: submit a transaction and wait for its hash")
+    relayer = sb.relayer_client()
+    chains = [chain.name or str(chain.id) for chain in relayer.get_supported_chains()]
+    print(f"chains: {', '.join(chains)}")
+    tx_id = relayer.relay(chain_id=8453, to=USDC[8453], call_data=TRANSFER_CALLDATA)
+    print(f"submitted: {tx_id} ({relayer.get_relay_status(tx_id).status})")
+    record = relayer.wait_for_execution_hash(tx_id)
+    print(f"{record.status} in {record.latency:.0f} ms: {record.execution_tx_hash}")
+    print(f"gas paid: ${record.cost_usd}")
+
+
+def route_and_swap_gasless(sb: Sandbox) -> None:
+    step("Routing: quote USDC on Base -> WETH on Arbitrum")
+    routing = sb.routing_client()
+    amount = 250_000_000
+    routes = routing.get_quote(
+        from_chain=8453,
+        to_chain=42161,
+        from_token=USDC[8453],
+        to_token=WETH_ON_ARBITRUM,
+        amount=amount,
+        sender=TEST_SIGNER.address,
+        slippage="0.5",
+        route_mode="fastest",
+    )
+    for route in routes[:3]:
+        providers = " + ".join(p.name or "?" for p in route.providers or [])
+        out = from_units(route.amount_out or 0, 18)
+        print(f"  {providers:22} {out:.6f} WETH in {(route.estimated_time_ms or 0) / 1000:.0f} s")
+    tx = routing.build_path(routes[0], TEST_SIGNER.address)
+    print(f"to send yourself: {tx.to} on chain {tx.chain}, {len(tx.data or '') // 2 - 1} bytes")
+
+    step("Routing: the same swap gasless (sign a Permit2 payload, the relayer pays gas)")
+    result = routing.gasless_swap(
+        TEST_SIGNER,
+        from_chain=8453,
+        to_chain=42161,
+        from_token=USDC[8453],
+        to_token=WETH_ON_ARBITRUM,
+        amount=amount,
+        wait=True,
+    )
+    status = result.status
+    assert status is not None
+    print(f"swap {result.swap_id}: {status.status}")
+    out = from_units(status.amount_out or 0, 18)
+    print(f"fee: {usdc(status.fee_amount or 0)}, out: {out:.6f} WETH")
+    print(f"executed in {result.execution_tx_hash} (relayer tx {status.relayer_tx_id})")
+
+
+def main() -> None:
+    with Sandbox() as sb:
+        print(f"sandbox: {sb.base_url} (seed {sb.seed}), wallet {TEST_SIGNER.address}")
+        swap_usdc_from_two_chains(sb)
+        relay_a_transaction(sb)
+        route_and_swap_gasless(sb)
+        elapsed = sb.clock.monotonic()
+        print(f"\ndone: {len(sb.requests)} requests, {elapsed:.0f} s of sandbox time")
+
+
+if __name__ == "__main__":
+    main()

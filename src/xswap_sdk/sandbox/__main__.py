@@ -1,0 +1,45 @@
+"""``python -m xswap_sdk.sandbox``: serve the three emulated services on localhost.
+
+Needs the ``sandbox`` extra (``pip install "xswap-sdk[sandbox]"``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from ..errors import MissingDependencyError
+from .server import serve
+
+__all__ = ["main"]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Parse the command line and serve until interrupted."""
+    parser = argparse.ArgumentParser(
+        prog="python -m xswap_sdk.sandbox",
+        description="Serve the xswap sandbox: the swap backend, routing service and relayer "
+        "emulators under /flash, /routing and /relayer.",
+    )
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="interface to bind (default: %(default)s)"
+    )
+    parser.add_argument("--port", type=int, default=8787, help="port (default: %(default)s)")
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of ids and prices (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--log-level",
+        default="info",
+        choices=["critical", "error", "warning", "info", "debug"],
+        help="uvicorn's log level (default: %(default)s)",
+    )
+    args = parser.parse_args(argv)
+    try:
+        serve(host=args.host, port=args.port, seed=args.seed, log_level=args.log_level)
+    except MissingDependencyError as exc:
+        parser.exit(2, f"{parser.prog}: {exc}\n")
+
+
+if __name__ == "__main__":
+    main()

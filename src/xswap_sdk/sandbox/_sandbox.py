@@ -1,0 +1,401 @@
+"""`Sandbox`: the three emulated services behind one host, and the in-process wiring.
+
+A request's path starts with the service's prefix (``/flash``, ``/routing``,
+``/relayer``); the rest is the service's own path. `Sandbox.exchange` is the one entry
+point: it applies the fault rules, lets the service answer and records the request.
+The in-process adapter here (an `httpx.MockTransport` handler) and the network adapter
+in ``server.py`` only translate to and from it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Coroutine, Mapping, Sequence
+from dataclasses import dataclass, replace
+from types import TracebackType
+from typing import Any, Final, Self, TypeVar
+
+import httpx
+
+from .._clock import Clock, VirtualClock
+from ..flash import AsyncFlashClient, FlashClient
+from ..relayer import AsyncRelayerClient, RelayerClient
+from ..routing import AsyncRoutingClient, RoutingClient
+from ..signing import Signer
+from ._http import Request, Response, Service
+from ._world import World
+from .faults import SERVICES, Faults, Outcome
+from .flash import FlashService
+from .relayer import RelayerService
+from .routing import RoutingService
+
+__all__ = ["BASE_URL", "RecordedRequest", "RequestLog", "Sandbox"]
+
+BASE_URL: Final = "http://sandbox.invalid"
+"""The host the in-process clients talk to (``.invalid`` never resolves)."""
+
+ClientT = TypeVar("ClientT")
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedRequest:
+    """One request the sandbox saw.
+
+    Attributes:
+        service: ``flash``, ``routing`` or ``relayer`` (``""`` for an unknown prefix).
+        method: the HTTP method.
+        path: the path inside the service, without the query string.
+        status: the status answered, or ``None`` when no answer was sent.
+        processed: whether the service handled it (and may have changed state).
+        fault: the fault that befell it: ``refuse_connection``,
+            ``drop_after_processing``, ``rate_limit``, ``server_error``, ``timeout``
+            (the delay reached the client's read timeout), or ``None``.
+    """
+
+    service: str
+    method: str
+    path: str
+    status: int | None
+    processed: bool
+    fault: str | None = None
+
+
+class RequestLog(list[RecordedRequest]):
+    """Every request the sandbox saw, in order (``sb.requests``)."""
+
+    def select(
+        self,
+        service: str | None = None,
+        method: str | None = None,
+        path: str | None = None,
+        *,
+        processed: bool | None = None,
+    ) -> list[RecordedRequest]:
+        """The recorded requests that match every given criterion.
+
+        ``len(sb.requests.select("relayer", "POST", "/api/submit-tx", processed=True))``
+        is how many submissions the relayer actually handled.
+        """
+        return [
+            seen
+            for seen in self
+            if (service is None or seen.service == service)
+            and (method is None or seen.method == method.upper())
+            and (path is None or seen.path == path)
+            and (processed is None or seen.processed == processed)
+        ]
+
+
+def _finish(coroutine: Coroutine[Any, Any, None]) -> None:
+    # Closing a client over MockTransport never waits for anything, so the coroutine
+    # runs to its end at once: a sync close() can finish it without an event loop.
+    try:
+        coroutine.send(None)
+    except StopIteration:
+        return
+    coroutine.close()
+    raise RuntimeError("closing this client needs an event loop: use `await sb.aclose()`")
+
+
+class Sandbox:
+    """An in-process emulator of the swap backend, the routing service and the relayer.
+
+    ```python
+    from xswap_sdk.sandbox import Sandbox
+
+    with Sandbox() as sb:
+        relayer = sb.relayer_client()
+        tx_id = relayer.relay(chain_id=8453, to="0x...", call_data="0x")
+        print(relayer.wait_for_execution_hash(tx_id).execution_tx_hash)
+    ```
+
+    Args:
+        seed: drives every id, hash and price wobble: the same seed and the same
+            requests give the same answers.
+        clock: the time source. Default: a new `VirtualClock`, so nothing waits for
+            real; clients made by the sandbox share it, so their polling sleeps move
+            the sandbox's time. Pass `SystemClock()` for real time.
+        base_url: the host in-process clients are pointed at.
+
+    Attributes:
+        clock: the shared clock.
+        faults: fault rules for the next requests (see `xswap_sdk.sandbox.faults`).
+        requests: every request seen, for counting what the services received.
+        flash: the swap backend emulator (balances, login settings, ...).
+        routing: the routing service emulator (``broadcast`` for built transactions).
+        relayer: the relayer emulator (timings, scripted failures, ...).
+        transport: the `httpx.MockTransport` that serves every in-process client.
+    """
+
+    def __init__(
+        self, *, seed: int = 0, clock: Clock | None = None, base_url: str = BASE_URL
+    ) -> None:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError("seed must be an int")
+        self.seed = seed
+        self.clock: Clock = VirtualClock() if clock is None else clock
+        self.base_url = base_url.rstrip("/")
+        world = World(seed, self.clock)
+        self.relayer = RelayerService(world)
+        self.flash = FlashService(world, host=httpx.URL(self.base_url).host)
+        self.routing = RoutingService(world, self.relayer)
+        self._services: dict[str, Service] = {
+            service.name: service for service in (self.flash, self.routing, self.relayer)
+        }
+        self.faults = Faults()
+        self.requests = RequestLog()
+        self.transport = httpx.MockTransport(self._handle)
+        self._lock = threading.RLock()
+        self._http_clients: list[httpx.Client | httpx.AsyncClient] = []
+        self._clients: list[Any] = []
+
+    # ------------------------------------------------------------------ addresses
+
+    def url(self, service: str) -> str:
+        """The base URL of ``service`` (``flash``, ``routing`` or ``relayer``)."""
+        if service not in SERVICES:
+            raise ValueError(f"service must be one of {', '.join(SERVICES)}")
+        return f"{self.base_url}/{service}"
+
+    @property
+    def flash_url(self) -> str:
+        """The swap backend's base URL."""
+        return self.url("flash")
+
+    @property
+    def routing_url(self) -> str:
+        """The routing service's base URL."""
+        return self.url("routing")
+
+    @property
+    def relayer_url(self) -> str:
+        """The relayer's base URL."""
+        return self.url("relayer")
+
+    @property
+    def api_keys(self) -> dict[str, str]:
+        """The API key of each keyed service: ``{"routing": ..., "relayer": ...}``."""
+        return {"routing": self.routing.api_key, "relayer": self.relayer.api_key}
+
+    # ------------------------------------------------------------------ the core
+
+    def exchange(
+        self,
+        method: str,
+        path: str,
+        *,
+        query: Sequence[tuple[str, str]] = (),
+        headers: Mapping[str, str] | None = None,
+        body: bytes = b"",
+        read_timeout: float | None = None,
+    ) -> Outcome:
+        """Answer one request to the sandbox host: apply the fault rules, let the
+        service answer, and record it. Used by both adapters.
+
+        Args:
+            method: the HTTP method.
+            path: the full path, service prefix included (``/relayer/api/tx``).
+            query: the query parameters, as pairs.
+            headers: the request headers.
+            body: the raw body.
+            read_timeout: how long the client waits for an answer, if it says; a
+                longer delay becomes a ``timeout`` outcome.
+        """
+        prefix, _, rest = path.lstrip("/").partition("/")
+        request = Request(
+            method.upper(),
+            "/" + rest,
+            tuple(query),
+            {name.lower(): value for name, value in (headers or {}).items()},
+            body,
+        )
+        with self._lock:
+            service = self._services.get(prefix)
+            if service is None:
+                outcome = Outcome(self._index(path), processed=False)
+            else:
+                outcome = self.faults.apply(service, request)
+            if read_timeout is not None and outcome.drop is None and outcome.delay >= read_timeout:
+                outcome = replace(outcome, drop="timeout", delay=read_timeout)
+            self.requests.append(
+                RecordedRequest(
+                    service=prefix if service is not None else "",
+                    method=request.method,
+                    path=request.path,
+                    status=outcome.response.status if outcome.response else None,
+                    processed=outcome.processed,
+                    fault="timeout"
+                    if outcome.drop == "timeout"
+                    else (outcome.fault.kind if outcome.fault else None),
+                )
+            )
+            return outcome
+
+    def _index(self, path: str) -> Response:
+        if path.strip("/"):
+            return Response.json(
+                {
+                    "error": "not_found",
+                    "message": "no such service: use /flash, /routing or /relayer",
+                },
+                404,
+            )
+        return Response.json(
+            {
+                "services": {name: f"/{name}" for name in SERVICES},
+                "apiKeys": self.api_keys,
+            }
+        )
+
+    def fund(self, address: str, chain_id: int, amount: int | str) -> int:
+        """Put ``amount`` USDC (smallest units) in ``address``'s gateway balance on
+        ``chain_id`` (1, 8453 or 42161); return the new balance. See
+        `FlashService.fund`."""
+        with self._lock:
+            return self.flash.fund(address, chain_id, amount)
+
+    def wait(self, seconds: float) -> None:
+        """Let ``seconds`` pass on the sandbox's clock (a `VirtualClock` just moves)."""
+        if seconds <= 0:
+            return
+        if isinstance(self.clock, VirtualClock):
+            self.clock.advance(seconds)
+        else:
+            self.clock.sleep(seconds)
+
+    def _handle(self, request: httpx.Request) -> httpx.Response:
+        timeout = request.extensions.get("timeout", {}).get("read")
+        outcome = self.exchange(
+            request.method,
+            request.url.path,
+            query=request.url.params.multi_items(),
+            headers=dict(request.headers),
+            body=request.read(),
+            read_timeout=timeout,
+        )
+        if outcome.drop == "before":
+            raise httpx.ConnectError("connection refused (sandbox fault)", request=request)
+        self.wait(outcome.delay)
+        if outcome.drop == "timeout":
+            raise httpx.ReadTimeout("timed out waiting for the answer (sandbox)", request=request)
+        if outcome.drop == "after":
+            raise httpx.RemoteProtocolError(
+                "server disconnected without sending a response (sandbox fault)", request=request
+            )
+        response = outcome.response
+        assert response is not None  # only a "before" drop has no response
+        return httpx.Response(
+            response.status, headers=response.all_headers(), content=response.body
+        )
+
+    # ------------------------------------------------------------------ clients
+
+    def http_client(self) -> httpx.Client:
+        """A new `httpx.Client` served by the sandbox (closed with the sandbox)."""
+        client = httpx.Client(transport=self.transport)
+        self._http_clients.append(client)
+        return client
+
+    def async_http_client(self) -> httpx.AsyncClient:
+        """A new `httpx.AsyncClient` served by the sandbox (closed with the sandbox)."""
+        client = httpx.AsyncClient(transport=self.transport)
+        self._http_clients.append(client)
+        return client
+
+    def _wire(self, service: str, kwargs: dict[str, Any], *, sync: bool) -> dict[str, Any]:
+        args: dict[str, Any] = {"base_url": self.url(service), "clock": self.clock}
+        key = self.api_keys.get(service)
+        if key is not None:
+            args["api_key"] = key
+        if "http_client" not in kwargs:
+            args["http_client"] = self.http_client() if sync else self.async_http_client()
+        return {**args, **kwargs}
+
+    def _keep(self, client: ClientT) -> ClientT:
+        self._clients.append(client)
+        return client
+
+    def flash_client(self, signer: Signer | None = None, **kwargs: Any) -> FlashClient:
+        """A `FlashClient` wired to the sandbox: its URL and its clock.
+
+        Args:
+            signer: the wallet the client logs in with, on its first call that needs it.
+            **kwargs: any other `FlashClient` argument, or an override of these.
+        """
+        return self._keep(FlashClient(signer=signer, **self._wire("flash", kwargs, sync=True)))
+
+    def async_flash_client(self, signer: Signer | None = None, **kwargs: Any) -> AsyncFlashClient:
+        """An `AsyncFlashClient` wired to the sandbox; see `flash_client`."""
+        return self._keep(
+            AsyncFlashClient(signer=signer, **self._wire("flash", kwargs, sync=False))
+        )
+
+    def routing_client(self, **kwargs: Any) -> RoutingClient:
+        """A `RoutingClient` wired to the sandbox: its URL, its API key, its clock.
+
+        Args:
+            **kwargs: any other `RoutingClient` argument, or an override of these.
+        """
+        return self._keep(RoutingClient(**self._wire("routing", kwargs, sync=True)))
+
+    def async_routing_client(self, **kwargs: Any) -> AsyncRoutingClient:
+        """An `AsyncRoutingClient` wired to the sandbox; see `routing_client`."""
+        return self._keep(AsyncRoutingClient(**self._wire("routing", kwargs, sync=False)))
+
+    def relayer_client(self, **kwargs: Any) -> RelayerClient:
+        """A `RelayerClient` wired to the sandbox: its URL, its API key, its clock.
+
+        Args:
+            **kwargs: any other `RelayerClient` argument, or an override of these.
+        """
+        return self._keep(RelayerClient(**self._wire("relayer", kwargs, sync=True)))
+
+    def async_relayer_client(self, **kwargs: Any) -> AsyncRelayerClient:
+        """An `AsyncRelayerClient` wired to the sandbox; see `relayer_client`."""
+        return self._keep(AsyncRelayerClient(**self._wire("relayer", kwargs, sync=False)))
+
+    # ------------------------------------------------------------------ closing
+
+    def close(self) -> None:
+        """Close every client and `httpx` client the sandbox created."""
+        _finish(self.aclose())
+
+    async def aclose(self) -> None:
+        """Close everything the sandbox created, from async code."""
+        clients, self._clients = self._clients, []
+        http_clients, self._http_clients = self._http_clients, []
+        for client in clients:
+            if hasattr(client, "aclose"):
+                await client.aclose()
+            else:
+                client.close()
+        for http in http_clients:
+            if isinstance(http, httpx.AsyncClient):
+                await http.aclose()
+            else:
+                http.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    def __repr__(self) -> str:
+        return f"Sandbox(seed={self.seed}, clock={self.clock!r})"

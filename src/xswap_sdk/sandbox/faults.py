@@ -1,0 +1,279 @@
+"""Fault injection: make chosen requests slow, rate limited, failing, or lost.
+
+Each rule names the requests it applies to (service, method, path; ``None`` matches
+any) and how many times it fires (``times=None``: every time). The two kinds of lost
+connection matter for money:
+
+- `Faults.refuse_connection`: the request never reaches the service, as when the
+  connection is refused. Nothing happened, so a client may send it again.
+- `Faults.drop_after_processing`: the service handles the request (a transaction *is*
+  submitted), then the connection drops before the answer arrives. A client must not
+  send a submission again; the SDK says the outcome is unknown.
+
+Rules are checked in the order they were added. Every matching latency rule adds its
+delay; then the first matching rule of another kind decides the request's fate.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from ._http import HTTPError, Request, Response, Service
+
+__all__ = ["SERVICES", "Fault", "FaultKind", "Faults", "Outcome"]
+
+SERVICES: Final = ("flash", "routing", "relayer")
+"""The names of the emulated services, as used in rules and in the request log."""
+
+FaultKind = Literal[
+    "latency", "rate_limit", "server_error", "refuse_connection", "drop_after_processing"
+]
+"""What a rule does to the requests it matches."""
+
+
+@dataclass(eq=False)
+class Fault:
+    """One fault rule. Returned by the `Faults` methods; read it to see how often it
+    fired, or pass it to `Faults.remove`.
+
+    Attributes:
+        kind: what the rule does.
+        service: the service it applies to, or ``None`` for all.
+        method: the HTTP method it applies to, or ``None`` for all.
+        path: the path inside the service (``/api/submit-tx``), a glob
+            (``/gasless/*``), or ``None`` for all.
+        remaining: how many more times it fires; ``None`` for always.
+        seconds: the added latency (``latency`` rules).
+        status: the HTTP status answered (``rate_limit`` and ``server_error`` rules).
+        retry_after: the ``Retry-After`` header value in seconds, if any.
+        hits: how many times it has fired.
+    """
+
+    kind: FaultKind
+    service: str | None = None
+    method: str | None = None
+    path: str | None = None
+    remaining: int | None = 1
+    seconds: float = 0.0
+    status: int = 0
+    retry_after: float | None = None
+    hits: int = 0
+
+    def matches(self, service: str, request: Request) -> bool:
+        """Whether this rule applies to ``request`` sent to ``service`` now."""
+        if self.remaining == 0:
+            return False
+        if self.service is not None and self.service != service:
+            return False
+        if self.method is not None and self.method != request.method:
+            return False
+        return self.path is None or fnmatch.fnmatchcase(request.path, self.path)
+
+    def fire(self) -> None:
+        """Count one use."""
+        self.hits += 1
+        if self.remaining is not None:
+            self.remaining -= 1
+
+    def error(self) -> HTTPError:
+        """The error answered by a ``rate_limit`` or ``server_error`` rule."""
+        headers = {}
+        if self.retry_after is not None:
+            headers["Retry-After"] = format(self.retry_after, "g")
+        message = "Too many requests" if self.status == 429 else "Service unavailable"
+        if self.status not in (429, 503):
+            message = "Internal server error"
+        return HTTPError(self.status, message, headers=headers)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What became of one request.
+
+    Attributes:
+        response: the answer (``None`` when the request never reached the service).
+        processed: whether the service handled it (its state may have changed).
+        delay: seconds before the answer leaves (latency plus the service's own wait).
+        drop: ``"before"`` (never reached the service), ``"after"`` (handled, then
+            the connection was lost), ``"timeout"`` (handled, but the answer came
+            later than the client waits); ``None`` when the answer is delivered.
+        fault: the rule that decided the outcome, if any.
+    """
+
+    response: Response | None
+    processed: bool
+    delay: float = 0.0
+    drop: Literal["before", "after", "timeout"] | None = None
+    fault: Fault | None = None
+
+
+def _check_times(times: object) -> int | None:
+    if times is None:
+        return None
+    if isinstance(times, bool) or not isinstance(times, int) or times < 1:
+        raise ValueError("times must be a positive int, or None for every matching request")
+    return times
+
+
+def _check_seconds(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
+        raise ValueError(f"{name} must be a non-negative number of seconds")
+    return float(value)
+
+
+class Faults:
+    """The fault rules of one sandbox (``sb.faults``)."""
+
+    def __init__(self) -> None:
+        self._rules: list[Fault] = []
+
+    @property
+    def rules(self) -> list[Fault]:
+        """The rules that can still fire, in the order they were added."""
+        return [rule for rule in self._rules if rule.remaining != 0]
+
+    def _add(
+        self,
+        kind: FaultKind,
+        service: str | None,
+        method: str | None,
+        path: str | None,
+        times: int | None,
+        *,
+        seconds: float = 0.0,
+        status: int = 0,
+        retry_after: float | None = None,
+    ) -> Fault:
+        if service is not None and service not in SERVICES:
+            raise ValueError(f"service must be one of {', '.join(SERVICES)}, or None")
+        if method is not None and not isinstance(method, str):
+            raise ValueError("method must be a string such as 'POST', or None")
+        if path is not None and not (isinstance(path, str) and path.startswith("/")):
+            raise ValueError("path must start with '/' (the path inside the service)")
+        rule = Fault(
+            kind,
+            service=service,
+            method=method.upper() if method else None,
+            path=path,
+            remaining=_check_times(times),
+            seconds=seconds,
+            status=status,
+            retry_after=retry_after,
+        )
+        self._rules.append(rule)
+        return rule
+
+    def latency(
+        self,
+        seconds: float,
+        *,
+        service: str | None = None,
+        method: str | None = None,
+        path: str | None = None,
+        times: int | None = 1,
+    ) -> Fault:
+        """Answer matching requests ``seconds`` later.
+
+        With a `VirtualClock` the clock moves forward instead of anyone waiting. When
+        the delay reaches the client's read timeout, an in-process client gets
+        `httpx.ReadTimeout` after the service handled the request, as over a network.
+        """
+        seconds = _check_seconds("seconds", seconds)
+        return self._add("latency", service, method, path, times, seconds=seconds)
+
+    def rate_limit(
+        self,
+        *,
+        retry_after: float | None = 1.0,
+        service: str | None = None,
+        method: str | None = None,
+        path: str | None = None,
+        times: int | None = 1,
+    ) -> Fault:
+        """Answer matching requests with HTTP 429 and ``Retry-After`` (seconds), in the
+        service's error shape, without handling them."""
+        if retry_after is not None:
+            retry_after = _check_seconds("retry_after", retry_after)
+        return self._add(
+            "rate_limit", service, method, path, times, status=429, retry_after=retry_after
+        )
+
+    def server_error(
+        self,
+        status: int = 503,
+        *,
+        retry_after: float | None = None,
+        service: str | None = None,
+        method: str | None = None,
+        path: str | None = None,
+        times: int | None = 1,
+    ) -> Fault:
+        """Answer matching requests with a 5xx status in the service's error shape,
+        without handling them."""
+        if isinstance(status, bool) or not isinstance(status, int) or not 500 <= status <= 599:
+            raise ValueError("status must be an int from 500 to 599")
+        if retry_after is not None:
+            retry_after = _check_seconds("retry_after", retry_after)
+        return self._add(
+            "server_error", service, method, path, times, status=status, retry_after=retry_after
+        )
+
+    def refuse_connection(
+        self,
+        *,
+        service: str | None = None,
+        method: str | None = None,
+        path: str | None = None,
+        times: int | None = 1,
+    ) -> Fault:
+        """Fail matching requests before they reach the service (in-process:
+        `httpx.ConnectError`). The service sees nothing, so resending is safe."""
+        return self._add("refuse_connection", service, method, path, times)
+
+    def drop_after_processing(
+        self,
+        *,
+        service: str | None = None,
+        method: str | None = None,
+        path: str | None = None,
+        times: int | None = 1,
+    ) -> Fault:
+        """Handle matching requests, then lose the connection before the answer
+        (in-process: `httpx.RemoteProtocolError`). What the request did stands."""
+        return self._add("drop_after_processing", service, method, path, times)
+
+    def remove(self, rule: Fault) -> None:
+        """Stop ``rule`` from firing again."""
+        rule.remaining = 0
+
+    def clear(self) -> None:
+        """Remove every rule."""
+        self._rules.clear()
+
+    def apply(self, service: Service, request: Request) -> Outcome:
+        """Answer ``request`` through ``service`` with the matching rules applied."""
+        delay = 0.0
+        deciding: Fault | None = None
+        for rule in self._rules:
+            if not rule.matches(service.name, request):
+                continue
+            if rule.kind == "latency":
+                rule.fire()
+                delay += rule.seconds
+            elif deciding is None:
+                rule.fire()
+                deciding = rule
+        if deciding is None:
+            response = service.handle(request)
+            return Outcome(response, True, delay + response.delay, fault=None)
+        if deciding.kind == "refuse_connection":
+            return Outcome(None, False, delay, drop="before", fault=deciding)
+        if deciding.kind in ("rate_limit", "server_error"):
+            return Outcome(service.error_response(deciding.error()), False, delay, fault=deciding)
+        response = service.handle(request)
+        return Outcome(response, True, delay + response.delay, drop="after", fault=deciding)
+
+    def __repr__(self) -> str:
+        return f"Faults({len(self.rules)} active rule(s))"

@@ -1,0 +1,439 @@
+"""The emulated transaction relayer (Tachyon): submit, then follow a transaction.
+
+Answers in the live envelopes: ``{success: true, data, timestamp}`` and
+``{success: false, error: {code, message, category, details, traceId}, timestamp}``,
+with the documented codes (``AUTH_001`` missing key, ``AUTH_002`` wrong key,
+``VALIDATION_001`` .. ``VALIDATION_004``, ``PAYMENT_REQUIRED``).
+
+A submitted transaction moves NOT_PICKED_UP -> PENDING -> EXECUTED as time passes
+(`RelayerTimings`). Halfway through PENDING it is broadcast: its execution hash and gas
+fields appear then, so ``wait_for_pending_execution_hash`` has something to find before
+EXECUTED. `RelayerService.fail_next` and `RelayerService.retry_next` script the fate of
+the next submissions; `RelayerService.fail` fails one that is already in flight.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import Field, StrictBool, StrictInt, StrictStr
+
+from ..types import Address, ChainId, HexBytes, TokenAmount
+from ._catalog import CHAINS, derived_address
+from ._http import Handler, HTTPError, Request, Response, Service, check_api_key, checked
+from ._world import OutcomeQueue, Timeline, World, iso
+
+__all__ = ["RelayerService", "RelayerTimings"]
+
+API_KEY: Final = "sandbox-relayer-key"
+"""The API key the sandbox relayer accepts."""
+
+USER_ID: Final = "sandbox-user"
+STARTING_BALANCE_USD: Final = 100.0
+SYNC_TIMEOUT_MS: Final = (1_000, 120_000)
+
+_CATEGORIES = {
+    400: "VALIDATION_ERROR",
+    401: "AUTH_ERROR",
+    402: "PAYMENT",
+    404: "NOT_FOUND",
+    429: "RATE_LIMIT",
+}
+_DEFAULT_CODES = {
+    400: "VALIDATION_001",
+    401: "AUTH_001",
+    404: "NOT_FOUND",
+    405: "METHOD_NOT_ALLOWED",
+    429: "RATE_LIMIT_EXCEEDED",
+    503: "SERVICE_UNAVAILABLE",
+}
+_UINT_FIELDS = ("gasPrice", "maxFeePerGas", "maxPriorityFeePerGas", "gasLimit", "maxGas")
+_OPTIONAL_FIELDS: dict[str, Any] = {
+    "maxUSD": Annotated[float, Field(gt=0, allow_inf_nan=False)],
+    "label": StrictStr,
+    "shouldBatchInMulticall": StrictBool,
+    "retries": Annotated[StrictInt, Field(ge=0)],
+    "transactionType": StrictStr,
+    "isAuthenticatedTx": StrictBool,
+    "derivationPath": StrictStr,
+    "authorizationList": list[dict[str, Any]],
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RelayerTimings:
+    """How long a relayed transaction spends in each state, in seconds.
+
+    Attributes:
+        pickup: NOT_PICKED_UP lasts this long.
+        execution: then PENDING lasts this long (broadcast halfway), then EXECUTED.
+        retry: how long NEEDS_TO_BE_RETRIED lasts, for a transaction scripted with
+            `RelayerService.retry_next`.
+    """
+
+    pickup: float = 0.5
+    execution: float = 1.5
+    retry: float = 1.0
+
+
+Fate = Literal["fail", "retry"]
+
+
+@dataclass
+class _Tx:
+    id: str
+    fields: dict[str, Any]
+    submitted_at: float
+    timeline: Timeline
+    cost_usd: float
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _invalid(code: str, message: str, field_name: str | None = None) -> HTTPError:
+    return HTTPError(400, message, code=code, details={"field": field_name} if field_name else None)
+
+
+def _field(body: dict[str, Any], name: str, type_: Any) -> Any:
+    return checked(name, type_, body[name], code="VALIDATION_003")
+
+
+class RelayerService(Service):
+    """The relayer: ``/api/submit-tx``, ``/api/submit-tx-sync``, ``/api/tx``,
+    ``/api/user`` and ``/api/supported-chains`` (``sb.relayer``).
+
+    Attributes:
+        api_key: the key every request must carry in ``api-key``.
+        timings: the state durations of transactions submitted from now on.
+        payment_required: when ``True``, submissions are refused with HTTP 402
+            ``PAYMENT_REQUIRED`` (the pay-per-request mode), with the estimated cost in
+            ``details``.
+    """
+
+    name = "relayer"
+
+    def __init__(self, world: World) -> None:
+        super().__init__()
+        self._world = world
+        self.api_key = API_KEY
+        self.timings = RelayerTimings()
+        self.payment_required = False
+        self._txs: dict[str, _Tx] = {}
+        self._fates: OutcomeQueue[tuple[Fate, str]] = OutcomeQueue()
+        for method, path, handler in (
+            ("POST", "/api/submit-tx", self._submit),
+            ("POST", "/api/submit-tx-sync", self._submit_sync),
+            ("GET", "/api/tx", self._get_tx),
+            ("GET", "/api/user", self._user),
+            ("GET", "/api/supported-chains", self._chains),
+        ):
+            self.router.add(method, path, self._authenticated(handler))
+
+    # ------------------------------------------------------------------ scripting
+
+    def fail_next(
+        self, message: str = "execution reverted", *, count: int = 1, label: str | None = None
+    ) -> None:
+        """Make the next ``count`` submissions (with ``label``, if given) end FAILED
+        with ``message`` instead of executing.
+
+        Gasless swaps of the routing service are relayed here too, so this fails them
+        as well.
+        """
+        self._fates.push(("fail", message), count, label)
+
+    def retry_next(self, *, count: int = 1, label: str | None = None) -> None:
+        """Make the next ``count`` submissions pass through NEEDS_TO_BE_RETRIED once
+        before they execute."""
+        self._fates.push(("retry", ""), count, label)
+
+    def fail(self, tx_id: str, message: str = "execution reverted") -> None:
+        """Make a transaction that has not finished fail now, with ``message``.
+
+        Raises:
+            KeyError: no such transaction.
+            ValueError: it already executed or failed.
+        """
+        tx = self._txs[tx_id]
+        now = self._world.now()
+        if tx.timeline.at(now)["status"] in ("EXECUTED", "FAILED"):
+            raise ValueError(f"transaction {tx_id} has already finished")
+        tx.timeline.cut(now, status="FAILED", error=message, executionTxHash=None)
+
+    def record(self, tx_id: str, at: float | None = None) -> dict[str, Any]:
+        """A transaction's record as ``GET /api/tx`` would return it now (or ``at``).
+
+        Raises:
+            KeyError: no such transaction.
+        """
+        return self._render(self._txs[tx_id], self._world.now() if at is None else at)
+
+    def changed_at(self, tx_id: str, at: float | None = None) -> float:
+        """When a transaction's record last changed, as seen now (or ``at``).
+
+        Raises:
+            KeyError: no such transaction.
+        """
+        return self._txs[tx_id].timeline.changed_at(self._world.now() if at is None else at)
+
+    @property
+    def transaction_ids(self) -> list[str]:
+        """The ids of every submitted transaction, oldest first."""
+        return list(self._txs)
+
+    # ------------------------------------------------------------------ framing
+
+    def _ok(self, data: Any, *, delay: float = 0.0) -> Response:
+        at = self._world.now() + delay
+        return Response.json({"success": True, "data": data, "timestamp": iso(at)}).delayed(delay)
+
+    def error_response(self, error: HTTPError) -> Response:
+        """The relayer's error envelope."""
+        code = error.code or _DEFAULT_CODES.get(error.status, "INTERNAL_ERROR")
+        category = _CATEGORIES.get(error.status, "INTERNAL_ERROR")
+        body = {
+            "success": False,
+            "error": {
+                "code": code,
+                "message": error.message,
+                "category": category,
+                "details": error.details,
+                "traceId": self._world.hex(8),
+            },
+            "timestamp": iso(self._world.now()),
+        }
+        return Response.json(body, error.status, error.headers)
+
+    def _authenticated(self, handler: Handler) -> Handler:
+        def check(request: Request) -> Response:
+            check_api_key(request, self.api_key, missing_code="AUTH_001", wrong_code="AUTH_002")
+            return handler(request)
+
+        return check
+
+    # ------------------------------------------------------------------ submitting
+
+    def _parse(self, body: Any) -> dict[str, Any]:
+        if not isinstance(body, dict):
+            raise _invalid("VALIDATION_001", "the request body must be a JSON object")
+        for name in ("to", "callData", "chainId"):
+            if body.get(name) is None:
+                raise _invalid("VALIDATION_002", f"{name} is required", name)
+        chain_id = _field(body, "chainId", ChainId)
+        if chain_id not in CHAINS:
+            raise _invalid("VALIDATION_004", f"chain {chain_id} is not supported", "chainId")
+        tx: dict[str, Any] = {
+            "to": _field(body, "to", Address),
+            "callData": _field(body, "callData", HexBytes),
+            "chainId": chain_id,
+            "value": str(_field(body, "value", TokenAmount)) if "value" in body else "0",
+        }
+        for name in _UINT_FIELDS:
+            if body.get(name) is not None:
+                tx[name] = str(_field(body, name, TokenAmount))
+        for name, type_ in _OPTIONAL_FIELDS.items():
+            if body.get(name) is not None:
+                tx[name] = _field(body, name, type_)
+        if "gasPrice" in tx and ("maxFeePerGas" in tx or "maxPriorityFeePerGas" in tx):
+            raise _invalid(
+                "VALIDATION_003",
+                "gasPrice cannot be combined with maxFeePerGas/maxPriorityFeePerGas",
+                "gasPrice",
+            )
+        return tx
+
+    def _estimate(self, fields: dict[str, Any]) -> tuple[int, int, float]:
+        """Gas used, gas price and cost in USD of a transaction."""
+        chain = CHAINS[fields["chainId"]]
+        calldata = (len(fields["callData"]) - 2) // 2
+        gas_used = 21_000 + 16 * calldata + self._world.rng.randrange(0, 40_000)
+        price = int(fields.get("gasPrice") or fields.get("maxFeePerGas") or chain.gas_price_wei)
+        return gas_used, price, round(gas_used * price / 1e18 * chain.native_usd, 6)
+
+    def submit(self, fields: dict[str, Any]) -> str:
+        """Accept a validated transaction and schedule its life; return its id.
+
+        Also the entry point of the routing service's gasless swaps.
+        """
+        now = self._world.now()
+        timings = self.timings
+        tx_id = self._world.hex(12)
+        gas_used, gas_price, cost = self._estimate(fields)
+        fate = self._fates.take(fields.get("label"))
+        picked_up = now + timings.pickup
+        broadcast = picked_up + timings.execution / 2
+        timeline = Timeline().then(now, status="NOT_PICKED_UP", retries=0)
+        timeline.then(picked_up, status="PENDING")
+        if fate is not None and fate[0] == "fail":
+            timeline.then(broadcast, status="FAILED", error=fate[1])
+        else:
+            if fate is not None:  # a retry: stuck once, then back to PENDING
+                timeline.then(broadcast, status="NEEDS_TO_BE_RETRIED", retries=1)
+                broadcast += timings.retry
+                timeline.then(broadcast, status="PENDING")
+            executed = broadcast + timings.execution / 2
+            limit = int(fields.get("gasLimit") or gas_used * 6 // 5)
+            timeline.then(
+                broadcast,
+                executionTxHash=self._world.tx_hash(),
+                gasPrice=str(gas_price),
+                gasLimit=str(limit),
+                gasUsed=str(gas_used),
+                blockNumber=self._world.rng.randrange(20_000_000, 30_000_000),
+            )
+            timeline.then(
+                executed,
+                status="EXECUTED",
+                latency=round((executed - now) * 1000),
+                costUSD=cost,
+                isCharged=True,
+            )
+        self._txs[tx_id] = _Tx(tx_id, fields, now, timeline, cost)
+        return tx_id
+
+    def _check_payment(self, fields: dict[str, Any]) -> None:
+        if self.payment_required:
+            cost = self._estimate(fields)[2]
+            raise HTTPError(
+                402,
+                "Payment required: this API key pays per request",
+                code="PAYMENT_REQUIRED",
+                details={"estimatedCostUSD": cost, "currency": "USD"},
+            )
+
+    def _submit(self, request: Request) -> Response:
+        fields = self._parse(request.json())
+        self._check_payment(fields)
+        return self._ok({"txId": self.submit(fields)})
+
+    def _submit_sync(self, request: Request) -> Response:
+        body = request.json()
+        if not isinstance(body, dict):
+            raise _invalid("VALIDATION_001", "the request body must be a JSON object")
+        if not isinstance(body.get("tx"), dict):
+            raise _invalid("VALIDATION_002", "tx is required and must be an object", "tx")
+        timeout_ms = body.get("timeoutMs", 30_000)
+        low, high = SYNC_TIMEOUT_MS
+        if (
+            isinstance(timeout_ms, bool)
+            or not isinstance(timeout_ms, int)
+            or not (low <= timeout_ms <= high)
+        ):
+            raise _invalid(
+                "VALIDATION_003", f"timeoutMs must be an integer from {low} to {high}", "timeoutMs"
+            )
+        fields = self._parse(body["tx"])
+        self._check_payment(fields)
+        tx = self._txs[self.submit(fields)]
+        # The relayer holds the answer until the transaction settles or time runs out;
+        # the record is read as it will be then, and the adapter waits that long.
+        now = self._world.now()
+        wait = min(tx.timeline.settles_at - now, timeout_ms / 1000)
+        record = self._render(
+            tx,
+            now + wait,
+            receipt=body.get("includeReceipt") is True,
+            revert_info=body.get("includeRevertInfo") is True,
+        )
+        return self._ok(record, delay=wait)
+
+    # ------------------------------------------------------------------ reading
+
+    def _render(
+        self, tx: _Tx, moment: float, *, receipt: bool = False, revert_info: bool = False
+    ) -> dict[str, Any]:
+        state = tx.timeline.at(moment)
+        fields = tx.fields
+        record: dict[str, Any] = {
+            "id": tx.id,
+            "userId": USER_ID,
+            "to": fields["to"],
+            "callData": fields["callData"],
+            "value": fields["value"],
+            "chainId": fields["chainId"],
+            # Before broadcast the live service sends these as null.
+            "gasPrice": state.get("gasPrice"),
+            "maxFeePerGas": fields.get("maxFeePerGas") if "gasPrice" in state else None,
+            "maxPriorityFeePerGas": (
+                fields.get("maxPriorityFeePerGas") if "gasPrice" in state else None
+            ),
+            "gasLimit": state.get("gasLimit"),
+            "label": fields.get("label"),
+            "status": state["status"],
+            "executionTxHash": state.get("executionTxHash"),
+            "costUSD": state.get("costUSD", 0),
+            "timestamp": iso(tx.submitted_at),
+            "latency": state.get("latency"),
+            "error": state.get("error"),
+            "retries": state["retries"],
+            "isCharged": state.get("isCharged", False),
+            "transactionType": fields.get("transactionType", "flash"),
+        }
+        if receipt and state["status"] == "EXECUTED":
+            record["receipt"] = {
+                "transactionHash": state["executionTxHash"],
+                "blockNumber": state["blockNumber"],
+                "gasUsed": state["gasUsed"],
+                "effectiveGasPrice": state["gasPrice"],
+                "status": "success",
+            }
+        if revert_info and state["status"] == "FAILED":
+            record["revertInfo"] = {"reason": state["error"]}
+        return record
+
+    def _get_tx(self, request: Request) -> Response:
+        tx_id = request.arg("id")
+        if not tx_id:
+            raise _invalid("VALIDATION_002", "id is required", "id")
+        tx = self._txs.get(tx_id)
+        if tx is None:
+            raise HTTPError(404, f"transaction {tx_id} not found", code="TX_NOT_FOUND")
+        record = self._render(
+            tx,
+            self._world.now(),
+            receipt=request.arg("includeReceipt") == "true",
+            revert_info=request.arg("includeRevertInfo") == "true",
+        )
+        return self._ok(record)
+
+    def _user(self, request: Request) -> Response:
+        address = request.arg("address")
+        if not address:
+            raise _invalid("VALIDATION_002", "address is required", "address")
+        checked = _field({"address": address}, "address", Address)
+        now = self._world.now()
+        states = [(tx, tx.timeline.at(now)) for tx in self._txs.values()]
+        spent = sum(tx.cost_usd for tx, state in states if state["status"] == "EXECUTED")
+        pending = sum(
+            tx.cost_usd for tx, state in states if state["status"] not in ("EXECUTED", "FAILED")
+        )
+        return self._ok(
+            {
+                "userId": USER_ID,
+                "address": checked,
+                "availableBalance": round(STARTING_BALANCE_USD - spent - pending, 6),
+                "pendingBalance": round(pending, 6),
+                "defaultRelayerAccount": {
+                    "address": derived_address("xswap-sandbox relayer account"),
+                    "derivationPath": "m/44'/60'/0'/0/0",
+                },
+            }
+        )
+
+    def _chains(self, request: Request) -> Response:
+        chains = [
+            {
+                "id": chain.id,
+                "name": chain.display_name,
+                "iconUrl": f"https://sandbox.invalid/logos/{chain.key}.svg",
+                "isTestnet": False,
+                "nativeCurrency": {
+                    "name": chain.native_name,
+                    "symbol": chain.native_symbol,
+                    "decimals": 18,
+                },
+                "blockExplorers": {"default": {"name": "Explorer", "url": chain.explorer_url}},
+            }
+            for chain in CHAINS.values()
+        ]
+        return self._ok(chains)
