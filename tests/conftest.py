@@ -18,13 +18,6 @@ from xswap_sdk._clock import VirtualClock
 from .support import RELAYER_KEY, RELAYER_URL, resolve
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    """Markers of this suite (not of the package, so they live here)."""
-    config.addinivalue_line(
-        "markers", "notebook: executes a notebook in a Jupyter kernel (runs in the normal suite)"
-    )
-
-
 @pytest.fixture(params=["sync", "async"])
 def kind(request: pytest.FixtureRequest) -> str:
     """Which flavour of client a test runs with."""
