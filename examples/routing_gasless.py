@@ -1,123 +1,68 @@
-"""A gasless USDC bridge from Base to Arbitrum in one call: quote, sign, submit, wait.
+"""Bridge USDC from Base to Arbitrum with the routing service: quote the routes, build
+the transaction for the best one, then do the same bridge gasless in one call (sign a
+Permit2 payload; the relayer pays the gas) and wait for it to execute.
 
-Runs with no network, no key and no funds: a small stand-in for the routing service
-answers through `httpx.MockTransport` (the SDK's sandbox emulator will replace it), and a
-throwaway account signs. To use the real service, drop ``http_client`` and ``clock``, set
-``XSWAP_ROUTING_API_KEY``, and sign with your own account.
+Runs against the SDK's sandbox, an in-process emulator of the routing service and the
+relayer: no network, no key, no funds, and virtual time, so the wait costs nothing. To
+use the real service, build ``RoutingClient(api_key=...)`` (or set
+``XSWAP_ROUTING_API_KEY``) instead of asking the sandbox for one, and sign with your own
+account.
+
+    python examples/routing_gasless.py
 """
 
 from __future__ import annotations
 
-import itertools
-import json
-from typing import Any
-
-import httpx
-from eth_account import Account
-
-from xswap_sdk import RoutingClient, VirtualClock, errors
-from xswap_sdk.signing import recover_typed_data
+from xswap_sdk import from_units
+from xswap_sdk.sandbox import Sandbox
+from xswap_sdk.testing import TEST_SIGNER
 
 USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
 USDC_ARBITRUM = "0xaf88d065e77c8cC2239327C5EDb3A432268e5831"
-PERMIT2 = "0x000000000022D473030F116dDEE9F6B43aC78BA3"
+AMOUNT = 100_000_000  # 100 USDC, in smallest units
 
 
-# ---------------------------------------------------------------------------- stand-in
-# NOT the SDK: a minimal imitation of the routing service, for this example only.
-
-
-def stand_in_routing_service() -> httpx.MockTransport:
-    """Answers like the routing service: one Permit2 quote, a submission that checks the
-    signature, then a status that is pending twice and then executed."""
-    quotes: dict[str, tuple[dict[str, Any], str]] = {}  # quote id -> (payload, sender)
-    statuses = itertools.chain(["pending", "relaying"], itertools.repeat("executed"))
-
-    def envelope(data: object, code: int = 0, message: str = "success") -> httpx.Response:
-        return httpx.Response(200, json={"code": code, "message": message, "data": data})
-
-    def handle(request: httpx.Request) -> httpx.Response:
-        if request.url.path == "/gasless/quote":
-            query = request.url.params
-            eip712 = {
-                # As the live service sends it: no "version", chainId as a string.
-                "domain": {
-                    "name": "Permit2",
-                    "chainId": query["fromChain"],
-                    "verifyingContract": PERMIT2,
-                },
-                "types": {
-                    "PermitTransferFrom": [
-                        {"name": "permitted", "type": "TokenPermissions"},
-                        {"name": "spender", "type": "address"},
-                        {"name": "nonce", "type": "uint256"},
-                        {"name": "deadline", "type": "uint256"},
-                    ],
-                    "TokenPermissions": [
-                        {"name": "token", "type": "address"},
-                        {"name": "amount", "type": "uint256"},
-                    ],
-                },
-                "primaryType": "PermitTransferFrom",
-                "message": {
-                    "permitted": {"token": query["fromToken"], "amount": query["amount"]},
-                    "spender": "0x1231DEB6f5749EF6cE6943a275A1D3E7486F4EaE",
-                    "nonce": "7",
-                    "deadline": "1735691400",
-                },
-            }
-            quotes["gq-demo"] = (eip712, query["sender"])
-            # One doc version sends a single object here, another an array.
-            return envelope({"quoteId": "gq-demo", "eip712": eip712, "fee": {"feeAmount": "1000"}})
-        if request.url.path == "/gasless/submit-swap":
-            body = json.loads(request.content)
-            payload, sender = quotes[body["quoteId"]]
-            if recover_typed_data(payload, body["signature"]) != sender:
-                return envelope(None, code=4001, message="signature does not match the sender")
-            return envelope({"swapId": "gs-demo", "status": "submitted"})
-        if request.url.path == "/gasless/status":
-            status = next(statuses)
-            executed = "0x" + "e7" * 32 if status == "executed" else None
-            return envelope(
-                {"swapId": request.url.params["id"], "status": status, "executionTxHash": executed}
-            )
-        return httpx.Response(404, text="not found")
-
-    return httpx.MockTransport(handle)
-
-
-# ---------------------------------------------------------------------------- the example
+def usdc(amount: int | None) -> str:
+    return f"{from_units(amount or 0, 6):,.2f} USDC"
 
 
 def main() -> None:
-    signer = Account.create()  # a throwaway account: never fund it
-    routing = RoutingClient(
-        api_key="demo-key",
-        base_url="https://routing.invalid",
-        http_client=httpx.Client(transport=stand_in_routing_service()),
-        clock=VirtualClock(),  # polling without real waiting
-    )
-    with routing:
-        try:
-            result = routing.gasless_swap(
-                signer,
-                from_chain=8453,
-                to_chain=42161,
-                from_token=USDC_BASE,
-                to_token=USDC_ARBITRUM,
-                amount=1_000_000,  # 1 USDC
-                slippage=0.5,
-                wait=True,
-            )
-        except errors.SwapFailedError as exc:
-            print(f"swap failed: {exc}")
-            return
-        except errors.WaitTimeoutError as exc:
-            print(f"not executed yet ({exc}); check get_gasless_status() later")
-            return
-    print(f"quote:    {result.quote.quote_id}")
-    print(f"swap id:  {result.swap_id}")
-    print(f"executed: {result.execution_tx_hash}")
+    with Sandbox() as sb:
+        routing = sb.routing_client()
+        wallet = TEST_SIGNER.address
+
+        print(f"== routes for {usdc(AMOUNT)}, Base -> Arbitrum")
+        routes = routing.get_quote(
+            from_chain=8453,
+            to_chain=42161,
+            from_token=USDC_BASE,
+            to_token=USDC_ARBITRUM,
+            amount=AMOUNT,
+            sender=wallet,
+            slippage="0.5",
+        )
+        for route in routes:
+            providers = " + ".join(p.name or "?" for p in route.providers or [])
+            seconds = (route.estimated_time_ms or 0) / 1000
+            print(f"  {providers:16} {usdc(route.amount_out)} in {seconds:.0f} s")
+        tx = routing.build_path(routes[0], wallet)  # the top-ranked route (most value)
+        print(f"built: send it to {tx.to} on chain {tx.chain}")
+
+        print("\n== the same bridge, gasless")
+        result = routing.gasless_swap(
+            TEST_SIGNER,  # signs the Permit2 payload of the quote
+            from_chain=8453,
+            to_chain=42161,
+            from_token=USDC_BASE,
+            to_token=USDC_ARBITRUM,
+            amount=AMOUNT,
+            wait=True,
+        )
+        status = result.status
+        assert status is not None  # wait=True: the final status
+        print(f"swap {result.swap_id}: {status.status}")
+        print(f"fee {usdc(status.fee_amount)}, out {usdc(status.amount_out)}")
+        print(f"executed: {result.execution_tx_hash}")
 
 
 if __name__ == "__main__":

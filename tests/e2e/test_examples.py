@@ -1,8 +1,10 @@
 """The README's first command and the notebook: the quickstart runs to the end against
-the sandbox, and the async notebook executes in a real Jupyter kernel."""
+the sandbox, the async notebook executes in a real Jupyter kernel, and every script in
+``examples/`` runs and prints what shows it did its job."""
 
 from __future__ import annotations
 
+import re
 import runpy
 from pathlib import Path
 
@@ -11,6 +13,21 @@ import nbformat
 import pytest
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+# Per script, patterns (multiline regexes) its output must contain.
+PROOF = {
+    "quickstart.py": [r"^done: \d+ requests"],
+    "relayer_basics.py": [
+        r"^EXECUTED: 0x[0-9a-f]{64} ",
+        r"^HTTP 503, outcome_unknown=True\nsubmissions sent: 1 ",
+    ],
+    "routing_gasless.py": [r"^swap \S+: completed$", r"^executed: 0x[0-9a-f]{64}$"],
+    "flash_swap.py": [r"^signed once, as a BurnIntentSet$", r"^completed: 0x[0-9a-f]{64}$"],
+    "deposit_with_permit.py": [r"^  receipt status 1$", r"^  gateway balance 2000000$"],
+    "flash_deposit.py": [r"^2\. relayer: ", r"^   deposited so far: 5\.000000 USDC$"],
+}
+# These deploy contracts on an in-process EVM (the dev extra).
+ON_EVM = {"deposit_with_permit.py", "flash_deposit.py"}
 
 
 def test_the_quickstart_runs_to_the_end(capsys: pytest.CaptureFixture[str]) -> None:
@@ -24,6 +41,23 @@ def test_the_quickstart_runs_to_the_end(capsys: pytest.CaptureFixture[str]) -> N
     assert "Relay + Uniswap" in out
     assert ": completed" in out
     assert out.rstrip().splitlines()[-1].startswith("done: ")
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        pytest.param(path, id=path.name, marks=[pytest.mark.evm] if path.name in ON_EVM else [])
+        for path in sorted(EXAMPLES.glob("*.py"))
+    ],
+)
+def test_every_example_runs_and_does_its_job(
+    script: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert script.name in PROOF, f"say in PROOF what {script.name} must print"
+    runpy.run_path(str(script), run_name="__main__")
+    out = capsys.readouterr().out
+    for pattern in PROOF[script.name]:
+        assert re.search(pattern, out, re.MULTILINE), f"{pattern!r} not in:\n{out}"
 
 
 @pytest.mark.notebook
