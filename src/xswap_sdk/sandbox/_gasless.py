@@ -16,11 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from eth_abi.abi import encode as abi_encode
 from eth_hash.auto import keccak
 
 from ..errors import InvalidInputError, SigningError
 from ..signing import recover_typed_data
+from ._abi import abi_words
 from ._catalog import CHAINS, PERMIT2, derived_address
 from ._http import HTTPError
 from ._routes import Plan, RouteQuery, min_amount_out, plan_routes, rank
@@ -215,9 +215,8 @@ class GaslessDesk:
             raise HTTPError(400, "invalid signature: the permit was not signed by the sender")
         quote.used = True
         query = quote.query
-        calldata = _EXECUTE_SELECTOR + abi_encode(
-            ["bytes32", "address", "uint256", "uint256", "uint256"],
-            [keccak(quote.id.encode()), query.sender, query.amount, quote.nonce, quote.deadline],
+        calldata = _EXECUTE_SELECTOR + abi_words(
+            keccak(quote.id.encode()), query.sender, query.amount, quote.nonce, quote.deadline
         )
         tx_id = self._relayer.submit(
             {

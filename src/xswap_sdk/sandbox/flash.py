@@ -19,12 +19,12 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Annotated, Any, Final, Literal
 
-from eth_abi.abi import encode as abi_encode
 from eth_hash.auto import keccak
 from pydantic import Field
 
 from ..signing import DEFAULT_MAX_FEE
 from ..types import Address, ChainId, TokenAmount, from_units
+from ._abi import abi_words
 from ._catalog import (
     CHAINS,
     GATEWAY_MINTER,
@@ -290,9 +290,8 @@ class FlashService(Service):
         amount_out, price_out = self._price(token_out, amount - execution_fee)
         quote_id = bytes.fromhex(self._world.hex(32))
         min_out = int(amount_out * (1 - slippage / 100))
-        calldata = _SWAP_SELECTOR + abi_encode(
-            ["bytes32", "address", "uint256", "uint256", "address"],
-            [quote_id, token_out.address, amount, min_out, recipient],
+        calldata = _SWAP_SELECTOR + abi_words(
+            quote_id, token_out.address, amount, min_out, recipient
         )
         quote = Quote(
             id="0x" + quote_id.hex(),
@@ -305,7 +304,7 @@ class FlashService(Service):
             min_amount_out=min_out,
             gateway_fee=DEFAULT_MAX_FEE,  # covers the minimum fee of every source chain
             execution_fee=execution_fee,
-            hook_data="0x" + abi_encode(["bytes32", "address"], [quote_id, recipient]).hex(),
+            hook_data="0x" + abi_words(quote_id, recipient).hex(),
             calldata="0x" + calldata.hex(),
             expires_at=int(self._world.now() + self.quote_lifetime),
         )

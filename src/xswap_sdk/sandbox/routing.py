@@ -19,11 +19,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Final
 
-from eth_abi.abi import encode as abi_encode
 from eth_hash.auto import keccak
 from pydantic import Field
 
 from ..types import Address, ChainId, TokenAmount
+from ._abi import abi_words
 from ._catalog import CHAINS, TOKENS, Token, find_token, logo, token_json
 from ._gasless import RELAYER_ID_FIELD, GaslessDesk
 from ._http import HTTPError, Request, Response, Service, check_api_key, checked
@@ -200,9 +200,8 @@ class RoutingService(Service):
         chain = CHAINS[source["chain"]]
         token = find_token(chain.id, source["address"])
         quote_id = str(route.get("quoteId", ""))
-        payload = abi_encode(
-            ["bytes32", "address", "uint256", "address"],
-            [keccak(quote_id.encode()), source["address"], int(route["amount"]), sender],
+        payload = abi_words(
+            keccak(quote_id.encode()), source["address"], int(route["amount"]), sender
         )
         data = "0x" + (_ROUTE_SELECTOR + payload).hex()
         self._built[data] = quote_id
