@@ -24,7 +24,7 @@ from xswap_sdk.signing import (
 
 pytestmark = pytest.mark.evm
 
-VECTORS = Path(__file__).resolve().parents[2] / ".." / "shared" / "vectors" / "signing-vectors.json"
+VECTORS = Path(__file__).resolve().parents[1] / "data" / "signing-vectors.json"
 
 GATEWAY_WALLET = "0x77777777Dcc4d5A8B6E418Fd04D8997ef11000eE"
 GATEWAY_MINTER = "0x2222222d7164433c4C09B0b0D809a9b52C04C205"
