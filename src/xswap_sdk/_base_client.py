@@ -20,6 +20,7 @@ from ._clock import SYSTEM_CLOCK, Clock
 from ._flow import Flow, run_async, run_sync
 from ._framing import Framing
 from ._logging import configure_from_env
+from ._operation import Operation
 from ._options import (
     DEFAULT_MAX_RETRIES,
     NOT_GIVEN,
@@ -31,7 +32,6 @@ from ._options import (
 )
 from ._transport import (
     AsyncTransport,
-    Operation,
     RawResponse,
     SyncTransport,
     _BaseTransport,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeAlias, TypeVar
 
 from ._clock import Clock
-from ._transport import Operation
+from ._operation import Operation
 from .errors import XSwapError
 
 __all__ = ["Call", "Flow", "Sleep", "run_async", "run_sync"]

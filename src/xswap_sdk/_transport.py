@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Literal, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import httpx
 import tenacity
@@ -25,11 +25,9 @@ from pydantic import ValidationError
 from ._clock import SYSTEM_CLOCK, Clock
 from ._framing import Framing
 from ._logging import SENSITIVE_HEADERS, log_response, log_retry
-from ._models import adapter_for
+from ._operation import Operation
 from ._options import (
-    NOT_GIVEN,
     ClientOptions,
-    NotGiven,
     RequestOptions,
     check_max_retries,
     normalize_timeout,
@@ -57,65 +55,17 @@ from .errors import (
 __all__ = [
     "AsyncTransport",
     "AuthHook",
-    "Operation",
     "RawResponse",
     "SyncTransport",
     "capture_responses",
-    "parser",
 ]
 
 T = TypeVar("T")
 ClientT = TypeVar("ClientT", httpx.Client, httpx.AsyncClient)
 
-AuthRequirement = Literal["required", "optional", "none"]
-
 USER_AGENT = f"xswap-sdk-python/{__version__}"
 _TRACE_HEADERS = ("x-trace-id", "x-request-id", "traceparent")
 _MIN_SECRET_LENGTH = 6
-
-
-@dataclass(frozen=True, slots=True)
-class Operation(Generic[T]):
-    """One HTTP call, described as data: what to send and how to read the answer.
-
-    Attributes:
-        method: HTTP method.
-        path: the concrete path, appended to the client's base URL.
-        parse: turns the unwrapped payload into the result (raises pydantic's
-            ``ValidationError`` when it does not fit).
-        params: query parameters as pairs, so a name may repeat.
-        json: the JSON body, if any.
-        idempotent: whether sending it twice is harmless, so it may be retried after it
-            was sent. ``False`` for anything that moves money or state.
-        auth: whether credentials are ``"required"`` (checked before I/O), sent when
-            configured (``"optional"``), or never sent (``"none"``).
-        path_template: the path with placeholders, for logs (``/balance/{address}``).
-        timeout: this operation's own default timeout, when it needs a longer one.
-        secrets: values in this request to keep out of error messages (signatures).
-    """
-
-    method: str
-    path: str
-    parse: Callable[[Any], T]
-    params: Sequence[tuple[str, str]] | None = None
-    json: Any = None
-    idempotent: bool = True
-    auth: AuthRequirement = "optional"
-    path_template: str | None = None
-    timeout: httpx.Timeout | NotGiven = NOT_GIVEN
-    secrets: tuple[str, ...] = ()
-
-    @property
-    def log_path(self) -> str:
-        """The path as logged and reported: the template when there is one."""
-        return self.path_template or self.path
-
-
-def parser(type_: Any) -> Callable[[Any], Any]:
-    """A parse function for `Operation` that validates the payload into ``type_``."""
-    # Cached: operations are built per call, and a TypeAdapter costs more to build
-    # than the request costs to send through a local transport.
-    return adapter_for(type_).validate_python
 
 
 class AuthHook(Protocol):

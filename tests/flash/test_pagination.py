@@ -8,8 +8,8 @@ import pytest
 from pytest_httpx import HTTPXMock
 
 from xswap_sdk import errors
+from xswap_sdk._pagination import Emit, iterate_sync, walk_pages
 from xswap_sdk.flash import LeaderboardEntry, SwapRecord
-from xswap_sdk.pagination import Emit, iterate_sync, walk_pages
 
 from ..support import FLASH_URL
 from .backend import history, pagination, swap_record
@@ -173,7 +173,7 @@ def test_walk_pages_is_driven_by_a_plain_send() -> None:
         sent.append(number)
         return number
 
-    from xswap_sdk._transport import Operation
+    from xswap_sdk._operation import Operation
 
     walk = walk_pages(
         lambda n: Operation("GET", str(n), lambda data: data),

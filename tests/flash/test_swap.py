@@ -13,7 +13,7 @@ from pytest_httpx import HTTPXMock
 
 from xswap_sdk import errors
 from xswap_sdk._clock import VirtualClock
-from xswap_sdk.flash.api import check_slippage, slippage_bps
+from xswap_sdk.flash._operations import check_slippage, slippage_bps
 
 from ..support import ADDRESS, FLASH_JWT, resolve
 from .backend import (

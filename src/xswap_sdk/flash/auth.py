@@ -30,7 +30,7 @@ from ..errors import (
     SigningError,
 )
 from ..signing.signer import Signer, personal_sign, signer_address
-from . import api
+from . import _operations as operations
 from .models import AuthMessage, AuthVerification
 
 __all__ = [
@@ -158,7 +158,7 @@ def login(signer: Signer, referred_by_code: str | None = None) -> Flow[AuthSessi
 
 def _login_steps(signer: Signer, address: str, referred_by_code: str | None) -> Flow[AuthSession]:
     try:
-        message: AuthMessage = yield Call(api.request_auth_message(address))
+        message: AuthMessage = yield Call(operations.request_auth_message(address))
     except APIError as exc:
         raise LoginError(f"login failed: no message to sign ({exc})") from exc
     try:
@@ -167,7 +167,7 @@ def _login_steps(signer: Signer, address: str, referred_by_code: str | None) -> 
         raise LoginError(f"login failed: the message could not be signed ({exc})") from exc
     try:
         verified: AuthVerification = yield Call(
-            api.verify_auth(signature, message.message_id, referred_by_code)
+            operations.verify_auth(signature, message.message_id, referred_by_code)
         )
     except APIError as exc:
         raise LoginError(f"login failed: the signature was not accepted ({exc})") from exc

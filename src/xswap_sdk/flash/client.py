@@ -24,6 +24,7 @@ from .._base_client import AsyncAPIClient, SyncAPIClient
 from .._clock import SYSTEM_CLOCK, Clock
 from .._flow import Flow, run_async, run_sync
 from .._framing import BareJSON
+from .._operation import Operation
 from .._options import (
     DEFAULT_MAX_RETRIES,
     NOT_GIVEN,
@@ -32,13 +33,13 @@ from .._options import (
     ServiceConfig,
     TimeoutTypes,
 )
-from .._transport import Operation
+from .._pagination import PageWalk, iterate_async, iterate_sync, walk_pages
 from ..errors import AuthenticationError, InvalidInputError
-from ..pagination import PageWalk, iterate_async, iterate_sync, walk_pages
 from ..relayer import AsyncRelayerClient, RelayerClient
 from ..signing.deposit import async_prepare_deposit_with_permit, prepare_deposit_with_permit
 from ..signing.signer import Signer, signer_address
-from . import api, auth, orders
+from . import _operations as api
+from . import auth, orders
 from . import deposit as deposits
 from . import swap as swaps
 from .auth import JWT_ENV, AuthSession, SessionState

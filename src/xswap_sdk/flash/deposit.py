@@ -28,7 +28,7 @@ from ..errors import InvalidInputError
 from ..signing.deposit import DepositTransaction
 from ..signing.signer import Signer, signer_address
 from ..types import TokenAmount
-from .api import check_chain_id
+from ._operations import check_chain_id
 from .models import Chain
 
 if TYPE_CHECKING:

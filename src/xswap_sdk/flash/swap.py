@@ -26,17 +26,17 @@ from typing import Any, Final
 from .._clock import Clock
 from .._flow import Call, Flow
 from .._models import check_argument, validate_request
-from .._transport import Operation
+from .._operation import Operation
+from .._polling import check_wait_arguments, poll
 from ..errors import (
     InvalidInputError,
     QuoteRejectedError,
     ResponseValidationError,
     SwapFailedError,
 )
-from ..polling import check_wait_arguments, poll
 from ..signing.signer import Signer, signer_address
 from ..types import ChainId, TokenAmount
-from . import api
+from . import _operations as operations
 from .models import (
     Chain,
     HistoryPage,
@@ -102,7 +102,7 @@ def plan_swap(
 ) -> SwapPlan:
     """Check every argument of `swap`, before any I/O."""
     user = signer_address(signer)
-    request = api.quote_request(
+    request = operations.quote_request(
         input_amount=input_amount,
         output_token=output_token,
         chain_id=chain_id,
@@ -127,7 +127,7 @@ def plan_swap(
         signer=signer,
         user=user,
         quote=request,
-        slippage_bps=api.slippage_bps(request.slippage),
+        slippage_bps=operations.slippage_bps(request.slippage),
         sources=sources,
         max_fee_cap=cap,
         wait=wait,
@@ -238,11 +238,11 @@ def _supported(chains: list[Chain], chain_id: int) -> None:
 def swap(plan: SwapPlan, *, clock: Clock) -> Flow[SwapSubmission]:
     """The one-call swap: chains, quote, checks, balances, order, signature, submission,
     and (with ``plan.wait``) the wait for the outcome."""
-    chains: list[Chain] = yield Call(api.get_supported_chains())
+    chains: list[Chain] = yield Call(operations.get_supported_chains())
     _supported(chains, plan.quote.chain_id)
-    quote: Quote = yield Call(api.get_quote(plan.quote))
+    quote: Quote = yield Call(operations.get_quote(plan.quote))
     check_quote(quote, now=clock.time(), max_fee_cap=plan.max_fee_cap)
-    balances = yield Call(api.get_balance(plan.user))
+    balances = yield Call(operations.get_balance(plan.user))
     order = build_order(
         quote,
         chains=chains,
@@ -255,7 +255,7 @@ def swap(plan: SwapPlan, *, clock: Clock) -> Flow[SwapSubmission]:
     check_quote(quote, now=clock.time(), max_fee_cap=plan.max_fee_cap)
     signed = sign_order(order, plan.signer)
     submitted: SwapSubmission = yield Call(
-        api.submit_swap(
+        operations.submit_swap(
             submission(
                 signed,
                 slippage_bps=plan.slippage_bps,
@@ -313,7 +313,7 @@ def wait_for_swap(
     """
     wanted = check_transaction_hash(transaction_hash)
     check_wait_arguments(timeout, interval, timeout_name="wait_timeout")
-    page = api.get_history(page=1, page_size=_WAIT_PAGE_SIZE)
+    page = operations.get_history(page=1, page_size=_WAIT_PAGE_SIZE)
 
     def parse(data: Any) -> SwapRecord | None:
         return _find(page.parse(data), wanted)

@@ -1,6 +1,6 @@
 """The transaction relayer: submit a transaction, then poll until it executed or failed."""
 
-from .api import RelayerPaths
+from ._operations import RelayerPaths
 from .client import AsyncRelayerClient, RelayerClient
 from .models import (
     AccountInfo,

@@ -25,8 +25,8 @@ from .._options import (
     TimeoutTypes,
 )
 from .._version import __version__
-from . import api
-from .api import RelayerPaths
+from . import _operations as api
+from ._operations import RelayerPaths
 from .models import AccountInfo, RelayerChain, RelayStatus, SubmitTxResult
 
 __all__ = ["AsyncRelayerClient", "RelayerClient"]

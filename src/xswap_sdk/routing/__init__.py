@@ -1,6 +1,6 @@
 """The routing service: quotes, executable transactions, status and gasless swaps."""
 
-from .api import DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT, RoutingPaths
+from ._operations import DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT, RoutingPaths
 from .client import AsyncRoutingClient, RoutingClient
 from .gasless import GaslessSwapResult
 from .models import (

@@ -26,8 +26,9 @@ from .._options import (
     TimeoutTypes,
 )
 from ..signing import Signer
-from . import api, gasless
-from .api import DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT, RoutingPaths
+from . import _operations as api
+from . import gasless
+from ._operations import DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT, RoutingPaths
 from .gasless import GaslessSwapResult
 from .models import (
     AcquisitionMode,

@@ -15,12 +15,12 @@ from typing import Any
 
 from .._clock import Clock
 from .._flow import Call, Flow
-from .._transport import Operation
+from .._operation import Operation
 from ..errors import APIError, InvalidInputError, SigningError, SwapFailedError
 from ..signing import Signer, sign_typed_data
 from ..signing.signer import signer_address
-from . import api
-from .api import RoutingPaths
+from . import _operations as operations
+from ._operations import RoutingPaths
 from .models import GaslessQuote, GaslessStatus, GaslessSubmission
 
 __all__ = ["GaslessSwapResult", "gasless_swap"]
@@ -81,11 +81,11 @@ def gasless_swap(
     """Validate everything, then return the flow: ``GET /gasless/quote`` for the
     signer's address, sign, ``POST /gasless/submit-swap`` and, with ``wait``, poll
     ``GET /gasless/status``."""
-    request = api.gasless_quote_request(sender=signer_address(signer), **quote_fields)
+    request = operations.gasless_quote_request(sender=signer_address(signer), **quote_fields)
     if not isinstance(wait, bool):
         raise InvalidInputError("wait", "must be True or False")
-    predicate = api.check_wait(wait_timeout, poll_interval, is_done)
-    quote_operation = api.get_gasless_quote(paths, request)
+    predicate = operations.check_wait(wait_timeout, poll_interval, is_done)
+    quote_operation = operations.get_gasless_quote(paths, request)
     return _run(
         paths,
         quote_operation,
@@ -119,7 +119,7 @@ def _run(
     quote = quotes[0]
     signature = sign_quote(signer, quote)
     submission: GaslessSubmission = yield Call(
-        api.submit_gasless_swap(paths, quote.quote_id, signature)
+        operations.submit_gasless_swap(paths, quote.quote_id, signature)
     )
     if submission.is_failed:
         raise SwapFailedError(
@@ -129,7 +129,7 @@ def _run(
         )
     status: GaslessStatus | None = None
     if wait:
-        status = yield from api.wait_for_gasless_status(
+        status = yield from operations.wait_for_gasless_status(
             paths,
             submission.swap_id,
             wait_timeout=wait_timeout,

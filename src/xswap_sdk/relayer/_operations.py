@@ -18,9 +18,9 @@ import httpx
 from .._clock import Clock
 from .._flow import Flow
 from .._models import check_argument, validate_request
-from .._transport import Operation, parser
+from .._operation import Operation, parser
+from .._polling import check_wait_arguments, poll
 from ..errors import InvalidInputError, NotFoundError, RelayFailedError
-from ..polling import check_wait_arguments, poll
 from ..types import Address, ChainId
 from .models import AccountInfo, RelayerChain, RelayStatus, SubmitTxRequest, SubmitTxResult
 

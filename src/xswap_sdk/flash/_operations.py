@@ -22,7 +22,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Final
 
 from .._models import check_argument, validate_request
-from .._transport import Operation, parser
+from .._operation import Operation, parser
 from ..errors import InvalidInputError
 from ..types import Address, ChainId, HexBytes
 from .models import (

@@ -20,7 +20,7 @@ from typing import TypeVar
 
 from ._clock import Clock
 from ._flow import Call, Flow, Sleep
-from ._transport import Operation
+from ._operation import Operation
 from .errors import InvalidInputError, WaitTimeoutError, XSwapError
 
 __all__ = ["check_wait_arguments", "poll"]

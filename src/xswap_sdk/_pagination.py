@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeAlias, TypeVar
 
 from ._flow import Call
-from ._transport import Operation
+from ._operation import Operation
 
 __all__ = ["Emit", "PageWalk", "iterate_async", "iterate_sync", "walk_pages"]
 

@@ -43,9 +43,9 @@ from pydantic import TypeAdapter, ValidationError
 from .._clock import Clock
 from .._flow import Flow
 from .._models import RequestModel, check_argument, invalid_input, validate_request
-from .._transport import Operation, parser
+from .._operation import Operation, parser
+from .._polling import check_wait_arguments, poll
 from ..errors import InvalidInputError, NotFoundError, SwapFailedError
-from ..polling import check_wait_arguments, poll
 from ..types import Address, ChainId
 from .models import (
     BuildBestPathRequest,

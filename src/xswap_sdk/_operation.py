@@ -1,0 +1,68 @@
+"""One HTTP call described as data: `Operation`, and `parser` to read its answer.
+
+Pure: service packages build operations without importing the I/O layer, and the
+transport sends them. Flows and page walks yield them as steps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Literal, TypeVar
+
+import httpx
+
+from ._models import adapter_for
+from ._options import NOT_GIVEN, NotGiven
+
+__all__ = ["AuthRequirement", "Operation", "parser"]
+
+T = TypeVar("T")
+
+AuthRequirement = Literal["required", "optional", "none"]
+"""Whether an operation needs credentials (checked before I/O), sends them when the
+client has them, or never sends them."""
+
+
+@dataclass(frozen=True, slots=True)
+class Operation(Generic[T]):
+    """One HTTP call, described as data: what to send and how to read the answer.
+
+    Attributes:
+        method: HTTP method.
+        path: the concrete path, appended to the client's base URL.
+        parse: turns the unwrapped payload into the result (raises pydantic's
+            ``ValidationError`` when it does not fit).
+        params: query parameters as pairs, so a name may repeat.
+        json: the JSON body, if any.
+        idempotent: whether sending it twice is harmless, so it may be retried after it
+            was sent. ``False`` for anything that moves money or state.
+        auth: whether credentials are ``"required"`` (checked before I/O), sent when
+            configured (``"optional"``), or never sent (``"none"``).
+        path_template: the path with placeholders, for logs (``/balance/{address}``).
+        timeout: this operation's own default timeout, when it needs a longer one.
+        secrets: values in this request to keep out of error messages (signatures).
+    """
+
+    method: str
+    path: str
+    parse: Callable[[Any], T]
+    params: Sequence[tuple[str, str]] | None = None
+    json: Any = None
+    idempotent: bool = True
+    auth: AuthRequirement = "optional"
+    path_template: str | None = None
+    timeout: httpx.Timeout | NotGiven = NOT_GIVEN
+    secrets: tuple[str, ...] = ()
+
+    @property
+    def log_path(self) -> str:
+        """The path as logged and reported: the template when there is one."""
+        return self.path_template or self.path
+
+
+def parser(type_: Any) -> Callable[[Any], Any]:
+    """A parse function for `Operation` that validates the payload into ``type_``."""
+    # Cached: operations are built per call, and a TypeAdapter costs more to build
+    # than the request costs to send through a local transport.
+    return adapter_for(type_).validate_python
