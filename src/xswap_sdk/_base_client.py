@@ -1,8 +1,10 @@
-"""What every client shares: configuration, the transport, copies, closing, raw access.
+"""What every client shares: configuration, credentials, copies, raw access.
 
-`SyncAPIClient` and `AsyncAPIClient` differ only where I/O happens. A service client
-subclasses one of them, names its `ServiceConfig` and framing, and writes each public
-method as one line over an operation from its ``api.py``.
+`APIClientBase` holds the resolved options, the auth and the transport. The
+flavour-specific part (the transport class, closing, context managers) is written once
+in ``_async_base_client.py`` and generated into ``_sync_base_client.py``. A service
+client subclasses one of those, names its `ServiceConfig` and framing, and writes each
+public method as one line over an operation from its ``_operations`` module.
 """
 
 from __future__ import annotations
@@ -10,52 +12,41 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from types import TracebackType
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 import httpx
 from pydantic import SecretStr
 
+from ._auth import ApiKeyAuth, Auth
 from ._clock import SYSTEM_CLOCK, Clock
-from ._flow import Flow, run_async, run_sync
 from ._framing import Framing
 from ._logging import configure_from_env
-from ._operation import Operation
 from ._options import (
     DEFAULT_MAX_RETRIES,
     NOT_GIVEN,
     ClientOptions,
     NotGiven,
-    RequestOptions,
     ServiceConfig,
     TimeoutTypes,
 )
-from ._transport import (
-    AsyncTransport,
-    RawResponse,
-    SyncTransport,
-    _BaseTransport,
-    _Pool,
-    capture_responses,
-)
-from .errors import InvalidInputError, MissingCredentialsError
+from ._transport import BaseTransport, Pool, RawResponse, capture_responses
+from .errors import InvalidInputError
 
-__all__ = ["AsyncAPIClient", "SyncAPIClient"]
-
-T = TypeVar("T")
-R = TypeVar("R")
-
+__all__ = ["APIClientBase"]
 
 HttpClientT = TypeVar("HttpClientT", httpx.Client, httpx.AsyncClient)
+TransportT = TypeVar("TransportT", bound=BaseTransport[Any])
 
 
-class _ClientBase(Generic[HttpClientT]):
+class APIClientBase(Generic[HttpClientT, TransportT]):
+    """Configuration, auth and transport of one client; see the module docstring."""
+
     _service: ClassVar[ServiceConfig]
     _framing: ClassVar[Framing]
     _http_client_type: ClassVar[type[Any]]
-    _transport_type: ClassVar[type[_BaseTransport[Any]]]
+    _transport_type: ClassVar[type[BaseTransport[Any]]]
     _options: ClientOptions
-    _transport: _BaseTransport[HttpClientT]
+    _transport: TransportT
 
     def __init__(
         self,
@@ -85,12 +76,24 @@ class _ClientBase(Generic[HttpClientT]):
             max_retries=max_retries,
             headers=headers,
         )
-        self._transport = self._transport_type(
+        self._transport = self._transport_type(  # type: ignore[assignment]
             options=self._options,
             framing=self._framing,
-            pool=_Pool(expected, http_client),
-            auth=self._auth_headers,
+            pool=Pool(expected, http_client),
+            auth=self._make_auth(),
             clock=clock,
+        )
+
+    def _make_auth(self) -> Auth:
+        """The auth of this client's options: the service's API key header, if it has one."""
+        service = self._service
+        if service.api_key_header is None:
+            return Auth()
+        return ApiKeyAuth(
+            header=service.api_key_header,
+            key=self._options.api_key,
+            client=type(self).__name__,
+            env_var=service.api_key_env,
         )
 
     def with_options(
@@ -106,6 +109,13 @@ class _ClientBase(Generic[HttpClientT]):
 
         Closing the copy leaves the pool open; close the original when done.
         ``headers`` are added to the current ones.
+
+        Args:
+            api_key: another API key (clients of services that take one).
+            base_url: another base URL.
+            timeout: another default timeout.
+            max_retries: another default retry count.
+            headers: headers to add to (or replace among) the current ones.
         """
         if not isinstance(api_key, NotGiven) and self._service.api_key_header is None:
             raise InvalidInputError(
@@ -119,26 +129,8 @@ class _ClientBase(Generic[HttpClientT]):
             max_retries=max_retries,
             headers=headers,
         )
-        clone._transport = self._transport.derive(clone._options, clone._auth_headers)
+        clone._transport = self._transport.derive(clone._options, clone._make_auth())
         return clone
-
-    def _auth_headers(self, operation: Operation[Any], /) -> Mapping[str, str]:
-        """Send the ``api-key`` header when a key is configured; refuse, before any I/O,
-        an operation that requires one when none is."""
-        service = self._service
-        key = self._options.api_key
-        if service.api_key_header is None:
-            return {}
-        if key is not None:
-            return {service.api_key_header: key.get_secret_value()}
-        if operation.auth == "required":
-            raise MissingCredentialsError(
-                "api_key",
-                f"{operation.method} {operation.log_path} needs an API key: pass "
-                f"api_key=... to {type(self).__name__} or set {service.api_key_env}",
-                env_var=service.api_key_env,
-            )
-        return {}
 
     @property
     def base_url(self) -> str:
@@ -179,61 +171,3 @@ class _ClientBase(Generic[HttpClientT]):
         if self._service.api_key_header is not None:
             key = f", api_key={'set' if self._options.api_key else 'unset'}"
         return f"{type(self).__name__}(base_url={self.base_url!r}{key})"
-
-
-class SyncAPIClient(_ClientBase[httpx.Client]):
-    """Base of the blocking clients."""
-
-    _http_client_type = httpx.Client
-    _transport_type = SyncTransport
-    _transport: SyncTransport
-
-    def _request(self, operation: Operation[T], options: RequestOptions) -> T:
-        return self._transport.request(operation, options)
-
-    def _run(self, flow: Flow[R], options: RequestOptions) -> R:
-        return run_sync(flow, lambda op: self._request(op, options), self._transport.clock)
-
-    def close(self) -> None:
-        """Close the connection pool, unless it was passed in as ``http_client``."""
-        self._transport.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
-
-class AsyncAPIClient(_ClientBase[httpx.AsyncClient]):
-    """Base of the async clients."""
-
-    _http_client_type = httpx.AsyncClient
-    _transport_type = AsyncTransport
-    _transport: AsyncTransport
-
-    async def _request(self, operation: Operation[T], options: RequestOptions) -> T:
-        return await self._transport.request(operation, options)
-
-    async def _run(self, flow: Flow[R], options: RequestOptions) -> R:
-        return await run_async(flow, lambda op: self._request(op, options), self._transport.clock)
-
-    async def aclose(self) -> None:
-        """Close the connection pool, unless it was passed in as ``http_client``."""
-        await self._transport.aclose()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()

@@ -1,8 +1,8 @@
 """Walk a paged endpoint lazily, written once for blocking and async iteration.
 
 `walk_pages` is a generator of steps, like the flows of ``xswap_sdk._flow``: it yields
-`Call` ("fetch this page") and `Emit` ("hand this item to the caller"). `iterate_sync`
-and `iterate_async` drive it, so ``for record in client.iter_history()`` and
+`Call` ("fetch this page") and `Emit` ("hand this item to the caller"). The transport's
+``iterate`` drives it, so ``for record in client.iter_history()`` and
 ``async for record in client.iter_history()`` share one loop. A page is requested only
 when the caller has consumed the items of the previous one.
 
@@ -14,11 +14,8 @@ make it loop forever.
 from __future__ import annotations
 
 from collections.abc import (
-    AsyncIterator,
-    Awaitable,
     Callable,
     Generator,
-    Iterator,
     Sequence,
 )
 from dataclasses import dataclass
@@ -27,7 +24,7 @@ from typing import Any, Generic, TypeAlias, TypeVar
 from ._flow import Call
 from ._operation import Operation
 
-__all__ = ["Emit", "PageWalk", "iterate_async", "iterate_sync", "walk_pages"]
+__all__ = ["Emit", "PageWalk", "walk_pages"]
 
 T = TypeVar("T")
 P = TypeVar("P")
@@ -68,41 +65,3 @@ def walk_pages(
         if not found or not has_next(result):
             return
         page += 1
-
-
-def iterate_sync(walk: PageWalk[T], send: Callable[[Operation[Any]], Any]) -> Iterator[T]:
-    """Drive a page walk with a blocking ``send``; yields the items."""
-    result: Any = None
-    try:
-        while True:
-            try:
-                step = walk.send(result)
-            except StopIteration:
-                return
-            result = None
-            if isinstance(step, Emit):
-                yield step.item
-            else:
-                result = send(step.operation)
-    finally:
-        walk.close()
-
-
-async def iterate_async(
-    walk: PageWalk[T], send: Callable[[Operation[Any]], Awaitable[Any]]
-) -> AsyncIterator[T]:
-    """Drive a page walk with an async ``send``; yields the items."""
-    result: Any = None
-    try:
-        while True:
-            try:
-                step = walk.send(result)
-            except StopIteration:
-                return
-            result = None
-            if isinstance(step, Emit):
-                yield step.item
-            else:
-                result = await send(step.operation)
-    finally:
-        walk.close()

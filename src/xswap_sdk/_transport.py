@@ -1,10 +1,11 @@
-"""The only module that does HTTP I/O: `SyncTransport` and `AsyncTransport` over httpx.
+"""What the blocking and the async transport share: everything but the send and the sleep.
 
-A request arrives as an `Operation` (plain data built in a service's ``api.py``). The
-transport joins the base URL and path, merges headers, asks the client's auth hook for
-credentials, applies the timeout, sends, retries when `_retry` allows it (with tenacity),
-maps failures to `xswap_sdk.errors`, unwraps the service's envelope and parses the model.
-Everything but the send and the sleep is shared by the two classes.
+A request arrives as an `Operation` (plain data, see ``xswap_sdk._operation``). The
+transport joins the base URL and path, merges headers, asks the client's `Auth` for
+credentials, applies the timeout, sends, decides whether a failure may be retried (by
+``xswap_sdk._retry``), maps failures to `xswap_sdk.errors`, unwraps the service's
+envelope and parses the model. The request loop itself is written once, in
+``_async_transport.py``; ``_sync_transport.py`` is generated from it.
 """
 
 from __future__ import annotations
@@ -13,15 +14,14 @@ import contextlib
 import contextvars
 import json
 import threading
-import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Self, TypeVar
 
 import httpx
-import tenacity
 from pydantic import ValidationError
 
+from ._auth import Auth
 from ._clock import SYSTEM_CLOCK, Clock
 from ._framing import Framing
 from ._logging import SENSITIVE_HEADERS, log_response, log_retry
@@ -52,13 +52,7 @@ from .errors import (
     XSwapError,
 )
 
-__all__ = [
-    "AsyncTransport",
-    "AuthHook",
-    "RawResponse",
-    "SyncTransport",
-    "capture_responses",
-]
+__all__ = ["BaseTransport", "Pool", "RawResponse", "capture_responses"]
 
 T = TypeVar("T")
 ClientT = TypeVar("ClientT", httpx.Client, httpx.AsyncClient)
@@ -66,17 +60,6 @@ ClientT = TypeVar("ClientT", httpx.Client, httpx.AsyncClient)
 USER_AGENT = f"xswap-sdk-python/{__version__}"
 _TRACE_HEADERS = ("x-trace-id", "x-request-id", "traceparent")
 _MIN_SECRET_LENGTH = 6
-
-
-class AuthHook(Protocol):
-    """Returns the credential headers for an operation, or raises
-    `MissingCredentialsError` when it needs credentials the client lacks."""
-
-    def __call__(self, operation: Operation[Any], /) -> Mapping[str, str]: ...
-
-
-def _no_auth(operation: Operation[Any], /) -> Mapping[str, str]:
-    return {}
 
 
 # ---------------------------------------------------------------------------- raw access
@@ -138,7 +121,7 @@ def capture_responses(pool: object) -> Iterator[list[RawResponse]]:
 # ---------------------------------------------------------------------------- the pool
 
 
-class _Pool(Generic[ClientT]):
+class Pool(Generic[ClientT]):
     """The httpx client, created on first use and shared by ``with_options`` copies.
 
     A client passed in by the caller is used as is and never closed by us.
@@ -152,6 +135,7 @@ class _Pool(Generic[ClientT]):
         self._lock = threading.Lock()
 
     def get(self) -> ClientT:
+        """The httpx client, created now if this is the first request."""
         if self._closed:
             raise RuntimeError("this client has been closed; create a new one")
         client = self._client
@@ -172,12 +156,6 @@ class _Pool(Generic[ClientT]):
 
 
 # ---------------------------------------------------------------------------- shared logic
-
-
-@dataclass(frozen=True, slots=True)
-class _CallSettings:
-    timeout: httpx.Timeout
-    max_retries: int
 
 
 def _decode_body(response: httpx.Response) -> Any:
@@ -208,61 +186,67 @@ _STATUS_ERRORS: dict[int, type[APIStatusError]] = {
 }
 
 
-class _BaseTransport(Generic[ClientT]):
+class BaseTransport(Generic[ClientT]):
+    """The state and the non-I/O steps of a transport; see the module docstring."""
+
     def __init__(
         self,
         *,
         options: ClientOptions,
         framing: Framing,
-        pool: _Pool[ClientT],
-        auth: AuthHook = _no_auth,
+        pool: Pool[ClientT],
+        auth: Auth,
         clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         self.options = options
         self.framing = framing
-        self.pool: _Pool[ClientT] = pool
+        self.pool: Pool[ClientT] = pool
         self.auth = auth
         self.clock = clock
         self.owns_pool = True
 
     @property
     def service(self) -> str:
+        """The service's name, for logs and captured responses."""
         return self.options.service.name
 
-    def derive(self, options: ClientOptions, auth: AuthHook) -> _BaseTransport[ClientT]:
+    def derive(self, options: ClientOptions, auth: Auth) -> Self:
         """A transport with other settings over the same connection pool."""
-        clone = object.__new__(type(self))
-        clone.__dict__.update(self.__dict__)
+        clone = self.with_auth(auth)
         clone.options = options
-        clone.auth = auth
         # The pool belongs to the original client: closing a copy must not close it.
         clone.owns_pool = False
         return clone
 
+    def with_auth(self, auth: Auth) -> Self:
+        """This transport with other credentials, for one call or flow."""
+        clone = object.__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        clone.auth = auth
+        return clone
+
     # -- before sending
 
-    def _settings(self, operation: Operation[Any], options: RequestOptions) -> _CallSettings:
+    def _timeout(self, operation: Operation[Any], options: RequestOptions) -> httpx.Timeout:
         if "timeout" in options:
-            timeout = normalize_timeout(options["timeout"])
-        elif isinstance(operation.timeout, httpx.Timeout):
-            timeout = operation.timeout
-        else:
-            timeout = self.options.timeout
-        max_retries = (
-            check_max_retries(options["max_retries"])
-            if "max_retries" in options
-            else self.options.max_retries
-        )
-        return _CallSettings(timeout=timeout, max_retries=max_retries)
+            return normalize_timeout(options["timeout"])
+        if isinstance(operation.timeout, httpx.Timeout):
+            return operation.timeout
+        return self.options.timeout
+
+    def _max_retries(self, options: RequestOptions) -> int:
+        if "max_retries" in options:
+            return check_max_retries(options["max_retries"])
+        return self.options.max_retries
 
     def _build_request(
-        self, client: ClientT, operation: Operation[Any], settings: _CallSettings
+        self, client: ClientT, operation: Operation[Any], timeout: httpx.Timeout
     ) -> httpx.Request:
         headers = {
             "User-Agent": USER_AGENT,
             "Accept": "application/json",
             **self.options.headers,
-            **(self.auth(operation) if operation.auth != "none" else {}),
+            **(self.auth.headers(operation) if operation.auth != "none" else {}),
         }
         return client.build_request(
             operation.method,
@@ -270,7 +254,7 @@ class _BaseTransport(Generic[ClientT]):
             params=list(operation.params) if operation.params else None,
             json=operation.json,
             headers=headers,
-            timeout=settings.timeout,
+            timeout=timeout,
         )
 
     def _secrets(self, request: httpx.Request, operation: Operation[Any]) -> list[str]:
@@ -401,102 +385,24 @@ class _BaseTransport(Generic[ClientT]):
             )
         return cls(_scrub(details.message, secrets), **kwargs)
 
-    def _retrying_args(self, operation: Operation[Any], settings: _CallSettings) -> dict[str, Any]:
-        def retry_if(exc: BaseException) -> bool:
-            return is_retryable(exc, idempotent=operation.idempotent, now=self.clock.time())
-
-        def wait(state: tenacity.RetryCallState) -> float:
-            exc = state.outcome.exception() if state.outcome else None
-            return retry_delay(
-                exc if isinstance(exc, XSwapError) else None,
-                state.attempt_number,
-                now=self.clock.time(),
-            )
-
-        def before_sleep(state: tenacity.RetryCallState) -> None:
-            exc = state.outcome.exception() if state.outcome else None
-            status = exc.status_code if isinstance(exc, APIStatusError) else None
-            log_retry(
-                service=self.service,
-                method=operation.method,
-                path=operation.log_path,
-                attempt=state.attempt_number,
-                delay=state.upcoming_sleep,
-                reason=f"HTTP {status}" if status else type(exc).__name__,
-                status=status,
-                trace_id=getattr(exc, "trace_id", None),
-            )
-
-        return {
-            "stop": tenacity.stop_after_attempt(settings.max_retries + 1),
-            "retry": tenacity.retry_if_exception(retry_if),
-            "wait": wait,
-            "before_sleep": before_sleep,
-            "reraise": True,
-        }
-
-
-class SyncTransport(_BaseTransport[httpx.Client]):
-    """Sends operations with a blocking `httpx.Client`."""
-
-    def request(self, operation: Operation[T], options: RequestOptions | None = None) -> T:
-        """Send ``operation`` (retrying as allowed) and return its parsed result."""
-        settings = self._settings(operation, options or {})
-        for attempt in tenacity.Retrying(
-            sleep=self.clock.sleep, **self._retrying_args(operation, settings)
-        ):
-            with attempt:
-                return self._attempt(operation, settings, attempt.retry_state.attempt_number)
-        raise AssertionError("unreachable: tenacity re-raises the last error")  # pragma: no cover
-
-    def _attempt(self, operation: Operation[T], settings: _CallSettings, attempt: int) -> T:
-        client = self.pool.get()
-        request = self._build_request(client, operation, settings)
-        started = time.perf_counter()
-        try:
-            response = client.send(request)
-        except httpx.HTTPError as exc:
-            raise self._connection_error(operation, exc) from exc
-        return self._handle_response(
-            operation, request, response, attempt=attempt, elapsed=time.perf_counter() - started
+    def _retry_delay(
+        self, operation: Operation[Any], exc: XSwapError, attempt: int, max_retries: int
+    ) -> float | None:
+        """Seconds to wait before trying ``operation`` again after failed attempt
+        ``attempt``, or ``None`` when it must not be retried."""
+        now = self.clock.time()
+        if attempt > max_retries or not is_retryable(exc, idempotent=operation.idempotent, now=now):
+            return None
+        delay = retry_delay(exc, attempt, now=now)
+        status = exc.status_code if isinstance(exc, APIStatusError) else None
+        log_retry(
+            service=self.service,
+            method=operation.method,
+            path=operation.log_path,
+            attempt=attempt,
+            delay=delay,
+            reason=f"HTTP {status}" if status else type(exc).__name__,
+            status=status,
+            trace_id=getattr(exc, "trace_id", None),
         )
-
-    def close(self) -> None:
-        """Close the connection pool (if this transport owns it and we created it)."""
-        if self.owns_pool:
-            client = self.pool.close()
-            if client is not None:
-                client.close()
-
-
-class AsyncTransport(_BaseTransport[httpx.AsyncClient]):
-    """Sends operations with an `httpx.AsyncClient`."""
-
-    async def request(self, operation: Operation[T], options: RequestOptions | None = None) -> T:
-        """Send ``operation`` (retrying as allowed) and return its parsed result."""
-        settings = self._settings(operation, options or {})
-        async for attempt in tenacity.AsyncRetrying(
-            sleep=self.clock.asleep, **self._retrying_args(operation, settings)
-        ):
-            with attempt:
-                return await self._attempt(operation, settings, attempt.retry_state.attempt_number)
-        raise AssertionError("unreachable: tenacity re-raises the last error")  # pragma: no cover
-
-    async def _attempt(self, operation: Operation[T], settings: _CallSettings, attempt: int) -> T:
-        client = self.pool.get()
-        request = self._build_request(client, operation, settings)
-        started = time.perf_counter()
-        try:
-            response = await client.send(request)
-        except httpx.HTTPError as exc:
-            raise self._connection_error(operation, exc) from exc
-        return self._handle_response(
-            operation, request, response, attempt=attempt, elapsed=time.perf_counter() - started
-        )
-
-    async def aclose(self) -> None:
-        """Close the connection pool (if this transport owns it and we created it)."""
-        if self.owns_pool:
-            client = self.pool.close()
-            if client is not None:
-                await client.aclose()
+        return delay

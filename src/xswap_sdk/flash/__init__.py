@@ -7,8 +7,9 @@ the gateway balances into signed burn intents, `FlashClient.swap` does the whole
 one call, and `FlashClient.deposit` fills the gateway wallet with a USDC permit.
 """
 
+from ._async_client import AsyncFlashClient
+from ._sync_client import FlashClient
 from .auth import AuthSession
-from .client import AsyncFlashClient, FlashClient
 from .deposit import DepositResult
 from .models import (
     AuthMessage,

@@ -7,21 +7,26 @@ chained to its cause.
 
 A client's `SessionState` holds the JWT, the signer that may log in again, and a
 generation number that grows with each new token. Copies made with ``with_options``
-share it, so a login or a re-login done through one copy serves them all. Concurrent
-calls that all meet a 401 re-login once: each remembers the generation it sent with,
-and under the session's lock only the first finds it unchanged and logs in; the others
-see a newer generation and resend with the new token.
+share it, so a login or a re-login done through one copy serves them all. `FlashAuth`
+is the transport's view of it (see ``xswap_sdk._auth``): the request loop logs in
+before the first call that needs the JWT and once more after a 401. Concurrent calls
+that all meet a 401 re-login once: each remembers the generation it sent with, and
+under the session's lock only the first finds it unchanged and logs in; the others see
+a newer generation and resend with the new token.
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
-from typing import Final
+from collections.abc import Mapping
+from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, SecretStr
 
+from .._auth import Auth
 from .._flow import Call, Flow
+from .._operation import Operation
 from ..errors import (
     APIError,
     InvalidInputError,
@@ -36,6 +41,7 @@ from .models import AuthMessage, AuthVerification
 __all__ = [
     "JWT_ENV",
     "AuthSession",
+    "FlashAuth",
     "SessionState",
     "check_identity",
     "login",
@@ -76,7 +82,7 @@ class SessionState:
         self._state: tuple[SecretStr | None, int] = (token, 0)
         self.signer = signer
         self.session: AuthSession | None = None
-        self.lock = threading.Lock()
+        self._lock = threading.Lock()
         self._async_lock: asyncio.Lock | None = None
 
     @property
@@ -93,6 +99,10 @@ class SessionState:
         """The token and its generation, read together."""
         return self._state
 
+    def lock(self) -> threading.Lock:
+        """The lock blocking calls log in under."""
+        return self._lock
+
     def async_lock(self) -> asyncio.Lock:
         """The lock async calls log in under, created on first use (it needs a loop)."""
         if self._async_lock is None:
@@ -106,10 +116,84 @@ class SessionState:
         self.signer = signer
         return session
 
+    def keep(self, flow: Flow[AuthSession], signer: Signer) -> Flow[AuthSession]:
+        """Run a login flow and `store` what it returns."""
+        return self.store((yield from flow), signer)
+
     def __repr__(self) -> str:
         return (
             f"SessionState(token={'set' if self.token else 'unset'}, generation={self.generation})"
         )
+
+
+class FlashAuth(Auth):
+    """The transport's view of a `SessionState`: the bearer token, and logging in.
+
+    Args:
+        state: the session, shared with ``with_options`` copies.
+        client: the client's class name, for the error that says how to log in.
+        signer: a signer for this call only (the one-call swap's), used when the
+            session has none of its own.
+    """
+
+    def __init__(self, state: SessionState, *, client: str, signer: Signer | None = None) -> None:
+        super().__init__()
+        self.state = state
+        self._client = client
+        self._signer = signer
+
+    def with_signer(self, signer: Signer) -> FlashAuth:
+        """The same session, able to log in with ``signer`` when it has no signer."""
+        return FlashAuth(self.state, client=self._client, signer=signer)
+
+    @property
+    def generation(self) -> int:
+        """The session's generation; see `SessionState.generation`."""
+        return self.state.generation
+
+    def _login_signer(self, what: str) -> Signer:
+        chosen = self.state.signer or self._signer
+        if chosen is None:
+            raise missing_login(self._client, what)
+        return chosen
+
+    def headers(self, operation: Operation[Any], /) -> Mapping[str, str]:
+        """The bearer token for the operations that need it, nothing for others."""
+        if operation.auth != "required":
+            return {}
+        token = self.state.token
+        if token is None:
+            raise missing_login(self._client, f"{operation.method} {operation.log_path}")
+        return {"Authorization": f"Bearer {token.get_secret_value()}"}
+
+    def needs_login(self, operation: Operation[Any] | None, /) -> bool:
+        """Whether there is no JWT yet for an operation (or a flow) that needs one."""
+        return (operation is None or operation.auth == "required") and self.state.token is None
+
+    def can_login(self, operation: Operation[Any], /) -> bool:
+        """Whether a 401 on ``operation`` may be answered by logging in again."""
+        return operation.auth == "required" and (self.state.signer or self._signer) is not None
+
+    def login_flow(self, operation: Operation[Any] | None, /) -> Flow[AuthSession]:
+        """Log in with the session's signer (or this call's) and keep the new JWT.
+
+        Raises:
+            MissingCredentialsError: there is no signer to log in with.
+        """
+        what = "this call" if operation is None else f"{operation.method} {operation.log_path}"
+        signer = self._login_signer(what)
+        return self.state.keep(login(signer), signer)
+
+    def lock(self) -> threading.Lock:
+        """The session's lock, shared with the client's copies."""
+        return self.state.lock()
+
+    def async_lock(self) -> asyncio.Lock:
+        """The session's async lock, shared with the client's copies."""
+        return self.state.async_lock()
+
+    def __repr__(self) -> str:
+        return f"FlashAuth({self.state!r})"
 
 
 def check_identity(session: SessionState, address: str) -> None:

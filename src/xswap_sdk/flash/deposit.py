@@ -90,11 +90,14 @@ def check_deposit(
     chain_id: int,
     amount: int | str,
     web3: object,
+    web3_type: str,
     relayer: object,
     relayer_type: type[Any],
-    asynchronous: bool,
 ) -> DepositPlan:
     """Check a deposit's arguments before any I/O.
+
+    ``web3_type`` names the web3 class this client drives (``"Web3"`` or
+    ``"AsyncWeb3"``); ``relayer_type`` is the relayer client class of the same flavour.
 
     Raises:
         MissingDependencyError: web3 is not installed.
@@ -112,10 +115,8 @@ def check_deposit(
             "is needed, also with relayer=: the permit nonce and token name are read from "
             "the chain (pass a connected Web3, or AsyncWeb3 to the async client)",
         )
-    wrong = web3_module.Web3 if asynchronous else web3_module.AsyncWeb3
-    if isinstance(web3, wrong):
-        want = "an AsyncWeb3" if asynchronous else "a Web3 (not AsyncWeb3)"
-        raise InvalidInputError("web3", f"must be {want} for this client")
+    if not isinstance(web3, getattr(web3_module, web3_type)):
+        raise InvalidInputError("web3", f"must be a web3.{web3_type} for this client")
     if relayer is not None and not isinstance(relayer, relayer_type):
         raise InvalidInputError("relayer", f"must be a {relayer_type.__name__} or None")
     return DepositPlan(owner=owner, chain_id=checked_chain, amount=units)

@@ -1,7 +1,8 @@
 """The transaction relayer: submit a transaction, then poll until it executed or failed."""
 
+from ._async_client import AsyncRelayerClient
 from ._operations import RelayerPaths
-from .client import AsyncRelayerClient, RelayerClient
+from ._sync_client import RelayerClient
 from .models import (
     AccountInfo,
     NativeCurrency,

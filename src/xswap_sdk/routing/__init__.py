@@ -1,7 +1,8 @@
 """The routing service: quotes, executable transactions, status and gasless swaps."""
 
+from ._async_client import AsyncRoutingClient
 from ._operations import DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT, RoutingPaths
-from .client import AsyncRoutingClient, RoutingClient
+from ._sync_client import RoutingClient
 from .gasless import GaslessSwapResult
 from .models import (
     AcquisitionMode,

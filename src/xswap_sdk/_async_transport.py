@@ -1,0 +1,141 @@
+"""The request loop, written once: `AsyncTransport` sends operations and runs flows.
+
+This is the hand-written source; ``_sync_transport.py`` is generated from it by
+``scripts/unasync.py`` (``await`` dropped, ``httpx.AsyncClient`` read as
+``httpx.Client``), so the blocking and the async clients share every decision below.
+
+One call is a plain attempt loop. Each attempt asks the auth for credentials (logging in
+first when the client has none yet and can get them), sends, and reads the answer. A
+failure either ends the call or, when ``xswap_sdk._retry`` allows it, waits and tries
+again. A 401 on a client that can log in is answered by one login and one resend, with
+a retry budget of its own; a second 401 is raised.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+from typing import Any, TypeVar
+
+import httpx
+
+from ._flow import Flow, Sleep
+from ._operation import Operation
+from ._options import RequestOptions
+from ._pagination import Emit, PageWalk
+from ._transport import BaseTransport
+from .errors import AuthenticationError, XSwapError
+
+__all__ = ["AsyncTransport"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class AsyncTransport(BaseTransport[httpx.AsyncClient]):
+    """Sends operations with an `httpx.AsyncClient`, and drives flows and page walks."""
+
+    async def request(self, operation: Operation[T], options: RequestOptions | None = None) -> T:
+        """Send ``operation`` (logging in and retrying as allowed) and return its result."""
+        options = options or {}
+        call_timeout = self._timeout(operation, options)
+        max_retries = self._max_retries(options)
+        auth = self.auth
+        attempt = 0
+        relogged = False
+        while True:
+            attempt += 1
+            seen = auth.generation
+            if auth.needs_login(operation):
+                await self._login(operation, seen, options)
+            try:
+                return await self._attempt(operation, call_timeout, attempt)
+            except AuthenticationError:
+                if relogged or not auth.can_login(operation):
+                    raise
+                relogged = True
+                await self._login(operation, seen, options)
+                attempt = 0
+            except XSwapError as exc:
+                delay = self._retry_delay(operation, exc, attempt, max_retries)
+                if delay is None:
+                    raise
+                await self.clock.asleep(delay)
+
+    async def _attempt(
+        self, operation: Operation[T], call_timeout: httpx.Timeout, attempt: int
+    ) -> T:
+        client = self.pool.get()
+        request = self._build_request(client, operation, call_timeout)
+        started = time.perf_counter()
+        try:
+            response = await client.send(request)
+        except httpx.HTTPError as exc:
+            raise self._connection_error(operation, exc) from exc
+        return self._handle_response(
+            operation, request, response, attempt=attempt, elapsed=time.perf_counter() - started
+        )
+
+    async def _login(
+        self, operation: Operation[Any] | None, seen: int, options: RequestOptions
+    ) -> None:
+        auth = self.auth
+        async with auth.async_lock():
+            # Another call may have logged in while this one waited for the lock.
+            if auth.generation == seen:
+                await self.run(auth.login_flow(operation), options)
+
+    async def ensure_login(self, options: RequestOptions | None = None) -> None:
+        """Log in now if the client has no credentials yet and can get them, so a flow
+        that will need them learns of a refused login before it sends anything."""
+        if self.auth.needs_login(None):
+            await self._login(None, self.auth.generation, options or {})
+
+    async def run(self, flow: Flow[R], options: RequestOptions | None = None) -> R:
+        """Drive ``flow`` to completion: send each call, sleep each sleep, and throw
+        each call's SDK error back into the flow so it can decide."""
+        result: Any = None
+        error: XSwapError | None = None
+        try:
+            while True:
+                try:
+                    step = flow.send(result) if error is None else flow.throw(error)
+                except StopIteration as stop:
+                    return stop.value  # type: ignore[no-any-return]
+                result, error = None, None
+                if isinstance(step, Sleep):
+                    await self.clock.asleep(step.seconds)
+                    continue
+                try:
+                    result = await self.request(step.operation, options)
+                except XSwapError as exc:
+                    error = exc
+        finally:
+            flow.close()
+
+    async def iterate(
+        self, walk: PageWalk[T], options: RequestOptions | None = None
+    ) -> AsyncIterator[T]:
+        """Drive a page walk, yielding its items; a page is read only when the caller
+        has taken every item of the one before."""
+        result: Any = None
+        try:
+            while True:
+                try:
+                    step = walk.send(result)
+                except StopIteration:
+                    return
+                result = None
+                if isinstance(step, Emit):
+                    yield step.item
+                else:
+                    result = await self.request(step.operation, options)
+        finally:
+            walk.close()
+
+    async def aclose(self) -> None:
+        """Close the connection pool, if this transport owns it and we created it."""
+        if self.owns_pool:
+            client = self.pool.close()
+            if client is not None:
+                await client.aclose()

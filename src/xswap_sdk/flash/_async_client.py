@@ -1,0 +1,657 @@
+"""`AsyncFlashClient`: the swap backend, logged in and paged.
+
+The hand-written source of ``_sync_client.py`` (`FlashClient`), which
+``scripts/unasync.py`` generates from it. Each method is one line over an operation
+from ``_operations``, a flow from ``auth`` or ``swap``, or a pure function from
+``orders``. Logging in is the transport's business (see `FlashAuth`): an operation that
+needs the JWT logs in first when the client has none yet (and can), and after a 401
+logs in again once and resends once. A second 401 is raised.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Mapping, Sequence
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, Final, Unpack
+
+import httpx
+from pydantic import SecretStr
+
+from .._async_base_client import AsyncAPIClient
+from .._async_transport import AsyncTransport
+from .._auth import Auth
+from .._clock import SYSTEM_CLOCK, Clock
+from .._framing import BareJSON
+from .._options import (
+    DEFAULT_MAX_RETRIES,
+    NOT_GIVEN,
+    NotGiven,
+    RequestOptions,
+    ServiceConfig,
+    TimeoutTypes,
+)
+from .._pagination import PageWalk, walk_pages
+from ..errors import InvalidInputError
+from ..relayer import AsyncRelayerClient
+from ..signing.deposit import async_prepare_deposit_with_permit
+from ..signing.signer import Signer, signer_address
+from . import _operations as operations
+from . import auth, orders
+from . import deposit as deposits
+from . import swap as swaps
+from .auth import JWT_ENV, AuthSession, FlashAuth, SessionState
+from .deposit import DepositResult
+from .models import (
+    AuthMessage,
+    AuthVerification,
+    Chain,
+    GatewayBalance,
+    HistoryPage,
+    LeaderboardEntry,
+    LeaderboardPage,
+    Quote,
+    ReferralOverview,
+    SwapRecord,
+    SwapSubmission,
+    Token,
+    TokenSearchResult,
+)
+from .orders import BalancesArg, ChainsArg, MaxFeeArg, Order, SignedOrder
+from .swap import DEFAULT_SWAP_POLL_INTERVAL, DEFAULT_SWAP_TIMEOUT
+
+if TYPE_CHECKING:
+    from web3 import AsyncWeb3
+
+__all__ = ["FLASH_SERVICE", "AsyncFlashClient"]
+
+FLASH_SERVICE: Final = ServiceConfig(
+    name="flash",
+    default_base_url="https://flash.rath.fi",
+    base_url_env="XSWAP_FLASH_URL",
+)
+
+
+def _history_walk(page: int, page_size: int, status: str | None) -> PageWalk[SwapRecord]:
+    operations.get_history(page, page_size, status)  # checks the arguments before any I/O
+    return walk_pages(
+        lambda n: operations.get_history(n, page_size, status),
+        lambda result: result.swaps,
+        lambda result: result.pagination is not None and result.pagination.more,
+        first_page=page,
+    )
+
+
+def _leaderboard_walk(
+    page: int, page_size: int, time_range: str | None
+) -> PageWalk[LeaderboardEntry]:
+    operations.get_leaderboard(page, page_size, time_range)  # checks the arguments first
+    return walk_pages(
+        lambda n: operations.get_leaderboard(n, page_size, time_range),
+        lambda result: result.entries,
+        lambda result: result.pagination is not None and result.pagination.more,
+        first_page=page,
+    )
+
+
+def _session_state(signer: Signer | None, jwt: str | SecretStr | None) -> SessionState:
+    if signer is not None:
+        signer_address(signer)  # a bad signer is refused now, not at the first call
+    token = jwt if jwt is not None else os.environ.get(JWT_ENV) or None
+    if token is not None and not isinstance(token, SecretStr):
+        if not isinstance(token, str):
+            raise InvalidInputError("jwt", "must be a string")
+        token = SecretStr(token)
+    if token is not None and not token.get_secret_value().strip():
+        raise InvalidInputError("jwt", "must not be empty")
+    return SessionState(token=token, signer=signer)
+
+
+class AsyncFlashClient(AsyncAPIClient):
+    """Async client of the swap backend.
+
+    Args:
+        base_url: defaults to ``XSWAP_FLASH_URL``, then ``https://flash.rath.fi``.
+        signer: the wallet that logs in (an `eth_account` `LocalAccount` or any
+            `xswap_sdk.signing.Signer`). With it, the client logs in on the first call
+            that needs it and again once after a 401.
+        jwt: a JWT from an earlier login; defaults to ``XSWAP_FLASH_JWT``.
+        timeout: seconds, an `httpx.Timeout`, or ``None`` for none; default connect 5 s,
+            read 30 s.
+        max_retries: retries of a failed request where retrying is safe (default 2).
+        headers: extra headers sent with every request.
+        http_client: an `httpx.AsyncClient` you own; we never close it.
+        clock: the time source for retry waits, polling and quote expiry.
+
+    Example:
+        ```python
+        from eth_account import Account
+        from xswap_sdk import AsyncFlashClient
+
+        wallet = Account.from_key(key)
+        async with AsyncFlashClient(signer=wallet) as flash:
+            result = await flash.swap(
+                wallet,
+                input_amount=10_000_000,  # 10 USDC
+                output_token="0x4200000000000000000000000000000000000006",
+                chain_id=8453,
+                slippage="0.5",
+                wait=True,
+            )
+            print(result.status, result.record.status)
+        ```
+    """
+
+    _service = FLASH_SERVICE
+    _framing = BareJSON()
+
+    def __init__(
+        self,
+        *,
+        base_url: str | None = None,
+        signer: Signer | None = None,
+        jwt: str | SecretStr | None = None,
+        timeout: TimeoutTypes | NotGiven = NOT_GIVEN,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        headers: Mapping[str, str] | None = None,
+        http_client: httpx.AsyncClient | None = None,
+        clock: Clock = SYSTEM_CLOCK,
+    ) -> None:
+        # Set before the base class builds the transport, which asks for the auth.
+        self._session = _session_state(signer, jwt)
+        super().__init__(
+            base_url=base_url,
+            timeout=timeout,
+            max_retries=max_retries,
+            headers=headers,
+            http_client=http_client,
+            clock=clock,
+        )
+
+    def _make_auth(self) -> Auth:
+        # Copies made with with_options share the session, so one login serves them all.
+        return FlashAuth(self._session, client=type(self).__name__)
+
+    def _transport_for(self, signer: Signer) -> AsyncTransport:
+        # The one-call swap may log in with its own signer when the client has none.
+        auth = FlashAuth(self._session, client=type(self).__name__, signer=signer)
+        return self._transport.with_auth(auth)
+
+    @property
+    def session(self) -> AuthSession | None:
+        """The last login's `AuthSession` (``None`` before a login, or with ``jwt=``)."""
+        return self._session.session
+
+    def __repr__(self) -> str:
+        signer = self._session.signer
+        who = f", signer={signer_address(signer)}" if signer is not None else ""
+        jwt = "set" if self._session.token else "unset"
+        return f"{type(self).__name__}(base_url={self.base_url!r}, jwt={jwt}{who})"
+
+    # -- orders (no I/O)
+
+    def build_order(
+        self,
+        quote: Quote,
+        *,
+        chains: ChainsArg,
+        balances: BalancesArg,
+        user: str,
+        sources: Mapping[int, int] | None = None,
+        max_fee: MaxFeeArg = None,
+        chain_id: int | None = None,
+    ) -> Order:
+        """Choose source chains and build the burn intents; see `orders.build_order`.
+
+        No I/O: pass what `get_supported_chains` and `get_balance` returned.
+
+        Args:
+            quote: the quote to fill, from `get_quote`.
+            chains: the backend's chains (`get_supported_chains`).
+            balances: the user's gateway balances (`get_balance`).
+            user: the depositor whose balances are spent (the signer).
+            sources: ``{chain_id: amount}`` to choose the source chains yourself.
+            max_fee: each intent's ``maxFee``; the quote's gateway fee by default.
+            chain_id: the destination chain, when the quote does not say.
+        """
+        return orders.build_order(
+            quote,
+            chains=chains,
+            balances=balances,
+            user=user,
+            sources=sources,
+            max_fee=max_fee,
+            chain_id=chain_id,
+        )
+
+    def sign_order(self, order: Order, signer: Signer) -> SignedOrder:
+        """Sign an order (one BurnIntent, or one BurnIntentSet); see `orders.sign_order`.
+
+        Args:
+            order: from `build_order`.
+            signer: the depositor.
+        """
+        return orders.sign_order(order, signer)
+
+    # -- login
+
+    async def login(
+        self,
+        signer: Signer | None = None,
+        referred_by_code: str | None = None,
+        **options: Unpack[RequestOptions],
+    ) -> AuthSession:
+        """Log in: sign the backend's message (EIP-191) and keep the JWT.
+
+        Always logs in afresh. The signer that logs in is kept for later re-logins, and
+        the token is shared with this client's ``with_options`` copies.
+
+        Args:
+            signer: defaults to the client's ``signer``.
+            referred_by_code: a referral code to attribute this user to.
+            **options: ``timeout`` and ``max_retries`` for these calls.
+
+        Returns:
+            The session; ``session.token`` is a `pydantic.SecretStr`.
+
+        Raises:
+            MissingCredentialsError: no signer here or on the client.
+            LoginError: the backend refused the login (chained to its cause).
+        """
+        chosen = signer if signer is not None else self._session.signer
+        if chosen is None:
+            raise auth.missing_login(type(self).__name__, "login()")
+        flow = self._session.keep(auth.login(chosen, referred_by_code), chosen)
+        async with self._session.async_lock():
+            return await self._transport.run(flow, options)
+
+    async def request_auth_message(
+        self, user_address: str, **options: Unpack[RequestOptions]
+    ) -> AuthMessage:
+        """Ask for the message to sign (``POST /auth/message``); `login` does it all.
+
+        Args:
+            user_address: the wallet that will sign the message.
+            **options: ``timeout`` and ``max_retries`` for this call.
+        """
+        operation = operations.request_auth_message(user_address)
+        return await self._transport.request(operation, options)
+
+    async def verify_auth(
+        self,
+        signature: str,
+        message_id: str,
+        referred_by_code: str | None = None,
+        **options: Unpack[RequestOptions],
+    ) -> AuthVerification:
+        """Trade a signed message for a JWT (``POST /auth/verify``).
+
+        The token is returned and not kept; `login` keeps it. Not retried once sent:
+        the message id is single-use.
+
+        Args:
+            signature: the EIP-191 signature of the message.
+            message_id: the ``message_id`` from `request_auth_message`.
+            referred_by_code: a referral code to attribute this user to.
+            **options: ``timeout`` and ``max_retries`` for this call.
+        """
+        operation = operations.verify_auth(signature, message_id, referred_by_code)
+        return await self._transport.request(operation, options)
+
+    # -- reads
+
+    async def get_supported_chains(self, **options: Unpack[RequestOptions]) -> list[Chain]:
+        """The chains and their gateway contracts (``GET /supported-chains``).
+
+        Args:
+            **options: ``timeout`` and ``max_retries`` for this call.
+        """
+        return await self._transport.request(operations.get_supported_chains(), options)
+
+    async def get_token_list(
+        self, chain_id: int | None = None, **options: Unpack[RequestOptions]
+    ) -> list[Token]:
+        """The tokens of one chain, or of all (``GET /token-list``).
+
+        Args:
+            chain_id: the chain, or ``None`` for every chain.
+            **options: ``timeout`` and ``max_retries`` for this call.
+        """
+        return await self._transport.request(operations.get_token_list(chain_id), options)
+
+    async def search_token(
+        self, chain_id: int, address: str, **options: Unpack[RequestOptions]
+    ) -> TokenSearchResult:
+        """Look a token up by address (``POST /search-token``).
+
+        Args:
+            chain_id: the token's chain.
+            address: the token's address.
+            **options: ``timeout`` and ``max_retries`` for this call.
+        """
+        return await self._transport.request(operations.search_token(chain_id, address), options)
+
+    async def get_quote(
+        self,
+        *,
+        input_amount: int | str,
+        output_token: str,
+        chain_id: int,
+        sender: str,
+        slippage: Decimal | float | int | str,
+        recipient: str | None = None,
+        **options: Unpack[RequestOptions],
+    ) -> Quote:
+        """Quote a swap of USDC into ``output_token`` on ``chain_id`` (``GET /quote``).
+
+        Args:
+            input_amount: USDC in smallest units (``10_000_000`` is 10 USDC).
+            output_token: the token to receive.
+            chain_id: the destination chain.
+            sender: the user's wallet (sent as ``from``).
+            slippage: percent, a whole number of basis points: ``1.5`` or ``"0.5"``.
+            recipient: who receives the output; the backend uses ``sender`` if omitted.
+            **options: ``timeout`` and ``max_retries`` for this call.
+        """
+        request = operations.quote_request(
+            input_amount=input_amount,
+            output_token=output_token,
+            chain_id=chain_id,
+            sender=sender,
+            slippage=slippage,
+            recipient=recipient,
+        )
+        return await self._transport.request(operations.get_quote(request), options)
+
+    async def get_balance(self, address: str, **options: Unpack[RequestOptions]) -> GatewayBalance:
+        """A user's USDC in the gateway wallet, per chain (``GET /balance/{address}``).
+
+        Args:
+            address: the depositor's wallet.
+            **options: ``timeout`` and ``max_retries`` for this call.
+        """
+        return await self._transport.request(operations.get_balance(address), options)
+
+    async def get_history(
+        self,
+        page: int = 1,
+        page_size: int = 20,
+        status: str | None = None,
+        **options: Unpack[RequestOptions],
+    ) -> HistoryPage:
+        """One page of the logged-in user's swaps (``GET /history``, needs login).
+
+        Args:
+            page: from 1.
+            page_size: 1 to 100.
+            status: ``pending``, ``completed`` or ``failed``; all when ``None``.
+            **options: ``timeout`` and ``max_retries`` for this call.
+        """
+        operation = operations.get_history(page, page_size, status)
+        return await self._transport.request(operation, options)
+
+    async def iter_history(
+        self,
+        page: int = 1,
+        page_size: int = 20,
+        status: str | None = None,
+        **options: Unpack[RequestOptions],
+    ) -> AsyncIterator[SwapRecord]:
+        """Every swap, page after page from ``page``, read lazily as you iterate
+        (``async for`` on the async client).
+
+        Stops when a page says ``has_next`` is false (or comes back empty). The
+        arguments are checked when iteration starts, before the first request.
+
+        Args:
+            page: the first page to read, from 1.
+            page_size: 1 to 100.
+            status: ``pending``, ``completed`` or ``failed``; all when ``None``.
+            **options: ``timeout`` and ``max_retries`` for each request.
+        """
+        walk = _history_walk(page, page_size, status)
+        async for record in self._transport.iterate(walk, options):
+            yield record
+
+    async def get_leaderboard(
+        self,
+        page: int = 1,
+        page_size: int = 50,
+        time_range: str | None = None,
+        **options: Unpack[RequestOptions],
+    ) -> LeaderboardPage:
+        """One page of the leaderboard (``GET /leaderboard``).
+
+        Args:
+            page: from 1.
+            page_size: 1 to 100.
+            time_range: ``all``, ``30d``, ``7d`` or ``24h``; the backend's default when
+                ``None``.
+            **options: ``timeout`` and ``max_retries`` for this call.
+        """
+        operation = operations.get_leaderboard(page, page_size, time_range)
+        return await self._transport.request(operation, options)
+
+    async def iter_leaderboard(
+        self,
+        page: int = 1,
+        page_size: int = 50,
+        time_range: str | None = None,
+        **options: Unpack[RequestOptions],
+    ) -> AsyncIterator[LeaderboardEntry]:
+        """Every leaderboard entry, page after page, read lazily; see `iter_history`.
+
+        Args:
+            page: the first page to read, from 1.
+            page_size: 1 to 100.
+            time_range: ``all``, ``30d``, ``7d`` or ``24h``; the backend's default when
+                ``None``.
+            **options: ``timeout`` and ``max_retries`` for each request.
+        """
+        walk = _leaderboard_walk(page, page_size, time_range)
+        async for entry in self._transport.iterate(walk, options):
+            yield entry
+
+    async def get_referrals(self, **options: Unpack[RequestOptions]) -> ReferralOverview:
+        """The logged-in user's referrals (``GET /referrals``, needs login).
+
+        Args:
+            **options: ``timeout`` and ``max_retries`` for this call.
+        """
+        return await self._transport.request(operations.get_referrals(), options)
+
+    # -- swapping
+
+    async def submit_swap(
+        self,
+        signed_order: SignedOrder | Sequence[Mapping[str, Any]],
+        *,
+        slippage_bps: int,
+        user_address: str | None = None,
+        chain_id: int | None = None,
+        swap_router_address: str | None = None,
+        swap_calldata: str | None = None,
+        **options: Unpack[RequestOptions],
+    ) -> SwapSubmission:
+        """Submit a signed order (``POST /swap``, needs login).
+
+        Never retried once sent: if the answer is lost (timeout, 5xx) the error has
+        ``outcome_unknown=True``; look in `get_history` before submitting again.
+
+        Args:
+            signed_order: a `SignedOrder` from `sign_order` (the other fields then
+                default to its order's), or a ``signedOrder`` list of dicts.
+            slippage_bps: basis points (150 is 1.5 %).
+            user_address: the signer (``userAddress``).
+            chain_id: the destination chain.
+            swap_router_address: the quote's ``swap_router_address``.
+            swap_calldata: the quote's ``swap_calldata``.
+            **options: ``timeout`` and ``max_retries`` for this call.
+        """
+        request = swaps.submission(
+            signed_order,
+            slippage_bps=slippage_bps,
+            user_address=user_address,
+            chain_id=chain_id,
+            swap_router_address=swap_router_address,
+            swap_calldata=swap_calldata,
+        )
+        return await self._transport.request(operations.submit_swap(request), options)
+
+    async def swap(
+        self,
+        signer: Signer,
+        *,
+        input_amount: int | str,
+        output_token: str,
+        chain_id: int,
+        slippage: Decimal | float | int | str,
+        recipient: str | None = None,
+        sources: Mapping[int, int] | None = None,
+        max_fee_cap: int | str | None = None,
+        wait: bool = False,
+        wait_timeout: float = DEFAULT_SWAP_TIMEOUT,
+        poll_interval: float = DEFAULT_SWAP_POLL_INTERVAL,
+        **options: Unpack[RequestOptions],
+    ) -> SwapSubmission:
+        """Swap USDC from the gateway wallet into ``output_token``, in one call.
+
+        Logs in with ``signer`` if the client has no token, then reads the chains, gets
+        a quote, checks it, reads the gateway balances, builds and signs the order and
+        submits it. ``POST /swap`` is sent at most once.
+
+        Args:
+            signer: signs the order (and the login, when one is needed).
+            input_amount: USDC in smallest units.
+            output_token: the token to receive.
+            chain_id: the destination chain.
+            slippage: percent, a whole number of basis points (``1.5`` is sent as
+                ``slippageBps`` 150).
+            recipient: who receives the output; defaults to the signer.
+            sources: ``{chain_id: amount}`` to choose the source chains yourself.
+            max_fee_cap: refuse a quote whose gateway fee (each intent's ``maxFee``)
+                is above this, in smallest USDC units.
+            wait: poll the history until the swap completed or failed.
+            wait_timeout: seconds to wait with ``wait=True``.
+            poll_interval: seconds between history reads with ``wait=True``.
+            **options: ``timeout`` and ``max_retries`` for each call.
+
+        Returns:
+            The submission; with ``wait=True``, ``record`` is the completed swap.
+
+        Raises:
+            QuoteRejectedError: the quote expired, costs more than ``max_fee_cap``, or
+                is not for ``input_amount``; nothing was signed.
+            InsufficientBalanceError: the gateway balances cannot cover the amount.
+            InvalidInputError: a bad argument, or an unsupported ``chain_id``.
+            SwapFailedError: with ``wait=True``, the swap failed.
+            WaitTimeoutError: with ``wait=True``, it did not finish in time (it may
+                still complete).
+            LoginError: the login failed.
+        """
+        plan = swaps.plan_swap(
+            signer,
+            input_amount=input_amount,
+            output_token=output_token,
+            chain_id=chain_id,
+            slippage=slippage,
+            recipient=recipient,
+            sources=sources,
+            max_fee_cap=max_fee_cap,
+            wait=wait,
+            wait_timeout=wait_timeout,
+            poll_interval=poll_interval,
+        )
+        auth.check_identity(self._session, plan.user)
+        transport = self._transport_for(signer)
+        # Log in before the flow starts, so a refused login costs no quote.
+        await transport.ensure_login(options)
+        return await transport.run(swaps.swap(plan, clock=self.clock), options)
+
+    async def wait_for_swap(
+        self,
+        transaction_hash: str,
+        *,
+        wait_timeout: float = DEFAULT_SWAP_TIMEOUT,
+        poll_interval: float = DEFAULT_SWAP_POLL_INTERVAL,
+        **options: Unpack[RequestOptions],
+    ) -> SwapRecord:
+        """Poll the history until the swap with this ``transactionHash`` finished.
+
+        Args:
+            transaction_hash: from `SwapSubmission.transaction_hash`.
+            wait_timeout: seconds before giving up.
+            poll_interval: seconds between reads of the history.
+            **options: ``timeout`` and ``max_retries`` for each request.
+
+        Raises:
+            SwapFailedError: the swap's status became ``failed``.
+            WaitTimeoutError: time ran out; the swap may still complete.
+        """
+        flow = swaps.wait_for_swap(
+            transaction_hash, timeout=wait_timeout, interval=poll_interval, clock=self.clock
+        )
+        return await self._transport.run(flow, options)
+
+    # -- deposits
+
+    async def deposit(
+        self,
+        signer: Signer,
+        *,
+        chain_id: int,
+        amount: int | str,
+        web3: AsyncWeb3[Any] | None = None,
+        relayer: AsyncRelayerClient | None = None,
+        **options: Unpack[RequestOptions],
+    ) -> DepositResult:
+        """Move USDC from the signer's wallet into the gateway wallet on ``chain_id``.
+
+        Signs a USDC permit for the chain's gateway wallet and calls
+        ``depositWithPermit``. With ``relayer``, the relayer sends the transaction (the
+        user needs no gas); otherwise web3 sends it from the signer.
+
+        Args:
+            signer: the USDC holder.
+            chain_id: the chain to deposit on.
+            amount: USDC in smallest units.
+            web3: a connected `web3.AsyncWeb3` for ``chain_id``; always needed, to read
+                the permit nonce.
+            relayer: an `AsyncRelayerClient` to send the transaction through.
+            **options: ``timeout`` and ``max_retries`` for the chain list request.
+
+        Returns:
+            The transaction, and its hash (web3) or the relayer's transaction id.
+        """
+        plan = deposits.check_deposit(
+            signer,
+            chain_id=chain_id,
+            amount=amount,
+            web3=web3,
+            web3_type="AsyncWeb3",
+            relayer=relayer,
+            relayer_type=AsyncRelayerClient,
+        )
+        assert web3 is not None  # checked above
+        chains = await self.get_supported_chains(**options)
+        target = deposits.deposit_target(chains, plan.chain_id)
+        transaction = deposits.check_prepared(
+            await async_prepare_deposit_with_permit(
+                web3,
+                signer,
+                gateway_wallet=target.gateway_wallet,
+                usdc=target.usdc,
+                value=plan.amount,
+                usdc_version=target.usdc_version,
+            ),
+            plan,
+        )
+        if relayer is not None:
+            tx_id = await relayer.relay(
+                chain_id=transaction.chain_id, to=transaction.to, call_data=transaction.data
+            )
+            return DepositResult(
+                transaction=transaction, chain_id=plan.chain_id, relayer_tx_id=tx_id
+            )
+        tx_hash = await deposits.async_send_transaction(web3, signer, transaction)
+        return DepositResult(transaction=transaction, chain_id=plan.chain_id, tx_hash=tx_hash)

@@ -1,0 +1,396 @@
+"""`AsyncRelayerClient`: submit transactions to the relayer, then follow them.
+
+The hand-written source of ``_sync_client.py`` (`RelayerClient`), which
+``scripts/unasync.py`` generates from it. Each method is one line over an operation
+from ``_operations``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from typing import Any, Final, Unpack
+
+import httpx
+from pydantic import SecretStr
+
+from .._async_base_client import AsyncAPIClient
+from .._clock import SYSTEM_CLOCK, Clock
+from .._framing import SuccessEnvelope
+from .._options import (
+    DEFAULT_MAX_RETRIES,
+    NOT_GIVEN,
+    NotGiven,
+    RequestOptions,
+    ServiceConfig,
+    TimeoutTypes,
+)
+from .._version import __version__
+from . import _operations as operations
+from ._operations import RelayerPaths
+from .models import AccountInfo, RelayerChain, RelayStatus, SubmitTxResult
+
+__all__ = ["RELAYER_SERVICE", "AsyncRelayerClient"]
+
+RELAYER_SERVICE: Final = ServiceConfig(
+    name="relayer",
+    default_base_url="https://tachyon.rath.fi",
+    base_url_env="XSWAP_RELAYER_URL",
+    api_key_env="XSWAP_RELAYER_API_KEY",
+    api_key_header="api-key",
+)
+
+
+class AsyncRelayerClient(AsyncAPIClient):
+    """Async client of the transaction relayer.
+
+    Args:
+        api_key: the relayer API key; defaults to ``XSWAP_RELAYER_API_KEY``. Every
+            relayer call needs one; a missing key is reported on the first call, before
+            anything is sent.
+        base_url: defaults to ``XSWAP_RELAYER_URL``, then ``https://tachyon.rath.fi``.
+        timeout: seconds, an `httpx.Timeout`, or ``None`` for none; default connect 5 s,
+            read 30 s.
+        max_retries: retries of a failed request where retrying is safe (default 2).
+        headers: extra headers sent with every request.
+        http_client: an `httpx.AsyncClient` you own (proxies, certificates,
+            transports); we never close it.
+        clock: the time source for retry waits and polling (tests and the sandbox
+            pass a virtual one).
+        paths: the relayer's HTTP paths, to override any of them.
+
+    Example:
+        ```python
+        async with AsyncRelayerClient(api_key="...") as relayer:
+            tx_id = await relayer.relay(chain_id=8453, to="0x...", call_data="0x...")
+            done = await relayer.wait_for_execution_hash(tx_id)
+            print(done.execution_tx_hash)
+        ```
+    """
+
+    _service = RELAYER_SERVICE
+    _framing = SuccessEnvelope()
+
+    def __init__(
+        self,
+        *,
+        api_key: str | SecretStr | None = None,
+        base_url: str | None = None,
+        timeout: TimeoutTypes | NotGiven = NOT_GIVEN,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        headers: Mapping[str, str] | None = None,
+        http_client: httpx.AsyncClient | None = None,
+        clock: Clock = SYSTEM_CLOCK,
+        paths: RelayerPaths | None = None,
+    ) -> None:
+        super().__init__(
+            api_key=api_key,
+            base_url=base_url,
+            timeout=timeout,
+            max_retries=max_retries,
+            headers=headers,
+            http_client=http_client,
+            clock=clock,
+        )
+        self.paths = paths or RelayerPaths()
+
+    async def submit_tx(
+        self,
+        *,
+        to: str,
+        call_data: str,
+        chain_id: int,
+        value: int | str = 0,
+        should_batch_in_multicall: bool | None = None,
+        gas_price: int | str | None = None,
+        max_priority_fee_per_gas: int | str | None = None,
+        max_fee_per_gas: int | str | None = None,
+        gas_limit: int | str | None = None,
+        max_usd: Decimal | int | str | None = None,
+        label: str | None = None,
+        max_gas: int | str | None = None,
+        retries: int | None = None,
+        transaction_type: str | None = None,
+        is_authenticated_tx: bool | None = None,
+        derivation_path: str | None = None,
+        authorization_list: Sequence[Mapping[str, Any]] | None = None,
+        **options: Unpack[RequestOptions],
+    ) -> SubmitTxResult:
+        """Submit a transaction for the relayer to execute (``POST /api/submit-tx``).
+
+        Every argument is validated before anything is sent. Amounts (``value``, gas
+        prices, limits) are integers in wei, as ``int`` or a decimal string. Pass either
+        ``gas_price`` or both EIP-1559 fees, not both kinds.
+
+        Not retried once sent: if the answer is lost (timeout, 5xx) the error has
+        ``outcome_unknown=True``; check `get_relay_status` before submitting again.
+
+        Args:
+            to: the contract or account to call.
+            call_data: hex calldata (``"0x"`` for none).
+            chain_id: the target chain.
+            value: native value to send, in wei.
+            should_batch_in_multicall: let the relayer batch this in a multicall.
+            gas_price: legacy gas price, in wei.
+            max_priority_fee_per_gas: EIP-1559 tip, in wei.
+            max_fee_per_gas: EIP-1559 fee cap, in wei.
+            gas_limit: maximum gas for execution.
+            max_usd: maximum gas cost in USD.
+            label: a label for your own bookkeeping.
+            max_gas: the ``maxGas`` field of the relayer's example requests.
+            retries: how many times the relayer may retry execution.
+            transaction_type: the relayer's transaction type (its default is ``"flash"``).
+            is_authenticated_tx: the relayer's ``isAuthenticatedTx`` flag.
+            derivation_path: the relayer account's derivation path.
+            authorization_list: EIP-7702 authorizations, sent as given.
+            **options: ``timeout`` and ``max_retries`` for this call.
+
+        Returns:
+            The submission, whose ``tx_id`` identifies it.
+        """
+        request = operations.build_submit_request(
+            to=to,
+            call_data=call_data,
+            chain_id=chain_id,
+            value=value,
+            should_batch_in_multicall=should_batch_in_multicall,
+            gas_price=gas_price,
+            max_priority_fee_per_gas=max_priority_fee_per_gas,
+            max_fee_per_gas=max_fee_per_gas,
+            gas_limit=gas_limit,
+            max_usd=max_usd,
+            label=label,
+            max_gas=max_gas,
+            retries=retries,
+            transaction_type=transaction_type,
+            is_authenticated_tx=is_authenticated_tx,
+            derivation_path=derivation_path,
+            authorization_list=authorization_list,
+        )
+        return await self._transport.request(operations.submit_tx(self.paths, request), options)
+
+    async def relay(
+        self,
+        *,
+        chain_id: int,
+        to: str,
+        call_data: str,
+        value: int | str = 0,
+        label: str | None = None,
+        gas_limit: int | str | None = None,
+        **options: Unpack[RequestOptions],
+    ) -> str:
+        """Submit a transaction and return its id, like the JavaScript client's ``relay``.
+
+        A shortcut for `submit_tx` with the common fields; never retried once sent.
+
+        Args:
+            chain_id: the target chain.
+            to: the contract or account to call.
+            call_data: hex calldata (``"0x"`` for none).
+            value: native value to send, in wei.
+            label: a label for your own bookkeeping.
+            gas_limit: maximum gas for execution.
+            **options: ``timeout`` and ``max_retries`` for this call.
+
+        Returns:
+            The relayer's transaction id.
+        """
+        request = operations.build_submit_request(
+            chain_id=chain_id,
+            to=to,
+            call_data=call_data,
+            value=value,
+            label=label,
+            gas_limit=gas_limit,
+        )
+        operation = operations.submit_tx(self.paths, request)
+        return (await self._transport.request(operation, options)).tx_id
+
+    async def relay_sync(
+        self,
+        *,
+        chain_id: int,
+        to: str,
+        call_data: str,
+        value: int | str = 0,
+        label: str | None = None,
+        gas_limit: int | str | None = None,
+        gas_price: int | str | None = None,
+        max_priority_fee_per_gas: int | str | None = None,
+        max_fee_per_gas: int | str | None = None,
+        max_usd: Decimal | int | str | None = None,
+        timeout_ms: int = 30_000,
+        include_receipt: bool | None = None,
+        include_revert_info: bool | None = None,
+        **options: Unpack[RequestOptions],
+    ) -> RelayStatus:
+        """Submit and let the relayer wait for the outcome (``POST /api/submit-tx-sync``).
+
+        The relayer answers with the latest record when the transaction is terminal or
+        after ``timeout_ms``; the HTTP read timeout is set to outlast it. Like
+        `submit_tx`, never retried once sent.
+
+        Args:
+            chain_id: the target chain.
+            to: the contract or account to call.
+            call_data: hex calldata (``"0x"`` for none).
+            value: native value to send, in wei.
+            label: a label for your own bookkeeping.
+            gas_limit: maximum gas for execution.
+            gas_price: legacy gas price, in wei.
+            max_priority_fee_per_gas: EIP-1559 tip, in wei.
+            max_fee_per_gas: EIP-1559 fee cap, in wei.
+            max_usd: maximum gas cost in USD.
+            timeout_ms: how long the relayer waits, 1000 to 120000 milliseconds (the
+                service's own unit).
+            include_receipt: ask for the transaction receipt in the record.
+            include_revert_info: ask for revert details in the record.
+            **options: ``timeout`` and ``max_retries`` for this call.
+
+        Returns:
+            The transaction's record when the relayer stopped waiting.
+        """
+        request = operations.build_submit_request(
+            chain_id=chain_id,
+            to=to,
+            call_data=call_data,
+            value=value,
+            label=label,
+            gas_limit=gas_limit,
+            gas_price=gas_price,
+            max_priority_fee_per_gas=max_priority_fee_per_gas,
+            max_fee_per_gas=max_fee_per_gas,
+            max_usd=max_usd,
+        )
+        operation = operations.submit_tx_sync(
+            self.paths,
+            request,
+            timeout_ms=timeout_ms,
+            include_receipt=include_receipt,
+            include_revert_info=include_revert_info,
+        )
+        return await self._transport.request(operation, options)
+
+    async def get_relay_status(
+        self,
+        tx_id: str,
+        *,
+        include_receipt: bool | None = None,
+        include_revert_info: bool | None = None,
+        **options: Unpack[RequestOptions],
+    ) -> RelayStatus:
+        """Read a transaction's record (``GET /api/tx``).
+
+        Args:
+            tx_id: the id from `submit_tx` or `relay`.
+            include_receipt: ask for the transaction receipt in the record.
+            include_revert_info: ask for revert details in the record.
+            **options: ``timeout`` and ``max_retries`` for this call.
+        """
+        operation = operations.get_relay_status(
+            self.paths,
+            tx_id,
+            include_receipt=include_receipt,
+            include_revert_info=include_revert_info,
+        )
+        return await self._transport.request(operation, options)
+
+    async def wait_for_execution_hash(
+        self,
+        tx_id: str,
+        timeout_ms: float = 5000,
+        poll_interval_ms: float = 50,
+        **options: Unpack[RequestOptions],
+    ) -> RelayStatus:
+        """Poll until the transaction is EXECUTED and return that record.
+
+        The JavaScript client's ``waitForExecutionHash``, with its defaults and, like
+        it, durations in milliseconds. NOT_PICKED_UP, PENDING and NEEDS_TO_BE_RETRIED
+        keep it polling, and so does a 404 right after submission.
+
+        Args:
+            tx_id: the id from `submit_tx` or `relay`.
+            timeout_ms: milliseconds to keep polling.
+            poll_interval_ms: milliseconds between requests.
+            **options: ``timeout`` and ``max_retries`` for each request.
+
+        Raises:
+            RelayFailedError: the status became FAILED (the error carries the record).
+            WaitTimeoutError: time ran out; the transaction may still execute.
+        """
+        flow = operations.wait_for_hash(
+            self.paths,
+            tx_id,
+            timeout_ms=timeout_ms,
+            poll_interval_ms=poll_interval_ms,
+            clock=self.clock,
+            until_executed=True,
+        )
+        return await self._transport.run(flow, options)
+
+    async def wait_for_pending_execution_hash(
+        self,
+        tx_id: str,
+        timeout_ms: float = 5000,
+        poll_interval_ms: float = 50,
+        **options: Unpack[RequestOptions],
+    ) -> RelayStatus:
+        """Poll until an execution hash is known, even while still PENDING.
+
+        Args:
+            tx_id: the id from `submit_tx` or `relay`.
+            timeout_ms: milliseconds to keep polling.
+            poll_interval_ms: milliseconds between requests.
+            **options: ``timeout`` and ``max_retries`` for each request.
+
+        Raises:
+            RelayFailedError: the status became FAILED.
+            WaitTimeoutError: time ran out; the transaction may still execute.
+        """
+        flow = operations.wait_for_hash(
+            self.paths,
+            tx_id,
+            timeout_ms=timeout_ms,
+            poll_interval_ms=poll_interval_ms,
+            clock=self.clock,
+            until_executed=False,
+        )
+        return await self._transport.run(flow, options)
+
+    async def check_account_info(
+        self, address: str, **options: Unpack[RequestOptions]
+    ) -> AccountInfo:
+        """Read a relayer account's balances (``GET /api/user``).
+
+        Args:
+            address: the account's address.
+            **options: ``timeout`` and ``max_retries`` for this call.
+        """
+        operation = operations.check_account_info(self.paths, address)
+        return await self._transport.request(operation, options)
+
+    async def get_supported_chains(self, **options: Unpack[RequestOptions]) -> list[RelayerChain]:
+        """List the chains the relayer executes on.
+
+        Args:
+            **options: ``timeout`` and ``max_retries`` for this call.
+        """
+        operation = operations.get_supported_chains(self.paths)
+        return await self._transport.request(operation, options)
+
+    async def is_chain_supported(self, chain_id: int, **options: Unpack[RequestOptions]) -> bool:
+        """Whether ``chain_id`` is in the relayer's chain list.
+
+        Args:
+            chain_id: the chain to look for.
+            **options: ``timeout`` and ``max_retries`` for this call.
+        """
+        wanted = operations.check_chain_id(chain_id)
+        chains = await self.get_supported_chains(**options)
+        return any(chain.id == wanted for chain in chains)
+
+    def get_version(self) -> str:
+        """The version of this SDK, as the JavaScript client's ``getVersion`` returns its
+        own; no request is made (the relayer has no version endpoint)."""
+        return __version__

@@ -1,0 +1,646 @@
+"""`AsyncRoutingClient`: quotes, executable transactions, status, gasless Permit2 swaps.
+
+The hand-written source of ``_sync_client.py`` (`RoutingClient`), which
+``scripts/unasync.py`` generates from it. Each method is one line over an operation or
+a flow from ``_operations`` and ``gasless``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from decimal import Decimal
+from typing import Any, Final, Unpack
+
+import httpx
+from pydantic import SecretStr
+
+from .._async_base_client import AsyncAPIClient
+from .._clock import SYSTEM_CLOCK, Clock
+from .._framing import CodeEnvelope
+from .._options import (
+    DEFAULT_MAX_RETRIES,
+    NOT_GIVEN,
+    NotGiven,
+    RequestOptions,
+    ServiceConfig,
+    TimeoutTypes,
+)
+from ..signing import Signer
+from . import _operations as operations
+from . import gasless
+from ._operations import DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT, RoutingPaths
+from .gasless import GaslessSwapResult
+from .models import (
+    AcquisitionMode,
+    BuiltPath,
+    GaslessQuote,
+    GaslessStatus,
+    GaslessSubmission,
+    RankingMode,
+    Route,
+    RouteMode,
+    SupportedChain,
+    Token,
+    TokenSearchResult,
+    Transaction,
+    TransactionStatus,
+)
+
+__all__ = ["ROUTING_SERVICE", "AsyncRoutingClient"]
+
+ROUTING_SERVICE: Final = ServiceConfig(
+    name="routing",
+    default_base_url="https://api.xpath.rath.fi",
+    base_url_env="XSWAP_ROUTING_URL",
+    api_key_env="XSWAP_ROUTING_API_KEY",
+    api_key_header="api-key",
+)
+
+
+class AsyncRoutingClient(AsyncAPIClient):
+    """Async client of the routing service.
+
+    Args:
+        api_key: the routing API key; defaults to ``XSWAP_ROUTING_API_KEY``. Required by
+            `get_supported_chains` and the gasless status calls (a missing key is
+            reported before the request); sent with every other call when set.
+        base_url: defaults to ``XSWAP_ROUTING_URL``, then ``https://operations.xpath.rath.fi``.
+        timeout: seconds, an `httpx.Timeout`, or ``None`` for none; default connect 5 s,
+            read 30 s.
+        max_retries: retries of a failed request where retrying is safe (default 2).
+        headers: extra headers sent with every request.
+        http_client: an `httpx.AsyncClient` you own (proxies, certificates, transports); we
+            never close it.
+        clock: the time source for retry waits and polling (tests and the sandbox
+            pass a virtual one).
+        paths: the service's HTTP paths, to override any of them.
+
+    Example:
+        ```python
+        async with AsyncRoutingClient(api_key="...") as routing:
+            routes = await routing.get_quote(
+                from_chain=8453, to_chain=42161,
+                from_token=USDC_BASE, to_token=USDC_ARBITRUM,
+                amount=1_000_000, sender=wallet, slippage=0.5,
+            )
+            tx = await routing.build_path(routes[0], sender=wallet)
+        ```
+    """
+
+    _service = ROUTING_SERVICE
+    _framing = CodeEnvelope()
+
+    def __init__(
+        self,
+        *,
+        api_key: str | SecretStr | None = None,
+        base_url: str | None = None,
+        timeout: TimeoutTypes | NotGiven = NOT_GIVEN,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        headers: Mapping[str, str] | None = None,
+        http_client: httpx.AsyncClient | None = None,
+        clock: Clock = SYSTEM_CLOCK,
+        paths: RoutingPaths | None = None,
+    ) -> None:
+        super().__init__(
+            api_key=api_key,
+            base_url=base_url,
+            timeout=timeout,
+            max_retries=max_retries,
+            headers=headers,
+            http_client=http_client,
+            clock=clock,
+        )
+        self.paths = paths or RoutingPaths()
+
+    async def get_quote(
+        self,
+        *,
+        from_chain: int,
+        to_chain: int,
+        from_token: str,
+        to_token: str,
+        amount: int | str,
+        sender: str,
+        receiver: str | None = None,
+        slippage: Decimal | float | int | str | None = None,
+        fee_bps: int | None = None,
+        include_providers: Sequence[str] | None = None,
+        exclude_providers: Sequence[str] | None = None,
+        route_mode: RouteMode | None = None,
+        integrator: str | None = None,
+        allow_multi_bridge: bool | None = None,
+        acquisition_mode: AcquisitionMode | int | None = None,
+        priority_provider: str | None = None,
+        referrer: str | None = None,
+        destination_call_data: str | None = None,
+        destination_gas_limit: int | str | None = None,
+        allowed_price_impact: Decimal | float | int | str | None = None,
+        simulation: bool | None = None,
+        **options: Unpack[RequestOptions],
+    ) -> list[Route]:
+        """Ranked routes for a swap or bridge (``GET /quote``).
+
+        Every argument is validated before anything is sent; optional arguments left as
+        ``None`` are not sent.
+
+        Args:
+            from_chain: the source chain id.
+            to_chain: the destination chain id.
+            from_token: the input token's address on ``from_chain`` (a mint address
+                on a non-EVM chain).
+            to_token: the output token's address on ``to_chain``.
+            amount: the input amount in the token's smallest units (an ``int`` or a
+                string of digits; `xswap_sdk.to_units` converts display amounts).
+            sender: the wallet that supplies the input.
+            receiver: the wallet that receives the output (the service defaults it to
+                ``sender``).
+            slippage: tolerated slippage in percent (``0.5`` means 0.5%); unset, the
+                routes carry no route-level slippage.
+            fee_bps: your integrator fee in basis points (100 = 1%).
+            include_providers: only use these providers (names, case-insensitive).
+            exclude_providers: never use these providers.
+            route_mode: ``"fastest"``, ``"max_value"`` (the service's default) or
+                ``"suggested"`` (balanced).
+            integrator: your integrator id (``Integrator``), echoed in each route.
+            allow_multi_bridge: allow routes over more than one bridge.
+            acquisition_mode: how the input is taken from the sender
+                (`AcquisitionMode`, 0 to 3).
+            priority_provider: accepted by the service, no effect on planning.
+            referrer: accepted (``Referrer``), no effect on planning.
+            destination_call_data: accepted, no effect on planning.
+            destination_gas_limit: accepted, no effect on planning.
+            allowed_price_impact: accepted (percent), no effect on planning.
+            simulation: accepted by ``/quote``, no effect on planning.
+            **options: ``timeout`` and ``max_retries`` for this call.
+
+        Returns:
+            The routes, best first (the list order is the service's ranking). Pass one
+            to `build_path`.
+        """
+        request = operations.quote_request(
+            from_chain=from_chain,
+            to_chain=to_chain,
+            from_token=from_token,
+            to_token=to_token,
+            amount=amount,
+            sender=sender,
+            receiver=receiver,
+            slippage=slippage,
+            fee_bps=fee_bps,
+            include_providers=include_providers,
+            exclude_providers=exclude_providers,
+            route_mode=route_mode,
+            integrator=integrator,
+            allow_multi_bridge=allow_multi_bridge,
+            acquisition_mode=acquisition_mode,
+            priority_provider=priority_provider,
+            referrer=referrer,
+            destination_call_data=destination_call_data,
+            destination_gas_limit=destination_gas_limit,
+            allowed_price_impact=allowed_price_impact,
+            simulation=simulation,
+        )
+        return await self._transport.request(operations.get_quote(self.paths, request), options)
+
+    async def build_best_path(
+        self,
+        *,
+        from_chain: int,
+        to_chain: int,
+        from_token: str,
+        to_token: str,
+        amount: int | str,
+        sender: str,
+        receiver: str | None = None,
+        slippage: Decimal | float | int | str | None = None,
+        fee_bps: int | None = None,
+        include_providers: Sequence[str] | None = None,
+        exclude_providers: Sequence[str] | None = None,
+        route_mode: RouteMode | None = None,
+        integrator: str | None = None,
+        allow_multi_bridge: bool | None = None,
+        acquisition_mode: AcquisitionMode | int | None = None,
+        priority_provider: str | None = None,
+        referrer: str | None = None,
+        destination_call_data: str | None = None,
+        destination_gas_limit: int | str | None = None,
+        allowed_price_impact: Decimal | float | int | str | None = None,
+        simulation: bool | None = None,
+        min_output_amount: int | str | None = None,
+        include_route: bool | None = None,
+        **options: Unpack[RequestOptions],
+    ) -> BuiltPath:
+        """Plan the best route and build its transaction in one call
+        (``GET /build-best-path``).
+
+        Takes every argument of `get_quote` (``simulation`` here asks for
+        simulation-aware planning), plus:
+
+        Args:
+            min_output_amount: the least output to accept, in the output token's
+                smallest units.
+            include_route: add route composition detail when available.
+            **options: ``timeout`` and ``max_retries`` for this call.
+
+        Returns:
+            The transaction to send (``tx``) and the planned route (``route``).
+        """
+        request = operations.build_best_path_request(
+            from_chain=from_chain,
+            to_chain=to_chain,
+            from_token=from_token,
+            to_token=to_token,
+            amount=amount,
+            sender=sender,
+            receiver=receiver,
+            slippage=slippage,
+            fee_bps=fee_bps,
+            include_providers=include_providers,
+            exclude_providers=exclude_providers,
+            route_mode=route_mode,
+            integrator=integrator,
+            allow_multi_bridge=allow_multi_bridge,
+            acquisition_mode=acquisition_mode,
+            priority_provider=priority_provider,
+            referrer=referrer,
+            destination_call_data=destination_call_data,
+            destination_gas_limit=destination_gas_limit,
+            allowed_price_impact=allowed_price_impact,
+            simulation=simulation,
+            min_output_amount=min_output_amount,
+            include_route=include_route,
+        )
+        return await self._transport.request(
+            operations.build_best_path(self.paths, request), options
+        )
+
+    async def build_path(
+        self,
+        route: Route | Mapping[str, Any],
+        sender: str,
+        **options: Unpack[RequestOptions],
+    ) -> Transaction:
+        """Build the executable transaction for a quoted route (``POST /build-path``).
+
+        The route is sent back exactly as `get_quote` received it, under ``route``,
+        with ``sender``; the spec's ``fromChain``, ``toChain``, ``fromToken``,
+        ``toToken``, ``Amount`` and ``Sender`` are filled in from the route.
+
+        Args:
+            route: a `Route` from `get_quote`, or a route's wire dict.
+            sender: the wallet that will send the transaction.
+            **options: ``timeout`` and ``max_retries`` for this call.
+
+        Returns:
+            The transaction; send exactly this (after approving
+            ``allowance_target`` when the input is an ERC-20).
+        """
+        return await self._transport.request(
+            operations.build_path(self.paths, route, sender), options
+        )
+
+    async def build_path_by_id(
+        self,
+        quote_id: str,
+        *,
+        sender: str | None = None,
+        **options: Unpack[RequestOptions],
+    ) -> Transaction:
+        """Build the transaction for a route by its quote id (``POST /build-path-by-id``).
+
+        Args:
+            quote_id: a route's ``quote_id`` from `get_quote`.
+            sender: the sending wallet, when it should be stated again.
+            **options: ``timeout`` and ``max_retries`` for this call.
+        """
+        operation = operations.build_path_by_id(self.paths, quote_id, sender)
+        return await self._transport.request(operation, options)
+
+    async def get_status(
+        self,
+        tx_hash: str,
+        from_chain: int,
+        user_address: str | None = None,
+        **options: Unpack[RequestOptions],
+    ) -> TransactionStatus:
+        """Read a swap or bridge's status (``GET /status``).
+
+        Args:
+            tx_hash: the source-chain transaction hash.
+            from_chain: the chain the source transaction was sent on.
+            user_address: scope the lookup to the initiating wallet.
+            **options: ``timeout`` and ``max_retries`` for this call.
+
+        Returns:
+            The status, read from either documented shape.
+        """
+        operation = operations.get_status(self.paths, tx_hash, from_chain, user_address)
+        return await self._transport.request(operation, options)
+
+    async def wait_for_status(
+        self,
+        tx_hash: str,
+        from_chain: int,
+        user_address: str | None = None,
+        *,
+        wait_timeout: float = DEFAULT_WAIT_TIMEOUT,
+        poll_interval: float = DEFAULT_POLL_INTERVAL,
+        is_done: Callable[[TransactionStatus], bool] | None = None,
+        **options: Unpack[RequestOptions],
+    ) -> TransactionStatus:
+        """Poll `get_status` until the swap or bridge is done, and return that record.
+
+        Done means a destination (or execution) hash is known, unless ``is_done`` says
+        otherwise. A status of ``failed`` (in any case) raises before ``is_done`` is
+        asked. A 404 right after sending keeps it polling.
+
+        Args:
+            tx_hash: the source-chain transaction hash.
+            from_chain: the chain the source transaction was sent on.
+            user_address: scope the lookup to the initiating wallet.
+            wait_timeout: seconds to keep polling (default 900, 15 minutes).
+            poll_interval: seconds between requests (default 5).
+            is_done: your own test of a record, for states the SDK does not know.
+            **options: ``timeout`` and ``max_retries`` for each request.
+
+        Raises:
+            SwapFailedError: the status became ``failed``; ``status`` holds the record.
+            WaitTimeoutError: time ran out; the swap may still complete.
+        """
+        flow = operations.wait_for_status(
+            self.paths,
+            tx_hash,
+            from_chain,
+            user_address,
+            wait_timeout=wait_timeout,
+            poll_interval=poll_interval,
+            is_done=is_done,
+            clock=self.clock,
+        )
+        return await self._transport.run(flow, options)
+
+    async def get_supported_chains(self, **options: Unpack[RequestOptions]) -> list[SupportedChain]:
+        """List the supported chains with their feature flags (``GET /supported-chains``).
+
+        This list is authoritative for support and features. Needs the API key.
+
+        Args:
+            **options: ``timeout`` and ``max_retries`` for this call.
+        """
+        return await self._transport.request(operations.get_supported_chains(self.paths), options)
+
+    async def search_token(
+        self, query: str, chain_id: int | None = None, **options: Unpack[RequestOptions]
+    ) -> list[TokenSearchResult]:
+        """Find tokens by symbol, name or address (``GET /search-token``).
+
+        Args:
+            query: what to match against symbol, name or address.
+            chain_id: only this chain's tokens.
+            **options: ``timeout`` and ``max_retries`` for this call.
+        """
+        operation = operations.search_token(self.paths, query, chain_id)
+        return await self._transport.request(operation, options)
+
+    async def get_tokens(
+        self, chain_id: int | None = None, **options: Unpack[RequestOptions]
+    ) -> list[Token]:
+        """List the tokens of one chain, or of every supported chain (``GET /tokens``).
+
+        Args:
+            chain_id: only this chain's tokens (sent as ``chainId``).
+            **options: ``timeout`` and ``max_retries`` for this call.
+        """
+        return await self._transport.request(operations.get_tokens(self.paths, chain_id), options)
+
+    async def get_gasless_quote(
+        self,
+        *,
+        from_chain: int,
+        to_chain: int,
+        from_token: str,
+        to_token: str,
+        amount: int | str,
+        sender: str,
+        receiver: str | None = None,
+        fee_bps: int | None = None,
+        allow_multi_bridge: bool | None = None,
+        ranking_mode: RankingMode | None = None,
+        slippage: Decimal | float | int | str | None = None,
+        acquisition_mode: AcquisitionMode | int | None = None,
+        deadline_minutes: int | None = None,
+        meta: str | None = None,
+        include_providers: Sequence[str] | None = None,
+        exclude_providers: Sequence[str] | None = None,
+        **options: Unpack[RequestOptions],
+    ) -> list[GaslessQuote]:
+        """Permit2 quotes for a gasless swap (``GET /gasless/quote``).
+
+        The service answers with one quote or several; the result is always a list.
+        Sign a quote's ``eip712`` payload as given and pass its ``quote_id`` and the
+        signature to `submit_gasless_swap`, or let `gasless_swap` do it all.
+
+        Args:
+            from_chain: the source chain id.
+            to_chain: the destination chain id.
+            from_token: the input token's address on ``from_chain``.
+            to_token: the output token's address on ``to_chain``.
+            amount: the input amount in the token's smallest units.
+            sender: the wallet that signs the Permit2 payload and supplies the input.
+            receiver: the wallet that receives the output (defaults to ``sender``).
+            fee_bps: your integrator fee in basis points.
+            allow_multi_bridge: allow routes over more than one bridge.
+            ranking_mode: ``"value_max"``, ``"balanced"`` or ``"speed_max"``.
+            slippage: tolerated slippage in percent.
+            acquisition_mode: `AcquisitionMode.PERMIT2` (2) or
+                `AcquisitionMode.PERMIT2_WITNESS` (3).
+            deadline_minutes: how long the signed permit stays valid.
+            meta: free-form metadata, sent as given.
+            include_providers: only use these providers.
+            exclude_providers: never use these providers.
+            **options: ``timeout`` and ``max_retries`` for this call.
+        """
+        request = operations.gasless_quote_request(
+            from_chain=from_chain,
+            to_chain=to_chain,
+            from_token=from_token,
+            to_token=to_token,
+            amount=amount,
+            sender=sender,
+            receiver=receiver,
+            fee_bps=fee_bps,
+            allow_multi_bridge=allow_multi_bridge,
+            ranking_mode=ranking_mode,
+            slippage=slippage,
+            acquisition_mode=acquisition_mode,
+            deadline_minutes=deadline_minutes,
+            meta=meta,
+            include_providers=include_providers,
+            exclude_providers=exclude_providers,
+        )
+        return await self._transport.request(
+            operations.get_gasless_quote(self.paths, request), options
+        )
+
+    async def submit_gasless_swap(
+        self, quote_id: str, signature: str, **options: Unpack[RequestOptions]
+    ) -> GaslessSubmission:
+        """Execute a gasless swap with the user's Permit2 signature
+        (``POST /gasless/submit-swap``).
+
+        Moves money, so it is not retried once sent: if the answer is lost (timeout,
+        5xx) the error has ``outcome_unknown=True``; check `get_gasless_status` before
+        submitting again.
+
+        Args:
+            quote_id: the gasless quote's ``quote_id``.
+            signature: the 65-byte signature of the quote's ``eip712`` payload.
+            **options: ``timeout`` and ``max_retries`` for this call.
+
+        Returns:
+            The submission, whose ``swap_id`` identifies the swap.
+        """
+        operation = operations.submit_gasless_swap(self.paths, quote_id, signature)
+        return await self._transport.request(operation, options)
+
+    async def get_gasless_status(
+        self, swap_id: str, **options: Unpack[RequestOptions]
+    ) -> GaslessStatus:
+        """Read a gasless swap's record (``GET /gasless/status``). Needs the API key.
+
+        Args:
+            swap_id: the ``swap_id`` from `submit_gasless_swap`.
+            **options: ``timeout`` and ``max_retries`` for this call.
+        """
+        return await self._transport.request(
+            operations.get_gasless_status(self.paths, swap_id), options
+        )
+
+    async def wait_for_gasless_status(
+        self,
+        swap_id: str,
+        *,
+        wait_timeout: float = DEFAULT_WAIT_TIMEOUT,
+        poll_interval: float = DEFAULT_POLL_INTERVAL,
+        is_done: Callable[[GaslessStatus], bool] | None = None,
+        **options: Unpack[RequestOptions],
+    ) -> GaslessStatus:
+        """Poll `get_gasless_status` until the swap executed, and return that record.
+
+        Done means ``execution_tx_hash`` is present, unless ``is_done`` says otherwise.
+        A status of ``failed`` (in any case) raises before ``is_done`` is asked. A
+        404 right after submission keeps it polling.
+
+        Args:
+            swap_id: the ``swap_id`` from `submit_gasless_swap`.
+            wait_timeout: seconds to keep polling (default 900, 15 minutes).
+            poll_interval: seconds between requests (default 5).
+            is_done: your own test of a record, for states the SDK does not know.
+            **options: ``timeout`` and ``max_retries`` for each request.
+
+        Raises:
+            SwapFailedError: the status became ``failed``; ``status`` holds the record.
+            WaitTimeoutError: time ran out; the swap may still complete.
+        """
+        flow = operations.wait_for_gasless_status(
+            self.paths,
+            swap_id,
+            wait_timeout=wait_timeout,
+            poll_interval=poll_interval,
+            is_done=is_done,
+            clock=self.clock,
+        )
+        return await self._transport.run(flow, options)
+
+    async def gasless_swap(
+        self,
+        signer: Signer,
+        *,
+        from_chain: int,
+        to_chain: int,
+        from_token: str,
+        to_token: str,
+        amount: int | str,
+        receiver: str | None = None,
+        fee_bps: int | None = None,
+        allow_multi_bridge: bool | None = None,
+        ranking_mode: RankingMode | None = None,
+        slippage: Decimal | float | int | str | None = None,
+        acquisition_mode: AcquisitionMode | int | None = None,
+        deadline_minutes: int | None = None,
+        meta: str | None = None,
+        include_providers: Sequence[str] | None = None,
+        exclude_providers: Sequence[str] | None = None,
+        wait: bool = False,
+        wait_timeout: float = DEFAULT_WAIT_TIMEOUT,
+        poll_interval: float = DEFAULT_POLL_INTERVAL,
+        is_done: Callable[[GaslessStatus], bool] | None = None,
+        **options: Unpack[RequestOptions],
+    ) -> GaslessSwapResult:
+        """A whole gasless swap in one call: quote, sign, submit, and optionally wait.
+
+        Asks `get_gasless_quote` with the signer's address as ``sender``, signs the
+        first quote's ``eip712`` payload exactly as given, submits it with
+        `submit_gasless_swap` (never retried once sent), and with ``wait=True`` polls
+        like `wait_for_gasless_status`.
+
+        Args:
+            signer: the wallet that owns the input tokens, such as an `eth_account`
+                ``LocalAccount`` (see `xswap_sdk.signing.Signer`).
+            from_chain: the source chain id.
+            to_chain: the destination chain id.
+            from_token: the input token's address on ``from_chain``.
+            to_token: the output token's address on ``to_chain``.
+            amount: the input amount in the token's smallest units.
+            receiver: the wallet that receives the output (defaults to the signer).
+            fee_bps: your integrator fee in basis points.
+            allow_multi_bridge: allow routes over more than one bridge.
+            ranking_mode: ``"value_max"``, ``"balanced"`` or ``"speed_max"``.
+            slippage: tolerated slippage in percent.
+            acquisition_mode: `AcquisitionMode.PERMIT2` (2) or
+                `AcquisitionMode.PERMIT2_WITNESS` (3).
+            deadline_minutes: how long the signed permit stays valid.
+            meta: free-form metadata, sent as given.
+            include_providers: only use these providers.
+            exclude_providers: never use these providers.
+            wait: poll until the swap executed (default ``False``: return once it is
+                submitted).
+            wait_timeout: seconds to keep polling when waiting (default 900).
+            poll_interval: seconds between status requests (default 5).
+            is_done: your own test of a status record, when waiting.
+            **options: ``timeout`` and ``max_retries`` for each request.
+
+        Returns:
+            The signed quote, the submission and, when waiting, the final status.
+
+        Raises:
+            SigningError: the quote's payload cannot be signed, or the signer failed.
+            SwapFailedError: the submission or the status says ``failed``.
+            WaitTimeoutError: waiting ran out of time; the swap may still complete.
+        """
+        flow = gasless.gasless_swap(
+            self.paths,
+            signer,
+            from_chain=from_chain,
+            to_chain=to_chain,
+            from_token=from_token,
+            to_token=to_token,
+            amount=amount,
+            receiver=receiver,
+            fee_bps=fee_bps,
+            allow_multi_bridge=allow_multi_bridge,
+            ranking_mode=ranking_mode,
+            slippage=slippage,
+            acquisition_mode=acquisition_mode,
+            deadline_minutes=deadline_minutes,
+            meta=meta,
+            include_providers=include_providers,
+            exclude_providers=exclude_providers,
+            wait=wait,
+            wait_timeout=wait_timeout,
+            poll_interval=poll_interval,
+            is_done=is_done,
+            clock=self.clock,
+        )
+        return await self._transport.run(flow, options)
