@@ -52,7 +52,7 @@ def main() -> int:
         finally:
             path.write_text(original)
             _run("scripts/unasync.py")
-    print(f"{caught} forwarding lines deleted one at a time: {caught} caught, {len(missed)} missed")
+    print(f"{caught + len(missed)} forwarding lines deleted one at a time: {caught} caught")
     for line in missed:
         print(f"  missed {line}")
     return 1 if missed else 0

@@ -10,17 +10,27 @@ The rule is by idempotency, not by status alone:
 Waits use exponential backoff with full jitter (a random wait between 0 and
 ``min(cap, base * 2**n)``) unless the service sent ``Retry-After``, which is honoured up
 to `RETRY_AFTER_CAP`; a longer ``Retry-After`` raises at once rather than stalling.
+
+The schedule is tenacity's (``wait_exponential``); the transport's attempt loop asks for
+one delay at a time instead of building a tenacity ``Retrying`` per call, and tenacity is
+imported on the first retry only (a retry is already the slow path; importing it costs
+more than a whole successful call).
 """
 
 from __future__ import annotations
 
 import email.utils
+import functools
 import random
 import time
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Final
+from typing import TYPE_CHECKING, Final, cast
 
 from .errors import APIConnectionError, APIStatusError, RateLimitError, XSwapError
+
+if TYPE_CHECKING:
+    import tenacity
 
 __all__ = [
     "RETRYABLE_STATUS",
@@ -82,9 +92,24 @@ def requested_wait(exc: BaseException, *, now: float | None = None) -> float | N
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class _Attempt:
+    # The one field of tenacity's RetryCallState that its wait strategies read.
+    attempt_number: int
+
+
+@functools.cache
+def _schedule() -> tenacity.wait.wait_exponential:
+    import tenacity
+
+    return tenacity.wait_exponential(multiplier=INITIAL_BACKOFF, max=MAX_BACKOFF)
+
+
 def backoff_delay(attempt: int, *, rand: random.Random | None = None) -> float:
-    """Full-jitter exponential backoff for the wait after failed attempt ``attempt`` (1-based)."""
-    ceiling = min(MAX_BACKOFF, INITIAL_BACKOFF * 2 ** (attempt - 1))
+    """Full-jitter exponential backoff for the wait after failed attempt ``attempt``
+    (1-based): uniform between 0 and tenacity's exponential ceiling, drawn from ``rand``
+    (seedable) or the `random` module."""
+    ceiling = _schedule()(cast("tenacity.RetryCallState", _Attempt(attempt)))
     return (rand or random).uniform(0.0, ceiling)
 
 
