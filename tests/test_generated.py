@@ -1,0 +1,69 @@
+"""The blocking modules are generated from their async sources and up to date."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _unasync() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("unasync", ROOT / "scripts" / "unasync.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["unasync"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+unasync = _unasync()
+
+
+@pytest.mark.parametrize(("source", "target"), unasync.PAIRS)
+def test_the_generated_module_matches_its_source(source: str, target: str) -> None:
+    on_disk = (unasync.PACKAGE / target).read_text()
+    assert on_disk.splitlines()[0] == unasync.header(source).strip()
+    assert on_disk == unasync.generate(source, target), (
+        f"{target} is stale: run python scripts/unasync.py"
+    )
+
+
+def test_check_mode_fails_on_a_stale_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source, target = unasync.PAIRS[0]
+    package = tmp_path / "xswap_sdk"
+    (package / target).parent.mkdir(parents=True, exist_ok=True)
+    (package / source).write_text((unasync.PACKAGE / source).read_text())
+    (package / target).write_text((unasync.PACKAGE / target).read_text() + "# edited by hand\n")
+    monkeypatch.setattr(unasync, "PACKAGE", package)
+    monkeypatch.setattr(unasync, "PAIRS", [(source, target)])
+    assert unasync.main(["--check"]) == 1
+    assert "stale generated file" in capsys.readouterr().err
+    assert unasync.main([]) == 0
+    assert unasync.main(["--check"]) == 0
+
+
+def test_the_rewrite_turns_async_into_blocking_code() -> None:
+    text = unasync.unasync_text(
+        "async def get(self) -> AsyncIterator[AsyncRelayerClient]:\n"
+        "    async with self._session.async_lock():\n"
+        "        await self.clock.asleep(1)\n"
+        "    async for item in self._transport.iterate(walk):\n"
+        "        yield await async_prepare_deposit_with_permit(web3)\n"
+        "from ._async_transport import AsyncTransport\n"
+    )
+    assert text == (
+        "def get(self) -> Iterator[RelayerClient]:\n"
+        "    with self._session.lock():\n"
+        "        self.clock.sleep(1)\n"
+        "    for item in self._transport.iterate(walk):\n"
+        "        yield prepare_deposit_with_permit(web3)\n"
+        "from ._sync_transport import SyncTransport\n"
+    )
