@@ -553,6 +553,7 @@ class ClientOptions:
         if not isinstance(allow_insecure_http, bool):
             raise InvalidInputError("allow_insecure_http", "must be True or False")
         env_url, env_key = _read_environment(service, environ)
+        environ = None  # a caller's stand-in environment may hold secrets too
         if base_url:
             url, url_argument = base_url, "base_url"
         elif env_url:
