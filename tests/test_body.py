@@ -104,6 +104,41 @@ def test_nesting_ok_agrees_with_the_exact_depth_on_any_text(text: str, limit: in
     assert json_nesting_ok(text, limit) == (json_nesting_depth(text) <= limit)
 
 
+def reachable_depth(text: str) -> int:
+    """The deepest nesting a JSON parser can reach in ``text``: a character-by-character
+    scan that honours strings and escapes and stops where any parser must (a backslash
+    outside a string)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == "\\":
+            break
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+@given(st.text(alphabet=st.sampled_from('[]{}"\\,1 x'), max_size=300))
+def test_the_scan_never_counts_less_than_a_parser_can_reach(text: str) -> None:
+    # Exact for valid JSON (above); for anything else it may count more, never less.
+    assert json_nesting_depth(text) >= reachable_depth(text)
+    for limit in (1, 2, 4):
+        if json_nesting_ok(text, limit):
+            assert reachable_depth(text) <= limit
+
+
 def test_utf16_and_utf32_bodies_are_scanned_as_json_reads_them() -> None:
     # In UTF-16 the character U+5B5B is the bytes "[[": a byte scan would be fooled.
     document = json.dumps(["\u5b5b" * 100], ensure_ascii=False)

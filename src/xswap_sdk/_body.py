@@ -88,20 +88,32 @@ _REFUSED_CODECS: Final = frozenset(
 )
 
 
-def _brackets(text: str) -> bytes:
-    """The brackets of a JSON document outside its strings, as ``(`` and ``)``.
+def _structure(text: str) -> bytes:
+    """The quotes and brackets of a JSON document, escapes removed.
 
     Every step is a C-level pass: escaped backslashes, then escaped quotes, are removed
     (left to right, as a JSON lexer pairs them), so every remaining quote opens or closes
-    a string; all bytes but quotes and brackets are dropped (UTF-8 multi-byte sequences
-    hold no ASCII byte); what lies between quote pairs is dropped.
+    a string; then all bytes but quotes and brackets are dropped (UTF-8 multi-byte
+    sequences hold no ASCII byte).
     """
     if "\\" in text:
         text = text.replace("\\\\", "").replace('\\"', "")
-    kept = text.encode("utf-8", "surrogatepass").translate(None, _NOT_STRUCTURAL)
-    if b'"' in kept:
-        kept = b"".join(kept.split(b'"')[::2])
-    return kept.translate(_AS_PARENS)
+    return text.encode("utf-8", "surrogatepass").translate(None, _NOT_STRUCTURAL)
+
+
+def _brackets(structure: bytes) -> bytes:
+    """The brackets outside strings, as ``(`` and ``)``, from `_structure`'s output.
+
+    A bracket is inside a string when an odd number of quotes precede it. Removing two
+    adjacent quotes changes no bracket's parity, and removes most strings (those with
+    no bracket in them) without splitting; what is left is split at the quotes and the
+    odd pieces, the strings' contents, dropped.
+    """
+    if b'"' in structure:
+        structure = structure.replace(b'""', b"")
+        if b'"' in structure:
+            structure = b"".join(structure.split(b'"')[::2])
+    return structure.translate(_AS_PARENS)
 
 
 def _max_depth(parens: bytes, stop_above: int | None = None) -> int:
@@ -144,20 +156,20 @@ def json_nesting_depth(text: str | bytes) -> int:
         The depth: 0 for a scalar, 1 for ``[]`` or ``{}``, 2 for ``[[]]``...
     """
     decoded = _as_text(text)
-    if decoded is None or ("[" not in decoded and "{" not in decoded):
+    if decoded is None:
         return 0
-    return _max_depth(_brackets(decoded))
+    return _max_depth(_brackets(_structure(decoded)))
 
 
 def json_nesting_ok(text: str | bytes, limit: int = DEFAULT_MAX_NESTING) -> bool:
     """Whether a JSON document nests no deeper than ``limit``, checked without recursion.
 
-    Fast for the common case. A document with no more opening brackets than ``limit``
-    cannot be deeper, which two C-level counts establish. Otherwise strings are blanked
-    out and adjacent ``()`` pairs of the remaining brackets removed, a few passes in C:
-    each pass takes one level off every nest, so a well-formed shallow document
-    vanishes. What is left is measured, stopping as soon as it is too deep; removed
-    levels are added back, and only a borderline case is measured again in full.
+    Every step but the last is a C-level pass. The quotes and brackets are picked out
+    (a document with no more opening brackets than ``limit`` cannot be deeper); strings
+    are dropped; then adjacent ``()`` pairs are removed, a few passes: each pass takes
+    one level off every nest, so a well-formed shallow document vanishes. What is left
+    is measured, stopping as soon as it is too deep; removed levels are added back, and
+    only a borderline case is measured again in full.
 
     Args:
         text: the document, as text or as the bytes received.
@@ -166,15 +178,13 @@ def json_nesting_ok(text: str | bytes, limit: int = DEFAULT_MAX_NESTING) -> bool
     Returns:
         ``True`` when the document can be given to `json.loads` safely.
     """
-    if isinstance(text, bytes):
-        if text.count(b"[") + text.count(b"{") <= limit:
-            return True
-    elif text.count("[") + text.count("{") <= limit:
-        return True
     decoded = _as_text(text)
     if decoded is None:
         return True  # no JSON parser gets past the first byte it cannot decode
-    parens = reduced = _brackets(decoded)
+    structure = _structure(decoded)
+    if structure.count(b"[") + structure.count(b"{") <= limit:
+        return True  # not enough brackets to nest deeper, even all in a row
+    parens = reduced = _brackets(structure)
     passes = 0
     while passes < _REDUCTION_PASSES and reduced:
         shorter = reduced.replace(b"()", b"")
