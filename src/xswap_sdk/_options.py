@@ -153,7 +153,10 @@ def check_seconds(
     if isinstance(value, bool) or not isinstance(value, int | float):
         rule = "must be a number of seconds" + (", or None for no limit" if allow_none else "")
         raise InvalidInputError(argument, rule)
-    seconds = float(value)
+    try:
+        seconds = float(value)
+    except OverflowError:  # an int too large for a float
+        seconds = math.inf
     if math.isnan(seconds):
         raise InvalidInputError(argument, "must be a number of seconds, not NaN")
     if math.isinf(seconds):
