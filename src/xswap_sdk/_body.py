@@ -55,7 +55,9 @@ DEFAULT_MAX_RESPONSE_BYTES: Final = 8 * 1024 * 1024
 The largest legitimate answers of the three services (a page of history, a list of
 quotes with calldata and EIP-712 payloads) are tens of kilobytes; 8 MiB leaves a wide
 margin and bounds memory per call. The cap counts decoded bytes (after gzip or brotli),
-so a compressed bomb stops at the cap too.
+so a compressed bomb stops at the cap too, give or take one chunk: httpx inflates each
+chunk it receives whole (a 64 KB gzip chunk can inflate to tens of MB) before
+`BoundedBody` sees it; sending ``Accept-Encoding: identity`` removes even that.
 """
 
 DEFAULT_MAX_NESTING: Final = 64
