@@ -21,7 +21,8 @@ from typing import TypeVar
 from ._clock import Clock
 from ._flow import Call, Flow, Sleep
 from ._operation import Operation
-from .errors import InvalidInputError, WaitTimeoutError, XSwapError
+from ._options import check_seconds
+from .errors import WaitTimeoutError, XSwapError
 
 __all__ = ["check_wait_arguments", "poll"]
 
@@ -37,11 +38,10 @@ def check_wait_arguments(
     timeout_name: str = "timeout",
     interval_name: str = "poll_interval",
 ) -> None:
-    """Refuse a negative timeout or a non-positive interval, before any I/O."""
-    for name, value, minimum in ((timeout_name, timeout, 0), (interval_name, interval, 1e-9)):
-        if isinstance(value, bool) or not isinstance(value, int | float) or value < minimum:
-            rule = "a non-negative number" if minimum == 0 else "a positive number"
-            raise InvalidInputError(name, f"must be {rule}")
+    """Refuse, before any I/O, a wait timeout that is negative, NaN or infinite (a wait
+    must end) and an interval that is not positive and finite."""
+    check_seconds(timeout, argument=timeout_name, allow_zero=True)
+    check_seconds(interval, argument=interval_name)
 
 
 def poll(

@@ -19,8 +19,12 @@ XSwapError
 │   │   └── InternalServerError (5xx)
 │   ├── APIConnectionError                 the request did not get an HTTP answer
 │   │   └── APITimeoutError
+│   ├── RedirectError                      HTTP 3xx: never followed; names the target origin
 │   ├── EnvelopeError                      HTTP 2xx, but the envelope says failure
+│   ├── PaginationError                    a paged list repeats itself or never ends
 │   └── ResponseValidationError            a body that does not fit its model
+│       ├── ResponseTooLargeError          a body past the size cap; reading stopped there
+│       └── ResponseTooDeepError           JSON nested past the depth limit; never parsed
 ├── TerminalStateError                     a watched operation ended in failure
 │   ├── RelayFailedError                   relayer status FAILED
 │   └── SwapFailedError                    a swap or gasless swap ended failed
@@ -58,11 +62,15 @@ __all__ = [
     "MissingCredentialsError",
     "MissingDependencyError",
     "NotFoundError",
+    "PaginationError",
     "PaymentRequiredError",
     "PermissionDeniedError",
     "QuoteRejectedError",
     "RateLimitError",
+    "RedirectError",
     "RelayFailedError",
+    "ResponseTooDeepError",
+    "ResponseTooLargeError",
     "ResponseValidationError",
     "SigningError",
     "SwapFailedError",
@@ -320,6 +328,8 @@ class ResponseValidationError(APIError):
     Attributes:
         body: the parsed body, kept so nothing the service said is lost.
         errors: pydantic's list of validation errors.
+        outcome_unknown: ``True`` when the request moved money or state: an answer the
+            SDK cannot read says nothing about whether the service acted on it.
     """
 
     def __init__(
@@ -330,9 +340,189 @@ class ResponseValidationError(APIError):
         errors: list[Any] | None = None,
         method: str | None = None,
         path: str | None = None,
+        outcome_unknown: bool = False,
     ) -> None:
         self.body = body
         self.errors = errors or []
+        super().__init__(message, method=method, path=path, outcome_unknown=outcome_unknown)
+
+
+class ResponseTooLargeError(ResponseValidationError):
+    """The response body grew past the size cap, so reading stopped there.
+
+    Nothing of the body is kept (``body`` is ``None``). Set ``outcome_unknown=True`` when
+    the request moved money or state: the service answered, but the SDK did not read
+    the answer, so it may have acted on the request.
+
+    Attributes:
+        limit: the cap, in bytes.
+        status_code: the HTTP status of the oversized answer, when known.
+    """
+
+    def __init__(
+        self,
+        *,
+        limit: int,
+        status_code: int | None = None,
+        method: str | None = None,
+        path: str | None = None,
+        outcome_unknown: bool = False,
+    ) -> None:
+        self.limit = limit
+        self.status_code = status_code
+        status = f"HTTP {status_code} " if status_code is not None else ""
+        super().__init__(
+            f"the {status}response body is larger than the {limit:,}-byte cap; "
+            "reading stopped there",
+            method=method,
+            path=path,
+            outcome_unknown=outcome_unknown,
+        )
+
+
+class ResponseTooDeepError(ResponseValidationError):
+    """The response body nests JSON arrays or objects deeper than the limit.
+
+    Such a body is refused before it is parsed: parsing it would exhaust the stack (with
+    ``eth_account`` imported, which raises the recursion limit, it would crash the
+    process). ``body`` is ``None``. ``outcome_unknown`` has the same meaning as for
+    `ResponseTooLargeError`.
+
+    Attributes:
+        limit: the deepest nesting accepted.
+        status_code: the HTTP status of the answer, when known.
+    """
+
+    def __init__(
+        self,
+        *,
+        limit: int,
+        status_code: int | None = None,
+        method: str | None = None,
+        path: str | None = None,
+        outcome_unknown: bool = False,
+    ) -> None:
+        self.limit = limit
+        self.status_code = status_code
+        status = f"HTTP {status_code} " if status_code is not None else ""
+        super().__init__(
+            f"the {status}response body nests JSON deeper than {limit} levels; it was not parsed",
+            method=method,
+            path=path,
+            outcome_unknown=outcome_unknown,
+        )
+
+
+class RedirectError(APIError):
+    """The service answered with a redirect (HTTP 3xx), which the SDK never follows.
+
+    Following it would send the credentials, and a signed payment, to an address the
+    caller did not choose. Only the target's origin (``scheme://host[:port]``) is kept:
+    a redirect URL's path and query may carry tokens. For a request that moved money or
+    state, ``outcome_unknown`` is ``True``: a 303 in particular means the service did
+    act on it.
+
+    Attributes:
+        status_code: the HTTP status (301, 302, 303, 307, 308...).
+        location_origin: the origin the ``Location`` header points at (resolved against
+            the request URL when relative), or ``None`` when there is no readable one.
+    """
+
+    def __init__(
+        self,
+        *,
+        status_code: int,
+        location_origin: str | None,
+        method: str | None = None,
+        path: str | None = None,
+        outcome_unknown: bool = False,
+    ) -> None:
+        self.status_code = status_code
+        self.location_origin = location_origin
+        target = f"to {location_origin}" if location_origin else "with no readable Location"
+        super().__init__(
+            f"HTTP {status_code} redirect {target}; the SDK does not follow redirects, so "
+            "credentials and signed payloads never go to an address you did not configure "
+            "(check base_url)",
+            method=method,
+            path=path,
+            outcome_unknown=outcome_unknown,
+        )
+
+    @classmethod
+    def from_location(
+        cls,
+        status_code: int,
+        location: str | None,
+        *,
+        request_url: str | httpx.URL,
+        method: str | None = None,
+        path: str | None = None,
+        outcome_unknown: bool = False,
+    ) -> RedirectError:
+        """Build the error from a raw ``Location`` header, keeping only its origin.
+
+        Args:
+            status_code: the 3xx status.
+            location: the ``Location`` header, absolute or relative, or ``None``.
+            request_url: the URL the request went to, to resolve a relative target.
+            method: the request's method.
+            path: the request's path (template), without its query.
+            outcome_unknown: whether the request moved money or state.
+
+        Returns:
+            The error; its message and attributes hold the target's origin only.
+        """
+        return cls(
+            status_code=status_code,
+            location_origin=_origin_of(location, request_url),
+            method=method,
+            path=path,
+            outcome_unknown=outcome_unknown,
+        )
+
+
+def _origin_of(location: str | None, request_url: str | httpx.URL) -> str | None:
+    """The origin (``scheme://host[:port]``) a ``Location`` header points at.
+
+    A relative target is resolved against ``request_url``. User info, path, query and
+    fragment are dropped. Returns ``None`` for a missing or unreadable header.
+
+    Args:
+        location: the header value, or ``None``.
+        request_url: the URL of the request that was redirected.
+
+    Returns:
+        The origin, or ``None``.
+    """
+    if not location or not location.strip():
+        return None
+    try:
+        target = httpx.URL(request_url).join(location.strip())
+        if not target.scheme or not target.host:
+            return None
+        host = f"[{target.host}]" if ":" in target.host else target.host
+        port = f":{target.port}" if target.port is not None else ""
+        return f"{target.scheme}://{host}{port}"
+    except Exception:  # any unreadable header; it is only quoted in a message
+        return None
+
+
+class PaginationError(APIError):
+    """A paged list misbehaved, so walking it stopped instead of looping forever.
+
+    Raised when a page repeats the previous one (the same items, or a page number the
+    service already reported) or when the walk passes its page bound. The items already
+    handed out were real; what follows them is unknown.
+
+    Attributes:
+        page: the page number requested when the walk stopped.
+    """
+
+    def __init__(
+        self, message: str, *, page: int, method: str | None = None, path: str | None = None
+    ) -> None:
+        self.page = page
         super().__init__(message, method=method, path=path)
 
 

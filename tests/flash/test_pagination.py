@@ -179,6 +179,21 @@ def iterate_with(walk: PageWalk[Any], send: Any) -> Any:
             result = send(step.operation)
 
 
+async def aiterate_with(walk: PageWalk[Any], send: Any) -> Any:
+    """`iterate_with`, for an async ``send``."""
+    result = None
+    while True:
+        try:
+            step = walk.send(result)
+        except StopIteration:
+            return
+        result = None
+        if isinstance(step, Emit):
+            yield step.item
+        else:
+            result = await send(step.operation)
+
+
 def test_walk_pages_is_driven_by_a_plain_send() -> None:
     pages = {1: ["a", "b"], 2: ["c"]}
     sent: list[int] = []
@@ -198,3 +213,99 @@ def test_walk_pages_is_driven_by_a_plain_send() -> None:
     assert list(iterate_with(walk, send)) == ["a", "b", "c"]
     assert sent == [1, 2]
     assert Emit("x").item == "x"
+
+
+# ---------------------------------------------------------------------------- runaway walks
+
+
+async def test_a_page_repeating_the_previous_one_stops_the_walk(
+    flash: Any, httpx_mock: HTTPXMock
+) -> None:
+    # A backend that ignores ?page= sends page 1 again and again, saying "more" each time.
+    httpx_mock.add_response(json=history_page(1, 9), is_reusable=True)
+    seen: list[Any] = []
+    with pytest.raises(errors.PaginationError) as info:
+        await collect_into(flash.iter_history(page_size=2), seen)
+    assert len(seen) == 2  # page 1's records, once; the repeat is not handed out
+    assert len(httpx_mock.get_requests()) == 2
+    exc = info.value
+    assert exc.page == 2
+    assert (exc.method, exc.path) == ("GET", "/history")
+    assert "page 2 holds the same 2 item(s) as page 1" in str(exc)
+
+
+async def collect_into(iterator: Any, into: list[Any]) -> None:
+    if hasattr(iterator, "__aiter__"):
+        async for item in iterator:
+            into.append(item)
+    else:
+        into.extend(iterator)
+
+
+def plain_walk(**kwargs: Any) -> Any:
+    from xswap_sdk._operation import Operation
+
+    return walk_pages(
+        lambda n: Operation("GET", f"/items?page={n}", lambda data: data, path_template="/items"),
+        lambda page: page["items"],
+        lambda page: page["more"],
+        **kwargs,
+    )
+
+
+def sender(pages: Any, sent: list[int]) -> Any:
+    def send(operation: Any) -> Any:
+        number = int(operation.path.rpartition("=")[2])
+        sent.append(number)
+        return pages(number)
+
+    return send
+
+
+def test_a_page_number_reported_twice_stops_the_walk() -> None:
+    # Different items each time, but the service says it is on page 1 every time.
+    sent: list[int] = []
+    walk = plain_walk(page_number=lambda page: page["current"])
+    pages = sender(lambda n: {"items": [n], "more": True, "current": min(n, 2)}, sent)
+    seen: list[Any] = []
+    with pytest.raises(errors.PaginationError) as info:
+        seen.extend(iterate_with(walk, pages))
+    assert seen == [1, 2]
+    assert sent == [1, 2, 3]
+    assert info.value.page == 3
+    assert "answered page 3 as page 2, which it already sent" in str(info.value)
+
+
+def test_a_page_number_of_none_is_not_a_repeat() -> None:
+    walk = plain_walk(page_number=lambda page: None)
+    pages = sender(lambda n: {"items": [n], "more": n < 3}, [])
+    assert list(iterate_with(walk, pages)) == [1, 2, 3]
+
+
+def test_an_endless_sequence_stops_at_the_bound() -> None:
+    sent: list[int] = []
+    walk = plain_walk(max_pages=50, first_page=7)
+    pages = sender(lambda n: {"items": [n], "more": True}, sent)
+    seen: list[Any] = []
+    with pytest.raises(errors.PaginationError) as info:
+        seen.extend(iterate_with(walk, pages))
+    assert len(sent) == 50
+    assert seen == list(range(7, 57))
+    assert info.value.page == 57
+    assert "after 50 pages" in str(info.value)
+    assert str(info.value).startswith("GET /items: ")  # the template, never the query
+
+
+async def test_the_bound_holds_for_the_async_driver() -> None:
+    from xswap_sdk._pagination import DEFAULT_MAX_PAGES
+
+    sent: list[int] = []
+
+    async def send(operation: Any) -> Any:
+        sent.append(1)
+        return {"items": [len(sent)], "more": True}
+
+    seen: list[Any] = []
+    with pytest.raises(errors.PaginationError):
+        await collect_into(aiterate_with(plain_walk(), send), seen)
+    assert len(seen) == len(sent) == DEFAULT_MAX_PAGES

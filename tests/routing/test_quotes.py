@@ -343,6 +343,33 @@ async def test_build_path_with_a_route_built_in_code_dumps_its_wire_form(
     assert body["Amount"] == "5000000"
 
 
+def deep_list(depth: int) -> list[Any]:
+    value: list[Any] = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def test_route_from_wire_keeps_a_private_copy_made_without_recursion() -> None:
+    wire = route_wire(extra={"nested": [[{"a": 1}]]})
+    route = Route.from_wire(wire)
+    wire["extra"]["nested"][0][0]["a"] = 2  # the caller changes what it passed in
+    assert route.to_wire()["extra"] == {"nested": [[{"a": 1}]]}
+    route.to_wire()["extra"]["nested"].clear()  # and what it got back
+    assert route.to_wire()["extra"] == {"nested": [[{"a": 1}]]}
+    assert list(route.to_wire()) == list(wire)  # the wire order is kept
+
+
+def test_route_from_wire_refuses_data_nested_past_the_limit() -> None:
+    from pydantic import ValidationError
+
+    Route.from_wire(route_wire(extra=deep_list(60)))  # deep, but within the limit
+    with pytest.raises(ValidationError) as info:
+        Route.from_wire(route_wire(extra=deep_list(100_000)))
+    assert "nests deeper than 64 levels" in str(info.value)  # str() must not recurse
+    assert info.value.errors()[0]["type"] == "too_deep"
+
+
 @pytest.mark.parametrize(
     ("route", "sender", "argument", "rule"),
     [
@@ -351,6 +378,7 @@ async def test_build_path_with_a_route_built_in_code_dumps_its_wire_form(
         (route_wire(amount=[1]), TEST_ADDRESS, "route.amount", "integer"),
         ("q-7f1c2e", TEST_ADDRESS, "route", "Route from get_quote()"),
         (route_wire(), "0x1", "sender", "20-byte hex address"),
+        (route_wire(path=deep_list(5_000)), TEST_ADDRESS, "route", "deeper than 64 levels"),
     ],
 )
 async def test_bad_build_path_input_is_refused_before_any_request(

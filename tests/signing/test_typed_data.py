@@ -70,6 +70,22 @@ def test_permit2_payload_signs_as_eth_account_does(account: LocalAccount) -> Non
     assert payload == before
 
 
+def test_a_payload_nested_past_the_limit_is_refused_before_eth_account(
+    account: LocalAccount,
+) -> None:
+    payload = permit2_quote()
+    deep: list[Any] = []
+    for _ in range(100_000):
+        deep = [deep]
+    payload["message"]["extra"] = deep
+    with pytest.raises(InvalidInputError) as info:
+        sign_typed_data(account, payload)
+    assert (info.value.argument, info.value.rule.split(";")[0]) == (
+        "typed_data",
+        "nests deeper than 64 levels",
+    )
+
+
 def test_chain_id_as_hex_string_is_the_same_chain() -> None:
     payload = permit2_quote()
     as_hex = permit2_quote()

@@ -30,7 +30,6 @@ sends it when the client has one.
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -202,10 +201,10 @@ def _route_wire(route: object) -> tuple[Route, dict[str, Any]]:
         return route, route.to_wire()
     if isinstance(route, Mapping):
         try:
-            parsed = Route.model_validate(route)
+            parsed = Route.from_wire(route)
         except ValidationError as exc:
             raise invalid_input(exc, argument="route") from None
-        return parsed, copy.deepcopy(dict(route))
+        return parsed, parsed.to_wire()
     raise InvalidInputError("route", "must be a Route from get_quote() or its wire dict")
 
 

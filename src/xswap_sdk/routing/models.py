@@ -16,7 +16,6 @@ checksummed; other identifiers, such as a Solana mint, are sent as given).
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
@@ -34,8 +33,11 @@ from pydantic import (
     StrictBool,
     StrictInt,
     StrictStr,
+    ValidationError,
 )
+from pydantic_core import PydanticCustomError
 
+from .._body import DEFAULT_MAX_NESTING, copy_json, value_nesting_depth
 from .._models import LenientAddress, LenientInt, RequestModel, WireModel
 from ..types import Address, ChainId, HexBytes, TokenAmount, to_checksum
 
@@ -351,10 +353,35 @@ class Route(WireModel):
     @classmethod
     def from_wire(cls, data: Any) -> Route:
         """Read a route as the service sent it (a ``/quote`` element, or one you saved),
-        keeping that exact form for `to_wire`."""
+        keeping that exact form for `to_wire`.
+
+        Nothing here recurses over the data: its depth is measured and its copy made
+        with explicit stacks, so a route nested thousands deep is refused instead of
+        exhausting the stack.
+
+        Raises:
+            pydantic.ValidationError: the data is not a route, or nests deeper than
+                `xswap_sdk._body.DEFAULT_MAX_NESTING` levels (reported without the input,
+                whose ``repr`` would recurse).
+        """
+        if value_nesting_depth(data, stop_above=DEFAULT_MAX_NESTING) > DEFAULT_MAX_NESTING:
+            raise ValidationError.from_exception_data(
+                cls.__name__,
+                [
+                    {
+                        "type": PydanticCustomError(
+                            "too_deep",
+                            "nests deeper than {limit} levels",
+                            {"limit": DEFAULT_MAX_NESTING},
+                        ),
+                        "loc": (),
+                        "input": None,
+                    }
+                ],
+            )
         route = cls.model_validate(data)
         if isinstance(data, Mapping):
-            route._wire = copy.deepcopy(dict(data))
+            route._wire = copy_json(dict(data))
         return route
 
     def to_wire(self) -> dict[str, Any]:
@@ -365,7 +392,7 @@ class Route(WireModel):
         changed fields, build a new `Route`.
         """
         if self._wire is not None:
-            return copy.deepcopy(self._wire)
+            return copy_json(self._wire)  # type: ignore[no-any-return]
         return self.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 

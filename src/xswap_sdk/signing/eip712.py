@@ -9,13 +9,13 @@ and `eip712_digest`, and their tests check both paths give the same bytes.
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from eth_hash.auto import keccak
 
+from .._body import DEFAULT_MAX_NESTING, copy_json, value_nesting_depth
 from ..errors import InvalidInputError
 from .signer import Signer, recover_digest, sign_digest
 
@@ -109,6 +109,12 @@ def _chain_id(value: str) -> int:
 def _normalised(typed_data: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(typed_data, Mapping):
         raise InvalidInputError("typed_data", "must be a mapping (EIP-712 JSON)")
+    # eth_account encodes (and reprs, on error) recursively; a payload deeper than any
+    # real one is refused before it gets there.
+    if value_nesting_depth(typed_data, stop_above=DEFAULT_MAX_NESTING) > DEFAULT_MAX_NESTING:
+        raise InvalidInputError(
+            "typed_data", f"nests deeper than {DEFAULT_MAX_NESTING} levels; no EIP-712 payload does"
+        )
     for key in ("types", "domain", "message"):
         if not isinstance(typed_data.get(key), Mapping):
             raise InvalidInputError(f"typed_data.{key}", "is required and must be an object")
@@ -130,7 +136,7 @@ def _normalised(typed_data: Mapping[str, Any]) -> dict[str, Any]:
             types["EIP712Domain"] = domain_type
     payload["types"] = types
     # eth_account may normalise values in place; the caller's payload is left untouched.
-    payload["message"] = copy.deepcopy(dict(typed_data["message"]))
+    payload["message"] = copy_json(dict(typed_data["message"]))
     return payload
 
 
