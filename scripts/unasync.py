@@ -51,6 +51,7 @@ SUBSTITUTIONS: list[tuple[str, str]] = [
     (r"\b__aenter__\b", "__enter__"),
     (r"\b__aexit__\b", "__exit__"),
     (r"\baclose\b", "close"),
+    (r"\baiter_bytes\b", "iter_bytes"),
     (r"\basleep\b", "sleep"),
     (r"\bStopAsyncIteration\b", "StopIteration"),
     # The SDK's own pairs: AsyncRelayerClient, httpx.AsyncClient, async_send_transaction,

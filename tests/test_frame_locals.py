@@ -148,11 +148,6 @@ def test_the_environment_sits_in_no_frame_of_the_sdk(monkeypatch: pytest.MonkeyP
     assert_no_secret_in_frames(info.value, [SECRET])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 10: the request loop keeps the httpx.Request (api-key header) in a local "
-    "of the frame that raises a status error; the transport rewrite must make this pass",
-)
 async def test_a_status_error_leaves_the_api_key_in_no_frame(
     relayer: Any, httpx_mock: HTTPXMock, kind: str
 ) -> None:

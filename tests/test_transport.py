@@ -252,8 +252,9 @@ async def test_timeout_per_client_per_call_and_none(
     httpx_mock.add_response(url=STATUS_URL, json=relayer_ok(tx_record("PENDING")), is_reusable=True)
     await resolve(client.get_relay_status(TX_ID))
     await resolve(client.get_relay_status(TX_ID, timeout=2.5))
-    await resolve(client.get_relay_status(TX_ID, timeout=None))
+    await resolve(client.get_relay_status(TX_ID, timeout=None, deadline=None))
     await resolve(client.with_options(timeout=httpx.Timeout(9, connect=1)).get_relay_status(TX_ID))
+    await resolve(client.get_relay_status(TX_ID, timeout=None))
     seen = [r.extensions["timeout"] for r in httpx_mock.get_requests()]
     assert seen[0]["read"] == 12
     assert seen[0]["connect"] == 12
@@ -261,6 +262,8 @@ async def test_timeout_per_client_per_call_and_none(
     assert seen[2] == {"connect": None, "read": None, "write": None, "pool": None}
     assert seen[3]["connect"] == 1
     assert seen[3]["read"] == 9
+    # With no per-phase timeouts, the call's total deadline (120 s) still bounds each wait.
+    assert seen[4] == {"connect": 120.0, "read": 120.0, "write": 120.0, "pool": 120.0}
 
 
 async def test_relay_sync_read_timeout_outlasts_the_relayer_wait(

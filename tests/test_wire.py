@@ -220,8 +220,12 @@ def bearer_sent(env: Env, value: Any, result: Any, error: BaseException | None) 
 
 
 def timeout_applied(env: Env, value: Any, result: Any, error: BaseException | None) -> None:
+    # Every phase of the first request has the sample; later ones may be clipped shorter
+    # by the deadline of the wait they belong to.
     assert env.recorder.requests, "nothing was sent"
-    assert {r.extensions["timeout"]["read"] for r in env.recorder.requests} == {value}
+    reads = [r.extensions["timeout"]["read"] for r in env.recorder.requests]
+    assert reads[0] == value
+    assert max(reads) == value
 
 
 def attempts_made(env: Env, value: Any, result: Any, error: BaseException | None) -> None:
@@ -364,7 +368,7 @@ def made(value: Any, env: Env) -> Any:
 
 
 COMMON: dict[str, Sample] = {
-    "timeout": Sample(7.25, timeout_applied),
+    "timeout": Sample(1.25, timeout_applied),
     "max_retries": Sample(3, attempts_made, refuse=lambda n: n + 1),
     "headers": Sample({"X-Wire-Test": "h-1"}, headers_sent),
     "http_client": Sample(From(lambda env: env.http_client()), anything_sent),

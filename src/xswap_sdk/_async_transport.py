@@ -5,10 +5,11 @@ This is the hand-written source; ``_sync_transport.py`` is generated from it by
 ``httpx.Client``), so the blocking and the async clients share every decision below.
 
 One call is a plain attempt loop. Each attempt asks the auth for credentials (logging in
-first when the client has none yet and can get them), sends, and reads the answer. A
-failure either ends the call or, when ``xswap_sdk._retry`` allows it, waits and tries
-again. A 401 on a client that can log in is answered by one login and one resend, with
-a retry budget of its own; a second 401 is raised.
+first when the client has none yet and can get them), sends, reads the answer within the
+size cap and the deadline, and turns it into a result or an error. A failure either ends
+the call or, when ``xswap_sdk._retry`` allows it and the deadline leaves room, waits and
+tries again. A 401 on a client that can log in is answered by one login and one resend,
+with a retry budget of its own; a second 401 is raised.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from ._flow import Flow, Sleep
 from ._operation import Operation
 from ._options import RequestOptions
 from ._pagination import Emit, PageWalk
-from ._transport import BaseTransport
+from ._transport import Answer, BaseTransport, gave_up
 from .errors import AuthenticationError, XSwapError
 
 __all__ = ["AsyncTransport"]
@@ -35,11 +36,22 @@ R = TypeVar("R")
 class AsyncTransport(BaseTransport[httpx.AsyncClient]):
     """Sends operations with an `httpx.AsyncClient`, and drives flows and page walks."""
 
-    async def request(self, operation: Operation[T], options: RequestOptions | None = None) -> T:
-        """Send ``operation`` (logging in and retrying as allowed) and return its result."""
+    async def request(
+        self,
+        operation: Operation[T],
+        options: RequestOptions | None = None,
+        *,
+        until: float | None = None,
+    ) -> T:
+        """Send ``operation`` (logging in and retrying as allowed) and return its result.
+
+        ``until`` is a clock time (``monotonic``) the call must end by, on top of its own
+        deadline: the end of the wait a polling flow is in.
+        """
         options = options or {}
         call_timeout = self._timeout(operation, options)
         max_retries = self._max_retries(options)
+        deadline_at = self._deadline_at(options, until)
         auth = self.auth
         attempt = 0
         relogged = False
@@ -49,7 +61,8 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
             if auth.needs_login(operation):
                 await self._login(operation, seen, options)
             try:
-                return await self._attempt(operation, call_timeout, attempt)
+                answer = await self._exchange(operation, call_timeout, deadline_at)
+                return self._handle_answer(operation, answer, attempt=attempt)
             except AuthenticationError:
                 if relogged or not auth.can_login(operation):
                     raise
@@ -57,24 +70,48 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
                 await self._login(operation, seen, options)
                 attempt = 0
             except XSwapError as exc:
-                delay = self._retry_delay(operation, exc, attempt, max_retries)
+                delay = self._retry_delay(operation, exc, attempt, max_retries, deadline_at)
                 if delay is None:
+                    gave_up(exc, attempt)
                     raise
                 await self.clock.asleep(delay)
 
-    async def _attempt(
-        self, operation: Operation[T], call_timeout: httpx.Timeout, attempt: int
-    ) -> T:
+    async def _exchange(
+        self, operation: Operation[Any], call_timeout: httpx.Timeout, deadline_at: float | None
+    ) -> Answer:
+        """One attempt's HTTP exchange: send, and read the whole answer."""
+        timeout = self._attempt_timeout(operation, call_timeout, deadline_at, sent=False)
         client = self.pool.get()
-        request = self._build_request(client, operation, call_timeout)
+        request = self._build_request(client, operation, timeout)
+        url = request.url
         started = time.perf_counter()
         try:
-            response = await client.send(request)
+            # Never follow a redirect: it would take the credentials (and a signed
+            # payment) to an address the caller did not configure.
+            response = await client.send(request, stream=True, follow_redirects=False)
         except httpx.HTTPError as exc:
-            raise self._connection_error(operation, exc) from exc
-        return self._handle_response(
-            operation, request, response, attempt=attempt, elapsed=time.perf_counter() - started
-        )
+            del request  # it carries the credentials; keep it out of the traceback
+            raise self._connection_error(operation, exc, timeout) from exc
+        del request
+        failure: XSwapError | None = None
+        try:
+            body = self._body(operation, response.headers)
+            async for chunk in response.aiter_bytes():
+                body.append(chunk)
+                self._check_deadline(operation, deadline_at, sent=True)
+        except httpx.HTTPError as exc:
+            failure = self._connection_error(operation, exc, timeout, sent=True)
+            failure.__cause__ = exc
+        except XSwapError as exc:
+            failure = exc
+        finally:
+            await response.aclose()
+        status, headers = response.status_code, response.headers
+        # The response keeps the request, and with it the credentials.
+        del response
+        if failure is not None:
+            raise failure
+        return Answer(status, headers, body.getvalue(), url, time.perf_counter() - started)
 
     async def _login(
         self, operation: Operation[Any] | None, seen: int, options: RequestOptions
@@ -107,7 +144,7 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
                     await self.clock.asleep(step.seconds)
                     continue
                 try:
-                    result = await self.request(step.operation, options)
+                    result = await self.request(step.operation, options, until=step.until)
                 except XSwapError as exc:
                     error = exc
         finally:

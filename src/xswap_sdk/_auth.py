@@ -48,6 +48,10 @@ class Auth:
         before any I/O when it needs credentials this client cannot supply."""
         return {}
 
+    def secrets(self) -> list[str]:
+        """The credential values, to scrub from error messages (never to log)."""
+        return []
+
     def needs_login(self, operation: Operation[Any] | None, /) -> bool:
         """Whether to log in before sending ``operation`` (``None``: before a flow that
         will need credentials)."""
@@ -106,6 +110,10 @@ class ApiKeyAuth(Auth):
                 env_var=self._env_var,
             )
         return {}
+
+    def secrets(self) -> list[str]:
+        """The key, to scrub from error messages."""
+        return [self._key.get_secret_value()] if self._key is not None else []
 
     def __repr__(self) -> str:
         return f"ApiKeyAuth(header={self._header!r}, key={'set' if self._key else 'unset'})"

@@ -24,9 +24,14 @@ R = TypeVar("R")
 
 @dataclass(frozen=True, slots=True)
 class Call(Generic[T]):
-    """Step: send ``operation`` and resume the flow with its parsed result."""
+    """Step: send ``operation`` and resume the flow with its parsed result.
+
+    ``until`` is a clock time (``monotonic``) the request must end by, retries and
+    ``Retry-After`` waits included: a wait's own deadline, which no answer extends.
+    """
 
     operation: Operation[T]
+    until: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,6 +42,8 @@ class Operation(Generic[T]):
         path_template: the path with placeholders, for logs (``/balance/{address}``).
         timeout: this operation's own default timeout, when it needs a longer one.
         secrets: values in this request to keep out of error messages (signatures).
+        redact: top-level keys of a JSON answer whose values are credentials (a login's
+            ``token``), replaced in what ``capture_responses()`` keeps.
     """
 
     method: str
@@ -54,6 +56,7 @@ class Operation(Generic[T]):
     path_template: str | None = None
     timeout: httpx.Timeout | NotGiven = NOT_GIVEN
     secrets: tuple[str, ...] = ()
+    redact: tuple[str, ...] = ()
 
     @property
     def log_path(self) -> str:

@@ -22,7 +22,7 @@ from ._clock import Clock
 from ._flow import Call, Flow, Sleep
 from ._operation import Operation
 from ._options import check_seconds
-from .errors import WaitTimeoutError, XSwapError
+from .errors import DeadlineExceededError, WaitTimeoutError, XSwapError
 
 __all__ = ["check_wait_arguments", "poll"]
 
@@ -71,12 +71,20 @@ def poll(
         WaitTimeoutError: time ran out; ``last_status`` holds the last record.
     """
     started = clock.monotonic()
+    # The wait's hard end, for every request in it (retries and Retry-After included).
+    # A zero timeout still asks once, as the JavaScript client does.
+    until = started + timeout if timeout > 0 else None
     last: T | None = None
     while True:
         try:
-            record: T = yield Call(fetch())
+            record: T = yield Call(fetch(), until=until)
         except not_yet_visible:
             pass
+        except DeadlineExceededError as exc:
+            # A slow answer or a Retry-After reached the wait's end: give up on time.
+            raise WaitTimeoutError(
+                timeout_message(last), last_status=last, timeout=timeout
+            ) from exc
         else:
             last = record
             if is_done(record):

@@ -17,7 +17,7 @@ from ._flow import Flow, Sleep
 from ._operation import Operation
 from ._options import RequestOptions
 from ._pagination import Emit, PageWalk
-from ._transport import BaseTransport
+from ._transport import Answer, BaseTransport, gave_up
 from .errors import AuthenticationError, XSwapError
 
 __all__ = ["SyncTransport"]
@@ -29,11 +29,22 @@ R = TypeVar("R")
 class SyncTransport(BaseTransport[httpx.Client]):
     """Sends operations with an `httpx.Client`, and drives flows and page walks."""
 
-    def request(self, operation: Operation[T], options: RequestOptions | None = None) -> T:
-        """Send ``operation`` (logging in and retrying as allowed) and return its result."""
+    def request(
+        self,
+        operation: Operation[T],
+        options: RequestOptions | None = None,
+        *,
+        until: float | None = None,
+    ) -> T:
+        """Send ``operation`` (logging in and retrying as allowed) and return its result.
+
+        ``until`` is a clock time (``monotonic``) the call must end by, on top of its own
+        deadline: the end of the wait a polling flow is in.
+        """
         options = options or {}
         call_timeout = self._timeout(operation, options)
         max_retries = self._max_retries(options)
+        deadline_at = self._deadline_at(options, until)
         auth = self.auth
         attempt = 0
         relogged = False
@@ -43,7 +54,8 @@ class SyncTransport(BaseTransport[httpx.Client]):
             if auth.needs_login(operation):
                 self._login(operation, seen, options)
             try:
-                return self._attempt(operation, call_timeout, attempt)
+                answer = self._exchange(operation, call_timeout, deadline_at)
+                return self._handle_answer(operation, answer, attempt=attempt)
             except AuthenticationError:
                 if relogged or not auth.can_login(operation):
                     raise
@@ -51,22 +63,48 @@ class SyncTransport(BaseTransport[httpx.Client]):
                 self._login(operation, seen, options)
                 attempt = 0
             except XSwapError as exc:
-                delay = self._retry_delay(operation, exc, attempt, max_retries)
+                delay = self._retry_delay(operation, exc, attempt, max_retries, deadline_at)
                 if delay is None:
+                    gave_up(exc, attempt)
                     raise
                 self.clock.sleep(delay)
 
-    def _attempt(self, operation: Operation[T], call_timeout: httpx.Timeout, attempt: int) -> T:
+    def _exchange(
+        self, operation: Operation[Any], call_timeout: httpx.Timeout, deadline_at: float | None
+    ) -> Answer:
+        """One attempt's HTTP exchange: send, and read the whole answer."""
+        timeout = self._attempt_timeout(operation, call_timeout, deadline_at, sent=False)
         client = self.pool.get()
-        request = self._build_request(client, operation, call_timeout)
+        request = self._build_request(client, operation, timeout)
+        url = request.url
         started = time.perf_counter()
         try:
-            response = client.send(request)
+            # Never follow a redirect: it would take the credentials (and a signed
+            # payment) to an address the caller did not configure.
+            response = client.send(request, stream=True, follow_redirects=False)
         except httpx.HTTPError as exc:
-            raise self._connection_error(operation, exc) from exc
-        return self._handle_response(
-            operation, request, response, attempt=attempt, elapsed=time.perf_counter() - started
-        )
+            del request  # it carries the credentials; keep it out of the traceback
+            raise self._connection_error(operation, exc, timeout) from exc
+        del request
+        failure: XSwapError | None = None
+        try:
+            body = self._body(operation, response.headers)
+            for chunk in response.iter_bytes():
+                body.append(chunk)
+                self._check_deadline(operation, deadline_at, sent=True)
+        except httpx.HTTPError as exc:
+            failure = self._connection_error(operation, exc, timeout, sent=True)
+            failure.__cause__ = exc
+        except XSwapError as exc:
+            failure = exc
+        finally:
+            response.close()
+        status, headers = response.status_code, response.headers
+        # The response keeps the request, and with it the credentials.
+        del response
+        if failure is not None:
+            raise failure
+        return Answer(status, headers, body.getvalue(), url, time.perf_counter() - started)
 
     def _login(self, operation: Operation[Any] | None, seen: int, options: RequestOptions) -> None:
         auth = self.auth
@@ -97,7 +135,7 @@ class SyncTransport(BaseTransport[httpx.Client]):
                     self.clock.sleep(step.seconds)
                     continue
                 try:
-                    result = self.request(step.operation, options)
+                    result = self.request(step.operation, options, until=step.until)
                 except XSwapError as exc:
                     error = exc
         finally:

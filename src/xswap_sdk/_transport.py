@@ -6,6 +6,22 @@ credentials, applies the timeout, sends, decides whether a failure may be retrie
 ``xswap_sdk._retry``), maps failures to `xswap_sdk.errors`, unwraps the service's
 envelope and parses the model. The request loop itself is written once, in
 ``_async_transport.py``; ``_sync_transport.py`` is generated from it.
+
+Whatever bytes come back, a call ends in a result or an `XSwapError`:
+
+- the status decides before the body is read for meaning: 3xx is a `RedirectError`
+  (redirects are never followed, whatever the caller's httpx client says), 4xx/5xx a
+  status error whose body only feeds the message;
+- a body is read through a size cap and parsed only after its nesting is checked
+  (``xswap_sdk._body``), so no answer can exhaust memory or the stack;
+- after a request that moves money or state was sent, anything but a usable success
+  answer (a 5xx, a timeout, a redirect, an unreadable, truncated or error-shaped 2xx)
+  says ``outcome_unknown=True``; a 4xx is the service refusing, so the outcome is known;
+- a call has a total deadline across attempts, slow reads and retry waits.
+
+Credentials leave this module only inside the request: the frames that raise keep
+neither the `httpx.Request` nor the bare key, so an error tracker that records locals
+sees none.
 """
 
 from __future__ import annotations
@@ -14,7 +30,7 @@ import contextlib
 import contextvars
 import json
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, Self, TypeVar
 
@@ -22,6 +38,7 @@ import httpx
 from pydantic import ValidationError
 
 from ._auth import Auth
+from ._body import BoundedBody, decode_body, decode_error_body
 from ._clock import SYSTEM_CLOCK, Clock
 from ._framing import Framing
 from ._logging import SENSITIVE_HEADERS, log_response, log_retry
@@ -29,30 +46,35 @@ from ._operation import Operation
 from ._options import (
     ClientOptions,
     RequestOptions,
+    check_deadline,
     check_max_retries,
+    clip_timeout,
     normalize_timeout,
 )
 from ._retry import is_retryable, parse_retry_after, retry_delay
 from ._version import __version__
 from .errors import (
     APIConnectionError,
+    APIError,
     APIStatusError,
     APITimeoutError,
     AuthenticationError,
     BadRequestError,
     ConflictError,
+    DeadlineExceededError,
     EnvelopeError,
     InternalServerError,
     NotFoundError,
     PaymentRequiredError,
     PermissionDeniedError,
     RateLimitError,
+    RedirectError,
     ResponseValidationError,
     UnprocessableEntityError,
     XSwapError,
 )
 
-__all__ = ["BaseTransport", "Pool", "RawResponse", "capture_responses"]
+__all__ = ["Answer", "BaseTransport", "Pool", "RawResponse", "capture_responses"]
 
 T = TypeVar("T")
 ClientT = TypeVar("ClientT", httpx.Client, httpx.AsyncClient)
@@ -60,6 +82,7 @@ ClientT = TypeVar("ClientT", httpx.Client, httpx.AsyncClient)
 USER_AGENT = f"xswap-sdk-python/{__version__}"
 _TRACE_HEADERS = ("x-trace-id", "x-request-id", "traceparent")
 _MIN_SECRET_LENGTH = 6
+_REDACTED = "[redacted]"
 
 
 # ---------------------------------------------------------------------------- raw access
@@ -71,7 +94,8 @@ class RawResponse:
 
     Collected by a client's ``capture_responses()``; one per attempt, so retried
     responses appear too. The request's own headers (which carry credentials) are not
-    kept.
+    kept, and credentials in a body (the JWT a login returns) are replaced by
+    ``"[redacted]"``.
     """
 
     service: str
@@ -158,21 +182,43 @@ class Pool(Generic[ClientT]):
 # ---------------------------------------------------------------------------- shared logic
 
 
-def _decode_body(response: httpx.Response) -> Any:
-    if not response.content:
-        return None
-    try:
-        return json.loads(response.content)
-    except ValueError:
-        return response.text
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """An HTTP answer, read whole (within the size cap), with no tie to its request."""
+
+    status_code: int
+    headers: httpx.Headers
+    content: bytes
+    url: httpx.URL
+    elapsed: float
 
 
-def _scrub(text: str, secrets: Sequence[str]) -> str:
+def _scrub(text: str, secrets: list[str]) -> str:
     for secret in secrets:
         if len(secret) >= _MIN_SECRET_LENGTH and secret in text:
-            text = text.replace(secret, "[redacted]")
+            text = text.replace(secret, _REDACTED)
     return text
 
+
+def _redacted(content: bytes, keys: tuple[str, ...]) -> bytes:
+    # Only bodies the SDK parsed as JSON reach here, so this cannot recurse deep.
+    try:
+        data = json.loads(content)
+    except ValueError:
+        return content
+    if isinstance(data, dict):
+        for key in keys:
+            if key in data:
+                data[key] = _REDACTED
+    return json.dumps(data).encode()
+
+
+_TIMEOUT_PHASES: dict[type[httpx.TimeoutException], str] = {
+    httpx.ConnectTimeout: "connect",
+    httpx.ReadTimeout: "read",
+    httpx.WriteTimeout: "write",
+    httpx.PoolTimeout: "pool",
+}
 
 _STATUS_ERRORS: dict[int, type[APIStatusError]] = {
     400: BadRequestError,
@@ -239,12 +285,49 @@ class BaseTransport(Generic[ClientT]):
             return check_max_retries(options["max_retries"])
         return self.options.max_retries
 
+    def _deadline_at(self, options: RequestOptions, until: float | None) -> float | None:
+        """The clock time (``monotonic``) by which the call must end, if any: the call's
+        deadline, or the end of the wait it belongs to (``until``), whichever is first."""
+        seconds = check_deadline(options["deadline"]) if "deadline" in options else None
+        if "deadline" not in options:
+            seconds = self.options.deadline
+        ends = [until] if until is not None else []
+        if seconds is not None:
+            ends.append(self.clock.monotonic() + seconds)
+        return min(ends) if ends else None
+
+    def _attempt_timeout(
+        self,
+        operation: Operation[Any],
+        timeout: httpx.Timeout,
+        deadline_at: float | None,
+        *,
+        sent: bool,
+    ) -> httpx.Timeout:
+        """The attempt's timeout, every phase clipped to the time the deadline leaves."""
+        remaining = self._check_deadline(operation, deadline_at, sent=sent)
+        return timeout if remaining is None else clip_timeout(timeout, remaining)
+
+    def _check_deadline(
+        self, operation: Operation[Any], deadline_at: float | None, *, sent: bool
+    ) -> float | None:
+        """The seconds left before the deadline (``None``: no deadline); raises
+        `DeadlineExceededError` when none are."""
+        if deadline_at is None:
+            return None
+        remaining = deadline_at - self.clock.monotonic()
+        if remaining <= 0:
+            raise self._deadline_error(operation, sent=sent)
+        return remaining
+
     def _build_request(
         self, client: ClientT, operation: Operation[Any], timeout: httpx.Timeout
     ) -> httpx.Request:
         headers = {
             "User-Agent": USER_AGENT,
             "Accept": "application/json",
+            # A compressed body inflates in chunks the size cap cannot see into.
+            "Accept-Encoding": "identity",
             **self.options.headers,
             **(self.auth.headers(operation) if operation.auth != "none" else {}),
         }
@@ -257,22 +340,38 @@ class BaseTransport(Generic[ClientT]):
             timeout=timeout,
         )
 
-    def _secrets(self, request: httpx.Request, operation: Operation[Any]) -> list[str]:
-        secrets = list(operation.secrets)
-        for name in SENSITIVE_HEADERS:
-            value = request.headers.get(name)
-            if value:
-                secrets.append(value)
-                secrets.append(value.rpartition(" ")[2])  # the token of "Bearer <token>"
+    def _body(self, operation: Operation[Any], headers: httpx.Headers) -> BoundedBody:
+        """The accumulator a body streams into: refuses an announced size over the cap."""
+        body = BoundedBody(
+            self.options.max_response_bytes,
+            method=operation.method,
+            path=operation.log_path,
+            outcome_unknown=not operation.idempotent,
+        )
+        body.check_declared_length(headers)
+        return body
+
+    def _secrets(self, operation: Operation[Any]) -> list[str]:
+        """The values no error message may show: this request's signatures, the client's
+        credentials, and the values of sensitive custom headers."""
+        secrets = [*operation.secrets, *self.auth.secrets()]
+        for name, value in self.options.headers.items():
+            if name.lower() in SENSITIVE_HEADERS:
+                secrets += [value, value.rpartition(" ")[2]]  # and the token of "Bearer x"
         return secrets
 
-    # -- after sending
+    # -- when something goes wrong
 
     def _connection_error(
-        self, operation: Operation[Any], exc: httpx.HTTPError
+        self,
+        operation: Operation[Any],
+        exc: httpx.HTTPError,
+        timeout: httpx.Timeout,
+        *,
+        sent: bool = False,
     ) -> APIConnectionError:
         # Only these prove the request never reached the server; anything later may have.
-        never_sent = isinstance(
+        never_sent = not sent and isinstance(
             exc,
             httpx.ConnectError
             | httpx.ConnectTimeout
@@ -280,120 +379,51 @@ class BaseTransport(Generic[ClientT]):
             | httpx.UnsupportedProtocol
             | httpx.LocalProtocolError,
         )
-        unknown = not never_sent and not operation.idempotent
         cls = APITimeoutError if isinstance(exc, httpx.TimeoutException) else APIConnectionError
-        what = "timed out" if cls is APITimeoutError else "connection failed"
+        what = "connection failed"
+        if cls is APITimeoutError:
+            step = next((v for k, v in _TIMEOUT_PHASES.items() if isinstance(exc, k)), "read")
+            limit = getattr(timeout, step)
+            what = f"{step} timed out" + (f" after {limit:g} s" if limit is not None else "")
         phase = "before the request was sent" if never_sent else "after the request was sent"
         return cls(
             f"{what} {phase} ({type(exc).__name__})",
             request_sent=not never_sent,
             method=operation.method,
             path=operation.log_path,
-            outcome_unknown=unknown,
+            outcome_unknown=not never_sent and not operation.idempotent,
         )
 
-    def _handle_response(
-        self,
-        operation: Operation[T],
-        request: httpx.Request,
-        response: httpx.Response,
-        *,
-        attempt: int,
-        elapsed: float,
-    ) -> T:
-        trace_id = next(
-            (response.headers[h] for h in _TRACE_HEADERS if h in response.headers), None
-        )
-        log_response(
-            service=self.service,
+    def _deadline_error(
+        self, operation: Operation[Any], *, sent: bool, asked: float | None = None
+    ) -> DeadlineExceededError:
+        waiting = f"; the service asked to wait {asked:g} s more" if asked is not None else ""
+        return DeadlineExceededError(
+            f"the call's deadline passed{waiting} (set deadline= per client or per call)",
+            request_sent=sent,
             method=operation.method,
             path=operation.log_path,
-            status=response.status_code,
-            attempt=attempt,
-            elapsed=elapsed,
-            trace_id=trace_id,
+            outcome_unknown=sent and not operation.idempotent,
         )
-        for capture in _captures.get():
-            if capture.pool is self.pool:
-                capture.append(
-                    RawResponse(
-                        service=self.service,
-                        method=operation.method,
-                        path=operation.path,
-                        status_code=response.status_code,
-                        headers=response.headers,
-                        content=response.content,
-                        elapsed=elapsed,
-                        attempt=attempt,
-                    )
-                )
-        body = _decode_body(response)
-        if response.status_code >= 400:
-            secrets = self._secrets(request, operation)
-            raise self._status_error(operation, response, body, trace_id, secrets)
-        try:
-            data = self.framing.unwrap(
-                body,
-                status_code=response.status_code,
-                method=operation.method,
-                path=operation.log_path,
-            )
-        except EnvelopeError as exc:
-            exc.message = _scrub(exc.message, self._secrets(request, operation))
-            exc.args = (exc.message,)
-            raise
-        try:
-            return operation.parse(data)
-        except ValidationError as exc:
-            # Not chained: pydantic's text quotes the response, which may hold a token.
-            raise ResponseValidationError(
-                f"response does not fit the expected model ({exc.error_count()} problem(s); "
-                f"first at {'.'.join(map(str, exc.errors()[0]['loc'])) or 'the top level'}: "
-                f"{exc.errors()[0]['msg']})",
-                body=body,
-                errors=exc.errors(include_input=False, include_url=False),
-                method=operation.method,
-                path=operation.log_path,
-            ) from None
-
-    def _status_error(
-        self,
-        operation: Operation[Any],
-        response: httpx.Response,
-        body: Any,
-        trace_id: str | None,
-        secrets: Sequence[str],
-    ) -> APIStatusError:
-        status = response.status_code
-        details = self.framing.error_details(body)
-        cls = _STATUS_ERRORS.get(status) or (
-            InternalServerError if status >= 500 else APIStatusError
-        )
-        kwargs: dict[str, Any] = {
-            "status_code": status,
-            "body": body,
-            "code": details.code,
-            "trace_id": details.trace_id or trace_id,
-            "headers": response.headers,
-            "method": operation.method,
-            "path": operation.log_path,
-            "outcome_unknown": status >= 500 and not operation.idempotent,
-        }
-        if cls is RateLimitError:
-            kwargs["retry_after"] = parse_retry_after(
-                response.headers.get("retry-after"), now=self.clock.time()
-            )
-        return cls(_scrub(details.message, secrets), **kwargs)
 
     def _retry_delay(
-        self, operation: Operation[Any], exc: XSwapError, attempt: int, max_retries: int
+        self,
+        operation: Operation[Any],
+        exc: XSwapError,
+        attempt: int,
+        max_retries: int,
+        deadline_at: float | None,
     ) -> float | None:
         """Seconds to wait before trying ``operation`` again after failed attempt
-        ``attempt``, or ``None`` when it must not be retried."""
+        ``attempt``, or ``None`` when it must not be retried. Raises
+        `DeadlineExceededError` when it may be retried but not within the deadline."""
         now = self.clock.time()
         if attempt > max_retries or not is_retryable(exc, idempotent=operation.idempotent, now=now):
             return None
         delay = retry_delay(exc, attempt, now=now)
+        if deadline_at is not None and self.clock.monotonic() + delay >= deadline_at:
+            sent = not isinstance(exc, APIConnectionError) or exc.request_sent
+            raise self._deadline_error(operation, sent=sent, asked=delay) from exc
         status = exc.status_code if isinstance(exc, APIStatusError) else None
         log_retry(
             service=self.service,
@@ -406,3 +436,123 @@ class BaseTransport(Generic[ClientT]):
             trace_id=getattr(exc, "trace_id", None),
         )
         return delay
+
+    # -- after receiving
+
+    def _handle_answer(self, operation: Operation[T], answer: Answer, *, attempt: int) -> T:
+        """Turn an answer into the operation's result, or raise the SDK error it means."""
+        headers = answer.headers
+        trace_id = next((headers[h] for h in _TRACE_HEADERS if h in headers), None)
+        status = answer.status_code
+        log_response(
+            service=self.service,
+            method=operation.method,
+            path=operation.log_path,
+            status=status,
+            attempt=attempt,
+            elapsed=answer.elapsed,
+            trace_id=trace_id,
+        )
+        self._capture(operation, answer, attempt)
+        if 300 <= status < 400:
+            raise RedirectError.from_location(
+                status,
+                headers.get("location"),
+                request_url=answer.url,
+                method=operation.method,
+                path=operation.log_path,
+                outcome_unknown=not operation.idempotent,
+            )
+        content_type = headers.get("content-type")
+        if status >= 400 or status < 200:
+            body = decode_error_body(answer.content, content_type)
+            raise self._status_error(operation, status, headers, body, trace_id)
+        unknown = not operation.idempotent
+        body = decode_body(
+            answer.content,
+            content_type,
+            status_code=status,
+            method=operation.method,
+            path=operation.log_path,
+            outcome_unknown=unknown,
+        )
+        try:
+            data = self.framing.unwrap(
+                body, status_code=status, method=operation.method, path=operation.log_path
+            )
+        except EnvelopeError as exc:
+            exc.message = _scrub(exc.message, self._secrets(operation))
+            exc.args = (exc.message,)
+            # A 2xx that says failure is no usable success: the service may have acted.
+            exc.outcome_unknown = unknown
+            raise
+        try:
+            return operation.parse(data)
+        except ValidationError as exc:
+            # Not chained: pydantic's text quotes the response, which may hold a token.
+            first = exc.errors(include_input=False, include_url=False)[0]
+            where = ".".join(map(str, first["loc"])) or "the top level"
+            raise ResponseValidationError(
+                f"response does not fit the expected model ({exc.error_count()} problem(s); "
+                f"first at {where}: {first['msg']})",
+                body=body,
+                errors=exc.errors(include_input=False, include_url=False),
+                method=operation.method,
+                path=operation.log_path,
+                outcome_unknown=unknown,
+            ) from None
+
+    def _capture(self, operation: Operation[Any], answer: Answer, attempt: int) -> None:
+        captures = [c for c in _captures.get() if c.pool is self.pool]
+        if not captures:
+            return
+        content = answer.content
+        if operation.redact and 200 <= answer.status_code < 300:
+            content = _redacted(content, operation.redact)
+        raw = RawResponse(
+            service=self.service,
+            method=operation.method,
+            path=operation.path,
+            status_code=answer.status_code,
+            headers=answer.headers,
+            content=content,
+            elapsed=answer.elapsed,
+            attempt=attempt,
+        )
+        for capture in captures:
+            capture.append(raw)
+
+    def _status_error(
+        self,
+        operation: Operation[Any],
+        status: int,
+        headers: httpx.Headers,
+        body: Any,
+        trace_id: str | None,
+    ) -> APIStatusError:
+        details = self.framing.error_details(body)
+        cls = _STATUS_ERRORS.get(status) or (
+            InternalServerError if status >= 500 else APIStatusError
+        )
+        kwargs: dict[str, Any] = {
+            "status_code": status,
+            "body": body,
+            "code": details.code,
+            "trace_id": details.trace_id or trace_id,
+            "headers": headers,
+            "method": operation.method,
+            "path": operation.log_path,
+            # A 4xx is the service refusing; anything else after sending may have acted.
+            "outcome_unknown": not (400 <= status < 500) and not operation.idempotent,
+        }
+        if cls is RateLimitError:
+            kwargs["retry_after"] = parse_retry_after(
+                headers.get("retry-after"), now=self.clock.time()
+            )
+        return cls(_scrub(details.message, self._secrets(operation)), **kwargs)
+
+
+def gave_up(exc: XSwapError, attempts: int) -> None:
+    """Note on ``exc`` how many attempts were made before it is raised."""
+    if isinstance(exc, APIError):
+        exc.attempts = attempts

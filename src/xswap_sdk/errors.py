@@ -19,6 +19,7 @@ XSwapError
 │   │   └── InternalServerError (5xx)
 │   ├── APIConnectionError                 the request did not get an HTTP answer
 │   │   └── APITimeoutError
+│   │       └── DeadlineExceededError      the call's total deadline passed
 │   ├── RedirectError                      HTTP 3xx: never followed; names the target origin
 │   ├── EnvelopeError                      HTTP 2xx, but the envelope says failure
 │   ├── PaginationError                    a paged list repeats itself or never ends
@@ -54,6 +55,7 @@ __all__ = [
     "AuthenticationError",
     "BadRequestError",
     "ConflictError",
+    "DeadlineExceededError",
     "EnvelopeError",
     "InsufficientBalanceError",
     "InternalServerError",
@@ -157,7 +159,11 @@ class APIError(XSwapError):
         outcome_unknown: ``True`` when a state-changing request was sent but no usable
             answer came back, so the service may have acted on it. Check the status of what
             you submitted before submitting again.
+        attempts: how many times the request was sent before this error was raised
+            (``1`` when it was not retried).
     """
+
+    attempts: int = 1
 
     def __init__(
         self,
@@ -173,10 +179,14 @@ class APIError(XSwapError):
         self.outcome_unknown = outcome_unknown
         super().__init__(message)
 
+    def _tail(self) -> str:
+        tried = f" ({self.attempts} attempts)" if self.attempts > 1 else ""
+        hint = f" {_OUTCOME_UNKNOWN_HINT}" if self.outcome_unknown else ""
+        return tried + hint
+
     def __str__(self) -> str:
         where = f"{self.method} {self.path}: " if self.method and self.path else ""
-        hint = f" {_OUTCOME_UNKNOWN_HINT}" if self.outcome_unknown else ""
-        return f"{where}{self.message}{hint}"
+        return f"{where}{self.message}{self._tail()}"
 
 
 class APIStatusError(APIError):
@@ -215,8 +225,7 @@ class APIStatusError(APIError):
         code = f" [{self.code}]" if self.code is not None else ""
         trace = f" (trace id {self.trace_id})" if self.trace_id else ""
         where = f"{self.method} {self.path} -> " if self.method and self.path else ""
-        hint = f" {_OUTCOME_UNKNOWN_HINT}" if self.outcome_unknown else ""
-        return f"{where}HTTP {self.status_code}{code}: {self.message}{trace}{hint}"
+        return f"{where}HTTP {self.status_code}{code}: {self.message}{trace}{self._tail()}"
 
 
 class BadRequestError(APIStatusError):
@@ -288,6 +297,16 @@ class APITimeoutError(APIConnectionError):
     """The request timed out (connect, read, write or waiting for a pooled connection)."""
 
 
+class DeadlineExceededError(APITimeoutError):
+    """The call's total deadline passed: across its attempts, a slowly dripping answer,
+    or a retry wait (a ``Retry-After``) that would end after it.
+
+    Set with ``deadline=`` per client or per call (default 120 s, retries included).
+    A ``wait_*`` method raises `WaitTimeoutError` instead, on time, whatever the
+    service asks to wait.
+    """
+
+
 class EnvelopeError(APIError):
     """HTTP 2xx, but the response envelope reports failure.
 
@@ -309,17 +328,21 @@ class EnvelopeError(APIError):
         trace_id: str | None = None,
         method: str | None = None,
         path: str | None = None,
+        outcome_unknown: bool = False,
     ) -> None:
         self.code = code
         self.status_code = status_code
         self.body = body
         self.trace_id = trace_id
-        super().__init__(message, method=method, path=path)
+        super().__init__(message, method=method, path=path, outcome_unknown=outcome_unknown)
 
     def __str__(self) -> str:
         where = f"{self.method} {self.path}: " if self.method and self.path else ""
         trace = f" (trace id {self.trace_id})" if self.trace_id else ""
-        return f"{where}service reported failure [code {self.code}]: {self.message}{trace}"
+        return (
+            f"{where}service reported failure [code {self.code}]: {self.message}{trace}"
+            f"{self._tail()}"
+        )
 
 
 class ResponseValidationError(APIError):

@@ -202,6 +202,7 @@ def verify_auth(
         idempotent=False,
         auth="none",
         secrets=(signature,),
+        redact=("token",),
     )
 
 

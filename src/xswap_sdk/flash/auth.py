@@ -166,6 +166,11 @@ class FlashAuth(Auth):
             raise missing_login(self._client, f"{operation.method} {operation.log_path}")
         return {"Authorization": f"Bearer {token.get_secret_value()}"}
 
+    def secrets(self) -> list[str]:
+        """The JWT, to scrub from error messages."""
+        token = self.state.token
+        return [token.get_secret_value()] if token is not None else []
+
     def needs_login(self, operation: Operation[Any] | None, /) -> bool:
         """Whether there is no JWT yet for an operation (or a flow) that needs one."""
         return (operation is None or operation.auth == "required") and self.state.token is None
