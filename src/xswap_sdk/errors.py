@@ -27,6 +27,8 @@ XSwapError
 ├── WaitTimeoutError                       polling ran out of time; may still land
 ├── LoginError                             wallet-signature login failed
 ├── SigningError                           a signature could not be made or checked
+│   └── UnsafePayloadError                 what a service asked us to sign disagrees with
+│                                          the caller's request or a pinned fact
 └── MissingDependencyError (also ImportError)  an optional extra is not installed
 ```
 
@@ -68,6 +70,7 @@ __all__ = [
     "SwapFailedError",
     "TerminalStateError",
     "UnprocessableEntityError",
+    "UnsafePayloadError",
     "WaitTimeoutError",
     "XSwapError",
 ]
@@ -388,6 +391,63 @@ class LoginError(XSwapError):
 
 class SigningError(XSwapError):
     """A signature could not be produced or does not verify."""
+
+
+_SHOWN_CHARS = 160
+
+
+def _shown(value: object, *, quoted: bool) -> str:
+    """``value`` for a message, cut in the middle when long.
+
+    What is shown is an address, an amount, a rule or a service's text, never a
+    signature or a key. A service's value is shown as its ``repr`` (control characters
+    escaped) and cut, so that a hostile service cannot forge or flood a log line.
+    """
+    text = repr(value) if quoted or not isinstance(value, str) else value
+    if len(text) <= _SHOWN_CHARS:
+        return text
+    half = (_SHOWN_CHARS - 5) // 2
+    return f"{text[:half]} ... {text[-half:]}"
+
+
+class UnsafePayloadError(SigningError):
+    """Refused before signing: a value that would end up under the caller's signature is
+    not what the caller asked for, not a fact the SDK pins (Circle Gateway's contracts
+    and domains, native USDC, Permit2, see `xswap_sdk.registry`), or fails a check made
+    against one of them.
+
+    This is the error of a service that answers something other than what was asked: a
+    compromised backend, a proxy that rewrites answers, or a bug. Nothing was signed and
+    nothing was sent. Do not retry blindly: find out why the service answered this.
+
+    Attributes:
+        field: where the value sits, e.g. ``"quote.swap_router_address"`` or
+            ``"eip712.message.spender"``.
+        expected: what the SDK expected there (a value, or a rule such as
+            ``"at most 2011000"``).
+        received: what the service sent (``None`` when the field was missing).
+
+    Args:
+        field: see above.
+        expected: see above.
+        received: see above.
+        hint: a sentence added to the message, saying what the caller can do.
+    """
+
+    def __init__(
+        self, field: str, *, expected: object, received: object, hint: str | None = None
+    ) -> None:
+        self.field = field
+        self.expected = expected
+        self.received = received
+        message = (
+            f"refused to sign: {field} is {_shown(received, quoted=True)}, expected "
+            f"{_shown(expected, quoted=False)}. "
+            "Nothing was signed or sent."
+        )
+        if hint:
+            message += f" {hint}"
+        super().__init__(message)
 
 
 class MissingDependencyError(XSwapError, ImportError):
