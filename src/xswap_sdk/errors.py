@@ -426,6 +426,7 @@ class UnsafePayloadError(SigningError):
         expected: what the SDK expected there (a value, or a rule such as
             ``"at most 2011000"``).
         received: what the service sent (``None`` when the field was missing).
+        hint: what the caller can do, when the SDK knows (also in the message).
 
     Args:
         field: see above.
@@ -440,6 +441,7 @@ class UnsafePayloadError(SigningError):
         self.field = field
         self.expected = expected
         self.received = received
+        self.hint = hint
         message = (
             f"refused to sign: {field} is {_shown(received, quoted=True)}, expected "
             f"{_shown(expected, quoted=False)}. "
