@@ -5,7 +5,7 @@ XSwapError
 ├── InvalidInputError (also ValueError)    bad argument, raised before any I/O
 │   ├── MissingCredentialsError            no API key / JWT / signer where one is needed
 │   ├── InsufficientBalanceError           gateway balances cannot cover an order
-│   └── QuoteRejectedError                 a quote failed a check made before signing
+│   └── QuoteRejectedError                 a quote is expired, too dear, or incomplete
 ├── APIError                               something went wrong talking to a service
 │   ├── APIStatusError                     HTTP 4xx/5xx
 │   │   ├── BadRequestError (400)
@@ -130,9 +130,10 @@ class InsufficientBalanceError(InvalidInputError):
 
 
 class QuoteRejectedError(InvalidInputError):
-    """A quote failed a check made before signing: it expired, its gateway fee is above
-    the caller's cap, it lacks a field the order needs, or its amount is not the amount
-    asked for. Nothing was signed or sent; ask for a new quote.
+    """A quote that looks honest cannot be used: it expired, its gateway fee is above
+    the caller's own ``max_fee_cap``, or it lacks a field the order needs. Nothing was
+    signed or sent; ask for a new quote. (A quote that is not what was asked for, or
+    that disagrees with a pinned fact, is an `UnsafePayloadError` instead.)
 
     Attributes:
         quote: the rejected quote.

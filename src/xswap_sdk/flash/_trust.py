@@ -30,7 +30,7 @@ from ..errors import InvalidInputError, QuoteRejectedError, UnsafePayloadError
 from ..registry import GatewayChain, Registry
 from ..signing._fields import pad_address
 from ..signing.burn_intents import BurnIntent, signable_problem
-from ..types import Address, ChainId, from_units
+from ..types import Address, ChainId, from_units, to_checksum
 from .models import Chain, Quote, QuoteRequest
 
 __all__ = [
@@ -330,6 +330,12 @@ def check_intents(
             source domain, chains of different networks, a ``value`` of 0 or a
             ``version`` other than 1.
     """
+    try:
+        router = to_checksum(router)
+    except ValueError:
+        raise UnsafePayloadError(
+            "order.swap_router_address", expected="an address", received=router
+        ) from None
     if len(intents) != len(source_chain_ids) or not intents:
         raise UnsafePayloadError(
             "order.sources",
