@@ -108,3 +108,20 @@ def eip712_digest_of(typed_data: dict[str, Any]) -> bytes:
 
     signable = encode_typed_data(full_message=copy.deepcopy(typed_data))
     return bytes(keccak(b"\x19" + signable.version + signable.header + signable.body))
+
+
+async def run_flow(client: Any, flow: Any, signer: Any = None) -> Any:
+    """Run a flow through a client's own sending machinery, as its methods do (login
+    first, for a flow run for a signer). For flows whose client argument does not exist
+    yet; works with the per-client ``_run`` and with a transport that has ``run``."""
+    from ..support import resolve
+
+    transport = getattr(client, "_transport", None)
+    if transport is not None and hasattr(transport, "run"):
+        if signer is not None and hasattr(client, "_transport_for"):
+            transport = client._transport_for(signer)
+            await resolve(transport.ensure_login({}))
+        return await resolve(transport.run(flow, {}))
+    if signer is not None:
+        return await resolve(client._run(flow, {}, signer))
+    return await resolve(client._run(flow, {}))

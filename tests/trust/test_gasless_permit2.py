@@ -23,7 +23,7 @@ from xswap_sdk.routing._permit2 import (
 )
 from xswap_sdk.sandbox import Sandbox
 
-from .support import TEST_ADDRESS, RecordingSigner
+from .support import TEST_ADDRESS, RecordingSigner, run_flow
 
 USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
 USDC_ARBITRUM = "0xaf88d065e77c8cC2239327C5EDb3A432268e5831"
@@ -217,11 +217,8 @@ def test_any_single_change_of_an_honest_payload_is_refused(
 
 
 async def _swap(sb: Sandbox, kind: str, **kwargs: Any) -> Any:
-    if kind == "sync":
-        client = sb.routing_client()
-        return client._run(_flow(client, **kwargs), {})
-    client = sb.async_routing_client()
-    return await client._run(_flow(client, **kwargs), {})
+    client = sb.routing_client() if kind == "sync" else sb.async_routing_client()
+    return await run_flow(client, _flow(client, **kwargs))
 
 
 def _flow(client: Any, **kwargs: Any) -> Any:

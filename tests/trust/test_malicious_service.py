@@ -23,7 +23,7 @@ from xswap_sdk.sandbox.faults import REMOVE
 from xswap_sdk.signing import build_burn_intent, burn_intent_typed_data
 
 from ..support import resolve
-from .support import TEST_ADDRESS, RecordingSigner
+from .support import TEST_ADDRESS, RecordingSigner, run_flow
 
 ATTACKER = "0x" + "66" * 20
 USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
@@ -188,7 +188,7 @@ async def test_a_router_changed_everywhere_is_refused_by_trusted_routers(
         trusted_routers={42161: [CHAINS[42161].router]},
     )
     with pytest.raises(errors.UnsafePayloadError) as info:
-        await resolve(client._run(swaps.swap(plan, clock=sb.clock), {}, signer))
+        await run_flow(client, swaps.swap(plan, clock=sb.clock), signer)
     assert info.value.field == "quote.swap_router_address"
     assert nothing_submitted(sb)
     only_logged_in(signer)
@@ -211,7 +211,7 @@ async def test_an_output_below_min_amount_out_is_refused(
         min_amount_out=10**15,
     )
     with pytest.raises(errors.UnsafePayloadError) as info:
-        await resolve(client._run(swaps.swap(plan, clock=sb.clock), {}, signer))
+        await run_flow(client, swaps.swap(plan, clock=sb.clock), signer)
     assert info.value.field == "quote.token_out.amount"
     assert nothing_submitted(sb)
 
@@ -353,7 +353,7 @@ async def test_signing_unverified_is_possible_only_when_asked_loudly(
         caplog.at_level("WARNING", logger="xswap_sdk"),
         pytest.raises(errors.BadRequestError, match="not signed by the sender"),
     ):
-        await resolve(client._run(flow, {}))
+        await run_flow(client, flow)
     assert any("sign_unverified_payload=True" in r.getMessage() for r in caplog.records)
     # What the opt-in does: the caller's key signed the tampered payload as given. (The
     # sandbox knows its own payload, so it refuses the signature.)
