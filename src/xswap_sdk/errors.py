@@ -39,6 +39,7 @@ because they can carry user data.
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -395,16 +396,26 @@ class SigningError(XSwapError):
 
 
 _SHOWN_CHARS = 160
+_SHOWN = reprlib.Repr()
+# Bounded in depth and size: a hostile service's value may nest thousands deep.
+_SHOWN.maxlevel = 3
+_SHOWN.maxstring = _SHOWN_CHARS
+_SHOWN.maxother = _SHOWN_CHARS
+_SHOWN.maxlist = _SHOWN.maxdict = _SHOWN.maxtuple = _SHOWN.maxset = 8
 
 
 def _shown(value: object, *, quoted: bool) -> str:
     """``value`` for a message, cut in the middle when long.
 
     What is shown is an address, an amount, a rule or a service's text, never a
-    signature or a key. A service's value is shown as its ``repr`` (control characters
-    escaped) and cut, so that a hostile service cannot forge or flood a log line.
+    signature or a key. A service's value is shown as a bounded ``repr`` (control
+    characters escaped, depth and length capped), so that a hostile service cannot
+    forge, flood or overflow a log line.
     """
-    text = repr(value) if quoted or not isinstance(value, str) else value
+    if isinstance(value, str):
+        text = repr(value) if quoted else value
+    else:
+        text = _SHOWN.repr(value)
     if len(text) <= _SHOWN_CHARS:
         return text
     half = (_SHOWN_CHARS - 5) // 2

@@ -231,3 +231,14 @@ def test_a_remote_signer_cannot_change_what_the_sdk_keeps() -> None:
     signed = sign_burn_intent(one, Scribbler())
     assert signed.intent.spec.value == 1_000_000
     assert signed.intent == one
+
+
+def test_the_refusal_message_is_bounded_whatever_the_service_sent() -> None:
+    deep: list[Any] = []
+    for _ in range(50_000):
+        deep = [deep]
+    error = errors.UnsafePayloadError("eip712.message", expected="an object", received=deep)
+    assert len(str(error)) < 400
+    flood = errors.UnsafePayloadError("auth message", expected="x", received="\n" * 10_000)
+    assert "\n" not in str(flood).split("expected")[0]
+    assert error.received is deep

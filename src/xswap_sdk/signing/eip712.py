@@ -142,8 +142,9 @@ def _prepared(typed_data: Mapping[str, Any]) -> tuple[dict[str, Any], bytes]:
 
     try:
         payload = _normalised(typed_data)
-        # A copy: eth_account may normalise values in place.
-        signable = encode_typed_data(full_message=copy.deepcopy(payload))
+        # A second copy for eth_account, which may normalise values in place: what a
+        # signer that is not a local key is shown stays as it was read.
+        signable = encode_typed_data(full_message=_normalised(typed_data))
     except InvalidInputError:
         raise
     except Exception as exc:
