@@ -412,10 +412,12 @@ def _shown(value: object, *, quoted: bool) -> str:
     characters escaped, depth and length capped), so that a hostile service cannot
     forge, flood or overflow a log line.
     """
-    if isinstance(value, str):
-        text = repr(value) if quoted else value
-    else:
+    if not isinstance(value, str):
         text = _SHOWN.repr(value)
+    elif quoted:
+        text = repr(value)
+    else:
+        text = value
     if len(text) <= _SHOWN_CHARS:
         return text
     half = (_SHOWN_CHARS - 5) // 2
