@@ -3,6 +3,13 @@
 1. web3 sends the deposit from the holder, who pays the gas;
 2. the relayer sends the same transaction, so the holder needs no gas at all.
 
+The SDK signs a permit only for Circle's GatewayWallet and native USDC as its registry
+pins them (`xswap_sdk.registry`), never for what a backend's chain list says. This local
+chain and its contracts are not Circle's, so the example pins them in a registry of its
+own, as a caller adding a chain would, and runs the steps of ``FlashClient.deposit``
+with that registry: the checked target, the permit (checked against the token's
+``DOMAIN_SEPARATOR()``), then the transaction.
+
 Runs with no network: the chain is an in-process EVM (web3 + eth-tester) with a USDC
 stand-in (snekmate's ERC-20 with permit) and the test gateway wallet from
 ``tests/evm/contracts``, so it needs a checkout with the ``dev`` extra. The swap
@@ -28,6 +35,9 @@ import httpx
 from eth_account import Account
 
 from xswap_sdk import FlashClient, RelayerClient, from_units
+from xswap_sdk.flash.deposit import deposit_target, send_transaction
+from xswap_sdk.registry import DEFAULT_REGISTRY, GatewayChain
+from xswap_sdk.signing import prepare_deposit_with_permit
 
 # A public test key: never use it for funds.
 TEST_KEY = "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01789f8bd37"
@@ -109,16 +119,41 @@ def main() -> None:
     def deposited() -> str:
         return str(from_units(gateway.functions.deposits(usdc.address, holder.address).call(), 6))
 
+    # Not Circle's contracts: pinned here, so that the SDK agrees to sign for them.
+    registry = DEFAULT_REGISTRY.with_chains(
+        GatewayChain(
+            chain_id=w3.eth.chain_id,
+            name="local",
+            domain=99,
+            usdc=usdc.address,
+            gateway_wallet=gateway.address,
+            gateway_minter=gateway.address,
+            testnet=True,
+        )
+    )
+
+    def prepared(amount: int) -> Any:
+        # The backend's chain list must agree with the registry; the registry's
+        # contracts are what the permit and the transaction name.
+        target = deposit_target(flash.get_supported_chains(), w3.eth.chain_id, registry=registry)
+        return prepare_deposit_with_permit(
+            w3,
+            holder,
+            gateway_wallet=target.gateway_wallet,
+            usdc=target.usdc,
+            value=amount,
+            usdc_version=target.usdc_version,
+        )
+
     with flash, relayer:
-        sent = flash.deposit(holder, chain_id=w3.eth.chain_id, amount=2_000_000, web3=w3)
-        receipt = w3.eth.wait_for_transaction_receipt(sent.tx_hash)
-        print(f"1. web3: tx {sent.tx_hash[:12]}... status {receipt['status']}")
+        tx_hash = send_transaction(w3, holder, prepared(2_000_000))
+        receipt = w3.eth.wait_for_transaction_receipt(tx_hash)
+        print(f"1. web3: tx {tx_hash[:12]}... status {receipt['status']}")
         print(f"   deposited so far: {deposited()} USDC")
 
-        relayed = flash.deposit(
-            holder, chain_id=w3.eth.chain_id, amount=3_000_000, web3=w3, relayer=relayer
-        )
-        print(f"2. relayer: transaction id {relayed.relayer_tx_id}")
+        deposit = prepared(3_000_000)
+        tx_id = relayer.relay(chain_id=deposit.chain_id, to=deposit.to, call_data=deposit.data)
+        print(f"2. relayer: transaction id {tx_id}")
         print(f"   deposited so far: {deposited()} USDC")
 
 

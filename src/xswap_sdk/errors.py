@@ -5,7 +5,7 @@ XSwapError
 ├── InvalidInputError (also ValueError)    bad argument, raised before any I/O
 │   ├── MissingCredentialsError            no API key / JWT / signer where one is needed
 │   ├── InsufficientBalanceError           gateway balances cannot cover an order
-│   └── QuoteRejectedError                 a quote failed a check made before signing
+│   └── QuoteRejectedError                 a quote is expired, too dear, or incomplete
 ├── APIError                               something went wrong talking to a service
 │   ├── APIStatusError                     HTTP 4xx/5xx
 │   │   ├── BadRequestError (400)
@@ -32,6 +32,8 @@ XSwapError
 ├── WaitTimeoutError                       polling ran out of time; may still land
 ├── LoginError                             wallet-signature login failed
 ├── SigningError                           a signature could not be made or checked
+│   └── UnsafePayloadError                 what a service asked us to sign disagrees with
+│                                          the caller's request or a pinned fact
 └── MissingDependencyError (also ImportError)  an optional extra is not installed
 ```
 
@@ -42,6 +44,7 @@ because they can carry user data.
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -78,6 +81,7 @@ __all__ = [
     "SwapFailedError",
     "TerminalStateError",
     "UnprocessableEntityError",
+    "UnsafePayloadError",
     "WaitTimeoutError",
     "XSwapError",
 ]
@@ -137,9 +141,10 @@ class InsufficientBalanceError(InvalidInputError):
 
 
 class QuoteRejectedError(InvalidInputError):
-    """A quote failed a check made before signing: it expired, its gateway fee is above
-    the caller's cap, it lacks a field the order needs, or its amount is not the amount
-    asked for. Nothing was signed or sent; ask for a new quote.
+    """A quote that looks honest cannot be used: it expired, its gateway fee is above
+    the caller's own ``max_fee_cap``, or it lacks a field the order needs. Nothing was
+    signed or sent; ask for a new quote. (A quote that is not what was asked for, or
+    that disagrees with a pinned fact, is an `UnsafePayloadError` instead.)
 
     Attributes:
         quote: the rejected quote.
@@ -601,6 +606,77 @@ class LoginError(XSwapError):
 
 class SigningError(XSwapError):
     """A signature could not be produced or does not verify."""
+
+
+_SHOWN_CHARS = 160
+_SHOWN = reprlib.Repr()
+# Bounded in depth and size: a hostile service's value may nest thousands deep.
+_SHOWN.maxlevel = 3
+_SHOWN.maxstring = _SHOWN_CHARS
+_SHOWN.maxother = _SHOWN_CHARS
+_SHOWN.maxlist = _SHOWN.maxdict = _SHOWN.maxtuple = _SHOWN.maxset = 8
+
+
+def _shown(value: object, *, quoted: bool) -> str:
+    """``value`` for a message, cut in the middle when long.
+
+    What is shown is an address, an amount, a rule or a service's text, never a
+    signature or a key. A service's value is shown as a bounded ``repr`` (control
+    characters escaped, depth and length capped), so that a hostile service cannot
+    forge, flood or overflow a log line.
+    """
+    if not isinstance(value, str):
+        text = _SHOWN.repr(value)
+    elif quoted:
+        text = repr(value)
+    else:
+        text = value
+    if len(text) <= _SHOWN_CHARS:
+        return text
+    half = (_SHOWN_CHARS - 5) // 2
+    return f"{text[:half]} ... {text[-half:]}"
+
+
+class UnsafePayloadError(SigningError):
+    """Refused before signing: a value that would end up under the caller's signature is
+    not what the caller asked for, not a fact the SDK pins (Circle Gateway's contracts
+    and domains, native USDC, Permit2, see `xswap_sdk.registry`), or fails a check made
+    against one of them.
+
+    This is the error of a service that answers something other than what was asked: a
+    compromised backend, a proxy that rewrites answers, or a bug. Nothing was signed and
+    nothing was sent. Do not retry blindly: find out why the service answered this.
+
+    Attributes:
+        field: where the value sits, e.g. ``"quote.swap_router_address"`` or
+            ``"eip712.message.spender"``.
+        expected: what the SDK expected there (a value, or a rule such as
+            ``"at most 2011000"``).
+        received: what the service sent (``None`` when the field was missing).
+        hint: what the caller can do, when the SDK knows (also in the message).
+
+    Args:
+        field: see above.
+        expected: see above.
+        received: see above.
+        hint: a sentence added to the message, saying what the caller can do.
+    """
+
+    def __init__(
+        self, field: str, *, expected: object, received: object, hint: str | None = None
+    ) -> None:
+        self.field = field
+        self.expected = expected
+        self.received = received
+        self.hint = hint
+        message = (
+            f"refused to sign: {field} is {_shown(received, quoted=True)}, expected "
+            f"{_shown(expected, quoted=False)}. "
+            "Nothing was signed or sent."
+        )
+        if hint:
+            message += f" {hint}"
+        super().__init__(message)
 
 
 class MissingDependencyError(XSwapError, ImportError):

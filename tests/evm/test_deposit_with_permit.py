@@ -14,6 +14,7 @@ from web3 import AsyncWeb3, Web3
 from web3.contract import AsyncContract, Contract
 from web3.exceptions import ContractLogicError
 
+from xswap_sdk.errors import UnsafePayloadError
 from xswap_sdk.signing import (
     async_prepare_deposit_with_permit,
     deposit_with_permit_calldata,
@@ -170,12 +171,14 @@ def test_token_without_version_uses_the_configured_version(
     token.functions.mint(holder.address, MINTED).transact({"from": w3.eth.accounts[0]})
 
     # Without a configured version the SDK falls back to "2", which this token's
-    # domain does not use: the permit is refused on chain.
-    fallback = prepare_deposit_with_permit(
-        w3, holder, gateway_wallet=gateway.address, usdc=token.address, value=DEPOSIT
-    )
-    with pytest.raises(REVERTED, match="erc20: invalid signature"):
-        send(w3, fallback.to_transaction())
+    # domain does not use: its DOMAIN_SEPARATOR() says so, and nothing is signed (a
+    # permit for another domain is refused on chain: test_permit_for_another_chain_reverts).
+    with pytest.raises(UnsafePayloadError) as info:
+        prepare_deposit_with_permit(
+            w3, holder, gateway_wallet=gateway.address, usdc=token.address, value=DEPOSIT
+        )
+    assert info.value.field == "permit.domain"
+    assert token.functions.DOMAIN_SEPARATOR().call().hex() in str(info.value.expected)
 
     configured = prepare_deposit_with_permit(
         w3,

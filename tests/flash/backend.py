@@ -19,6 +19,7 @@ import httpx
 from eth_account import Account
 from eth_account.messages import encode_defunct, encode_typed_data
 
+from xswap_sdk.registry import GatewayChain
 from xswap_sdk.types import to_checksum
 
 from ..support import ADDRESS, FLASH_JWT
@@ -55,7 +56,7 @@ def chain(chain_id: int, **changes: Any) -> dict[str, Any]:
         "logoUrl": f"https://logos.test/{chain_id}.svg",
         "explorerUrl": f"https://explorer.test/{chain_id}",
         "domain": DOMAINS.get(chain_id, chain_id % 1000),
-        "routerAddress": ROUTER,
+        "routerAddress": SWAP_ROUTER,  # the router its quotes name
         "gatewayWallet": GATEWAY_WALLET,
         "gatewayMinter": GATEWAY_MINTER,
         "nativeToken": {
@@ -76,6 +77,23 @@ def chain(chain_id: int, **changes: Any) -> dict[str, Any]:
     }
     body.update(changes)
     return body
+
+
+def pin(*listed: dict[str, Any]) -> list[GatewayChain]:
+    """Registry entries for chains made up by a test, as they are listed: the tests
+    that use chains Circle does not have pin them, as a caller adding a chain would."""
+    return [
+        GatewayChain(
+            chain_id=body["id"],
+            name=body["displayName"],
+            domain=body["domain"],
+            usdc=body["usdc"]["address"],
+            gateway_wallet=body["gatewayWallet"],
+            gateway_minter=body["gatewayMinter"],
+            testnet=False,
+        )
+        for body in listed
+    ]
 
 
 def chains(*ids: int) -> list[dict[str, Any]]:

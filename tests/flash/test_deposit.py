@@ -15,6 +15,8 @@ from web3 import AsyncWeb3, Web3
 
 from xswap_sdk import AsyncRelayerClient, RelayerClient, errors
 from xswap_sdk.flash import DepositResult
+from xswap_sdk.flash import deposit as deposit_module
+from xswap_sdk.registry import DEFAULT_REGISTRY, GatewayChain, Registry
 from xswap_sdk.signing import DEPOSIT_WITH_PERMIT_SELECTOR
 
 from ..support import FLASH_URL, RELAYER_KEY, RELAYER_URL, TX_ID, relayer_ok, resolve
@@ -51,10 +53,40 @@ class Chain:
             usdc={"address": self.usdc.address.lower(), "decimals": 6, "version": "2"},
         )
 
+    def pinned(self, chain_id: int | None = None, domain: int | None = None) -> GatewayChain:
+        """This chain's contracts as a registry entry (under ``chain_id`` and ``domain``,
+        as a mainnet, when given)."""
+        config = self.config()
+        return GatewayChain(
+            chain_id=chain_id or self.chain_id,
+            name="test chain",
+            domain=config["domain"] if domain is None else domain,
+            usdc=self.usdc.address,
+            gateway_wallet=self.gateway.address,
+            gateway_minter=config["gatewayMinter"],
+            testnet=chain_id is None,
+        )
+
+
+def pin(monkeypatch: pytest.MonkeyPatch, registry: Registry) -> None:
+    """Make ``registry`` the one FlashClient.deposit checks against.
+
+    The test chain and its freshly deployed contracts are not Circle's, so they must be
+    pinned, as a caller adding a chain would. Until FlashClient takes ``registry=``, the
+    module's default is replaced for the test.
+    """
+    monkeypatch.setattr(deposit_module, "DEFAULT_REGISTRY", registry)
+
 
 @pytest.fixture
-async def evm(kind: str, request: pytest.FixtureRequest, wallet: LocalAccount) -> Chain:
-    """USDC and the gateway wallet on a fresh chain; the wallet holds 10 USDC and 1 ETH."""
+async def evm(
+    kind: str,
+    request: pytest.FixtureRequest,
+    wallet: LocalAccount,
+    monkeypatch: pytest.MonkeyPatch,
+) -> Chain:
+    """USDC and the gateway wallet on a fresh chain, pinned in the registry; the wallet
+    holds 10 USDC and 1 ETH."""
     if kind == "sync":
         web3: Any = request.getfixturevalue("w3")
         deploy: Callable[..., Any] = request.getfixturevalue("deploy")
@@ -72,7 +104,9 @@ async def evm(kind: str, request: pytest.FixtureRequest, wallet: LocalAccount) -
         web3.eth.send_transaction({"from": accounts[0], "to": wallet.address, "value": 10**18})
     )
     await resolve(web3.eth.wait_for_transaction_receipt(funded))
-    return Chain(web3, usdc, gateway, int(await resolve(web3.eth.chain_id)))
+    made = Chain(web3, usdc, gateway, int(await resolve(web3.eth.chain_id)))
+    pin(monkeypatch, DEFAULT_REGISTRY.with_chains(made.pinned()))
+    return made
 
 
 async def deposited(evm: Chain, owner: str) -> tuple[int, int]:
@@ -141,10 +175,15 @@ async def test_deposit_handed_to_the_relayer(
 
 
 async def test_a_web3_on_another_chain_is_refused_before_sending(
-    make_flash: Any, evm: Chain, wallet: LocalAccount, httpx_mock: HTTPXMock
+    make_flash: Any,
+    evm: Chain,
+    wallet: LocalAccount,
+    httpx_mock: HTTPXMock,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     config = evm.config()
-    config["id"] = 8453  # the backend's chain, but web3 talks to the test chain
+    config["id"], config["domain"] = 8453, 6  # Base, but web3 talks to the test chain
+    pin(monkeypatch, DEFAULT_REGISTRY.with_chains(evm.pinned(8453, domain=6)))
     httpx_mock.add_response(url=CHAINS_URL, json=[config])
     with pytest.raises(errors.InvalidInputError) as info:
         await resolve(make_flash().deposit(wallet, chain_id=8453, amount=DEPOSIT, web3=evm.web3))
@@ -222,3 +261,39 @@ async def test_without_web3_installed_the_error_names_the_extra(
     monkeypatch.setitem(sys.modules, "web3", None)
     with pytest.raises(errors.MissingDependencyError, match=r"xswap-sdk\[web3\]"):
         await resolve(make_flash().deposit(wallet, chain_id=1, amount=1, web3=object()))
+
+
+@pytest.mark.parametrize(
+    ("field", "tampered"),
+    [("gatewayWallet", "0x" + "66" * 20), ("usdc", "0x" + "77" * 20)],
+)
+async def test_a_tampered_chain_list_is_refused_before_signing(
+    make_flash: Any,
+    evm: Chain,
+    wallet: LocalAccount,
+    httpx_mock: HTTPXMock,
+    kind: str,
+    field: str,
+    tampered: str,
+) -> None:
+    config = evm.config()
+    if field == "usdc":
+        config["usdc"]["address"] = tampered
+    else:
+        config[field] = tampered
+    httpx_mock.add_response(url=CHAINS_URL, json=[config])
+    relayer_cls = RelayerClient if kind == "sync" else AsyncRelayerClient
+    relayer = relayer_cls(api_key=RELAYER_KEY, base_url=RELAYER_URL)
+    with pytest.raises(errors.UnsafePayloadError) as info:
+        await resolve(
+            make_flash().deposit(
+                wallet, chain_id=evm.chain_id, amount=DEPOSIT, web3=evm.web3, relayer=relayer
+            )
+        )
+    assert info.value.field.startswith(f"chains[{evm.chain_id}].")
+    assert info.value.received.lower() == tampered
+    # Nothing was signed: the holder's permit nonce has not moved; nothing was relayed.
+    assert await evm.call(evm.usdc.functions.nonces(wallet.address)) == 0
+    assert all(r.url.host != "relayer.test" for r in httpx_mock.get_requests())
+    assert await deposited(evm, wallet.address) == (MINTED, 0)
+    await resolve(relayer.close() if kind == "sync" else relayer.aclose())

@@ -22,6 +22,7 @@ from xswap_sdk.flash import (
     select_sources,
     sign_order,
 )
+from xswap_sdk.registry import DEFAULT_REGISTRY, Registry
 from xswap_sdk.signing import BurnIntent, burn_intent_set_digest, recover_burn_intent_signer
 from xswap_sdk.types import MAX_UINT256
 
@@ -38,6 +39,7 @@ from .backend import (
     balance,
     chain,
     chains,
+    pin,
     quote,
     recover_order_signer,
 )
@@ -200,18 +202,24 @@ def test_no_balance_at_all() -> None:
         order({})
 
 
+# Seventeen chains Circle does not have (domains 100 and up), pinned by the test.
+MADE_UP = [chain(1000 + index, domain=100 + index) for index in range(17)]
+MADE_UP_REGISTRY = DEFAULT_REGISTRY.with_chains(*pin(*MADE_UP))
+
+
 def many_chains(count: int) -> list[Chain]:
-    return [Chain.model_validate(chain(1000 + index)) for index in range(count)] + CHAINS
+    return [Chain.model_validate(body) for body in MADE_UP[:count]] + CHAINS
 
 
 def test_sixteen_sources_fit_and_seventeen_do_not() -> None:
     each = 1_000_000
     sixteen = {1000 + index: each + FEE for index in range(16)}
-    built = order(sixteen, amount=16 * each, chains=many_chains(17))
+    pinned = MADE_UP_REGISTRY
+    built = order(sixteen, amount=16 * each, chains=many_chains(17), registry=pinned)
     assert len(built.intents) == 16
     seventeen = {1000 + index: each + FEE for index in range(17)}
     with pytest.raises(errors.InvalidInputError) as info:
-        order(seventeen, amount=17 * each, chains=many_chains(17))
+        order(seventeen, amount=17 * each, chains=many_chains(17), registry=pinned)
     assert "takes 17 source chains" in info.value.rule
     assert "at most 16" in info.value.rule
     with pytest.raises(errors.InvalidInputError) as by_hand:
@@ -220,6 +228,7 @@ def test_sixteen_sources_fit_and_seventeen_do_not() -> None:
             amount=17 * each,
             chains=many_chains(17),
             sources=dict.fromkeys(seventeen, each),
+            registry=pinned,
         )
     assert by_hand.value.argument == "sources"
 
@@ -336,8 +345,10 @@ def test_the_clients_expose_the_same_functions() -> None:
 
 # ------------------------------------------------------------------ properties
 
-POOL = [Chain.model_validate(chain(3000 + index)) for index in range(20)]
+POOL_BODIES = [chain(3000 + index) for index in range(20)]
+POOL = [Chain.model_validate(body) for body in POOL_BODIES]
 POOL_IDS = [c.id for c in POOL]
+POOL_REGISTRY = Registry(pin(*POOL_BODIES))  # made-up chains, pinned by the test
 
 
 def fewest_chains(amount: int, usable: list[int]) -> int | None:
@@ -363,7 +374,15 @@ def test_selection_properties(held: dict[int, int], amount: int, fee: int) -> No
     quoted = Quote.model_validate(quote(amount, gateway_fee=fee))
 
     def build() -> Order:
-        return build_order(quoted, chains=POOL, balances=held, user=ADDRESS, chain_id=3000)
+        return build_order(
+            quoted,
+            chains=POOL,
+            balances=held,
+            user=ADDRESS,
+            chain_id=3000,
+            registry=POOL_REGISTRY,
+            max_fee_cap=3_000_000,
+        )
 
     if needed is None:
         with pytest.raises(errors.InsufficientBalanceError) as short:

@@ -207,12 +207,15 @@ async def test_expiry_in_seconds_or_milliseconds(
     assert len(backend.swaps) == 1
 
 
-async def test_a_quote_without_expiry_is_accepted(
+async def test_a_quote_without_expiry_is_refused(
     make_flash: Any, backend: FakeFlash, wallet: LocalAccount
 ) -> None:
+    # A quote that never expires could be executed at any later price (issue 9).
     backend.quote_changes = {"expires_at": None}
-    await resolve(make_flash(jwt=FLASH_JWT).swap(wallet, **SWAP))
-    assert len(backend.swaps) == 1
+    with pytest.raises(errors.UnsafePayloadError) as info:
+        await resolve(make_flash(jwt=FLASH_JWT).swap(wallet, **SWAP))
+    assert info.value.field == "quote.expires_at"
+    assert backend.swaps == []
 
 
 async def test_the_fee_cap(make_flash: Any, backend: FakeFlash, wallet: LocalAccount) -> None:
@@ -239,10 +242,20 @@ async def test_an_unsupported_destination_is_refused_before_quoting(
     assert backend.count("GET", "/quote") == 0
 
 
+async def test_a_quote_for_another_amount_is_refused(
+    make_flash: Any, backend: FakeFlash, wallet: LocalAccount
+) -> None:
+    backend.quote_changes = {"token_in": {"amount": "9999999"}}
+    with pytest.raises(errors.UnsafePayloadError) as info:
+        await resolve(make_flash(jwt=FLASH_JWT).swap(wallet, **SWAP))
+    assert info.value.field == "quote.token_in.amount"
+    assert (info.value.expected, info.value.received) == (SWAP["input_amount"], 9_999_999)
+    assert backend.swaps == []
+
+
 @pytest.mark.parametrize(
     ("changes", "argument"),
     [
-        ({"token_in": {"amount": "9999999"}}, "quote.token_in.amount"),
         ({"swap_calldata": None}, "quote.swap_calldata"),
         ({"swap_router_address": None}, "quote.swap_router_address"),
     ],

@@ -43,6 +43,9 @@ from ..support import (
 )
 
 QUOTE_URL = re.compile(re.escape(f"{ROUTING_URL}/gasless/quote?") + ".*")
+CHAINS_URL = f"{ROUTING_URL}/supported-chains"
+# The routing contract on Base: the spender the honest Permit2 payload names.
+SPENDER = permit2_typed_data()["message"]["spender"]
 SUBMIT_URL = f"{ROUTING_URL}/gasless/submit-swap"
 STATUS_URL = f"{ROUTING_URL}/gasless/status?id={SWAP_ID}"
 EXECUTION_HASH = "0x" + "e7" * 32
@@ -87,6 +90,13 @@ def recovered_signer(typed_data: dict[str, Any], signature: str) -> str:
 @pytest.fixture
 def account() -> Any:
     return Account.from_key(TEST_PRIVATE_KEY)
+
+
+def serve_chains(httpx_mock: HTTPXMock) -> None:
+    """``GET /supported-chains``, which gasless_swap reads for the permit's spender."""
+    httpx_mock.add_response(
+        url=CHAINS_URL, json=routing_ok([{"id": 8453, "serviceContract": SPENDER}])
+    )
 
 
 def test_the_fixed_key_is_the_expected_account(account: Any) -> None:
@@ -281,11 +291,13 @@ async def test_get_gasless_status(routing: Any, httpx_mock: HTTPXMock) -> None:
 async def test_gasless_swap_end_to_end_signs_the_quote_as_given(
     routing: Any, httpx_mock: HTTPXMock, account: Any
 ) -> None:
+    serve_chains(httpx_mock)
     httpx_mock.add_response(url=QUOTE_URL, json=routing_ok([gasless_quote_wire()]))
     httpx_mock.add_response(url=SUBMIT_URL, json=routing_ok(submission_wire()))
     result = await resolve(routing.gasless_swap(account, **SWAP, slippage=0.5))
 
-    quote_request, submit_request = httpx_mock.get_requests()
+    chains_request, quote_request, submit_request = httpx_mock.get_requests()
+    assert chains_request.url.path == "/supported-chains"  # the spender to expect
     query = dict(parse_qsl(quote_request.url.query.decode()))
     assert query["sender"] == TEST_ADDRESS  # the signer's address
     assert query["slippage"] == "0.5"
@@ -303,7 +315,8 @@ async def test_gasless_swap_end_to_end_signs_the_quote_as_given(
 async def test_gasless_swap_signs_a_numeric_chain_id_and_an_explicit_domain_type(
     routing: Any, httpx_mock: HTTPXMock, account: Any
 ) -> None:
-    typed_data = permit2_typed_data(chain_id=42161)
+    serve_chains(httpx_mock)
+    typed_data = permit2_typed_data(chain_id=8453)
     typed_data["types"]["EIP712Domain"] = [
         {"name": "name", "type": "string"},
         {"name": "chainId", "type": "uint256"},
@@ -312,20 +325,21 @@ async def test_gasless_swap_signs_a_numeric_chain_id_and_an_explicit_domain_type
     httpx_mock.add_response(url=QUOTE_URL, json=routing_ok(gasless_quote_wire(eip712=typed_data)))
     httpx_mock.add_response(url=SUBMIT_URL, json=routing_ok(submission_wire()))
     await resolve(routing.gasless_swap(account, **SWAP))
-    signature = json.loads(httpx_mock.get_requests()[1].content)["signature"]
+    signature = json.loads(httpx_mock.get_requests()[2].content)["signature"]
     assert recovered_signer(typed_data, signature) == TEST_ADDRESS
     # A different chain would be a different digest: the domain really was signed.
-    assert recovered_signer(permit2_typed_data(chain_id=8453), signature) != TEST_ADDRESS
+    assert recovered_signer(permit2_typed_data(chain_id=42161), signature) != TEST_ADDRESS
 
 
 async def test_gasless_swap_signs_the_first_ranked_quote(
     routing: Any, httpx_mock: HTTPXMock, account: Any
 ) -> None:
+    serve_chains(httpx_mock)
     second = gasless_quote_wire(quoteId="gq-2", eip712=permit2_typed_data(nonce="9"))
     httpx_mock.add_response(url=QUOTE_URL, json=routing_ok([gasless_quote_wire(), second]))
     httpx_mock.add_response(url=SUBMIT_URL, json=routing_ok(submission_wire()))
     result = await resolve(routing.gasless_swap(account, **SWAP))
-    body = json.loads(httpx_mock.get_requests()[1].content)
+    body = json.loads(httpx_mock.get_requests()[2].content)
     assert body["quoteId"] == "gq-9a8b7c" == result.quote.quote_id
     assert recovered_signer(permit2_typed_data(), body["signature"]) == TEST_ADDRESS
 
@@ -333,6 +347,7 @@ async def test_gasless_swap_signs_the_first_ranked_quote(
 async def test_gasless_swap_waits_until_executed(
     routing: Any, httpx_mock: HTTPXMock, account: Any, clock: VirtualClock
 ) -> None:
+    serve_chains(httpx_mock)
     httpx_mock.add_response(url=STATUS_URL, status_code=404, text="not found")
     for status in ("pending", "relaying"):
         httpx_mock.add_response(url=STATUS_URL, json=routing_ok(gasless_status_wire(status)))
@@ -345,40 +360,47 @@ async def test_gasless_swap_waits_until_executed(
     result = await resolve(routing.gasless_swap(account, **SWAP, wait=True))
     assert result.status.status == "success"
     assert result.execution_tx_hash == EXECUTION_HASH
-    assert len(httpx_mock.get_requests()) == 2 + 4
+    assert len(httpx_mock.get_requests()) == 3 + 4
     assert clock.sleeps == [5.0] * 3
 
 
 async def test_gasless_swap_raises_when_the_submission_failed(
     routing: Any, httpx_mock: HTTPXMock, account: Any
 ) -> None:
+    serve_chains(httpx_mock)
     httpx_mock.add_response(url=QUOTE_URL, json=routing_ok([gasless_quote_wire()]))
     httpx_mock.add_response(url=SUBMIT_URL, json=routing_ok(submission_wire("FAILED")))
     with pytest.raises(errors.SwapFailedError) as info:
         await resolve(routing.gasless_swap(account, **SWAP, wait=True))
     assert info.value.status.swap_id == SWAP_ID
-    assert len(httpx_mock.get_requests()) == 2  # no status polling after a failure
+    assert len(httpx_mock.get_requests()) == 3  # no status polling after a failure
 
 
 async def test_gasless_swap_with_an_unsignable_payload_submits_nothing(
     routing: Any, httpx_mock: HTTPXMock, account: Any
 ) -> None:
+    serve_chains(httpx_mock)
     broken = permit2_typed_data()
     broken["primaryType"] = "Missing"
     httpx_mock.add_response(url=QUOTE_URL, json=routing_ok([gasless_quote_wire(eip712=broken)]))
     with pytest.raises(errors.SigningError) as info:
         await resolve(routing.gasless_swap(account, **SWAP))
     assert "gq-9a8b7c" in str(info.value)
-    assert len(httpx_mock.get_requests()) == 1
+    assert isinstance(info.value, errors.UnsafePayloadError)  # refused before signing
+    assert [r.url.path for r in httpx_mock.get_requests()] == [
+        "/supported-chains",
+        "/gasless/quote",
+    ]
 
 
 async def test_gasless_swap_with_no_quote_submits_nothing(
     routing: Any, httpx_mock: HTTPXMock, account: Any
 ) -> None:
+    serve_chains(httpx_mock)
     httpx_mock.add_response(url=QUOTE_URL, json=routing_ok([]))
     with pytest.raises(errors.APIError, match="no gasless quote"):
         await resolve(routing.gasless_swap(account, **SWAP))
-    assert len(httpx_mock.get_requests()) == 1
+    assert len(httpx_mock.get_requests()) == 2  # the chain list and the quote
 
 
 @pytest.mark.parametrize(
@@ -412,6 +434,7 @@ async def test_no_key_or_signature_reaches_a_log_record_or_an_error(
     account: Any,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
+    serve_chains(httpx_mock)
     caplog.set_level(logging.DEBUG)
     httpx_mock.add_response(url=QUOTE_URL, json=routing_ok([gasless_quote_wire()]))
     # The service echoes the key and the signature in its answer to the submission.

@@ -20,7 +20,15 @@ MODULES = [
     xswap_sdk.testing,
     xswap_sdk.testing.plugin,
 ]
-CONSTANTS = {"BASE_URL", "SERVICES", "FaultKind", "TEST_ADDRESS", "TEST_PRIVATE_KEY", "TEST_SIGNER"}
+CONSTANTS = {
+    "BASE_URL",
+    "SERVICES",
+    "FaultKind",
+    "Tamper",
+    "TEST_ADDRESS",
+    "TEST_PRIVATE_KEY",
+    "TEST_SIGNER",
+}
 
 
 def public(module: ModuleType) -> list[tuple[str, object]]:

@@ -54,10 +54,15 @@ bytes32 = _hex(32)
 address_word = _hex(20).map(lambda address: "0x" + "0" * 24 + address[2:])
 
 
-def _spec(signer_word: st.SearchStrategy[str]) -> st.SearchStrategy[dict[str, Any]]:
+def _spec(
+    signer_word: st.SearchStrategy[str], *, signable: bool = False
+) -> st.SearchStrategy[dict[str, Any]]:
+    # A signable intent is one Circle Gateway accepts: version 1 and a positive value.
+    version = st.just(1) if signable else uint32
+    value = uint256.filter(bool) if signable else uint256
     return st.fixed_dictionaries(
         {
-            "version": uint32,
+            "version": version,
             "sourceDomain": uint32,
             "destinationDomain": uint32,
             "sourceContract": st.one_of(address_word, bytes32),
@@ -68,16 +73,25 @@ def _spec(signer_word: st.SearchStrategy[str]) -> st.SearchStrategy[dict[str, An
             "destinationRecipient": st.one_of(address_word, bytes32),
             "sourceSigner": signer_word,
             "destinationCaller": address_word,
-            "value": uint256.map(str),
+            "value": value.map(str),
             "salt": bytes32,
             "hookData": st.binary(max_size=300).map(lambda raw: "0x" + raw.hex()),
         }
     )
 
 
-def intent_wires(signer_word: st.SearchStrategy[str] = address_word) -> st.SearchStrategy[Any]:
-    """Wire-form burn intents; uint256 fields as decimal strings or ints, as services send."""
+def intent_wires(
+    signer_word: st.SearchStrategy[str] = address_word, *, signable: bool = False
+) -> st.SearchStrategy[Any]:
+    """Wire-form burn intents; uint256 fields as decimal strings or ints, as services send.
+
+    With ``signable``, only intents the SDK will sign: version 1 and a positive value.
+    """
     amount = st.one_of(uint256.map(str), uint256)
     return st.fixed_dictionaries(
-        {"maxBlockHeight": amount, "maxFee": amount, "spec": _spec(signer_word)}
+        {
+            "maxBlockHeight": amount,
+            "maxFee": amount,
+            "spec": _spec(signer_word, signable=signable),
+        }
     )

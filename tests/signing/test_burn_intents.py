@@ -99,7 +99,7 @@ def test_build_takes_explicit_values() -> None:
         max_fee="3000000",
         max_block_height=23_000_000,
         salt=bytes(range(32)),
-        version=2,
+        version=1,
         value="5",
     )
     spec = intent.spec
@@ -110,7 +110,7 @@ def test_build_takes_explicit_values() -> None:
     assert (intent.max_fee, intent.max_block_height, spec.version, spec.value) == (
         3_000_000,
         23_000_000,
-        2,
+        1,
         5,
     )
     assert spec.salt == "0x" + bytes(range(32)).hex()

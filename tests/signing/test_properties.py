@@ -54,7 +54,7 @@ def test_set_digest_equals_eth_accounts(wires: list[dict[str, Any]]) -> None:
 def test_sign_then_recover_any_key(key: bytes, data: st.DataObject) -> None:
     account = Account.from_key(key)
     signer_word = st.just(address_to_bytes32(account.address))
-    wire = data.draw(intent_wires(signer_word))
+    wire = data.draw(intent_wires(signer_word, signable=True))
     signed = sign_burn_intent(wire, account)
     expected = Account.unsafe_sign_hash(bytes.fromhex(signed.digest[2:]), key).signature
     assert signed.signature == "0x" + bytes(expected).hex()
@@ -62,7 +62,7 @@ def test_sign_then_recover_any_key(key: bytes, data: st.DataObject) -> None:
         account.address
     )
 
-    wires = data.draw(st.lists(intent_wires(signer_word), min_size=1, max_size=4))
+    wires = data.draw(st.lists(intent_wires(signer_word, signable=True), min_size=1, max_size=4))
     signed_set = sign_burn_intent_set(wires, account)
     sent = signed_set.to_wire()
     assert recover_burn_intent_set_signer(sent["burnIntentSet"]["intents"], sent["signature"]) == (

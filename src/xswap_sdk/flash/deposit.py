@@ -1,9 +1,13 @@
 """Filling the gateway wallet: a USDC permit and ``depositWithPermit``, sent two ways.
 
-The chain's gateway wallet, USDC address and USDC permit version come from
-``GET /supported-chains``; the signing module's `prepare_deposit_with_permit` reads the
-token's name and the signer's permit nonce through web3, signs the permit and builds the
-call. Then either:
+The chain's gateway wallet and USDC address come from `xswap_sdk.registry`, never from
+the backend: ``GET /supported-chains`` must agree with the registry (or the deposit is
+refused with `UnsafePayloadError`), and only its USDC permit version is used, as the
+fallback for a token without ``version()``. The signing module's
+`prepare_deposit_with_permit` reads the token's name and the signer's permit nonce
+through web3, checks the permit domain against the token's ``DOMAIN_SEPARATOR()``, signs
+the permit and builds the call; `check_prepared` checks the result once more. Then
+either:
 
 - **web3** sends it: signed locally when the signer can sign transactions (an
   `eth_account` `LocalAccount`), otherwise with ``eth_sendTransaction`` by a node that
@@ -24,10 +28,12 @@ from pydantic import BaseModel, ConfigDict
 
 from .._lazy import require
 from .._models import check_argument
-from ..errors import InvalidInputError
+from ..errors import InvalidInputError, UnsafePayloadError
+from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing.deposit import DepositTransaction
 from ..signing.signer import Signer, signer_address
 from ..types import TokenAmount
+from . import _trust
 from ._operations import check_chain_id
 from .models import Chain
 
@@ -77,11 +83,21 @@ class DepositPlan:
 
 @dataclass(frozen=True, slots=True)
 class DepositTarget:
-    """The chain configuration a deposit needs."""
+    """The chain configuration a deposit needs.
+
+    Attributes:
+        gateway_wallet: the registry's GatewayWallet (the permit's spender and the
+            transaction's target).
+        usdc: the registry's native USDC on the chain (the permit's token).
+        usdc_version: the backend's ``usdc.version``, used only when the token has no
+            ``version()`` (and then checked against its ``DOMAIN_SEPARATOR()``).
+        chain_id: the chain.
+    """
 
     gateway_wallet: str
     usdc: str
     usdc_version: str | None
+    chain_id: int | None = None
 
 
 def check_deposit(
@@ -122,8 +138,25 @@ def check_deposit(
     return DepositPlan(owner=owner, chain_id=checked_chain, amount=units)
 
 
-def deposit_target(chains: list[Chain], chain_id: int) -> DepositTarget:
-    """The gateway wallet and USDC of ``chain_id``, from the backend's chain list."""
+def deposit_target(
+    chains: list[Chain], chain_id: int, *, registry: Registry | None = None
+) -> DepositTarget:
+    """The gateway wallet and USDC of ``chain_id``: the registry's, once the backend's
+    chain list is found to agree with them.
+
+    Args:
+        chains: from ``GET /supported-chains``.
+        chain_id: the chain to deposit on.
+        registry: the pinned chains; `xswap_sdk.registry.DEFAULT_REGISTRY` when not
+            given.
+
+    Raises:
+        InvalidInputError: the backend does not list the chain, or lists it without
+            ``gatewayWallet`` or ``usdc.address``.
+        UnsafePayloadError: the registry does not know the chain, or the backend's
+            ``gatewayWallet``, ``gatewayMinter``, ``usdc.address`` or domain is not the
+            registry's.
+    """
     chain = next((chain for chain in chains if chain.id == chain_id), None)
     if chain is None:
         known = ", ".join(str(chain.id) for chain in chains) or "none"
@@ -134,15 +167,50 @@ def deposit_target(chains: list[Chain], chain_id: int) -> DepositTarget:
         raise InvalidInputError(
             "chain_id", f"chain {chain_id} has no gatewayWallet or usdc.address configured"
         )
-    return DepositTarget(chain.gateway_wallet, chain.usdc.address, chain.usdc.version)
+    # Looked up when called, so that the default is the module's at that time.
+    pins = DEFAULT_REGISTRY if registry is None else registry
+    pinned = _trust.pinned_chain(pins, chain_id, chain)
+    return DepositTarget(pinned.gateway_wallet, pinned.usdc, chain.usdc.version, chain_id)
 
 
-def check_prepared(transaction: DepositTransaction, plan: DepositPlan) -> DepositTransaction:
-    """Refuse a permit signed for another chain than the one asked for."""
+def check_prepared(
+    transaction: DepositTransaction, plan: DepositPlan, target: DepositTarget | None = None
+) -> DepositTransaction:
+    """Check the prepared deposit before it is sent or handed to the relayer.
+
+    Args:
+        transaction: from ``prepare_deposit_with_permit``.
+        plan: the checked arguments.
+        target: from `deposit_target`; when given, the transaction must call its
+            gateway wallet, and the permit must let that wallet spend the plan's amount of
+            its USDC from the plan's owner.
+
+    Raises:
+        InvalidInputError: web3 is connected to another chain than ``plan.chain_id``.
+        UnsafePayloadError: the transaction or its permit names another contract, owner
+            or amount than the target and the plan.
+    """
     if transaction.chain_id != plan.chain_id:
         raise InvalidInputError(
             "web3",
             f"is connected to chain {transaction.chain_id}, not chain_id {plan.chain_id}",
+        )
+    if target is None:
+        return transaction
+    permit = transaction.permit
+    for field, received, expected in (
+        ("transaction.to", transaction.to, target.gateway_wallet),
+        ("permit.spender", permit.spender, target.gateway_wallet),
+        ("permit.token_address", permit.token_address, target.usdc),
+        ("permit.owner", permit.owner, plan.owner),
+    ):
+        if received.lower() != expected.lower():
+            raise UnsafePayloadError(field, expected=expected, received=received)
+    if permit.value != plan.amount:
+        raise UnsafePayloadError("permit.value", expected=plan.amount, received=permit.value)
+    if permit.chain_id != plan.chain_id:
+        raise UnsafePayloadError(
+            "permit.chain_id", expected=plan.chain_id, received=permit.chain_id
         )
     return transaction
 

@@ -5,6 +5,13 @@ user's gateway balances into one burn intent per source chain; `sign_order` sign
 (one `BurnIntent`, or one `BurnIntentSet` for several) and gives the ``signedOrder``
 array that ``POST /swap`` takes, serialised once, from the same values that were signed.
 
+Verify before signing. The domains, Gateway contracts and USDC addresses written into
+the intents come from `xswap_sdk.registry`, not from the backend: the backend's chain
+list is compared with the registry and refused (`UnsafePayloadError`) where it differs.
+The quote's router, amounts, output token, expiry and fee are checked too (see
+``xswap_sdk.flash._trust``), and `sign_order` checks every field of every intent again
+right before signing.
+
 Source selection, when ``sources`` is not given: the fewest chains that can cover the
 amount. A chain can give at most its balance less the intent's ``maxFee`` (Circle
 Gateway needs ``balance >= value + maxFee`` on each source chain). Chains are taken by
@@ -15,14 +22,20 @@ minimal: no other choice of fewer chains could add up to more.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from .._models import check_argument, invalid_input
-from ..errors import InsufficientBalanceError, InvalidInputError, QuoteRejectedError
+from ..errors import (
+    InsufficientBalanceError,
+    InvalidInputError,
+    QuoteRejectedError,
+    UnsafePayloadError,
+)
+from ..registry import DEFAULT_REGISTRY, GatewayChain, Registry
 from ..signing.burn_intents import (
     DEFAULT_MAX_FEE,
     MAX_INTENTS_PER_SET,
@@ -39,22 +52,33 @@ from ..signing.signed_intents import (
 )
 from ..signing.signer import Signer, signer_address
 from ..types import Address, ChainId, TokenAmount, from_units
+from . import _trust
 from .models import Chain, GatewayBalance, Quote
 
 __all__ = [
+    "DEFAULT_FEE_CAP_BASE",
+    "DEFAULT_FEE_CAP_BPS",
     "Order",
     "OrderSource",
     "SignedOrder",
+    "TrustedRoutersArg",
     "build_order",
+    "default_max_fee_cap",
     "select_sources",
     "sign_order",
 ]
+
+DEFAULT_FEE_CAP_BASE = _trust.DEFAULT_FEE_CAP_BASE
+DEFAULT_FEE_CAP_BPS = _trust.DEFAULT_FEE_CAP_BPS
+default_max_fee_cap = _trust.default_max_fee_cap
 
 USDC_DECIMALS = 6
 
 ChainsArg = Sequence[Chain | Mapping[str, Any]]
 BalancesArg = GatewayBalance | Mapping[int, int]
 MaxFeeArg = int | Mapping[int, int] | None
+TrustedRoutersArg = Mapping[int, Collection[str]] | None
+"""``trusted_routers``: per destination chain id, the routers an order may pay."""
 
 
 class OrderSource(BaseModel):
@@ -176,46 +200,47 @@ def _as_chains(chains: object) -> dict[int, Chain]:
             checked = chain if isinstance(chain, Chain) else Chain.model_validate(chain)
         except ValidationError as exc:
             raise invalid_input(exc, argument=f"chains[{index}]") from None
+        if checked.id in found:
+            # Two entries for one chain: which one would be signed for is not clear.
+            raise UnsafePayloadError(
+                f"chains[{index}].id", expected="each chain listed once", received=checked.id
+            )
         found[checked.id] = checked
     return found
 
 
 @dataclass(frozen=True, slots=True)
 class _Contracts:
-    """What a burn intent needs of one chain."""
+    """What a burn intent needs of one chain, from the registry."""
 
     domain: int
     gateway: str  # gatewayWallet on a source chain, gatewayMinter on the destination
     usdc: str
 
 
-def _source_config(chain: Chain | None) -> _Contracts | None:
-    if chain is None or chain.domain is None or chain.gateway_wallet is None:
-        return None
-    if chain.usdc is None or chain.usdc.address is None:
-        return None
-    return _Contracts(chain.domain, chain.gateway_wallet, chain.usdc.address)
-
-
-def _destination(chains: Mapping[int, Chain], chain_id: int) -> _Contracts:
+def _destination(
+    chains: Mapping[int, Chain], chain_id: int, registry: Registry
+) -> tuple[Chain, GatewayChain]:
     chain = chains.get(chain_id)
     if chain is None:
         raise InvalidInputError(
             "chain_id",
             f"{chain_id} is not among the supported chains ({', '.join(map(str, chains))})",
         )
-    if (
-        chain.domain is None
-        or chain.gateway_minter is None
-        or chain.usdc is None
-        or chain.usdc.address is None
-    ):
-        raise InvalidInputError(
-            "chains",
-            f"chain {chain_id} lacks domain, gatewayMinter or usdc.address, so it cannot "
-            "be a destination",
-        )
-    return _Contracts(chain.domain, chain.gateway_minter, chain.usdc.address)
+    return chain, _trust.pinned_chain(registry, chain_id, chain)
+
+
+def _candidates(
+    chains: Mapping[int, Chain], registry: Registry, destination: GatewayChain
+) -> dict[int, _Contracts]:
+    """The chains that may give: listed by the backend, pinned in the registry, and of
+    the destination's network. Their contracts come from the registry."""
+    found: dict[int, _Contracts] = {}
+    for chain_id in chains:
+        pinned = registry.get(chain_id)
+        if pinned is not None and pinned.testnet == destination.testnet:
+            found[chain_id] = _Contracts(pinned.domain, pinned.gateway_wallet, pinned.usdc)
+    return found
 
 
 def _balances(balances: object, chains: Mapping[int, Chain], user: str) -> dict[int, int]:
@@ -258,20 +283,18 @@ def _fees(quote: Quote, max_fee: object) -> tuple[int, dict[int, int]]:
 
 
 def _order_amount(quote: Quote) -> int:
-    amount = quote.token_in.amount if quote.token_in else None
     asked = quote.request.input_amount if quote.request else None
-    if amount is None and asked is None:
+    if asked is not None:
+        # The caller's own amount; check_quote_terms has compared the quote's with it.
+        return asked
+    amount = quote.token_in.amount if quote.token_in else None
+    if amount is None:
         raise QuoteRejectedError("quote.token_in.amount", "is missing", quote=quote)
-    if amount is not None and asked is not None and amount != asked:
-        raise QuoteRejectedError(
-            "quote.token_in.amount",
-            f"is {amount}, but {asked} was asked for: the quote is not for this amount",
-            quote=quote,
+    if amount <= 0:
+        raise UnsafePayloadError(
+            "quote.token_in.amount", expected="a positive amount", received=amount
         )
-    result = amount if amount is not None else asked or 0
-    if result <= 0:
-        raise QuoteRejectedError("quote.token_in.amount", "must be positive", quote=quote)
-    return result
+    return amount
 
 
 # ------------------------------------------------------------------------------ selection
@@ -307,6 +330,7 @@ def _shortfall_report(
     balances: Mapping[int, int],
     fees: Mapping[int, int],
     chains: Mapping[int, Chain],
+    candidates: Mapping[int, _Contracts],
 ) -> InsufficientBalanceError:
     usable: dict[int, int] = {}
     lines = []
@@ -314,8 +338,14 @@ def _shortfall_report(
         balance = balances[chain_id]
         chain = chains.get(chain_id)
         name = f"{chain_id} ({chain.name})" if chain and chain.name else str(chain_id)
-        if _source_config(chain) is None:
+        if chain is None:
             lines.append(f"{name}: balance {_usdc(balance)}, not usable (no chain configuration)")
+            continue
+        if chain_id not in candidates:
+            lines.append(
+                f"{name}: balance {_usdc(balance)}, not usable (not a chain of the destination's "
+                "network in the SDK's registry)"
+            )
             continue
         fee = fees[chain_id]
         usable[chain_id] = max(0, balance - fee)
@@ -340,6 +370,8 @@ def _checked_sources(
     balances: Mapping[int, int],
     fee_of: Mapping[int, int],
     chains: Mapping[int, Chain],
+    candidates: Mapping[int, _Contracts],
+    registry: Registry,
 ) -> dict[int, int]:
     if not isinstance(sources, Mapping) or not sources:
         raise InvalidInputError("sources", "must be a non-empty {chain_id: amount} mapping")
@@ -349,10 +381,16 @@ def _checked_sources(
         units = check_argument(f"sources[{key}]", TokenAmount, value)
         if units == 0:
             raise InvalidInputError(f"sources[{key}]", "must be positive")
-        if _source_config(chains.get(chain_id)) is None:
+        if chain_id not in chains:
             raise InvalidInputError(
                 f"sources[{key}]",
-                "names a chain without domain, gatewayWallet or usdc.address configuration",
+                "names a chain without configuration: the backend does not list it",
+            )
+        if chain_id not in candidates:
+            registry.chain(chain_id)  # not pinned: refused, saying how to add it
+            raise InvalidInputError(
+                f"sources[{key}]",
+                "names a chain of another network (mainnet and testnet cannot be mixed)",
             )
         chosen[chain_id] = units
     if sum(chosen.values()) != amount:
@@ -392,19 +430,33 @@ def build_order(
     sources: Mapping[int, int] | None = None,
     max_fee: MaxFeeArg = None,
     chain_id: int | None = None,
+    min_amount_out: int | str | None = None,
+    max_fee_cap: int | str | None = None,
+    trusted_routers: TrustedRoutersArg = None,
+    registry: Registry | None = None,
+    now: float | None = None,
 ) -> Order:
     """Choose the source chains and build one burn intent per source, per the spec.
 
-    Every intent takes its source and destination contracts, USDC addresses and domains
-    from ``chains``; ``sourceDepositor`` and ``sourceSigner`` are ``user``;
-    ``destinationRecipient`` and ``destinationCaller`` are the quote's
-    ``swap_router_address``; ``hookData`` is the quote's ``hook_data``; ``maxFee`` is
-    the quote's ``fees.gateway_fee`` (2010000 when the quote has none) unless
-    ``max_fee`` says otherwise; ``maxBlockHeight`` is the largest uint256 and ``salt``
-    32 random bytes.
+    Every intent takes its domains, Gateway contracts and USDC addresses from the
+    registry (the backend's ``chains`` must agree with it); ``sourceDepositor`` and
+    ``sourceSigner`` are ``user``; ``destinationRecipient`` and ``destinationCaller``
+    are the quote's ``swap_router_address``; ``hookData`` is the quote's ``hook_data``;
+    ``maxFee`` is the quote's ``fees.gateway_fee`` (2010000 when the quote has none)
+    unless ``max_fee`` says otherwise; ``maxBlockHeight`` is the largest uint256 and
+    ``salt`` 32 random bytes.
+
+    Before building, the quote and the chain list are checked; what fails is refused
+    with `UnsafePayloadError` (see ``xswap_sdk.flash._trust``): a chain whose domain,
+    ``gatewayWallet``, ``gatewayMinter`` or USDC address is not the registry's, a chain
+    the registry does not know, a router that is not the destination chain's
+    ``routerAddress`` (or not in ``trusted_routers``), a quote not for the amount or the
+    token asked, below ``min_amount_out``, without ``expires_at``, or with a gateway fee
+    above the default cap.
 
     Args:
-        quote: from `FlashClient.get_quote` (or its wire dict).
+        quote: from `FlashClient.get_quote` (or its wire dict; then what was asked is
+            not known, and only the quote's own terms are checked).
         chains: from `FlashClient.get_supported_chains`.
         balances: the user's `GatewayBalance` (from `FlashClient.get_balance`), or
             ``{chain_id: amount}`` in smallest units.
@@ -415,17 +467,31 @@ def build_order(
         max_fee: each intent's ``maxFee``: one value, or ``{chain_id: fee}`` for the
             chains whose minimum differs (the others keep the quote's fee).
         chain_id: the destination chain; defaults to the one the quote was asked for.
+        min_amount_out: refuse a quote whose ``token_out.amount`` is below this, in
+            the output token's smallest units.
+        max_fee_cap: refuse (`QuoteRejectedError`) a quote whose gateway fee is above
+            this, in smallest USDC units. When not given, the default cap applies:
+            2.01 USDC plus 1 basis point of the amount (see `default_max_fee_cap`).
+        trusted_routers: ``{chain_id: [router, ...]}``: the only routers the order may
+            pay, per destination chain. When given, a router outside it is refused.
+        registry: the pinned chains and contracts; `xswap_sdk.registry.DEFAULT_REGISTRY`
+            when not given. Add a chain with `Registry.with_chains`.
+        now: the time in Unix seconds (the client passes its clock's); the quote must
+            not have expired by then. When not given, only the presence of
+            ``expires_at`` is checked.
 
     Returns:
         The order, ready for `sign_order`.
 
     Raises:
+        UnsafePayloadError: the quote or the chain list disagrees with what was asked
+            or with the registry (nothing is built, nothing is signed).
         InsufficientBalanceError: the balances cannot cover the amount plus a max fee
             per source chain; the message names what each chain holds and can give.
-        QuoteRejectedError: the quote lacks its router or amount, or its amount is not
-            the one it was asked for.
+        QuoteRejectedError: the quote lacks its router or amount, has expired, or its
+            fee is above ``max_fee_cap``.
         InvalidInputError: more than 16 source chains would be needed, a bad
-            ``sources`` entry, or an unknown destination chain.
+            ``sources`` entry or argument, or an unknown destination chain.
     """
     checked_quote = _as_quote(quote)
     owner: str = check_argument("user", Address, user)
@@ -439,26 +505,45 @@ def build_order(
             "chain_id", "is needed: this quote does not record its destination chain"
         )
     destination_id = check_argument("chain_id", ChainId, destination_id)
+    pins = DEFAULT_REGISTRY if registry is None else _registry(registry)
+    routers = _trust.check_trusted_routers(trusted_routers)
+    least_out = (
+        None
+        if min_amount_out is None
+        else check_argument("min_amount_out", TokenAmount, min_amount_out)
+    )
+    cap = None if max_fee_cap is None else check_argument("max_fee_cap", TokenAmount, max_fee_cap)
     router = checked_quote.swap_router_address
     if router is None:
         raise QuoteRejectedError("quote.swap_router_address", "is missing", quote=checked_quote)
-    router = check_argument("quote.swap_router_address", Address, router)
-    amount = _order_amount(checked_quote)
+    try:
+        router = check_argument("quote.swap_router_address", Address, router)
+    except InvalidInputError:
+        raise UnsafePayloadError(
+            "quote.swap_router_address", expected="an address", received=router
+        ) from None
     known = _as_chains(chains)
-    destination = _destination(known, destination_id)
+    _trust.check_quote_terms(
+        checked_quote, request=checked_quote.request, now=now, min_amount_out=least_out
+    )
+    amount = _order_amount(checked_quote)
+    if not isinstance(max_fee, int) or isinstance(max_fee, bool):
+        # The quote's fee becomes a maxFee somewhere: it must be within the cap.
+        _trust.check_fee(checked_quote, amount=amount, max_fee_cap=cap)
+    listed, destination = _destination(known, destination_id, pins)
+    _trust.check_router(router, chain_id=destination_id, listed=listed, trusted_routers=routers)
     held = _balances(balances, known, owner)
     default_fee, fee_overrides = _fees(checked_quote, max_fee)
-    configs = {c: config for c, chain in known.items() if (config := _source_config(chain))}
-    candidates = list(configs)
-    fee_of = {c: fee_overrides.get(c, default_fee) for c in {*candidates, *held}}
+    configs = _candidates(known, pins, destination)
+    fee_of = {c: fee_overrides.get(c, default_fee) for c in {*configs, *held, *known}}
 
     if sources is not None:
-        chosen = _checked_sources(sources, amount, held, fee_of, known)
+        chosen = _checked_sources(sources, amount, held, fee_of, known, configs, pins)
     else:
-        usable = {c: max(0, held.get(c, 0) - fee_of[c]) for c in candidates if c in held}
+        usable = {c: max(0, held.get(c, 0) - fee_of[c]) for c in configs if c in held}
         picked = select_sources(amount, usable)
         if picked is None:
-            raise _shortfall_report(amount, owner, held, fee_of, known)
+            raise _shortfall_report(amount, owner, held, fee_of, known, configs)
         chosen = picked
     if len(chosen) > MAX_INTENTS_PER_SET:
         raise InvalidInputError(
@@ -470,13 +555,15 @@ def build_order(
     intents = []
     order_sources = []
     for source_id, value in chosen.items():
+        # The backend's entry of every chain that gives must agree with the registry.
+        _trust.pinned_chain(pins, source_id, known[source_id])
         source = configs[source_id]
         intents.append(
             build_burn_intent(
                 source_domain=source.domain,
                 destination_domain=destination.domain,
                 source_contract=source.gateway,
-                destination_contract=destination.gateway,
+                destination_contract=destination.gateway_minter,
                 source_token=source.usdc,
                 destination_token=destination.usdc,
                 user=owner,
@@ -495,6 +582,15 @@ def build_order(
                 balance=held.get(source_id, 0),
             )
         )
+    _trust.check_intents(
+        intents,
+        source_chain_ids=list(chosen),
+        destination=destination,
+        registry=pins,
+        user=owner,
+        router=router,
+        trusted_routers=routers,
+    )
     return Order(
         user=owner,
         chain_id=destination_id,
@@ -506,20 +602,44 @@ def build_order(
     )
 
 
-def sign_order(order: Order, signer: Signer) -> SignedOrder:
+def _registry(registry: object) -> Registry:
+    if not isinstance(registry, Registry):
+        raise InvalidInputError("registry", "must be a xswap_sdk.registry.Registry")
+    return registry
+
+
+def sign_order(
+    order: Order,
+    signer: Signer,
+    *,
+    registry: Registry | None = None,
+    trusted_routers: TrustedRoutersArg = None,
+) -> SignedOrder:
     """Sign an order: one ``BurnIntent`` for one source, one ``BurnIntentSet`` for
     several (signed once).
+
+    Right before signing, every field of every intent is checked again against the
+    registry and the order itself: the domains, Gateway contracts and USDC addresses of
+    its chains, the depositor and signer, the router as recipient and destination caller
+    (and in ``trusted_routers`` when given), one intent per source domain, a positive
+    value and transfer spec version 1.
 
     Args:
         order: from `build_order`.
         signer: the order's user.
+        registry: the pinned chains; `xswap_sdk.registry.DEFAULT_REGISTRY` when not
+            given (use the same registry as for `build_order`).
+        trusted_routers: ``{chain_id: [router, ...]}``; when given, the order's router
+            must be one of those of its destination chain.
 
     Returns:
         The signed order; `SignedOrder.to_wire` is the ``signedOrder`` array, in which
         only the first element carries the signature.
 
     Raises:
-        InvalidInputError: ``signer`` is not the order's user.
+        InvalidInputError: ``signer`` is not the order's user, or a bad argument.
+        UnsafePayloadError: an intent differs from what the registry and the order say
+            it must be; nothing is signed.
         SigningError: the signer failed, or signed for another address.
     """
     if not isinstance(order, Order):
@@ -527,6 +647,16 @@ def sign_order(order: Order, signer: Signer) -> SignedOrder:
     address = signer_address(signer)
     if address != order.user:
         raise InvalidInputError("signer", f"must be the order's user {order.user}, not {address}")
+    pins = DEFAULT_REGISTRY if registry is None else _registry(registry)
+    _trust.check_intents(
+        order.intents,
+        source_chain_ids=[source.chain_id for source in order.sources],
+        destination=pins.chain(order.chain_id),
+        registry=pins,
+        user=order.user,
+        router=order.swap_router_address,
+        trusted_routers=_trust.check_trusted_routers(trusted_routers),
+    )
     signed: SignedBurnIntent | SignedBurnIntentSet
     if len(order.intents) == 1:
         signed = sign_burn_intent(order.intents[0], signer)

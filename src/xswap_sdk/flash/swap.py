@@ -6,14 +6,21 @@ history. Both clients run the same flow.
 
 The checks made before signing (nothing is signed or sent when one fails):
 
-- the destination chain is one the backend supports (`InvalidInputError`);
+- the destination chain is one the backend supports (`InvalidInputError`) and one the
+  registry pins (`UnsafePayloadError`);
+- the quote is for the amount and the token asked, gives at least ``min_amount_out``
+  when given, and has an ``expires_at`` (`UnsafePayloadError`);
 - the quote has not expired by the client's clock (`QuoteRejectedError`). The spec
   does not give the unit of ``expires_at``: values from 1e11 on are read as
   milliseconds, smaller ones as seconds. It is checked when the quote arrives and again
   just before signing;
-- the quote's gateway fee is at most ``max_fee_cap`` when one is given;
-- the quote is for the amount asked, and has the router and calldata ``POST /swap``
-  needs.
+- the quote's gateway fee is at most ``max_fee_cap`` when one is given
+  (`QuoteRejectedError`), else at most the default cap, 2.01 USDC plus 1 bp of the
+  amount (`UnsafePayloadError`, see `xswap_sdk.flash.orders.default_max_fee_cap`);
+- the quote has the router and calldata ``POST /swap`` needs (`QuoteRejectedError`);
+- everything `build_order` and `sign_order` check: the chain list against the
+  registry, the router against the destination chain's ``routerAddress`` and the
+  caller's ``trusted_routers``, every field of every intent.
 """
 
 from __future__ import annotations
@@ -34,9 +41,11 @@ from ..errors import (
     ResponseValidationError,
     SwapFailedError,
 )
+from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing.signer import Signer, signer_address
 from ..types import ChainId, TokenAmount
 from . import _operations as operations
+from . import _trust
 from .models import (
     Chain,
     HistoryPage,
@@ -46,7 +55,7 @@ from .models import (
     SwapRequest,
     SwapSubmission,
 )
-from .orders import SignedOrder, build_order, sign_order
+from .orders import SignedOrder, TrustedRoutersArg, build_order, sign_order
 
 __all__ = [
     "DEFAULT_SWAP_POLL_INTERVAL",
@@ -73,7 +82,22 @@ _WAIT_PAGE_SIZE: Final = 50
 
 @dataclass(frozen=True, slots=True)
 class SwapPlan:
-    """The checked arguments of a one-call swap."""
+    """The checked arguments of a one-call swap.
+
+    Attributes:
+        signer: signs the order.
+        user: the signer's address.
+        quote: the quote request.
+        slippage_bps: the slippage sent with ``POST /swap``.
+        sources: the caller's choice of source chains, if any.
+        max_fee_cap: the caller's fee cap; ``None`` for the default cap.
+        min_amount_out: the least output accepted, if given.
+        trusted_routers: the caller's pinned routers, if given.
+        registry: the pinned chains and contracts.
+        wait: whether to follow the swap to its outcome.
+        wait_timeout: seconds to wait with ``wait``.
+        poll_interval: seconds between two reads of the history.
+    """
 
     signer: Signer
     user: str
@@ -84,6 +108,9 @@ class SwapPlan:
     wait: bool
     wait_timeout: float
     poll_interval: float
+    min_amount_out: int | None = None
+    trusted_routers: _trust.TrustedRouters | None = None
+    registry: Registry = DEFAULT_REGISTRY
 
 
 def plan_swap(
@@ -99,8 +126,19 @@ def plan_swap(
     wait: bool,
     wait_timeout: float,
     poll_interval: float,
+    min_amount_out: int | str | None = None,
+    trusted_routers: TrustedRoutersArg = None,
+    registry: Registry | None = None,
 ) -> SwapPlan:
-    """Check every argument of `swap`, before any I/O."""
+    """Check every argument of `swap`, before any I/O.
+
+    ``min_amount_out`` (output token units), ``trusted_routers``
+    (``{chain_id: [router, ...]}``) and ``registry`` (default
+    `xswap_sdk.registry.DEFAULT_REGISTRY`) are checked here and applied before signing.
+
+    Raises:
+        InvalidInputError: naming the first bad argument.
+    """
     user = signer_address(signer)
     request = operations.quote_request(
         input_amount=input_amount,
@@ -120,6 +158,14 @@ def plan_swap(
             for key, value in sources.items()
         }
     cap = None if max_fee_cap is None else check_argument("max_fee_cap", TokenAmount, max_fee_cap)
+    least_out = (
+        None
+        if min_amount_out is None
+        else check_argument("min_amount_out", TokenAmount, min_amount_out)
+    )
+    routers = _trust.check_trusted_routers(trusted_routers)
+    if registry is not None and not isinstance(registry, Registry):
+        raise InvalidInputError("registry", "must be a xswap_sdk.registry.Registry")
     if not isinstance(wait, bool):
         raise InvalidInputError("wait", "must be True or False")
     check_wait_arguments(wait_timeout, poll_interval, timeout_name="wait_timeout")
@@ -133,45 +179,39 @@ def plan_swap(
         wait=wait,
         wait_timeout=wait_timeout,
         poll_interval=poll_interval,
+        min_amount_out=least_out,
+        trusted_routers=routers,
+        registry=DEFAULT_REGISTRY if registry is None else registry,
     )
 
 
-def check_quote(quote: Quote, *, now: float, max_fee_cap: int | None = None) -> None:
-    """The checks on a quote made before signing.
+def check_quote(
+    quote: Quote,
+    *,
+    now: float,
+    max_fee_cap: int | None = None,
+    min_amount_out: int | None = None,
+) -> None:
+    """The checks on a quote made before signing (the chain list is checked by
+    `build_order`).
+
+    Args:
+        quote: the backend's quote; its ``request`` is what was asked.
+        now: the time in Unix seconds, by the client's clock.
+        max_fee_cap: the caller's cap on the gateway fee; ``None`` for the default cap
+            (2.01 USDC plus 1 bp of the amount).
+        min_amount_out: the least output accepted, if any.
 
     Raises:
-        QuoteRejectedError: expired, gateway fee above ``max_fee_cap``, not for the
-            amount asked, or without ``swap_router_address`` / ``swap_calldata``.
+        UnsafePayloadError: not for the amount or the token asked, below
+            ``min_amount_out``, without ``expires_at``, or a fee above the default cap.
+        QuoteRejectedError: expired, gateway fee above ``max_fee_cap``, or without
+            ``swap_router_address`` / ``swap_calldata``.
     """
-    expires = quote.expires_at_seconds
-    if expires is not None and now >= expires:
-        raise QuoteRejectedError(
-            "quote.expires_at",
-            f"the quote expired {now - expires:.1f} s ago; ask for a new one",
-            quote=quote,
-        )
-    if max_fee_cap is not None:
-        fee = quote.gateway_fee
-        if fee is None:
-            raise QuoteRejectedError(
-                "quote.fees.gateway_fee",
-                "is missing, so max_fee_cap cannot be checked",
-                quote=quote,
-            )
-        if fee > max_fee_cap:
-            raise QuoteRejectedError(
-                "quote.fees.gateway_fee",
-                f"is {fee}, above max_fee_cap {max_fee_cap} (smallest USDC units)",
-                quote=quote,
-            )
+    _trust.check_quote_terms(quote, request=quote.request, now=now, min_amount_out=min_amount_out)
     asked = quote.request.input_amount if quote.request else None
-    amount = quote.token_in.amount if quote.token_in else None
-    if asked is not None and amount is not None and amount != asked:
-        raise QuoteRejectedError(
-            "quote.token_in.amount",
-            f"is {amount}, but {asked} was asked for: the quote is not for this amount",
-            quote=quote,
-        )
+    amount = asked if asked is not None else (quote.token_in.amount if quote.token_in else None)
+    _trust.check_fee(quote, amount=amount or 0, max_fee_cap=max_fee_cap)
     for field in ("swap_router_address", "swap_calldata"):
         if getattr(quote, field) is None:
             raise QuoteRejectedError(f"quote.{field}", "is missing", quote=quote)
@@ -240,8 +280,15 @@ def swap(plan: SwapPlan, *, clock: Clock) -> Flow[SwapSubmission]:
     and (with ``plan.wait``) the wait for the outcome."""
     chains: list[Chain] = yield Call(operations.get_supported_chains())
     _supported(chains, plan.quote.chain_id)
+    # Refused before asking for a quote: nothing can be signed for an unpinned chain.
+    plan.registry.chain(plan.quote.chain_id)
     quote: Quote = yield Call(operations.get_quote(plan.quote))
-    check_quote(quote, now=clock.time(), max_fee_cap=plan.max_fee_cap)
+    check_quote(
+        quote,
+        now=clock.time(),
+        max_fee_cap=plan.max_fee_cap,
+        min_amount_out=plan.min_amount_out,
+    )
     balances = yield Call(operations.get_balance(plan.user))
     order = build_order(
         quote,
@@ -250,10 +297,22 @@ def swap(plan: SwapPlan, *, clock: Clock) -> Flow[SwapSubmission]:
         user=plan.user,
         sources=plan.sources,
         chain_id=plan.quote.chain_id,
+        min_amount_out=plan.min_amount_out,
+        max_fee_cap=plan.max_fee_cap,
+        trusted_routers=plan.trusted_routers,
+        registry=plan.registry,
+        now=clock.time(),
     )
     # Reading the balances took time: the quote must still be good when it is signed.
-    check_quote(quote, now=clock.time(), max_fee_cap=plan.max_fee_cap)
-    signed = sign_order(order, plan.signer)
+    check_quote(
+        quote,
+        now=clock.time(),
+        max_fee_cap=plan.max_fee_cap,
+        min_amount_out=plan.min_amount_out,
+    )
+    signed = sign_order(
+        order, plan.signer, registry=plan.registry, trusted_routers=plan.trusted_routers
+    )
     submitted: SwapSubmission = yield Call(
         operations.submit_swap(
             submission(

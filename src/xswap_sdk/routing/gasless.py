@@ -1,29 +1,53 @@
-"""The gasless swap in one flow: quote, sign the Permit2 payload, submit, optionally wait.
+"""The gasless swap in one flow: quote, verify and sign the Permit2 payload, submit,
+optionally wait.
 
-Written once as a flow (see ``xswap_sdk._flow``) and run by both clients. The payload is
-signed exactly as the service sent it (`xswap_sdk.signing.sign_typed_data` reads a string
-``chainId`` and a domain without ``version`` as they are meant), and what is submitted is
-that quote's id with that signature. The signature is not kept in the result, and never
-appears in a log record or an error message.
+Written once as a flow (see ``xswap_sdk._flow``) and run by both clients. Before the
+payload is signed, it is compared field by field with the Permit2 message the caller's
+arguments call for (see ``xswap_sdk.routing._permit2``): the token, the amount, the
+spender (the routing contract of the source chain: pinned by the caller, or
+``serviceContract`` from ``GET /supported-chains``), the deadline and, with a witness,
+the receiver, destination and minimum output. A mismatch raises `UnsafePayloadError` and
+nothing is signed or submitted. ``sign_unverified_payload=True`` skips this, dangerously.
+
+The payload is then signed as the service sent it (`xswap_sdk.signing.sign_typed_data`
+reads a string ``chainId`` and a domain without ``version`` as they are meant), and what
+is submitted is that quote's id with that signature. The signature is not kept in the
+result, and never appears in a log record or an error message.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
 from .._clock import Clock
 from .._flow import Call, Flow
+from .._logging import logger
+from .._models import check_argument
 from .._operation import Operation
-from ..errors import APIError, InvalidInputError, SigningError, SwapFailedError
+from ..errors import (
+    APIError,
+    InvalidInputError,
+    SigningError,
+    SwapFailedError,
+    UnsafePayloadError,
+)
 from ..signing import Signer, sign_typed_data
 from ..signing.signer import signer_address
+from ..types import Address, TokenAmount
 from . import _operations as operations
 from ._operations import RoutingPaths
-from .models import GaslessQuote, GaslessStatus, GaslessSubmission
+from ._permit2 import check_permit2_payload
+from .models import (
+    GaslessQuote,
+    GaslessQuoteRequest,
+    GaslessStatus,
+    GaslessSubmission,
+    SupportedChain,
+)
 
-__all__ = ["GaslessSwapResult", "gasless_swap"]
+__all__ = ["GaslessSwapResult", "gasless_swap", "service_contract"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +91,39 @@ def sign_quote(signer: Signer, quote: GaslessQuote) -> str:
         raise SigningError(f"gasless quote {quote.quote_id} cannot be signed: {exc}") from exc
 
 
+def service_contract(chains: list[SupportedChain], chain_id: int) -> str:
+    """The routing contract of ``chain_id`` (``serviceContract``), the spender a gasless
+    Permit2 payload must name.
+
+    Raises:
+        UnsafePayloadError: the chain is not listed, or has no valid ``serviceContract``;
+            then nothing could check the payload's spender.
+    """
+    chain = next((chain for chain in chains if chain.id == chain_id), None)
+    contract = chain.service_contract if chain is not None else None
+    try:
+        checked: str = check_argument("serviceContract", Address, contract)
+    except InvalidInputError:
+        raise UnsafePayloadError(
+            f"supported-chains[{chain_id}].serviceContract",
+            expected=f"the routing contract of chain {chain_id}",
+            received=contract,
+            hint="Pin it yourself to check the permit's spender without this list.",
+        ) from None
+    return checked
+
+
+@dataclass(frozen=True, slots=True)
+class _Verification:
+    """How the payload is checked before it is signed."""
+
+    request: GaslessQuoteRequest
+    spender: str | None
+    spender_cache: MutableMapping[int, str] | None
+    min_amount_out: int | None
+    sign_unverified_payload: bool
+
+
 def gasless_swap(
     paths: RoutingPaths,
     signer: Signer,
@@ -76,20 +133,61 @@ def gasless_swap(
     poll_interval: float,
     is_done: Callable[[GaslessStatus], bool] | None,
     clock: Clock,
+    spender: str | None = None,
+    spender_cache: MutableMapping[int, str] | None = None,
+    min_amount_out: int | str | None = None,
+    sign_unverified_payload: bool = False,
     **quote_fields: Any,
 ) -> Flow[GaslessSwapResult]:
     """Validate everything, then return the flow: ``GET /gasless/quote`` for the
-    signer's address, sign, ``POST /gasless/submit-swap`` and, with ``wait``, poll
-    ``GET /gasless/status``."""
+    signer's address, verify and sign its Permit2 payload, ``POST /gasless/submit-swap``
+    and, with ``wait``, poll ``GET /gasless/status``.
+
+    Args:
+        paths: the service's paths.
+        signer: signs the payload; its address is the quote's ``sender``.
+        wait: poll the status after submitting.
+        wait_timeout: seconds to poll with ``wait``.
+        poll_interval: seconds between two polls.
+        is_done: the caller's own test of a status record.
+        clock: the client's clock (the permit's deadline is checked by it).
+        spender: the routing contract of ``from_chain`` as the caller pins it. When not
+            given, ``serviceContract`` from ``GET /supported-chains`` is used (read once,
+            then kept in ``spender_cache``). A pinned spender also holds against a
+            service that lies in both answers.
+        spender_cache: ``{chain_id: serviceContract}`` kept between calls (the client's);
+            read first, filled after ``/supported-chains`` is read.
+        min_amount_out: the least output accepted, in the output token's smallest units;
+            a witness must name at least this.
+        sign_unverified_payload: DANGEROUS. Sign the service's payload as it is, without
+            comparing it with what was asked: a compromised or spoofed service can then
+            take any of the signer's tokens that Permit2 may move. Only for a service you
+            control, whose payload the SDK cannot read yet.
+        **quote_fields: the arguments of ``GET /gasless/quote`` but ``sender``.
+
+    Raises:
+        InvalidInputError: a bad argument (before any request).
+    """
     request = operations.gasless_quote_request(sender=signer_address(signer), **quote_fields)
     if not isinstance(wait, bool):
         raise InvalidInputError("wait", "must be True or False")
+    if not isinstance(sign_unverified_payload, bool):
+        raise InvalidInputError("sign_unverified_payload", "must be True or False")
+    pinned = None if spender is None else check_argument("spender", Address, spender)
+    if spender_cache is not None and not isinstance(spender_cache, MutableMapping):
+        raise InvalidInputError("spender_cache", "must be a dict {chain_id: address}")
+    least_out = (
+        None
+        if min_amount_out is None
+        else check_argument("min_amount_out", TokenAmount, min_amount_out)
+    )
     predicate = operations.check_wait(wait_timeout, poll_interval, is_done)
     quote_operation = operations.get_gasless_quote(paths, request)
     return _run(
         paths,
         quote_operation,
         signer,
+        _Verification(request, pinned, spender_cache, least_out, sign_unverified_payload),
         wait=wait,
         wait_timeout=wait_timeout,
         poll_interval=poll_interval,
@@ -98,10 +196,25 @@ def gasless_swap(
     )
 
 
+def _expected_spender(paths: RoutingPaths, verification: _Verification) -> Flow[str]:
+    chain_id = verification.request.from_chain
+    if verification.spender is not None:
+        return verification.spender
+    cache = verification.spender_cache
+    if cache is not None and chain_id in cache:
+        return cache[chain_id]
+    chains: list[SupportedChain] = yield Call(operations.get_supported_chains(paths))
+    found = service_contract(chains, chain_id)
+    if cache is not None:
+        cache[chain_id] = found
+    return found
+
+
 def _run(
     paths: RoutingPaths,
     quote_operation: Operation[list[GaslessQuote]],
     signer: Signer,
+    verification: _Verification,
     *,
     wait: bool,
     wait_timeout: float,
@@ -109,6 +222,10 @@ def _run(
     is_done: Callable[[GaslessStatus], bool] | None,
     clock: Clock,
 ) -> Flow[GaslessSwapResult]:
+    spender: str | None = None
+    if not verification.sign_unverified_payload:
+        # Read before the quote, so that the quote is as fresh as can be when signed.
+        spender = yield from _expected_spender(paths, verification)
     quotes: list[GaslessQuote] = yield Call(quote_operation)
     if not quotes:
         raise APIError(
@@ -117,6 +234,29 @@ def _run(
             path=quote_operation.log_path,
         )
     quote = quotes[0]
+    if spender is None:
+        logger.warning(
+            "signing gasless quote %s without checking its Permit2 payload "
+            "(sign_unverified_payload=True)",
+            quote.quote_id,
+        )
+    else:
+        try:
+            check_permit2_payload(
+                quote,
+                request=verification.request,
+                spender=spender,
+                now=clock.time(),
+                min_amount_out=verification.min_amount_out,
+            )
+        except UnsafePayloadError as exc:
+            where = f"Gasless quote {quote.quote_id} was refused."
+            raise UnsafePayloadError(
+                exc.field,
+                expected=exc.expected,
+                received=exc.received,
+                hint=f"{where} {exc.hint}" if exc.hint else where,
+            ) from None
     signature = sign_quote(signer, quote)
     submission: GaslessSubmission = yield Call(
         operations.submit_gasless_swap(paths, quote.quote_id, signature)

@@ -588,6 +588,9 @@ class GaslessQuoteSummary(WireModel):
     to_token: Any = None
     amount_in: _Amount | None = None
     amount_out: _Amount | None = None
+    min_amount_out: _Amount | None = None
+    """The least output after slippage, when the service says (the witness's
+    ``minAmountOut`` must be this)."""
     aggregator: str | None = None
     route_kind: RouteKind | str | None = None
     bridge_providers: Any = None

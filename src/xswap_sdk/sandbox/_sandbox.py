@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Coroutine, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from types import TracebackType
 from typing import Any, Final, Self, TypeVar
 
@@ -48,8 +48,11 @@ class RecordedRequest:
         status: the status answered, or ``None`` when no answer was sent.
         processed: whether the service handled it (and may have changed state).
         fault: the fault that befell it: ``refuse_connection``,
-            ``drop_after_processing``, ``rate_limit``, ``server_error``, ``timeout``
-            (the delay reached the client's read timeout), or ``None``.
+            ``drop_after_processing``, ``rate_limit``, ``server_error``, ``tamper``
+            (the answer was changed), ``timeout`` (the delay reached the client's read
+            timeout), or ``None``.
+        body: the request body as sent (it may hold a signature: left out of ``repr``),
+            so a test can see what a client submitted.
     """
 
     service: str
@@ -58,6 +61,7 @@ class RecordedRequest:
     status: int | None
     processed: bool
     fault: str | None = None
+    body: bytes = field(default=b"", repr=False)
 
 
 class RequestLog(list[RecordedRequest]):
@@ -227,6 +231,7 @@ class Sandbox:
                     fault="timeout"
                     if outcome.drop == "timeout"
                     else (outcome.fault.kind if outcome.fault else None),
+                    body=body,
                 )
             )
             return outcome

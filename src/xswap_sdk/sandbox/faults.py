@@ -1,4 +1,4 @@
-"""Fault injection: make chosen requests slow, rate limited, failing, or lost.
+"""Fault injection: make chosen requests slow, rate limited, failing, lost, or lied to.
 
 Each rule names the requests it applies to (service, method, path; ``None`` matches
 any) and how many times it fires (``times=None``: every time). The two kinds of lost
@@ -10,27 +10,106 @@ connection matter for money:
   submitted), then the connection drops before the answer arrives. A client must not
   send a submission again; the SDK says the outcome is unknown.
 
+Tamper rules play a malicious service (a compromised backend, or a proxy that rewrites
+answers): the service answers, then the rule changes the JSON before it leaves. Test
+that your code, and the SDK under it, refuses to sign what was not asked for:
+
+- `Faults.tamper_flash_quote`: the swap backend's quote (router, output token, amounts,
+  fee, expiry, hook data);
+- `Faults.tamper_flash_chains`: one chain of the swap backend's chain list (domain,
+  ``gatewayWallet``, ``gatewayMinter``, USDC, router);
+- `Faults.tamper_gasless_quote`: the routing service's gasless quote, e.g. a field of
+  its Permit2 payload (``eip712.message.spender``);
+- `Faults.tamper_login_message`: the text ``POST /auth/message`` asks to sign;
+- `Faults.tamper`: any answer, with your own function.
+
+Changes name fields by dotted paths (``"token_out.address"``, ``"eip712.message.witness
+.receiver"``, list indexes as numbers); the value `REMOVE` deletes a field.
+
 Rules are checked in the order they were added. Every matching latency rule adds its
 delay; then the first matching rule of another kind decides the request's fate.
 """
 
 from __future__ import annotations
 
+import copy
 import fnmatch
-from dataclasses import dataclass
-from typing import Final, Literal
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Final, Literal
 
 from ._http import HTTPError, Request, Response, Service
 
-__all__ = ["SERVICES", "Fault", "FaultKind", "Faults", "Outcome"]
+__all__ = ["REMOVE", "SERVICES", "Fault", "FaultKind", "Faults", "Outcome", "Tamper"]
 
 SERVICES: Final = ("flash", "routing", "relayer")
 """The names of the emulated services, as used in rules and in the request log."""
 
 FaultKind = Literal[
-    "latency", "rate_limit", "server_error", "refuse_connection", "drop_after_processing"
+    "latency",
+    "rate_limit",
+    "server_error",
+    "refuse_connection",
+    "drop_after_processing",
+    "tamper",
 ]
 """What a rule does to the requests it matches."""
+
+Tamper = Callable[[Any], Any]
+"""Changes a parsed JSON answer: edits it in place (returning ``None``) or returns the
+answer to send instead."""
+
+
+class _Remove:
+    """The marker `REMOVE`: a change that deletes the field it names."""
+
+    def __repr__(self) -> str:
+        return "REMOVE"
+
+
+REMOVE: Final = _Remove()
+"""As a value in a tamper rule's changes: delete that field."""
+
+
+def _step(container: Any, part: str) -> tuple[Any, Any]:
+    key: Any = int(part) if isinstance(container, list) else part
+    return container, key
+
+
+def set_path(document: Any, path: str, value: Any) -> None:
+    """Set (or, with `REMOVE`, delete) the field at a dotted ``path`` of ``document``.
+
+    Raises:
+        KeyError: a step of the path does not exist.
+    """
+    parts = path.split(".")
+    node = document
+    for part in parts[:-1]:
+        container, key = _step(node, part)
+        node = container[key]
+    container, key = _step(node, parts[-1])
+    if value is REMOVE:
+        del container[key]
+    else:
+        container[key] = copy.deepcopy(value)
+
+
+def _apply_changes(target: Any, changes: Mapping[str, Any]) -> None:
+    for path, value in changes.items():
+        set_path(target, path, value)
+
+
+def _enveloped(edit: Callable[[Any], None]) -> Tamper:
+    """Apply ``edit`` to the routing service's ``data`` (each element of a list)."""
+
+    def tamper(body: Any) -> None:
+        data = body.get("data") if isinstance(body, dict) else None
+        for item in data if isinstance(data, list) else [data]:
+            if isinstance(item, dict):
+                edit(item)
+
+    return tamper
 
 
 @dataclass(eq=False)
@@ -49,6 +128,7 @@ class Fault:
         status: the HTTP status answered (``rate_limit`` and ``server_error`` rules).
         retry_after: the ``Retry-After`` header value in seconds, if any.
         hits: how many times it has fired.
+        edit: how a ``tamper`` rule changes the answer.
     """
 
     kind: FaultKind
@@ -60,6 +140,18 @@ class Fault:
     status: int = 0
     retry_after: float | None = None
     hits: int = 0
+    edit: Tamper | None = None
+
+    def tampered(self, response: Response) -> Response:
+        """``response`` as a ``tamper`` rule changes it (successful JSON answers only)."""
+        if self.edit is None or not 200 <= response.status < 300:
+            return response
+        if not response.content_type.startswith("application/json"):
+            return response
+        body = json.loads(response.body)
+        changed = self.edit(body)
+        body = body if changed is None else changed
+        return replace(response, body=json.dumps(body, separators=(",", ":")).encode())
 
     def matches(self, service: str, request: Request) -> bool:
         """Whether this rule applies to ``request`` sent to ``service`` now."""
@@ -145,6 +237,7 @@ class Faults:
         seconds: float = 0.0,
         status: int = 0,
         retry_after: float | None = None,
+        edit: Tamper | None = None,
     ) -> Fault:
         if service is not None and service not in SERVICES:
             raise ValueError(f"service must be one of {', '.join(SERVICES)}, or None")
@@ -161,6 +254,7 @@ class Faults:
             seconds=seconds,
             status=status,
             retry_after=retry_after,
+            edit=edit,
         )
         self._rules.append(rule)
         return rule
@@ -244,6 +338,89 @@ class Faults:
         (in-process: `httpx.RemoteProtocolError`). What the request did stands."""
         return self._add("drop_after_processing", service, method, path, times)
 
+    def tamper(
+        self,
+        edit: Tamper,
+        *,
+        service: str | None = None,
+        method: str | None = None,
+        path: str | None = None,
+        times: int | None = 1,
+    ) -> Fault:
+        """Let the service answer matching requests, then change the answer's JSON with
+        ``edit`` (successful JSON answers only), as a malicious service would.
+
+        Only successful JSON answers are changed; an error answer leaves the rule for
+        the next matching request.
+
+        Args:
+            edit: gets the parsed JSON body; edits it in place, or returns the body to
+                send instead.
+            service: the service it applies to, or ``None`` for all.
+            method: the HTTP method, or ``None`` for all.
+            path: the path inside the service, a glob, or ``None`` for all.
+            times: how many answers to change; ``None`` for every one.
+        """
+        if not callable(edit):
+            raise ValueError("edit must be a function of the parsed JSON body")
+        return self._add("tamper", service, method, path, times, edit=edit)
+
+    def tamper_flash_quote(self, changes: Mapping[str, Any], *, times: int | None = 1) -> Fault:
+        """Change the swap backend's quote (``GET /quote``), e.g.
+        ``{"swap_router_address": attacker}``, ``{"token_out.address": other}``,
+        ``{"token_in.amount": "1"}``, ``{"fees.gateway_fee": "60000000"}``,
+        ``{"expires_at": REMOVE}`` or ``{"hook_data": "0x..."}``."""
+        fields = dict(changes)
+        return self.tamper(
+            lambda body: _apply_changes(body, fields),
+            service="flash",
+            method="GET",
+            path="/quote",
+            times=times,
+        )
+
+    def tamper_flash_chains(
+        self, chain_id: int, changes: Mapping[str, Any], *, times: int | None = 1
+    ) -> Fault:
+        """Change one chain of the swap backend's ``GET /supported-chains``, e.g.
+        ``{"domain": 0}``, ``{"gatewayWallet": attacker}``, ``{"gatewayMinter": ...}``,
+        ``{"usdc.address": ...}`` or ``{"routerAddress": ...}``."""
+        fields = dict(changes)
+
+        def edit(body: Any) -> None:
+            for chain in body:
+                if isinstance(chain, dict) and chain.get("id") == chain_id:
+                    _apply_changes(chain, fields)
+
+        return self.tamper(
+            edit, service="flash", method="GET", path="/supported-chains", times=times
+        )
+
+    def tamper_gasless_quote(self, changes: Mapping[str, Any], *, times: int | None = 1) -> Fault:
+        """Change every quote of the routing service's ``GET /gasless/quote``, e.g.
+        ``{"eip712.message.spender": attacker}`` or
+        ``{"eip712.message.permitted.amount": str(2**256 - 1)}``."""
+        fields = dict(changes)
+        return self.tamper(
+            _enveloped(lambda quote: _apply_changes(quote, fields)),
+            service="routing",
+            method="GET",
+            path="/gasless/quote",
+            times=times,
+        )
+
+    def tamper_login_message(
+        self, message: str | Callable[[str], str], *, times: int | None = 1
+    ) -> Fault:
+        """Replace the text ``POST /auth/message`` asks the wallet to sign: a new text,
+        or a function of the honest one (``lambda text: text.replace(...)``)."""
+
+        def edit(body: Any) -> None:
+            honest = body.get("message", "")
+            body["message"] = message(honest) if callable(message) else message
+
+        return self.tamper(edit, service="flash", method="POST", path="/auth/message", times=times)
+
     def remove(self, rule: Fault) -> None:
         """Stop ``rule`` from firing again."""
         rule.remaining = 0
@@ -263,7 +440,8 @@ class Faults:
                 rule.fire()
                 delay += rule.seconds
             elif deciding is None:
-                rule.fire()
+                if rule.kind != "tamper":  # counted only when it changes an answer
+                    rule.fire()
                 deciding = rule
         if deciding is None:
             response = service.handle(request)
@@ -272,6 +450,14 @@ class Faults:
             return Outcome(None, False, delay, drop="before", fault=deciding)
         if deciding.kind in ("rate_limit", "server_error"):
             return Outcome(service.error_response(deciding.error()), False, delay, fault=deciding)
+        if deciding.kind == "tamper":
+            honest = service.handle(request)
+            response = deciding.tampered(honest)
+            if response is honest:
+                # An error or a body that is not JSON: left alone, the rule keeps its turn.
+                return Outcome(honest, True, delay + honest.delay, fault=None)
+            deciding.fire()
+            return Outcome(response, True, delay + response.delay, fault=deciding)
         response = service.handle(request)
         return Outcome(response, True, delay + response.delay, drop="after", fault=deciding)
 

@@ -10,12 +10,19 @@
 
 Signatures are ``0x`` + 130 hex digits, ``r || s || v`` with ``v`` 27 or 28. They are
 never put in a ``repr``, a log record or an error message.
+
+A local key signs digests directly; any other `Signer` (hardware wallet, KMS, policy
+engine) is handed the full typed data or the plain message, never a bare digest, and
+its signature is recovered and checked. Burn intents of value 0, transfer spec versions
+other than 1 and deposits of 0, which Circle Gateway's contracts refuse, are refused
+before signing.
 """
 
 from .burn_intents import (
     DEFAULT_MAX_FEE,
     GATEWAY_DOMAIN,
     MAX_INTENTS_PER_SET,
+    TRANSFER_SPEC_VERSION,
     BurnIntent,
     BurnIntentSet,
     TransferSpec,
@@ -51,6 +58,7 @@ __all__ = [
     "DEPOSIT_WITH_PERMIT_SELECTOR",
     "GATEWAY_DOMAIN",
     "MAX_INTENTS_PER_SET",
+    "TRANSFER_SPEC_VERSION",
     "BurnIntent",
     "BurnIntentSet",
     "DepositTransaction",

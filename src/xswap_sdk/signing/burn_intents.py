@@ -26,6 +26,7 @@ __all__ = [
     "DEFAULT_MAX_FEE",
     "GATEWAY_DOMAIN",
     "MAX_INTENTS_PER_SET",
+    "TRANSFER_SPEC_VERSION",
     "BurnIntent",
     "BurnIntentSet",
     "TransferSpec",
@@ -42,6 +43,10 @@ DEFAULT_MAX_FEE = 2_010_000
 
 MAX_INTENTS_PER_SET = 16
 """Circle Gateway accepts at most 16 burn intents in one set."""
+
+TRANSFER_SPEC_VERSION = 1
+"""The only transfer spec ``version`` Circle Gateway accepts (any other reverts with
+``InvalidTransferSpecVersion``)."""
 
 GATEWAY_DOMAIN: dict[str, str] = {"name": "GatewayWallet", "version": "1"}
 """The EIP-712 domain of every burn intent. It has no ``chainId``, on purpose."""
@@ -234,6 +239,37 @@ def as_intents(value: object, argument: str = "intents") -> list[BurnIntent]:
     return [as_intent(item, f"{argument}[{index}]") for index, item in enumerate(value)]
 
 
+_ZERO_VALUE_RULE = (
+    "must be positive: Circle Gateway refuses a burn intent of 0 "
+    "(IntentValueMustBePositiveAtIndex), and one such intent makes a whole set revert"
+)
+_VERSION_RULE = (
+    f"must be {TRANSFER_SPEC_VERSION}: Circle Gateway refuses any other transfer spec "
+    "version (InvalidTransferSpecVersion)"
+)
+
+
+def signable_problem(intent: BurnIntent) -> tuple[str, str] | None:
+    """What makes ``intent`` one that Circle Gateway's contracts would refuse, as
+    ``(field, rule)``, or ``None`` when it is fine to sign."""
+    if intent.spec.version != TRANSFER_SPEC_VERSION:
+        return "spec.version", _VERSION_RULE
+    if intent.spec.value <= 0:
+        return "spec.value", _ZERO_VALUE_RULE
+    return None
+
+
+def check_signable(intent: BurnIntent, argument: str = "intent") -> None:
+    """Refuse an intent given by the caller that Circle Gateway would refuse on chain.
+
+    Raises:
+        InvalidInputError: ``value`` is 0, or the transfer spec ``version`` is not 1.
+    """
+    problem = signable_problem(intent)
+    if problem is not None:
+        raise InvalidInputError(f"{argument}.{problem[0]}", problem[1])
+
+
 def burn_intent_digest(intent: BurnIntent | Mapping[str, Any]) -> str:
     """The EIP-712 digest a signer signs for one burn intent (primary type ``BurnIntent``).
 
@@ -363,14 +399,17 @@ def build_burn_intent(
         max_block_height: the last block in which the intent is valid; defaults to
             2**256 - 1.
         salt: 32 bytes that make the intent unique; defaults to 32 random bytes.
-        version: the transfer spec version; 1.
+        version: the transfer spec version; must be 1, the only one Circle Gateway
+            accepts.
 
     Returns:
         The intent, ready for `sign_burn_intent` or to be put in a set.
 
     Raises:
         InvalidInputError: naming the first bad argument (for example a float ``value``
-            or an address with a wrong checksum).
+            or an address with a wrong checksum), a ``value`` of 0 or a ``version``
+            other than 1: Circle Gateway's contracts refuse both
+            (``IntentValueMustBePositiveAtIndex``, ``InvalidTransferSpecVersion``).
     """
     args = validate_request(
         _BuildArguments,
@@ -391,6 +430,10 @@ def build_burn_intent(
         salt=salt,
         version=version,
     )
+    if args.version != TRANSFER_SPEC_VERSION:
+        raise InvalidInputError("version", _VERSION_RULE)
+    if args.value == 0:
+        raise InvalidInputError("value", _ZERO_VALUE_RULE)
     spec = TransferSpec(
         version=args.version,
         source_domain=args.source_domain,

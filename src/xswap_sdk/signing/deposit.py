@@ -13,9 +13,10 @@ from eth_typing import ChecksumAddress
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from .._models import RequestModel, validate_request
-from ..errors import InvalidInputError
+from ..errors import InvalidInputError, UnsafePayloadError
 from ..types import Address, Bytes32
 from ._fields import Uint256
+from .eip712 import domain_separator
 from .permit import PermitSignature, sign_permit
 from .signer import Signer, signer_address
 
@@ -58,8 +59,13 @@ _TOKEN_ABI: list[dict[str, Any]] = [
         ("name", [], "string"),
         ("version", [], "string"),
         ("nonces", [{"name": "owner", "type": "address"}], "uint256"),
+        ("DOMAIN_SEPARATOR", [], "bytes32"),
     )
 ]
+
+_ZERO_DEPOSIT_RULE = (
+    "must be positive: the gateway wallet refuses a deposit of 0 (DepositValueMustBePositive)"
+)
 
 
 class _CalldataArguments(RequestModel):
@@ -115,7 +121,8 @@ def deposit_with_permit_calldata(
     The spec's v/r/s overload, selector ``0x8ef59739``. ``v`` may be 27/28 or 0/1.
 
     Raises:
-        InvalidInputError: naming the first bad argument.
+        InvalidInputError: naming the first bad argument, or a ``value`` of 0, which
+            the gateway wallet refuses (``DepositValueMustBePositive``).
     """
     # Imported here: eth_abi builds its type grammar on import (about 0.1 s), and this is
     # the SDK's only use of it.
@@ -131,6 +138,8 @@ def deposit_with_permit_calldata(
         r=r,
         s=s,
     )
+    if args.value == 0:
+        raise InvalidInputError("value", _ZERO_DEPOSIT_RULE)
     recovery = args.v + 27 if args.v in (0, 1) else args.v
     if recovery not in (27, 28):
         raise InvalidInputError("v", "must be 27 or 28 (or 0 or 1)")
@@ -149,6 +158,32 @@ def deposit_with_permit_calldata(
     return DEPOSIT_WITH_PERMIT_SELECTOR + encoded.hex()
 
 
+def _checked_domain(
+    args: _DepositArguments, *, name: str, version: str, chain_id: int, on_chain: bytes | None
+) -> None:
+    """Refuse a permit whose EIP-712 domain is not the token's own.
+
+    The name and version come from the token (the version from the configuration when
+    the token has none); the token's ``DOMAIN_SEPARATOR()``, when it has one, says which
+    domain its ``permit`` checks. A permit signed for another domain would be void on
+    chain, so nothing is signed.
+    """
+    if on_chain is None:
+        return
+    signed_for = domain_separator(name, version, chain_id, args.usdc)
+    if bytes(on_chain) != signed_for:
+        raise UnsafePayloadError(
+            "permit.domain",
+            expected=f"the token's DOMAIN_SEPARATOR() 0x{bytes(on_chain).hex()}",
+            received="0x" + signed_for.hex(),
+            hint=(
+                f"The token's permit domain is not the one built from its name {name!r}, "
+                f"version {version!r}, chain {chain_id} and address {args.usdc}: check "
+                "the USDC address and usdc_version."
+            ),
+        )
+
+
 def _deposit_transaction(
     signer: Signer,
     args: _DepositArguments,
@@ -157,11 +192,16 @@ def _deposit_transaction(
     version: str | None,
     nonce: int,
     chain_id: int,
+    on_chain_domain: bytes | None,
 ) -> DepositTransaction:
+    token_version = version or args.usdc_version or _FALLBACK_USDC_VERSION
+    _checked_domain(
+        args, name=name, version=token_version, chain_id=chain_id, on_chain=on_chain_domain
+    )
     permit = sign_permit(
         signer,
         token_name=name,
-        token_version=version or args.usdc_version or _FALLBACK_USDC_VERSION,
+        token_version=token_version,
         chain_id=chain_id,
         token_address=args.usdc,
         spender=args.gateway_wallet,
@@ -217,6 +257,8 @@ def _arguments(
         deadline=deadline,
         usdc_version=usdc_version,
     )
+    if args.value == 0:
+        raise InvalidInputError("value", _ZERO_DEPOSIT_RULE)
     return owner, args
 
 
@@ -235,7 +277,13 @@ def prepare_deposit_with_permit(
     Reads the USDC ``name()``, ``version()`` (when the token has none: ``usdc_version``,
     which is the chain configuration's ``usdc.version``, then ``"2"``), the signer's
     ``nonces(owner)`` and the chain id, then signs the permit with the gateway wallet
-    as spender. Needs the ``web3`` extra: ``pip install "xswap-sdk[web3]"``.
+    as spender. Before signing, the permit's EIP-712 domain (that name and version, the
+    chain id, the token) is compared with the token's own ``DOMAIN_SEPARATOR()`` when it
+    has one: a permit the token would refuse is not signed. Needs the ``web3`` extra:
+    ``pip install "xswap-sdk[web3]"``.
+
+    The ``gateway_wallet`` and ``usdc`` given here are signed as they are: take them
+    from `xswap_sdk.registry` (``FlashClient.deposit`` does), not from a service.
 
     Args:
         web3: a connected `web3.Web3`.
@@ -252,7 +300,10 @@ def prepare_deposit_with_permit(
         The transaction to send (value 0), with the permit it carries.
 
     Raises:
-        InvalidInputError: a bad argument (checked before any call to the node).
+        InvalidInputError: a bad argument, or a ``value`` of 0 (checked before any call
+            to the node).
+        UnsafePayloadError: the token's ``DOMAIN_SEPARATOR()`` is not the permit's
+            domain (a wrong ``usdc_version``, or not the token it claims to be).
         ImportError: web3 is not installed.
     """
     no_version = _no_version_errors()
@@ -263,10 +314,20 @@ def prepare_deposit_with_permit(
         version = token.functions.version().call()
     except no_version:
         version = None
+    try:
+        on_chain_domain = token.functions.DOMAIN_SEPARATOR().call()
+    except no_version:
+        on_chain_domain = None
     nonce = token.functions.nonces(owner).call()
     chain_id = web3.eth.chain_id
     return _deposit_transaction(
-        signer, args, name=name, version=version, nonce=nonce, chain_id=chain_id
+        signer,
+        args,
+        name=name,
+        version=version,
+        nonce=nonce,
+        chain_id=chain_id,
+        on_chain_domain=on_chain_domain,
     )
 
 
@@ -283,7 +344,10 @@ async def async_prepare_deposit_with_permit(
     """The async twin of `prepare_deposit_with_permit`, over a `web3.AsyncWeb3`.
 
     Raises:
-        InvalidInputError: a bad argument (checked before any call to the node).
+        InvalidInputError: a bad argument, or a ``value`` of 0 (checked before any call
+            to the node).
+        UnsafePayloadError: the token's ``DOMAIN_SEPARATOR()`` is not the permit's
+            domain.
         ImportError: web3 is not installed.
     """
     no_version = _no_version_errors()
@@ -294,8 +358,18 @@ async def async_prepare_deposit_with_permit(
         version = await token.functions.version().call()
     except no_version:
         version = None
+    try:
+        on_chain_domain = await token.functions.DOMAIN_SEPARATOR().call()
+    except no_version:
+        on_chain_domain = None
     nonce = await token.functions.nonces(owner).call()
     chain_id = await web3.eth.chain_id
     return _deposit_transaction(
-        signer, args, name=name, version=version, nonce=nonce, chain_id=chain_id
+        signer,
+        args,
+        name=name,
+        version=version,
+        nonce=nonce,
+        chain_id=chain_id,
+        on_chain_domain=on_chain_domain,
     )

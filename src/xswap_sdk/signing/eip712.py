@@ -17,7 +17,7 @@ from eth_hash.auto import keccak
 
 from .._body import DEFAULT_MAX_NESTING, copy_json, value_nesting_depth
 from ..errors import InvalidInputError
-from .signer import Signer, recover_digest, sign_digest
+from .signer import Signer, recover_digest, sign_eip712
 
 __all__ = [
     "domain_separator",
@@ -140,12 +140,16 @@ def _normalised(typed_data: Mapping[str, Any]) -> dict[str, Any]:
     return payload
 
 
-def _typed_data_digest(typed_data: Mapping[str, Any]) -> bytes:
+def _prepared(typed_data: Mapping[str, Any]) -> tuple[dict[str, Any], bytes]:
+    """The payload as read (see `typed_data_digest`) and its digest."""
     # Imported here: eth_account's package import is slow, and most programs never sign
     # a payload that is not one of the fixed types of the fast path.
     from eth_account.messages import encode_typed_data
 
     try:
+        payload = _normalised(typed_data)
+        # A second copy for eth_account, which may normalise values in place: what a
+        # signer that is not a local key is shown stays as it was read.
         signable = encode_typed_data(full_message=_normalised(typed_data))
     except InvalidInputError:
         raise
@@ -153,7 +157,11 @@ def _typed_data_digest(typed_data: Mapping[str, Any]) -> bytes:
         raise InvalidInputError(
             "typed_data", f"is not valid EIP-712 typed data ({type(exc).__name__}: {exc})"
         ) from None
-    return keccak(b"\x19" + signable.version + signable.header + signable.body)
+    return payload, keccak(b"\x19" + signable.version + signable.header + signable.body)
+
+
+def _typed_data_digest(typed_data: Mapping[str, Any]) -> bytes:
+    return _prepared(typed_data)[1]
 
 
 def typed_data_digest(typed_data: Mapping[str, Any]) -> str:
@@ -179,11 +187,15 @@ def sign_typed_data(signer: Signer, typed_data: Mapping[str, Any]) -> str:
         typed_data: the payload, with ``types``, ``domain``, ``primaryType`` and
             ``message``; see `typed_data_digest` for how it is read.
 
+    A signer that is not a local key is handed the payload itself (as read: a string
+    ``chainId`` as a number, unused types left out), never only its digest.
+
     Raises:
         InvalidInputError: the payload is not valid EIP-712 typed data.
         SigningError: the signer failed, or signed for another address.
     """
-    return "0x" + sign_digest(signer, _typed_data_digest(typed_data)).hex()
+    payload, digest = _prepared(typed_data)
+    return "0x" + sign_eip712(signer, digest, lambda: payload).hex()
 
 
 def recover_typed_data(typed_data: Mapping[str, Any], signature: str) -> str:

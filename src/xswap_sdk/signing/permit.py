@@ -14,7 +14,7 @@ from ..errors import InvalidInputError
 from ..types import Address, ChainId
 from ._fields import Uint256
 from .eip712 import domain_separator, eip712_digest, type_hash
-from .signer import Signer, sign_digest, signer_address
+from .signer import Signer, sign_eip712, signer_address
 
 __all__ = ["DEFAULT_PERMIT_LIFETIME", "PermitSignature", "permit_typed_data", "sign_permit"]
 
@@ -133,6 +133,10 @@ def permit_typed_data(
         nonce=nonce,
         deadline=deadline,
     )
+    return _permit_payload(args)
+
+
+def _permit_payload(args: _PermitArguments) -> dict[str, Any]:
     return {
         "types": {
             "EIP712Domain": [
@@ -216,7 +220,7 @@ def sign_permit(
     if args.owner != address:
         raise InvalidInputError("owner", "must be the signer's address (the permit is theirs)")
     digest = _permit_digest(args)
-    signature = sign_digest(signer, digest)
+    signature = sign_eip712(signer, digest, lambda: _permit_payload(args))
     return PermitSignature(
         owner=args.owner,
         spender=args.spender,

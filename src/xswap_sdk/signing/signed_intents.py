@@ -14,10 +14,12 @@ from .burn_intents import (
     BurnIntentSet,
     _intent_digest,
     _set_digest,
+    _typed_data,
     as_intent,
     as_intents,
+    check_signable,
 )
-from .signer import Signer, recover_digest, sign_digest, signer_address
+from .signer import Signer, recover_digest, sign_eip712, signer_address
 
 __all__ = [
     "SignedBurnIntent",
@@ -111,14 +113,16 @@ def sign_burn_intent(intent: BurnIntent | Mapping[str, Any], signer: Signer) -> 
         The signed intent; `SignedBurnIntent.to_wire` is the JSON to send.
 
     Raises:
-        InvalidInputError: a malformed intent, or ``sourceSigner`` is not the signer.
+        InvalidInputError: a malformed intent, a ``value`` of 0, a transfer spec
+            ``version`` other than 1, or ``sourceSigner`` is not the signer.
         SigningError: the signer failed, or signed for another address.
     """
     checked = as_intent(intent)
+    check_signable(checked, "intent")
     address = signer_address(signer)
     _check_source_signer(checked, pad_address(address), "intent")
     digest = _intent_digest(checked)
-    signature = sign_digest(signer, digest)
+    signature = sign_eip712(signer, digest, lambda: _typed_data("BurnIntent", checked.to_wire()))
     return SignedBurnIntent(
         intent=checked, signer=address, digest="0x" + digest.hex(), signature="0x" + signature.hex()
     )
@@ -139,17 +143,23 @@ def sign_burn_intent_set(
         The signed set; `SignedBurnIntentSet.to_wire` is the JSON to send.
 
     Raises:
-        InvalidInputError: no intent, more than 16, a malformed one, or one whose
-            ``sourceSigner`` is not the signer (named by index).
+        InvalidInputError: no intent, more than 16, a malformed one, one with a
+            ``value`` of 0 or a ``version`` other than 1, or one whose ``sourceSigner``
+            is not the signer (named by index).
         SigningError: the signer failed, or signed for another address.
     """
     checked = as_intents(intents)
     address = signer_address(signer)
     padded = pad_address(address)
     for index, intent in enumerate(checked):
+        check_signable(intent, f"intents[{index}]")
         _check_source_signer(intent, padded, f"intents[{index}]")
     digest = _set_digest(checked)
-    signature = sign_digest(signer, digest)
+    signature = sign_eip712(
+        signer,
+        digest,
+        lambda: _typed_data("BurnIntentSet", {"intents": [i.to_wire() for i in checked]}),
+    )
     return SignedBurnIntentSet(
         intents=tuple(checked),
         signer=address,

@@ -1,17 +1,23 @@
 """Who signs, and how a 32-byte digest becomes a 65-byte signature.
 
-Every signature in the SDK goes through `sign_digest` (or, for EIP-191 messages,
+Every EIP-712 signature in the SDK goes through `sign_eip712` (EIP-191 messages through
 `personal_sign`) and every recovery through `recover_digest`, so the rules live in one
 place: signatures are ``0x`` + 130 hex digits, ``r || s || v`` with ``v`` in {27, 28};
-``v`` given as 0 or 1 is accepted and normalised; a signature made by a signer that is
-not an `eth_account` `LocalAccount` is checked against the signer's address before it is
+``v`` given as 0 or 1 is accepted and normalised.
+
+A local key (an `eth_account` `LocalAccount`) signs the digest directly: the fast path.
+Any other signer (a hardware wallet, a KMS, a policy engine) is handed what it signs in
+full, the typed data or the text, so that it can show it or vet it, and never a bare
+digest; its signature is then recovered and checked against its address before it is
 returned.
 """
 
 from __future__ import annotations
 
+import copy
 import sys
 import weakref
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import coincurve
@@ -33,6 +39,7 @@ __all__ = [
     "recover_digest",
     "recover_personal_sign",
     "sign_digest",
+    "sign_eip712",
     "signature_bytes",
     "signer_address",
 ]
@@ -42,26 +49,31 @@ __all__ = [
 class Signer(Protocol):
     """Anything that can sign for an address: an `eth_account` `LocalAccount` as it is.
 
-    The SDK signs EIP-712 digests with `unsafe_sign_hash` and personal messages with
-    `sign_message`; `sign_typed_data` is part of the protocol so that the same object can
-    be handed to code that signs a full typed-data payload. A remote, KMS or hardware
-    signer only needs these members; what its methods return may be an object with a
-    ``signature`` attribute (as `eth_account` returns), raw bytes or a hex string, and
-    ``v`` may be 0/1 or 27/28. The SDK recovers the address from every signature such a
-    signer makes and raises `SigningError` when it is not `address`.
+    How the SDK asks a signer to sign:
 
-    For a `LocalAccount` the SDK signs the digest directly with libsecp256k1 (through
-    coincurve), which gives the same deterministic RFC 6979 signature as `eth_account`
-    at a fraction of the cost.
+    - A `LocalAccount` signs EIP-712 digests directly, with libsecp256k1 (through
+      coincurve): the same deterministic RFC 6979 signature as `eth_account`, at a
+      fraction of the cost.
+    - Any other signer is given the whole message, never only a digest: EIP-712 payloads
+      through ``sign_typed_data(full_message=...)`` (the JSON of
+      ``eth_signTypedData_v4``: ``types`` with ``EIP712Domain``, ``domain``,
+      ``primaryType``, ``message``, uint256 values as decimal strings) and login
+      messages through ``sign_message(encode_defunct(text=...))``. A hardware wallet can
+      show it and a KMS or policy engine can vet it before signing.
+
+    What a signer returns may be an object with a ``signature`` attribute (as
+    `eth_account` returns), raw bytes or a hex string, and ``v`` may be 0/1 or 27/28. The
+    SDK recovers the address from every signature and raises `SigningError` when it is
+    not `address`, so a signer that signed something else is caught.
+
+    A signer that can only sign raw hashes does not fit: wrap it and compute the digest
+    of the typed data yourself in ``sign_typed_data``, knowing that the SDK then cannot
+    promise your device saw what it signed.
     """
 
     @property
     def address(self) -> str:
         """The signer's address (EIP-55 checksummed)."""
-        ...
-
-    def unsafe_sign_hash(self, message_hash: Hash32) -> object:
-        """Sign a 32-byte digest as it is, with no prefix."""
         ...
 
     def sign_message(self, signable_message: SignableMessage) -> object:
@@ -75,7 +87,7 @@ class Signer(Protocol):
         message_data: dict[str, Any] | None = None,
         full_message: dict[str, Any] | None = None,
     ) -> object:
-        """Sign EIP-712 typed data."""
+        """Sign EIP-712 typed data; the SDK passes ``full_message`` only."""
         ...
 
 
@@ -145,29 +157,73 @@ def _checked(address: str, digest: bytes, signed: object) -> bytes:
     return signature
 
 
-def sign_digest(signer: Signer, digest: bytes) -> bytes:
-    """Sign a 32-byte digest as it is; return 65 bytes ``r || s || v`` (``v`` 27 or 28).
+def _sign_locally(account: LocalAccount, digest: bytes) -> bytes:
+    raw = _local_key(account).sign_recoverable(digest, hasher=None)
+    return raw[:64] + bytes((raw[64] + 27,))
 
-    A `LocalAccount` is signed for with libsecp256k1 directly; any other signer's
-    ``unsafe_sign_hash`` is called and its answer checked against ``signer.address``.
 
-    Raises:
-        InvalidInputError: ``signer`` is not a `Signer`.
-        SigningError: the signer failed, or its signature does not recover to its
-            address.
-    """
-    local = _local_account(signer)
-    if local is not None:
-        raw = _local_key(local).sign_recoverable(digest, hasher=None)
-        return raw[:64] + bytes((raw[64] + 27,))
-    address = signer_address(signer)
+def _asked(address: str, digest: bytes, sign: Callable[[], object]) -> bytes:
     try:
-        signed = signer.unsafe_sign_hash(Hash32(digest))
+        signed = sign()
     except SigningError:
         raise
     except Exception as exc:
         raise SigningError(f"the signer failed to sign: {type(exc).__name__}") from exc
     return _checked(address, digest, signed)
+
+
+def sign_digest(signer: Signer, digest: bytes) -> bytes:
+    """Sign a 32-byte digest as it is; return 65 bytes ``r || s || v`` (``v`` 27 or 28).
+
+    A `LocalAccount` is signed for with libsecp256k1 directly; any other signer must
+    offer ``unsafe_sign_hash``, and its answer is checked against ``signer.address``.
+    The SDK's own signing never sends a bare digest to a signer that is not a local key
+    (see `sign_eip712`); this is for callers who have nothing but a digest.
+
+    Raises:
+        InvalidInputError: ``signer`` is not a `Signer`.
+        SigningError: the signer cannot sign raw hashes, failed, or its signature does
+            not recover to its address.
+    """
+    local = _local_account(signer)
+    if local is not None:
+        return _sign_locally(local, digest)
+    address = signer_address(signer)
+    sign_hash = getattr(signer, "unsafe_sign_hash", None)
+    if not callable(sign_hash):
+        raise SigningError("the signer cannot sign a raw digest (it has no unsafe_sign_hash)")
+    return _asked(address, digest, lambda: sign_hash(Hash32(digest)))
+
+
+def sign_eip712(
+    signer: Signer, digest: bytes, typed_data: Callable[[], Mapping[str, Any]]
+) -> bytes:
+    """Sign EIP-712 typed data whose digest is ``digest``; return 65 bytes
+    ``r || s || v`` (``v`` 27 or 28).
+
+    A `LocalAccount` signs ``digest`` directly (``typed_data`` is not even built). Any
+    other signer is asked through ``sign_typed_data(full_message=typed_data())``, so it
+    sees the whole message; its signature must recover to its address over ``digest``,
+    which the SDK computed itself, or it is refused.
+
+    Args:
+        signer: who signs.
+        digest: the EIP-712 digest of ``typed_data``, as the SDK computed it.
+        typed_data: builds the full payload (``types`` with ``EIP712Domain``,
+            ``domain``, ``primaryType``, ``message``) for signers that are not local.
+
+    Raises:
+        InvalidInputError: ``signer`` is not a `Signer`.
+        SigningError: the signer failed, or its signature does not recover to its
+            address over ``digest`` (it signed something else, or with another key).
+    """
+    local = _local_account(signer)
+    if local is not None:
+        return _sign_locally(local, digest)
+    address = signer_address(signer)
+    # A copy: the signer may normalise the payload in place, as eth_account does.
+    payload = copy.deepcopy(dict(typed_data()))
+    return _asked(address, digest, lambda: signer.sign_typed_data(full_message=payload))
 
 
 def recover_digest(digest: bytes, signature: object) -> str:
@@ -226,18 +282,14 @@ def personal_sign(signer: Signer, message: str) -> str:
         SigningError: the signer failed, or signed for another address.
     """
     digest = personal_sign_digest(message)
-    if _local_account(signer) is not None:
-        return "0x" + sign_digest(signer, digest).hex()
+    local = _local_account(signer)
+    if local is not None:
+        return "0x" + _sign_locally(local, digest).hex()
     address = signer_address(signer)
     from eth_account.messages import encode_defunct
 
-    try:
-        signed = signer.sign_message(encode_defunct(text=message))
-    except SigningError:
-        raise
-    except Exception as exc:
-        raise SigningError(f"the signer failed to sign: {type(exc).__name__}") from exc
-    return "0x" + _checked(address, digest, signed).hex()
+    signable = encode_defunct(text=message)
+    return "0x" + _asked(address, digest, lambda: signer.sign_message(signable)).hex()
 
 
 def recover_personal_sign(message: str, signature: str) -> str:
@@ -259,7 +311,7 @@ def signer_address(signer: object, *, argument: str = "signer") -> str:
         raise InvalidInputError(
             argument,
             "must be a Signer: an eth_account LocalAccount, or an object with address, "
-            "unsafe_sign_hash, sign_message and sign_typed_data",
+            "sign_message and sign_typed_data",
         )
     address: str = check_argument(f"{argument}.address", Address, signer.address)
     return address

@@ -1,0 +1,298 @@
+"""Facts the SDK pins instead of taking them from a service.
+
+A value that ends up under the caller's signature comes from the caller, from this
+registry, or is checked against it before anything is signed. The swap backend serves
+its own chain list (domains, Gateway contracts, USDC addresses); the SDK compares it with
+the entries here and refuses (`xswap_sdk.errors.UnsafePayloadError`) when they disagree,
+so a compromised or spoofed backend cannot point a burn intent or a permit at another
+contract.
+
+What is pinned:
+
+- Circle Gateway's `GatewayWallet` and `GatewayMinter`, which have the same address on
+  every EVM chain (one pair for mainnets, one for testnets);
+- each supported chain's Gateway domain and the address of native USDC there;
+- Uniswap's `Permit2`, the same address on every EVM chain.
+
+Sources (read when the table was written; Circle adds chains over time):
+
+- https://developers.circle.com/gateway/references/supported-blockchains (domains)
+- https://developers.circle.com/gateway/references/contract-addresses (Gateway contracts)
+- https://developers.circle.com/stablecoins/usdc-contract-addresses (native USDC)
+- https://developers.circle.com/cctp/evm-smart-contracts (the same domain numbers, which
+  Gateway shares with CCTP)
+- https://github.com/Uniswap/permit2 (Permit2's deterministic address)
+
+To sign against a chain or a contract that is not pinned here, add it explicitly:
+
+```python
+from xswap_sdk.registry import DEFAULT_REGISTRY, GatewayChain
+
+registry = DEFAULT_REGISTRY.with_chains(
+    GatewayChain(chain_id=..., name="...", domain=..., usdc="0x...",
+                 gateway_wallet="0x...", gateway_minter="0x...", testnet=False)
+)
+```
+
+and give that registry to the client (or to the pure functions that take ``registry=``).
+Nothing else lets the SDK sign for a contract outside the registry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Final
+
+from .errors import InvalidInputError, UnsafePayloadError
+from .types import to_checksum
+
+__all__ = [
+    "DEFAULT_REGISTRY",
+    "GATEWAY_MINTER_MAINNET",
+    "GATEWAY_MINTER_TESTNET",
+    "GATEWAY_WALLET_MAINNET",
+    "GATEWAY_WALLET_TESTNET",
+    "PERMIT2",
+    "GatewayChain",
+    "Registry",
+]
+
+PERMIT2: Final = "0x000000000022D473030F116dDEE9F6B43aC78BA3"
+"""Uniswap's Permit2, deployed at the same address on every EVM chain (CREATE2)."""
+
+GATEWAY_WALLET_MAINNET: Final = "0x77777777Dcc4d5A8B6E418Fd04D8997ef11000eE"
+"""Circle Gateway's GatewayWallet on every EVM mainnet."""
+
+GATEWAY_MINTER_MAINNET: Final = "0x2222222d7164433c4C09B0b0D809a9b52C04C205"
+"""Circle Gateway's GatewayMinter on every EVM mainnet."""
+
+GATEWAY_WALLET_TESTNET: Final = "0x0077777d7EBA4688BDeF3E311b846F25870A19B9"
+"""Circle Gateway's GatewayWallet on every EVM testnet."""
+
+GATEWAY_MINTER_TESTNET: Final = "0x0022222ABE238Cc2C7Bb1f21003F0a260052475B"
+"""Circle Gateway's GatewayMinter on every EVM testnet."""
+
+_MAX_UINT32 = 2**32 - 1
+
+
+def _address(field: str, value: object) -> str:
+    try:
+        return to_checksum(value)
+    except ValueError as exc:
+        raise InvalidInputError(field, str(exc)) from None
+
+
+def _whole(field: str, value: object, *, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInputError(field, "must be an int")
+    if value < low or (high is not None and value > high):
+        top = f" and at most {high}" if high is not None else ""
+        raise InvalidInputError(field, f"must be at least {low}{top}")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class GatewayChain:
+    """One EVM chain as Circle Gateway knows it.
+
+    Addresses may be given in any case (a mixed-case one must carry a valid EIP-55
+    checksum) and are kept checksummed.
+
+    Attributes:
+        chain_id: the EVM chain id (``8453`` for Base).
+        name: a readable name, used in messages.
+        domain: the Circle Gateway (and CCTP) domain number (``6`` for Base).
+        usdc: native USDC on this chain.
+        gateway_wallet: the GatewayWallet contract (a burn intent's ``sourceContract``,
+            the spender of a deposit permit).
+        gateway_minter: the GatewayMinter contract (a burn intent's
+            ``destinationContract``).
+        testnet: whether this is a test network. Mainnets and testnets share domain
+            numbers, so a domain names a chain only together with this flag.
+
+    Raises:
+        InvalidInputError: a field of the wrong type or range, or a bad address.
+    """
+
+    chain_id: int
+    name: str
+    domain: int
+    usdc: str
+    gateway_wallet: str
+    gateway_minter: str
+    testnet: bool
+
+    def __post_init__(self) -> None:
+        _whole("chain_id", self.chain_id, low=1)
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise InvalidInputError("name", "must be a non-empty str")
+        _whole("domain", self.domain, low=0, high=_MAX_UINT32)
+        if not isinstance(self.testnet, bool):
+            raise InvalidInputError("testnet", "must be True or False")
+        for field in ("usdc", "gateway_wallet", "gateway_minter"):
+            # The dataclass is frozen; normalising in place is its own constructor's job.
+            object.__setattr__(self, field, _address(field, getattr(self, field)))
+
+
+def _mainnet(chain_id: int, name: str, domain: int, usdc: str) -> GatewayChain:
+    return GatewayChain(
+        chain_id, name, domain, usdc, GATEWAY_WALLET_MAINNET, GATEWAY_MINTER_MAINNET, False
+    )
+
+
+def _testnet(chain_id: int, name: str, domain: int, usdc: str) -> GatewayChain:
+    return GatewayChain(
+        chain_id, name, domain, usdc, GATEWAY_WALLET_TESTNET, GATEWAY_MINTER_TESTNET, True
+    )
+
+
+class Registry:
+    """An immutable set of `GatewayChain` entries, looked up by chain id or by domain.
+
+    ``chain_id in registry`` and ``for chain in registry`` work as expected; two
+    registries are equal when they hold the same entries.
+
+    Args:
+        chains: the entries. A chain id may appear once, and a domain once per network
+            (mainnet or testnet).
+
+    Raises:
+        InvalidInputError: not `GatewayChain` entries, a chain id given twice, or two
+            chains of one network sharing a domain.
+    """
+
+    __slots__ = ("_by_domain", "_chains")
+
+    _chains: Mapping[int, GatewayChain]
+    _by_domain: Mapping[tuple[int, bool], GatewayChain]
+
+    def __init__(self, chains: Iterable[GatewayChain] = ()) -> None:
+        by_id: dict[int, GatewayChain] = {}
+        by_domain: dict[tuple[int, bool], GatewayChain] = {}
+        for chain in chains:
+            if not isinstance(chain, GatewayChain):
+                raise InvalidInputError("chains", "must hold GatewayChain entries")
+            if chain.chain_id in by_id:
+                raise InvalidInputError("chains", f"name chain {chain.chain_id} twice")
+            other = by_domain.get((chain.domain, chain.testnet))
+            if other is not None:
+                raise InvalidInputError(
+                    "chains",
+                    f"give domain {chain.domain} to both {other.name} ({other.chain_id}) "
+                    f"and {chain.name} ({chain.chain_id}): a domain names one chain",
+                )
+            by_id[chain.chain_id] = chain
+            by_domain[(chain.domain, chain.testnet)] = chain
+        object.__setattr__(self, "_chains", MappingProxyType(by_id))
+        object.__setattr__(self, "_by_domain", MappingProxyType(by_domain))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("a Registry cannot be changed; use with_chains() for a new one")
+
+    def chain(self, chain_id: int) -> GatewayChain:
+        """The entry of ``chain_id``.
+
+        Raises:
+            UnsafePayloadError: the registry does not know the chain, so nothing may be
+                signed for it; the message says how to add it.
+        """
+        found = self.get(chain_id)
+        if found is None:
+            raise UnsafePayloadError(
+                "chain_id",
+                expected="a chain pinned in the SDK's registry",
+                received=chain_id,
+                hint=(
+                    "To sign for a chain the SDK does not pin, add it yourself: "
+                    "DEFAULT_REGISTRY.with_chains(GatewayChain(chain_id=..., domain=..., "
+                    "usdc=..., gateway_wallet=..., gateway_minter=..., ...)) from "
+                    "xswap_sdk.registry, and pass that registry to the client."
+                ),
+            )
+        return found
+
+    def get(self, chain_id: int) -> GatewayChain | None:
+        """The entry of ``chain_id``, or ``None`` when the registry does not know it."""
+        if isinstance(chain_id, bool) or not isinstance(chain_id, int):
+            return None
+        return self._chains.get(chain_id)
+
+    def by_domain(self, domain: int, *, testnet: bool) -> GatewayChain | None:
+        """The chain with Gateway ``domain`` on mainnet (``testnet=False``) or testnet,
+        or ``None``."""
+        return self._by_domain.get((domain, bool(testnet)))
+
+    def with_chains(self, *chains: GatewayChain) -> Registry:
+        """A new registry with ``chains`` added, each replacing the entry of its chain id.
+
+        This is the only way to let the SDK sign for a chain or a contract it does not
+        pin. The registry it is called on is left as it was.
+
+        Raises:
+            InvalidInputError: an entry that is not a `GatewayChain`, or one whose
+                domain another chain of its network already has.
+        """
+        replaced = {chain.chain_id for chain in chains if isinstance(chain, GatewayChain)}
+        kept = [chain for chain in self._chains.values() if chain.chain_id not in replaced]
+        return Registry([*kept, *chains])
+
+    def __contains__(self, chain_id: object) -> bool:
+        if isinstance(chain_id, GatewayChain):
+            return self._chains.get(chain_id.chain_id) == chain_id
+        return isinstance(chain_id, int) and self.get(chain_id) is not None
+
+    def __iter__(self) -> Iterator[GatewayChain]:
+        return iter(self._chains.values())
+
+    def __len__(self) -> int:
+        return len(self._chains)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Registry):
+            return NotImplemented
+        return dict(self._chains) == dict(other._chains)
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._chains.values()))
+
+    def __repr__(self) -> str:
+        mainnets = sum(1 for chain in self if not chain.testnet)
+        return f"Registry({mainnets} mainnet and {len(self) - mainnets} testnet chains)"
+
+
+DEFAULT_REGISTRY: Final = Registry(
+    [
+        # Mainnets. Domains: Circle's "Gateway supported blockchains" page; USDC: Circle's
+        # "USDC contract addresses" page; the Gateway contracts are the same on each.
+        _mainnet(1, "Ethereum", 0, "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"),
+        _mainnet(43114, "Avalanche C-Chain", 1, "0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E"),
+        _mainnet(10, "OP Mainnet", 2, "0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85"),
+        _mainnet(42161, "Arbitrum One", 3, "0xaf88d065e77c8cC2239327C5EDb3A432268e5831"),
+        _mainnet(8453, "Base", 6, "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"),
+        _mainnet(137, "Polygon PoS", 7, "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359"),
+        _mainnet(130, "Unichain", 10, "0x078D782b760474a361dDA0AF3839290b0EF57AD6"),
+        _mainnet(146, "Sonic", 13, "0x29219dd400f2Bf60E5a23d13Be72B486D4038894"),
+        _mainnet(480, "World Chain", 14, "0x79A02482A880bCE3F13e09Da970dC34db4CD24d1"),
+        _mainnet(1329, "Sei", 16, "0xe15fC38F6D8c56aF07bbCBe3BAf5708A2Bf42392"),
+        _mainnet(999, "HyperEVM", 19, "0xb88339CB7199b77E23DB6E890353E22632Ba630f"),
+        # Testnets, from the testnet tables of the same pages. Arc exists only as a
+        # testnet. Unichain Sepolia has domain 10 in Circle's CCTP table (Gateway uses
+        # CCTP's domains) and the testnet Gateway contracts, like every EVM testnet.
+        _testnet(11155111, "Ethereum Sepolia", 0, "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238"),
+        _testnet(43113, "Avalanche Fuji", 1, "0x5425890298aed601595a70AB815c96711a31Bc65"),
+        _testnet(11155420, "OP Sepolia", 2, "0x5fd84259d66Cd46123540766Be93DFE6D43130D7"),
+        _testnet(421614, "Arbitrum Sepolia", 3, "0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d"),
+        _testnet(84532, "Base Sepolia", 6, "0x036CbD53842c5426634e7929541eC2318f3dCF7e"),
+        _testnet(80002, "Polygon PoS Amoy", 7, "0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582"),
+        _testnet(1301, "Unichain Sepolia", 10, "0x31d0220469e10c4E71834a79b1f276d740d3768F"),
+        _testnet(14601, "Sonic Testnet", 13, "0x0BA304580ee7c9a980CF72e55f5Ed2E9fd30Bc51"),
+        _testnet(4801, "World Chain Sepolia", 14, "0x66145f38cBAC35Ca6F1Dfb4914dF98F1614aeA88"),
+        _testnet(1328, "Sei Atlantic", 16, "0x4fCF1784B31630811181f670Aea7A7bEF803eaED"),
+        _testnet(998, "HyperEVM Testnet", 19, "0x2B3370eE501B4a559b57D449569354196457D8Ab"),
+        _testnet(5042002, "Arc Testnet", 26, "0x3600000000000000000000000000000000000000"),
+    ]
+)
+"""Every chain Circle Gateway supports on EVM, mainnet and testnet, with its domain,
+native USDC and the Gateway contracts (see the module docstring for the sources)."""

@@ -1,0 +1,388 @@
+"""A malicious service, played by the sandbox's tamper rules: every tamper is refused
+with UnsafePayloadError before anything is signed, nothing is submitted, and the
+caller's key signed nothing over the tampered content. The honest flows still pass.
+
+The caller's key lives only in a `RecordingSigner` (a signer that is not a local key,
+so the SDK hands it every message in full): what it was asked to sign is the complete
+list of signatures the key made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from xswap_sdk import errors
+from xswap_sdk.flash import swap as swaps
+from xswap_sdk.flash._login_message import check_login_message
+from xswap_sdk.sandbox import Sandbox
+from xswap_sdk.sandbox._catalog import CHAINS
+from xswap_sdk.sandbox.faults import REMOVE
+from xswap_sdk.signing import build_burn_intent, burn_intent_typed_data
+
+from ..support import resolve
+from .support import TEST_ADDRESS, RecordingSigner, run_flow
+
+ATTACKER = "0x" + "66" * 20
+USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
+WETH_ARBITRUM = "0x82aF49447D8a07e3bd95BD0d56f35241523fBab1"
+WETH_BASE = "0x4200000000000000000000000000000000000006"
+SWAP: dict[str, Any] = {
+    "input_amount": 40_000_000,
+    "output_token": WETH_ARBITRUM,
+    "chain_id": 42161,
+    "slippage": "0.5",
+}
+GASLESS: dict[str, Any] = {
+    "from_chain": 8453,
+    "to_chain": 42161,
+    "from_token": USDC_BASE,
+    "to_token": WETH_ARBITRUM,
+    "amount": 250_000_000,
+}
+
+
+@pytest.fixture
+def sb() -> Iterator[Sandbox]:
+    with Sandbox() as sandbox:
+        # Both chains give: Base 30 - 2.01 usable, then Arbitrum for the rest.
+        sandbox.fund(TEST_ADDRESS, 8453, 30_000_000)
+        sandbox.fund(TEST_ADDRESS, 42161, 25_000_000)
+        yield sandbox
+
+
+@pytest.fixture
+def signer() -> RecordingSigner:
+    return RecordingSigner()
+
+
+def flash(sb: Sandbox, kind: str, signer: RecordingSigner) -> Any:
+    return sb.flash_client(signer) if kind == "sync" else sb.async_flash_client(signer)
+
+
+def routing(sb: Sandbox, kind: str) -> Any:
+    return sb.routing_client() if kind == "sync" else sb.async_routing_client()
+
+
+def nothing_submitted(sb: Sandbox) -> bool:
+    return not sb.requests.select("flash", "POST", "/swap") and not sb.requests.select(
+        "routing", "POST", "/gasless/submit-swap"
+    )
+
+
+def only_logged_in(signer: RecordingSigner) -> None:
+    """The key signed the honest login message, and nothing else."""
+    assert signer.typed == []
+    assert len(signer.messages) == 1
+    assert TEST_ADDRESS.encode() in signer.messages[0].body
+
+
+# ------------------------------------------------------------------ honest flows
+
+
+async def test_the_honest_swap_and_gasless_swap_still_pass(
+    sb: Sandbox, kind: str, signer: RecordingSigner
+) -> None:
+    submission = await resolve(flash(sb, kind, signer).swap(signer, **SWAP))
+    assert submission.status == "pending"
+    (order,) = signer.typed
+    assert order["primaryType"] == "BurnIntentSet"
+    result = await resolve(routing(sb, kind).gasless_swap(signer, **GASLESS))
+    assert result.submission.swap_id
+    assert signer.typed[1]["primaryType"] == "PermitTransferFrom"
+    assert len(sb.requests.select("flash", "POST", "/swap", processed=True)) == 1
+
+
+# ------------------------------------------------------------------ flash quotes
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"swap_router_address": ATTACKER}, "quote.swap_router_address"),
+        ({"token_out.address": WETH_BASE}, "quote.token_out.address"),
+        ({"token_in.amount": "4000000"}, "quote.token_in.amount"),
+        ({"fees.gateway_fee": "60000000"}, "quote.fees.gateway_fee"),
+        ({"expires_at": REMOVE}, "quote.expires_at"),
+    ],
+    ids=["router", "token-out", "amount", "fee", "expiry"],
+)
+async def test_a_tampered_flash_quote_is_refused(
+    sb: Sandbox, kind: str, signer: RecordingSigner, changes: dict[str, Any], field: str
+) -> None:
+    rule = sb.faults.tamper_flash_quote(changes)
+    with pytest.raises(errors.UnsafePayloadError) as info:
+        await resolve(flash(sb, kind, signer).swap(signer, **SWAP))
+    assert rule.hits == 1
+    assert info.value.field == field
+    assert nothing_submitted(sb)
+    only_logged_in(signer)
+
+
+async def test_hook_data_is_trusted_as_documented(
+    sb: Sandbox, kind: str, signer: RecordingSigner
+) -> None:
+    # The spec makes hook_data opaque: the SDK cannot tell a tampered one and signs it.
+    # The swap backend, whose hook it is, refuses the order. See docs/trust.md.
+    sb.faults.tamper_flash_quote({"hook_data": "0xdeadbeef"})
+    with pytest.raises(errors.BadRequestError, match="hookData"):
+        await resolve(flash(sb, kind, signer).swap(signer, **SWAP))
+    (signed,) = signer.typed
+    assert all(i["spec"]["hookData"] == "0xdeadbeef" for i in signed["message"]["intents"])
+    (posted,) = sb.requests.select("flash", "POST", "/swap")
+    assert posted.status == 400
+
+
+# ------------------------------------------------------------------ flash chain lists
+
+
+@pytest.mark.parametrize(
+    ("chain_id", "changes", "field"),
+    [
+        (42161, {"domain": 0}, "chains[42161].domain"),
+        (8453, {"domain": 3}, "chains[8453].domain"),
+        (8453, {"gatewayWallet": ATTACKER}, "chains[8453].gatewayWallet"),
+        (42161, {"gatewayMinter": ATTACKER}, "chains[42161].gatewayMinter"),
+        (8453, {"usdc.address": ATTACKER}, "chains[8453].usdc.address"),
+        (42161, {"usdc.address": ATTACKER}, "chains[42161].usdc.address"),
+        (42161, {"routerAddress": ATTACKER}, "quote.swap_router_address"),
+    ],
+    ids=["dest-domain", "same-domain", "wallet", "minter", "usdc-source", "usdc-dest", "router"],
+)
+async def test_a_tampered_chain_list_is_refused(
+    sb: Sandbox,
+    kind: str,
+    signer: RecordingSigner,
+    chain_id: int,
+    changes: dict[str, Any],
+    field: str,
+) -> None:
+    sb.faults.tamper_flash_chains(chain_id, changes)
+    with pytest.raises(errors.UnsafePayloadError) as info:
+        await resolve(flash(sb, kind, signer).swap(signer, **SWAP))
+    assert info.value.field == field
+    assert nothing_submitted(sb)
+    only_logged_in(signer)
+
+
+async def test_a_router_changed_everywhere_is_refused_by_trusted_routers(
+    sb: Sandbox, kind: str, signer: RecordingSigner
+) -> None:
+    # A backend that lies consistently (chain list and quote) passes the router check;
+    # routers pinned by the caller do not. The client argument is the lead's to add:
+    # this drives the same flow with trusted_routers through the client's runner.
+    sb.faults.tamper_flash_chains(42161, {"routerAddress": ATTACKER})
+    sb.faults.tamper_flash_quote({"swap_router_address": ATTACKER})
+    client = flash(sb, kind, signer)
+    plan = swaps.plan_swap(
+        signer,
+        **SWAP,
+        recipient=None,
+        sources=None,
+        max_fee_cap=None,
+        wait=False,
+        wait_timeout=60,
+        poll_interval=5,
+        trusted_routers={42161: [CHAINS[42161].router]},
+    )
+    with pytest.raises(errors.UnsafePayloadError) as info:
+        await run_flow(client, swaps.swap(plan, clock=sb.clock), signer)
+    assert info.value.field == "quote.swap_router_address"
+    assert nothing_submitted(sb)
+    only_logged_in(signer)
+
+
+async def test_an_output_below_min_amount_out_is_refused(
+    sb: Sandbox, kind: str, signer: RecordingSigner
+) -> None:
+    sb.faults.tamper_flash_quote({"token_out.amount": "1"})
+    client = flash(sb, kind, signer)
+    plan = swaps.plan_swap(
+        signer,
+        **SWAP,
+        recipient=None,
+        sources=None,
+        max_fee_cap=None,
+        wait=False,
+        wait_timeout=60,
+        poll_interval=5,
+        min_amount_out=10**15,
+    )
+    with pytest.raises(errors.UnsafePayloadError) as info:
+        await run_flow(client, swaps.swap(plan, clock=sb.clock), signer)
+    assert info.value.field == "quote.token_out.amount"
+    assert nothing_submitted(sb)
+
+
+# ------------------------------------------------------------------ gasless payloads
+
+SPENDER_BASE = CHAINS[8453].routing_contract
+
+
+@pytest.mark.parametrize(
+    ("mode", "changes", "field"),
+    [
+        (2, {"eip712.message.spender": ATTACKER}, "eip712.message.spender"),
+        (2, {"eip712.message.permitted.amount": str(2**256 - 1)}, "permitted.amount"),
+        (2, {"eip712.message.permitted.token": WETH_BASE}, "permitted.token"),
+        (2, {"eip712.message.deadline": str(2**48), "deadline": REMOVE}, "deadline"),
+        (2, {"eip712.message.nonce": "1"}, "eip712.message.nonce"),
+        (2, {"eip712.domain.chainId": 1}, "eip712.domain.chainId"),
+        (2, {"eip712.domain.name": "Permit3"}, "eip712.domain.name"),
+        (2, {"eip712.domain.verifyingContract": ATTACKER}, "verifyingContract"),
+        (2, {"eip712.domain.version": "1"}, "eip712.domain keys"),
+        (2, {"eip712.primaryType": "PermitWitnessTransferFrom"}, "eip712.primaryType"),
+        (2, {"eip712.types.TokenPermissions.1.type": "uint160"}, "TokenPermissions"),
+        (2, {"eip712.message.extra": "1"}, "eip712.message keys"),
+        (3, {"eip712.message.witness.receiver": ATTACKER}, "witness.receiver"),
+        (3, {"eip712.message.witness.toChainId": "10"}, "witness.toChainId"),
+        (3, {"eip712.message.witness.toToken": WETH_BASE}, "witness.toToken"),
+        (3, {"eip712.message.witness.minAmountOut": "1"}, "witness.minAmountOut"),
+        (3, {"eip712.message.witness.quoteId": "0x" + "00" * 32}, "witness.quoteId"),
+        (3, {"eip712.types.SwapWitness.4.type": "uint8"}, "eip712.types.SwapWitness"),
+    ],
+)
+async def test_a_tampered_gasless_payload_is_refused(
+    sb: Sandbox,
+    kind: str,
+    signer: RecordingSigner,
+    mode: int,
+    changes: dict[str, Any],
+    field: str,
+) -> None:
+    sb.faults.tamper_gasless_quote(changes)
+    with pytest.raises(errors.UnsafePayloadError) as info:
+        await resolve(routing(sb, kind).gasless_swap(signer, **GASLESS, acquisition_mode=mode))
+    assert field in info.value.field
+    assert "was refused" in str(info.value)
+    assert nothing_submitted(sb)
+    assert signer.typed == []
+
+
+def _issue_payloads() -> dict[str, dict[str, Any]]:
+    """What issue 9 saw signed as given: a USDC permit for 2**256 - 1 to a stranger with
+    no deadline, and a Gateway burn intent moving 5,000 USDC of the caller's balance."""
+    permit = {
+        "types": {
+            "EIP712Domain": [
+                {"name": "name", "type": "string"},
+                {"name": "version", "type": "string"},
+                {"name": "chainId", "type": "uint256"},
+                {"name": "verifyingContract", "type": "address"},
+            ],
+            "Permit": [
+                {"name": "owner", "type": "address"},
+                {"name": "spender", "type": "address"},
+                {"name": "value", "type": "uint256"},
+                {"name": "nonce", "type": "uint256"},
+                {"name": "deadline", "type": "uint256"},
+            ],
+        },
+        "domain": {"name": "USD Coin", "version": "2", "chainId": 8453,
+                   "verifyingContract": USDC_BASE},
+        "primaryType": "Permit",
+        "message": {"owner": TEST_ADDRESS, "spender": ATTACKER, "value": str(2**256 - 1),
+                    "nonce": "0", "deadline": str(2**256 - 1)},
+    }  # fmt: skip
+    burn = burn_intent_typed_data(
+        build_burn_intent(
+            source_domain=6,
+            destination_domain=3,
+            source_contract="0x77777777Dcc4d5A8B6E418Fd04D8997ef11000eE",
+            destination_contract="0x2222222d7164433c4C09B0b0D809a9b52C04C205",
+            source_token=USDC_BASE,
+            destination_token="0xaf88d065e77c8cC2239327C5EDb3A432268e5831",
+            user=TEST_ADDRESS,
+            recipient=ATTACKER,
+            value=5_000_000_000,
+        )
+    )
+    return {"permit": permit, "burn-intent": burn}
+
+
+@pytest.mark.parametrize("name", ["permit", "burn-intent"])
+async def test_the_payloads_of_the_issue_are_refused(
+    sb: Sandbox, kind: str, signer: RecordingSigner, name: str
+) -> None:
+    sb.faults.tamper_gasless_quote({"eip712": _issue_payloads()[name]})
+    with pytest.raises(errors.UnsafePayloadError):
+        await resolve(routing(sb, kind).gasless_swap(signer, **GASLESS))
+    assert nothing_submitted(sb)
+    assert signer.typed == []
+
+
+async def test_a_tampered_service_contract_alone_is_caught(
+    sb: Sandbox, kind: str, signer: RecordingSigner
+) -> None:
+    # The chain list says the routing contract is the attacker's, the quote does not.
+    def edit(body: Any) -> None:
+        for chain in body["data"]:
+            if chain["id"] == 8453:
+                chain["serviceContract"] = ATTACKER
+
+    sb.faults.tamper(edit, service="routing", path="/supported-chains")
+    with pytest.raises(errors.UnsafePayloadError) as info:
+        await resolve(routing(sb, kind).gasless_swap(signer, **GASLESS))
+    assert info.value.field == "eip712.message.spender"
+    assert info.value.received == SPENDER_BASE
+    assert nothing_submitted(sb)
+
+
+async def test_signing_unverified_is_possible_only_when_asked_loudly(
+    sb: Sandbox, kind: str, signer: RecordingSigner, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The opt-in is a parameter of the flow; the client argument is the lead's to add.
+    from xswap_sdk.routing import gasless
+
+    sb.faults.tamper_gasless_quote({"eip712.message.nonce": "1"})
+    client = routing(sb, kind)
+    flow = gasless.gasless_swap(
+        client.paths,
+        signer,
+        wait=False,
+        wait_timeout=60,
+        poll_interval=5,
+        is_done=None,
+        clock=sb.clock,
+        sign_unverified_payload=True,
+        **GASLESS,
+    )
+    with (
+        caplog.at_level("WARNING", logger="xswap_sdk"),
+        pytest.raises(errors.BadRequestError, match="not signed by the sender"),
+    ):
+        await run_flow(client, flow)
+    assert any("sign_unverified_payload=True" in r.getMessage() for r in caplog.records)
+    # What the opt-in does: the caller's key signed the tampered payload as given. (The
+    # sandbox knows its own payload, so it refuses the signature.)
+    (signed,) = signer.typed
+    assert signed["message"]["nonce"] == "1"
+    assert not sb.requests.select("routing", "GET", "/supported-chains")
+
+
+# ------------------------------------------------------------------ login messages
+
+
+@pytest.mark.parametrize(
+    "tampered",
+    [
+        "evil.example wants you to sign in with your Ethereum account:\n"
+        f"{TEST_ADDRESS}\n\nURI: https://evil.example\nVersion: 1\nNonce: 1",
+        "Sign in to the swap backend. Nonce: 1",
+    ],
+    ids=["another-site", "no-account"],
+)
+async def test_a_tampered_login_message_is_refused(
+    sb: Sandbox, kind: str, signer: RecordingSigner, tampered: str
+) -> None:
+    # The lead calls check_login_message from the login flow; here the client fetches
+    # the tampered message and the check refuses it.
+    sb.faults.tamper_login_message(tampered)
+    message = await resolve(flash(sb, kind, signer).request_auth_message(TEST_ADDRESS))
+    assert message.message == tampered
+    with pytest.raises(errors.UnsafePayloadError):
+        check_login_message(message.message, address=TEST_ADDRESS, host="sandbox.invalid")
+    honest = await resolve(flash(sb, kind, signer).request_auth_message(TEST_ADDRESS))
+    check_login_message(honest.message, address=TEST_ADDRESS, host="sandbox.invalid")
