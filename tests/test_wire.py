@@ -14,6 +14,7 @@ sends nothing or the default, and the test of that argument fails.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import itertools
 import json
@@ -36,6 +37,7 @@ from xswap_sdk import (
     errors,
 )
 from xswap_sdk.flash import Quote
+from xswap_sdk.registry import DEFAULT_REGISTRY
 from xswap_sdk.relayer import RelayerPaths
 from xswap_sdk.routing import RoutingPaths
 from xswap_sdk.sandbox import Sandbox
@@ -48,7 +50,7 @@ CLIENTS: dict[str, tuple[type[Any], type[Any]]] = {
     "routing": (RoutingClient, AsyncRoutingClient),
     "flash": (FlashClient, AsyncFlashClient),
 }
-OPTIONS = ("timeout", "max_retries")
+OPTIONS = ("timeout", "max_retries", "deadline")
 """The request options every I/O method takes through ``**options``."""
 NOT_ARGUMENTS = {"close", "aclose", "capture_responses", "get_version"}
 """Public methods without arguments to forward."""
@@ -245,6 +247,12 @@ def clock_used(env: Env, value: Any, result: Any, error: BaseException | None) -
     assert len(env.recorder.requests) >= 2
 
 
+def clipped_to_deadline(env: Env, value: Any, result: Any, error: BaseException | None) -> None:
+    # The deadline leaves less time than any phase's timeout: every phase is clipped to it.
+    first = env.recorder.requests[0].extensions["timeout"]
+    assert set(first.values()) == {value}, first
+
+
 def anything_sent(env: Env, value: Any, result: Any, error: BaseException | None) -> None:
     assert env.recorder.requests
 
@@ -303,6 +311,9 @@ def predicate_asked(env: Env, value: Any, result: Any, error: BaseException | No
 
 def refused(error_type: type[BaseException]) -> Check:
     def check(env: Env, value: Any, result: Any, error: BaseException | None) -> None:
+        # A login that fails on the way is a LoginError caused by what failed.
+        if isinstance(error, errors.LoginError) and error.__cause__ is not None:
+            error = error.__cause__
         assert isinstance(error, error_type), error
 
     return check
@@ -353,7 +364,8 @@ class Sample:
 
     ``extra`` holds other arguments the sample needs beside it; ``client`` overrides
     the client's constructor arguments; ``refuse`` makes the recorder refuse that many
-    connections first.
+    connections first; ``probe`` is the call that shows a constructor argument (the
+    service's `PROBES` entry by default); ``arrange`` prepares the sandbox (a tamper rule).
     """
 
     value: Any
@@ -361,6 +373,8 @@ class Sample:
     extra: Mapping[str, Any] = field(default_factory=dict)
     client: Mapping[str, Any] = field(default_factory=dict)
     refuse: Callable[[Any], int] | None = None
+    probe: Callable[[Any], Any] | None = None
+    arrange: Callable[[Env], Any] | None = None
 
 
 def made(value: Any, env: Env) -> Any:
@@ -369,12 +383,26 @@ def made(value: Any, env: Env) -> Any:
 
 COMMON: dict[str, Sample] = {
     "timeout": Sample(1.25, timeout_applied),
+    "deadline": Sample(0.8, clipped_to_deadline),
+    "max_response_bytes": Sample(64, refused(errors.ResponseTooLargeError)),
     "max_retries": Sample(3, attempts_made, refuse=lambda n: n + 1),
     "headers": Sample({"X-Wire-Test": "h-1"}, headers_sent),
     "http_client": Sample(From(lambda env: env.http_client()), anything_sent),
     "clock": Sample(From(lambda env: VirtualClock(start=0)), clock_used, refuse=lambda _: 1),
 }
 """Arguments whose sample and check are the same in every client."""
+
+
+def insecure(service: str, *, copy: bool = False) -> Sample:
+    """``allow_insecure_http=True`` with an ``http://`` URL that is not this machine,
+    which is refused without it."""
+    url = f"http://wire.example/{service}"
+    where = {"extra": {"base_url": url}} if copy else {"client": {"base_url": url}}
+    return Sample(
+        True,
+        lambda env, v, r, e: url_starts(env, url, r, e),
+        **where,  # type: ignore[arg-type]
+    )
 
 
 def own_url(suffix: str = "") -> Callable[[str], Sample]:
@@ -389,6 +417,8 @@ RELAYER: dict[tuple[str, str], Sample] = {
     ("__init__", "paths"): Sample(RelayerPaths(tx="/api/tx-wire"), path_ends(lambda p: p.tx)),
     ("with_options", "api_key"): Sample("relayer-key-wire", api_key_sent),
     ("with_options", "base_url"): own_url("/v2")("relayer"),
+    ("__init__", "allow_insecure_http"): insecure("relayer"),
+    ("with_options", "allow_insecure_http"): insecure("relayer", copy=True),
     ("*", "to"): Sample("0x000000000000000000000000000000000000bEEF", wire("to")),
     ("*", "call_data"): Sample("0xa9059cbb", wire("callData")),
     ("*", "chain_id"): Sample(42161, wire("chainId")),
@@ -443,6 +473,25 @@ ROUTING: dict[tuple[str, str], Sample] = {
     ),
     ("with_options", "api_key"): Sample("routing-key-wire", api_key_sent),
     ("with_options", "base_url"): own_url("/v2")("routing"),
+    ("__init__", "allow_insecure_http"): insecure("routing"),
+    ("with_options", "allow_insecure_http"): insecure("routing", copy=True),
+    ("__init__", "routing_contracts"): Sample(
+        {8453: OTHER},
+        refused(errors.UnsafePayloadError),
+        probe=lambda client: client.gasless_swap(TEST_SIGNER, **GASLESS),
+    ),
+    ("gasless_swap", "min_amount_out"): Sample(
+        10**30, refused(errors.UnsafePayloadError), extra={"acquisition_mode": 3}
+    ),
+    ("gasless_swap", "sign_unverified_payload"): Sample(
+        True,
+        # Signed as given and submitted (the sandbox then refuses the tampered permit),
+        # where the default would refuse before signing.
+        asked("/gasless/submit-swap"),
+        arrange=lambda env: env.sandbox.faults.tamper_gasless_quote(
+            {"eip712.message.spender": OTHER}
+        ),
+    ),
     ("*", "from_chain"): Sample(42161, wire("fromChain")),
     ("*", "to_chain"): Sample(10, wire("toChain")),
     ("*", "from_token"): Sample("0x00000000000000000000000000000000000F00D0", wire("fromToken")),
@@ -512,6 +561,21 @@ FLASH: dict[tuple[str, str], Sample] = {
     ("__init__", "jwt"): Sample("jwt.wire.test", bearer_sent, client={"signer": None}),
     ("with_options", "api_key"): Sample("flash-key", refused(errors.InvalidInputError)),
     ("with_options", "base_url"): own_url("/v2")("flash"),
+    ("__init__", "allow_insecure_http"): insecure("flash"),
+    ("with_options", "allow_insecure_http"): insecure("flash", copy=True),
+    ("__init__", "registry"): Sample(
+        From(lambda env: env.other_registry),
+        refused(errors.UnsafePayloadError),
+        probe=lambda client: client.swap(TEST_SIGNER, **SWAP),
+    ),
+    ("__init__", "trusted_routers"): Sample(
+        {8453: [OTHER]},
+        refused(errors.UnsafePayloadError),
+        probe=lambda client: client.swap(TEST_SIGNER, **SWAP),
+    ),
+    ("build_order", "min_amount_out"): Sample(10**30, refused(errors.UnsafePayloadError)),
+    ("build_order", "max_fee_cap"): Sample(1, refused(errors.QuoteRejectedError)),
+    ("swap", "min_amount_out"): Sample(10**30, refused(errors.UnsafePayloadError)),
     ("login", "signer"): Sample(SECOND_WALLET, wire("userAddress", lambda w: w.address)),
     ("*", "referred_by_code"): Sample("REF-WIRE", wire("referredByCode")),
     ("request_auth_message", "user_address"): Sample(OTHER, wire("userAddress")),
@@ -630,6 +694,11 @@ def prepare(env: Env, service: str, method: str) -> None:
             sb.fund(TEST_SIGNER.address, chain_id, amount)
         sb.fund(SECOND_WALLET.address, 42161, 50_000_000)
         flash = sb.flash_client(TEST_SIGNER)
+        base = DEFAULT_REGISTRY.chain(8453)
+        # Base with another GatewayWallet: orders for Base must then be refused.
+        env.state["other_registry"] = DEFAULT_REGISTRY.with_chains(
+            dataclasses.replace(base, gateway_wallet=OTHER)
+        )
         if method in ("build_order", "sign_order", "submit_swap"):
             quote = flash.get_quote(**SWAP, sender=TEST_SIGNER.address)
             env.state["chains"] = chains = flash.get_supported_chains()
@@ -798,18 +867,21 @@ async def test_the_argument_reaches_the_wire(
             overrides = {name: made(v, env) for name, v in sample.client.items()}
             if sample.refuse is not None:
                 env.recorder.refuse = sample.refuse(value)
+            if sample.arrange is not None:
+                sample.arrange(env)
+            probe = sample.probe or PROBES[service]
             result: Any = None
             error: BaseException | None = None
             if method == "__init__":
                 client = env.client(service, **{**overrides, param: value})
-                result, error = await outcome(lambda: PROBES[service](client))
+                result, error = await outcome(lambda: probe(client))
             elif method == "with_options":
                 try:
-                    copy = env.client(service, **overrides).with_options(**{param: value})
+                    copy = env.client(service, **overrides).with_options(**{**extra, param: value})
                 except errors.InvalidInputError as exc:
                     error = exc
                 else:
-                    result, error = await outcome(lambda: PROBES[service](copy))
+                    result, error = await outcome(lambda: probe(copy))
             else:
                 client = env.client(service, **overrides)
                 arguments = {**base_arguments(env, service, method), **extra}

@@ -22,6 +22,7 @@ from ._clock import SYSTEM_CLOCK, Clock
 from ._framing import Framing
 from ._logging import configure_from_env
 from ._options import (
+    DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_MAX_RETRIES,
     NOT_GIVEN,
     ClientOptions,
@@ -58,6 +59,9 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
         headers: Mapping[str, str] | None = None,
         http_client: HttpClientT | None = None,
         clock: Clock = SYSTEM_CLOCK,
+        deadline: float | NotGiven | None = NOT_GIVEN,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+        allow_insecure_http: bool = False,
     ) -> None:
         expected = self._http_client_type
         if http_client is not None and not isinstance(http_client, expected):
@@ -75,6 +79,9 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
             timeout=timeout,
             max_retries=max_retries,
             headers=headers,
+            deadline=deadline,
+            max_response_bytes=max_response_bytes,
+            allow_insecure_http=allow_insecure_http,
         )
         self._transport = self._transport_type(  # type: ignore[assignment]
             options=self._options,
@@ -104,6 +111,9 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
         timeout: TimeoutTypes | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
         headers: Mapping[str, str] | NotGiven = NOT_GIVEN,
+        deadline: float | NotGiven | None = NOT_GIVEN,
+        max_response_bytes: int | NotGiven = NOT_GIVEN,
+        allow_insecure_http: bool | NotGiven = NOT_GIVEN,
     ) -> Self:
         """A copy of this client with some settings changed, sharing its connection pool.
 
@@ -116,6 +126,10 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
             timeout: another default timeout.
             max_retries: another default retry count.
             headers: headers to add to (or replace among) the current ones.
+            deadline: another total deadline per call, in seconds (``None``: none).
+            max_response_bytes: another response size cap.
+            allow_insecure_http: allow (or stop allowing) ``http://`` to a host that
+                is not this machine.
         """
         if not isinstance(api_key, NotGiven) and self._service.api_key_header is None:
             raise InvalidInputError(
@@ -128,6 +142,9 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
             timeout=timeout,
             max_retries=max_retries,
             headers=headers,
+            deadline=deadline,
+            max_response_bytes=max_response_bytes,
+            allow_insecure_http=allow_insecure_http,
         )
         clone._transport = self._transport.derive(clone._options, clone._make_auth())
         return clone
@@ -146,6 +163,12 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
     def max_retries(self) -> int:
         """How many times a failed request may be retried, by default."""
         return self._options.max_retries
+
+    @property
+    def deadline(self) -> float | None:
+        """The most seconds one call may take in all, retries included (``None``: no
+        overall limit)."""
+        return self._options.deadline
 
     @property
     def clock(self) -> Clock:

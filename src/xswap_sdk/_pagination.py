@@ -92,10 +92,10 @@ def walk_pages(
         found = list(items(result))
         problem = None
         number = page_number(result) if page_number is not None else None
-        if number is not None and number in reported:
-            problem = f"the service answered page {page} as page {number}, which it already sent"
-        elif found and found == previous:
+        if found and found == previous:
             problem = f"page {page} holds the same {len(found)} item(s) as page {page - 1}"
+        elif number is not None and number in reported:
+            problem = f"the service answered page {page} as page {number}, which it already sent"
         if problem is not None:
             raise PaginationError(
                 f"{problem}; stopped rather than loop forever",

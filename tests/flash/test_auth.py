@@ -55,7 +55,8 @@ async def test_login_signs_the_message_and_keeps_the_token(
 async def test_the_login_signature_recovers_to_the_signer(
     make_flash: Any, httpx_mock: HTTPXMock, wallet: LocalAccount
 ) -> None:
-    message = "Sign in to Flash\nNonce: 0x1234"  # looks like hex, still signed as text
+    # Names the wallet (or it is not signed); the nonce looks like hex, still signed as text.
+    message = f"Sign in to Flash\nAddress: {wallet.address}\nNonce: 0x1234"
     httpx_mock.add_response(
         url=f"{FLASH_URL}/auth/message", json={"message": message, "messageId": "m-7"}
     )
@@ -109,7 +110,8 @@ async def test_a_second_401_is_raised_not_looped(
 ) -> None:
     httpx_mock.add_response(url=HISTORY, status_code=401, json={"message": "expired"})
     httpx_mock.add_response(
-        url=f"{FLASH_URL}/auth/message", json={"message": "m", "messageId": "1"}
+        url=f"{FLASH_URL}/auth/message",
+        json={"message": f"Sign in as {wallet.address}", "messageId": "1"},
     )
     httpx_mock.add_response(url=f"{FLASH_URL}/auth/verify", json={"token": "still-bad"})
     httpx_mock.add_response(url=HISTORY, status_code=401, json={"message": "expired"})
@@ -278,7 +280,9 @@ async def test_login_failures_raise_login_error(
     def answer(request: httpx.Request) -> httpx.Response:
         if request.url.path == route:
             return httpx.Response(response[0], json=response[1])
-        return httpx.Response(200, json={"message": "Sign in", "messageId": "m-1"})
+        return httpx.Response(
+            200, json={"message": f"Sign in as {wallet.address}", "messageId": "m-1"}
+        )
 
     httpx_mock.add_callback(answer, is_reusable=True)
     client = make_flash(signer=wallet, max_retries=0)
@@ -306,7 +310,8 @@ async def test_a_signer_that_fails_raises_login_error(
             raise RuntimeError("hardware wallet unplugged")
 
     httpx_mock.add_response(
-        url=f"{FLASH_URL}/auth/message", json={"message": "Sign in", "messageId": "m-1"}
+        url=f"{FLASH_URL}/auth/message",
+        json={"message": f"Sign in as {ADDRESS}", "messageId": "m-1"},
     )
     client = make_flash()
     with pytest.raises(errors.LoginError, match="could not be signed"):

@@ -15,8 +15,7 @@ from web3 import AsyncWeb3, Web3
 
 from xswap_sdk import AsyncRelayerClient, RelayerClient, errors
 from xswap_sdk.flash import DepositResult
-from xswap_sdk.flash import deposit as deposit_module
-from xswap_sdk.registry import DEFAULT_REGISTRY, GatewayChain, Registry
+from xswap_sdk.registry import DEFAULT_REGISTRY, GatewayChain
 from xswap_sdk.signing import DEPOSIT_WITH_PERMIT_SELECTOR
 
 from ..support import FLASH_URL, RELAYER_KEY, RELAYER_URL, TX_ID, relayer_ok, resolve
@@ -34,6 +33,7 @@ class Chain:
 
     def __init__(self, web3: Any, usdc: Any, gateway: Any, chain_id: int) -> None:
         self.web3, self.usdc, self.gateway, self.chain_id = web3, usdc, gateway, chain_id
+        self.registry = DEFAULT_REGISTRY
 
     async def call(self, function: Any) -> Any:
         return await resolve(function.call())
@@ -68,16 +68,6 @@ class Chain:
         )
 
 
-def pin(monkeypatch: pytest.MonkeyPatch, registry: Registry) -> None:
-    """Make ``registry`` the one FlashClient.deposit checks against.
-
-    The test chain and its freshly deployed contracts are not Circle's, so they must be
-    pinned, as a caller adding a chain would. Until FlashClient takes ``registry=``, the
-    module's default is replaced for the test.
-    """
-    monkeypatch.setattr(deposit_module, "DEFAULT_REGISTRY", registry)
-
-
 @pytest.fixture
 async def evm(
     kind: str,
@@ -105,7 +95,9 @@ async def evm(
     )
     await resolve(web3.eth.wait_for_transaction_receipt(funded))
     made = Chain(web3, usdc, gateway, int(await resolve(web3.eth.chain_id)))
-    pin(monkeypatch, DEFAULT_REGISTRY.with_chains(made.pinned()))
+    # The test chain and its fresh contracts are not Circle's: pinned, as a caller adding
+    # a chain would, in the registry the test's clients are given.
+    made.registry = DEFAULT_REGISTRY.with_chains(made.pinned())
     return made
 
 
@@ -120,7 +112,7 @@ async def test_deposit_sent_by_web3_from_the_signer(
     make_flash: Any, evm: Chain, wallet: LocalAccount, httpx_mock: HTTPXMock
 ) -> None:
     httpx_mock.add_response(url=CHAINS_URL, json=[evm.config()])
-    client = make_flash()
+    client = make_flash(registry=evm.registry)
     result = await resolve(
         client.deposit(wallet, chain_id=evm.chain_id, amount=str(DEPOSIT), web3=evm.web3)
     )
@@ -152,7 +144,7 @@ async def test_deposit_handed_to_the_relayer(
     )
     relayer_cls = RelayerClient if kind == "sync" else AsyncRelayerClient
     relayer = relayer_cls(api_key=RELAYER_KEY, base_url=RELAYER_URL)
-    client = make_flash()
+    client = make_flash(registry=evm.registry)
     result = await resolve(
         client.deposit(
             wallet, chain_id=evm.chain_id, amount=DEPOSIT, web3=evm.web3, relayer=relayer
@@ -183,10 +175,14 @@ async def test_a_web3_on_another_chain_is_refused_before_sending(
 ) -> None:
     config = evm.config()
     config["id"], config["domain"] = 8453, 6  # Base, but web3 talks to the test chain
-    pin(monkeypatch, DEFAULT_REGISTRY.with_chains(evm.pinned(8453, domain=6)))
+    evm.registry = DEFAULT_REGISTRY.with_chains(evm.pinned(8453, domain=6))
     httpx_mock.add_response(url=CHAINS_URL, json=[config])
     with pytest.raises(errors.InvalidInputError) as info:
-        await resolve(make_flash().deposit(wallet, chain_id=8453, amount=DEPOSIT, web3=evm.web3))
+        await resolve(
+            make_flash(registry=evm.registry).deposit(
+                wallet, chain_id=8453, amount=DEPOSIT, web3=evm.web3
+            )
+        )
     assert info.value.argument == "web3"
     assert f"chain {evm.chain_id}" in info.value.rule
     assert await deposited(evm, wallet.address) == (MINTED, 0)
@@ -198,7 +194,7 @@ async def test_an_unsupported_chain_is_refused(
     httpx_mock.add_response(
         url=CHAINS_URL, json=[chain(8453), chain(1, gatewayWallet=None)], is_reusable=True
     )
-    client = make_flash()
+    client = make_flash(registry=evm.registry)
     with pytest.raises(errors.InvalidInputError, match="not a chain the backend supports"):
         await resolve(client.deposit(wallet, chain_id=7, amount=1, web3=evm.web3))
     with pytest.raises(errors.InvalidInputError, match="no gatewayWallet"):
@@ -286,7 +282,7 @@ async def test_a_tampered_chain_list_is_refused_before_signing(
     relayer = relayer_cls(api_key=RELAYER_KEY, base_url=RELAYER_URL)
     with pytest.raises(errors.UnsafePayloadError) as info:
         await resolve(
-            make_flash().deposit(
+            make_flash(registry=evm.registry).deposit(
                 wallet, chain_id=evm.chain_id, amount=DEPOSIT, web3=evm.web3, relayer=relayer
             )
         )

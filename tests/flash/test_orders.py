@@ -11,7 +11,7 @@ from eth_account.signers.local import LocalAccount
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from xswap_sdk import FlashClient, errors
+from xswap_sdk import FlashClient, VirtualClock, errors
 from xswap_sdk.flash import (
     Chain,
     GatewayBalance,
@@ -335,7 +335,8 @@ def test_only_the_orders_user_may_sign() -> None:
 
 
 def test_the_clients_expose_the_same_functions() -> None:
-    client = FlashClient(base_url="https://flash.invalid")
+    # The quote's expiry is checked by the client's clock: the virtual one starts before it.
+    client = FlashClient(base_url="https://flash.invalid", clock=VirtualClock())
     built = client.build_order(
         a_quote(), chains=CHAINS, balances={42161: 20_000_000}, user=ADDRESS, chain_id=8453
     )

@@ -20,19 +20,21 @@ from pydantic import SecretStr
 
 from .._async_base_client import AsyncAPIClient
 from .._async_transport import AsyncTransport
-from .._auth import Auth
 from .._clock import SYSTEM_CLOCK, Clock
 from .._framing import BareJSON
 from .._options import (
+    DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_MAX_RETRIES,
     NOT_GIVEN,
     NotGiven,
     RequestOptions,
     ServiceConfig,
     TimeoutTypes,
+    check_credential,
 )
 from .._pagination import PageWalk, walk_pages
 from ..errors import InvalidInputError
+from ..registry import DEFAULT_REGISTRY, Registry
 from ..relayer import AsyncRelayerClient
 from ..signing.deposit import async_prepare_deposit_with_permit
 from ..signing.signer import Signer, signer_address
@@ -40,6 +42,7 @@ from . import _operations as operations
 from . import auth, orders
 from . import deposit as deposits
 from . import swap as swaps
+from ._trust import check_trusted_routers
 from .auth import JWT_ENV, AuthSession, FlashAuth, SessionState
 from .deposit import DepositResult
 from .models import (
@@ -79,6 +82,7 @@ def _history_walk(page: int, page_size: int, status: str | None) -> PageWalk[Swa
         lambda result: result.swaps,
         lambda result: result.pagination is not None and result.pagination.more,
         first_page=page,
+        page_number=lambda result: result.pagination.current_page if result.pagination else None,
     )
 
 
@@ -91,20 +95,21 @@ def _leaderboard_walk(
         lambda result: result.entries,
         lambda result: result.pagination is not None and result.pagination.more,
         first_page=page,
+        page_number=lambda result: result.pagination.current_page if result.pagination else None,
     )
 
 
-def _session_state(signer: Signer | None, jwt: str | SecretStr | None) -> SessionState:
+def _session_state(
+    signer: Signer | None, jwt: str | SecretStr | None, clock: Clock
+) -> SessionState:
     if signer is not None:
         signer_address(signer)  # a bad signer is refused now, not at the first call
-    token = jwt if jwt is not None else os.environ.get(JWT_ENV) or None
-    if token is not None and not isinstance(token, SecretStr):
-        if not isinstance(token, str):
-            raise InvalidInputError("jwt", "must be a string")
-        token = SecretStr(token)
-    if token is not None and not token.get_secret_value().strip():
-        raise InvalidInputError("jwt", "must not be empty")
-    return SessionState(token=token, signer=signer)
+    token = None
+    if jwt is not None:
+        token = check_credential(jwt, argument="jwt")
+    elif os.environ.get(JWT_ENV):
+        token = check_credential(os.environ[JWT_ENV], argument="jwt", env_var=JWT_ENV)
+    return SessionState(token=token, signer=signer, clock=clock)
 
 
 class AsyncFlashClient(AsyncAPIClient):
@@ -122,6 +127,18 @@ class AsyncFlashClient(AsyncAPIClient):
         headers: extra headers sent with every request.
         http_client: an `httpx.AsyncClient` you own; we never close it.
         clock: the time source for retry waits, polling and quote expiry.
+        registry: the pinned chains, Gateway contracts and USDC addresses that orders,
+            swaps and deposits are checked against; `xswap_sdk.registry.DEFAULT_REGISTRY`
+            by default. ``DEFAULT_REGISTRY.with_chains(...)`` adds a chain: the only way
+            to sign for a contract the SDK does not pin.
+        trusted_routers: ``{chain_id: [router, ...]}``: the only swap routers a quote
+            may name on those chains (on top of the chain list's ``routerAddress``).
+        deadline: the most seconds one call may take in all, retries, slow answers and
+            retry waits included (default 120); ``None`` for no overall limit.
+        max_response_bytes: the largest answer read, in bytes (default 8 MiB); a larger
+            one raises `ResponseTooLargeError`.
+        allow_insecure_http: DANGEROUS: accept an ``http://`` base URL to a host that is
+            not this machine, which sends credentials and payments in clear text.
 
     Example:
         ```python
@@ -156,9 +173,18 @@ class AsyncFlashClient(AsyncAPIClient):
         headers: Mapping[str, str] | None = None,
         http_client: httpx.AsyncClient | None = None,
         clock: Clock = SYSTEM_CLOCK,
+        registry: Registry | None = None,
+        trusted_routers: Mapping[int, Sequence[str]] | None = None,
+        deadline: float | NotGiven | None = NOT_GIVEN,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+        allow_insecure_http: bool = False,
     ) -> None:
+        if registry is not None and not isinstance(registry, Registry):
+            raise InvalidInputError("registry", "must be a xswap_sdk.registry.Registry")
+        self._registry = DEFAULT_REGISTRY if registry is None else registry
+        self._trusted_routers = check_trusted_routers(trusted_routers)
         # Set before the base class builds the transport, which asks for the auth.
-        self._session = _session_state(signer, jwt)
+        self._session = _session_state(signer, jwt, clock)
         super().__init__(
             base_url=base_url,
             timeout=timeout,
@@ -166,16 +192,28 @@ class AsyncFlashClient(AsyncAPIClient):
             headers=headers,
             http_client=http_client,
             clock=clock,
+            deadline=deadline,
+            max_response_bytes=max_response_bytes,
+            allow_insecure_http=allow_insecure_http,
         )
 
-    def _make_auth(self) -> Auth:
+    def _make_auth(self) -> FlashAuth:
         # Copies made with with_options share the session, so one login serves them all.
-        return FlashAuth(self._session, client=type(self).__name__)
+        return FlashAuth(self._session, client=type(self).__name__, host=self._host)
+
+    @property
+    def _host(self) -> str:
+        # What a Sign-In with Ethereum message must name to be signed.
+        return httpx.URL(self.base_url).netloc.decode("ascii")
 
     def _transport_for(self, signer: Signer) -> AsyncTransport:
         # The one-call swap may log in with its own signer when the client has none.
-        auth = FlashAuth(self._session, client=type(self).__name__, signer=signer)
-        return self._transport.with_auth(auth)
+        return self._transport.with_auth(self._make_auth().with_signer(signer))
+
+    @property
+    def registry(self) -> Registry:
+        """The pinned facts orders, swaps and deposits are checked against."""
+        return self._registry
 
     @property
     def session(self) -> AuthSession | None:
@@ -200,6 +238,8 @@ class AsyncFlashClient(AsyncAPIClient):
         sources: Mapping[int, int] | None = None,
         max_fee: MaxFeeArg = None,
         chain_id: int | None = None,
+        min_amount_out: int | str | None = None,
+        max_fee_cap: int | str | None = None,
     ) -> Order:
         """Choose source chains and build the burn intents; see `orders.build_order`.
 
@@ -213,6 +253,14 @@ class AsyncFlashClient(AsyncAPIClient):
             sources: ``{chain_id: amount}`` to choose the source chains yourself.
             max_fee: each intent's ``maxFee``; the quote's gateway fee by default.
             chain_id: the destination chain, when the quote does not say.
+            min_amount_out: refuse a quote that promises less output than this, in the
+                output token's smallest units.
+            max_fee_cap: refuse a gateway fee above this per intent, in smallest USDC
+                units; by default 2.01 USDC plus 1 bp of the amount.
+
+        Raises:
+            UnsafePayloadError: the quote or the chain list is not what was asked, or
+                disagrees with the client's registry or trusted routers.
         """
         return orders.build_order(
             quote,
@@ -222,16 +270,26 @@ class AsyncFlashClient(AsyncAPIClient):
             sources=sources,
             max_fee=max_fee,
             chain_id=chain_id,
+            min_amount_out=min_amount_out,
+            max_fee_cap=max_fee_cap,
+            trusted_routers=self._trusted_routers,
+            registry=self._registry,
+            now=self.clock.time(),
         )
 
     def sign_order(self, order: Order, signer: Signer) -> SignedOrder:
         """Sign an order (one BurnIntent, or one BurnIntentSet); see `orders.sign_order`.
 
+        Every intent is checked again against the client's registry and trusted routers
+        right before it is signed.
+
         Args:
             order: from `build_order`.
             signer: the depositor.
         """
-        return orders.sign_order(order, signer)
+        return orders.sign_order(
+            order, signer, registry=self._registry, trusted_routers=self._trusted_routers
+        )
 
     # -- login
 
@@ -261,7 +319,8 @@ class AsyncFlashClient(AsyncAPIClient):
         chosen = signer if signer is not None else self._session.signer
         if chosen is None:
             raise auth.missing_login(type(self).__name__, "login()")
-        flow = self._session.keep(auth.login(chosen, referred_by_code), chosen)
+        login = auth.login(chosen, referred_by_code, host=self._host, budget=self._session.budget)
+        flow = self._session.keep(login, chosen)
         async with self._session.async_lock():
             return await self._transport.run(flow, options)
 
@@ -509,6 +568,7 @@ class AsyncFlashClient(AsyncAPIClient):
         recipient: str | None = None,
         sources: Mapping[int, int] | None = None,
         max_fee_cap: int | str | None = None,
+        min_amount_out: int | str | None = None,
         wait: bool = False,
         wait_timeout: float = DEFAULT_SWAP_TIMEOUT,
         poll_interval: float = DEFAULT_SWAP_POLL_INTERVAL,
@@ -530,7 +590,10 @@ class AsyncFlashClient(AsyncAPIClient):
             recipient: who receives the output; defaults to the signer.
             sources: ``{chain_id: amount}`` to choose the source chains yourself.
             max_fee_cap: refuse a quote whose gateway fee (each intent's ``maxFee``)
-                is above this, in smallest USDC units.
+                is above this, in smallest USDC units; by default 2.01 USDC plus 1 bp of
+                the amount per intent.
+            min_amount_out: refuse a quote that promises less of ``output_token`` than
+                this, in its smallest units.
             wait: poll the history until the swap completed or failed.
             wait_timeout: seconds to wait with ``wait=True``.
             poll_interval: seconds between history reads with ``wait=True``.
@@ -540,8 +603,11 @@ class AsyncFlashClient(AsyncAPIClient):
             The submission; with ``wait=True``, ``record`` is the completed swap.
 
         Raises:
-            QuoteRejectedError: the quote expired, costs more than ``max_fee_cap``, or
-                is not for ``input_amount``; nothing was signed.
+            UnsafePayloadError: the quote or the chain list is not what was asked
+                (another amount, output token or router, no expiry, less output than
+                ``min_amount_out``) or disagrees with the registry; nothing was signed.
+            QuoteRejectedError: the quote expired or costs more than ``max_fee_cap``;
+                nothing was signed.
             InsufficientBalanceError: the gateway balances cannot cover the amount.
             InvalidInputError: a bad argument, or an unsupported ``chain_id``.
             SwapFailedError: with ``wait=True``, the swap failed.
@@ -558,9 +624,12 @@ class AsyncFlashClient(AsyncAPIClient):
             recipient=recipient,
             sources=sources,
             max_fee_cap=max_fee_cap,
+            min_amount_out=min_amount_out,
             wait=wait,
             wait_timeout=wait_timeout,
             poll_interval=poll_interval,
+            trusted_routers=self._trusted_routers,
+            registry=self._registry,
         )
         auth.check_identity(self._session, plan.user)
         transport = self._transport_for(signer)
@@ -634,7 +703,7 @@ class AsyncFlashClient(AsyncAPIClient):
         )
         assert web3 is not None  # checked above
         chains = await self.get_supported_chains(**options)
-        target = deposits.deposit_target(chains, plan.chain_id)
+        target = deposits.deposit_target(chains, plan.chain_id, registry=self._registry)
         transaction = deposits.check_prepared(
             await async_prepare_deposit_with_permit(
                 web3,
@@ -645,6 +714,7 @@ class AsyncFlashClient(AsyncAPIClient):
                 usdc_version=target.usdc_version,
             ),
             plan,
+            target,
         )
         if relayer is not None:
             tx_id = await relayer.relay(

@@ -25,6 +25,7 @@ from typing import Any, Final
 from pydantic import BaseModel, ConfigDict, SecretStr
 
 from .._auth import Auth
+from .._clock import SYSTEM_CLOCK, Clock
 from .._flow import Call, Flow
 from .._operation import Operation
 from ..errors import (
@@ -36,6 +37,7 @@ from ..errors import (
 )
 from ..signing.signer import Signer, personal_sign, signer_address
 from . import _operations as operations
+from ._login_message import LoginBudget, check_login_message
 from .models import AuthMessage, AuthVerification
 
 __all__ = [
@@ -78,10 +80,15 @@ class SessionState:
     pairs a new generation with an old token.
     """
 
-    def __init__(self, *, token: SecretStr | None, signer: Signer | None) -> None:
+    def __init__(
+        self, *, token: SecretStr | None, signer: Signer | None, clock: Clock = SYSTEM_CLOCK
+    ) -> None:
         self._state: tuple[SecretStr | None, int] = (token, 0)
         self.signer = signer
         self.session: AuthSession | None = None
+        # Shared by the client's copies: a backend that keeps rejecting the session (or
+        # asks for logins it should not) gets a few signatures a minute, not one per call.
+        self.budget = LoginBudget(clock=clock)
         self._lock = threading.Lock()
         self._async_lock: asyncio.Lock | None = None
 
@@ -136,15 +143,18 @@ class FlashAuth(Auth):
             session has none of its own.
     """
 
-    def __init__(self, state: SessionState, *, client: str, signer: Signer | None = None) -> None:
+    def __init__(
+        self, state: SessionState, *, client: str, host: str, signer: Signer | None = None
+    ) -> None:
         super().__init__()
         self.state = state
         self._client = client
+        self._host = host
         self._signer = signer
 
     def with_signer(self, signer: Signer) -> FlashAuth:
         """The same session, able to log in with ``signer`` when it has no signer."""
-        return FlashAuth(self.state, client=self._client, signer=signer)
+        return FlashAuth(self.state, client=self._client, host=self._host, signer=signer)
 
     @property
     def generation(self) -> int:
@@ -187,7 +197,7 @@ class FlashAuth(Auth):
         """
         what = "this call" if operation is None else f"{operation.method} {operation.log_path}"
         signer = self._login_signer(what)
-        return self.state.keep(login(signer), signer)
+        return self.state.keep(login(signer, host=self._host, budget=self.state.budget), signer)
 
     def lock(self) -> threading.Lock:
         """The session's lock, shared with the client's copies."""
@@ -229,10 +239,25 @@ def missing_login(client: str, what: str) -> MissingCredentialsError:
     )
 
 
-def login(signer: Signer, referred_by_code: str | None = None) -> Flow[AuthSession]:
+def login(
+    signer: Signer,
+    referred_by_code: str | None = None,
+    *,
+    host: str,
+    budget: LoginBudget | None = None,
+) -> Flow[AuthSession]:
     """The login flow: message, EIP-191 signature, verification.
 
-    Arguments are checked at once, before any I/O.
+    Arguments are checked at once, before any I/O. The message is signed only when it
+    names the signer's address and is not a Sign-In with Ethereum message for another
+    site than ``host`` (see `check_login_message`), and only while ``budget`` allows
+    another login.
+
+    Args:
+        signer: the wallet that logs in.
+        referred_by_code: a referral code to attribute the user to.
+        host: the swap backend's host (``host[:port]`` of its base URL).
+        budget: the session's logins-per-minute budget.
 
     Raises:
         InvalidInputError: ``signer`` is not a `Signer`, or a bad ``referred_by_code``.
@@ -242,14 +267,24 @@ def login(signer: Signer, referred_by_code: str | None = None) -> Flow[AuthSessi
         not isinstance(referred_by_code, str) or not referred_by_code.strip()
     ):
         raise InvalidInputError("referred_by_code", "must be a non-empty string or None")
-    return _login_steps(signer, address, referred_by_code)
+    return _login_steps(signer, address, referred_by_code, host, budget)
 
 
-def _login_steps(signer: Signer, address: str, referred_by_code: str | None) -> Flow[AuthSession]:
+def _login_steps(
+    signer: Signer,
+    address: str,
+    referred_by_code: str | None,
+    host: str,
+    budget: LoginBudget | None,
+) -> Flow[AuthSession]:
+    if budget is not None:
+        budget.spend()
     try:
         message: AuthMessage = yield Call(operations.request_auth_message(address))
     except APIError as exc:
         raise LoginError(f"login failed: no message to sign ({exc})") from exc
+    # The backend chooses the text; the wallet's signature must not be usable elsewhere.
+    check_login_message(message.message, address=address, host=host)
     try:
         signature = personal_sign(signer, message.message)
     except SigningError as exc:

@@ -17,6 +17,7 @@ from pydantic import SecretStr
 from .._clock import SYSTEM_CLOCK, Clock
 from .._framing import SuccessEnvelope
 from .._options import (
+    DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_MAX_RETRIES,
     NOT_GIVEN,
     NotGiven,
@@ -57,6 +58,12 @@ class RelayerClient(SyncAPIClient):
             transports); we never close it.
         clock: the time source for retry waits and polling (tests and the sandbox
             pass a virtual one).
+        deadline: the most seconds one call may take in all, retries, slow answers and
+            retry waits included (default 120); ``None`` for no overall limit.
+        max_response_bytes: the largest answer read, in bytes (default 8 MiB); a larger
+            one raises `ResponseTooLargeError`.
+        allow_insecure_http: DANGEROUS: accept an ``http://`` base URL to a host that is
+            not this machine, which sends credentials and payments in clear text.
         paths: the relayer's HTTP paths, to override any of them.
 
     Example:
@@ -81,6 +88,9 @@ class RelayerClient(SyncAPIClient):
         headers: Mapping[str, str] | None = None,
         http_client: httpx.Client | None = None,
         clock: Clock = SYSTEM_CLOCK,
+        deadline: float | NotGiven | None = NOT_GIVEN,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+        allow_insecure_http: bool = False,
         paths: RelayerPaths | None = None,
     ) -> None:
         super().__init__(
@@ -91,6 +101,9 @@ class RelayerClient(SyncAPIClient):
             headers=headers,
             http_client=http_client,
             clock=clock,
+            deadline=deadline,
+            max_response_bytes=max_response_bytes,
+            allow_insecure_http=allow_insecure_http,
         )
         self.paths = paths or RelayerPaths()
 

@@ -18,6 +18,7 @@ from .._async_base_client import AsyncAPIClient
 from .._clock import SYSTEM_CLOCK, Clock
 from .._framing import CodeEnvelope
 from .._options import (
+    DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_MAX_RETRIES,
     NOT_GIVEN,
     NotGiven,
@@ -73,6 +74,15 @@ class AsyncRoutingClient(AsyncAPIClient):
             never close it.
         clock: the time source for retry waits and polling (tests and the sandbox
             pass a virtual one).
+        routing_contracts: ``{chain_id: address}``: the routing contract a gasless
+            Permit2 payload must name as spender on that chain. Unpinned chains use
+            ``serviceContract`` from `get_supported_chains`, read once per client.
+        deadline: the most seconds one call may take in all, retries, slow answers and
+            retry waits included (default 120); ``None`` for no overall limit.
+        max_response_bytes: the largest answer read, in bytes (default 8 MiB); a larger
+            one raises `ResponseTooLargeError`.
+        allow_insecure_http: DANGEROUS: accept an ``http://`` base URL to a host that is
+            not this machine, which sends credentials and payments in clear text.
         paths: the service's HTTP paths, to override any of them.
 
     Example:
@@ -100,6 +110,10 @@ class AsyncRoutingClient(AsyncAPIClient):
         headers: Mapping[str, str] | None = None,
         http_client: httpx.AsyncClient | None = None,
         clock: Clock = SYSTEM_CLOCK,
+        routing_contracts: Mapping[int, str] | None = None,
+        deadline: float | NotGiven | None = NOT_GIVEN,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+        allow_insecure_http: bool = False,
         paths: RoutingPaths | None = None,
     ) -> None:
         super().__init__(
@@ -110,8 +124,14 @@ class AsyncRoutingClient(AsyncAPIClient):
             headers=headers,
             http_client=http_client,
             clock=clock,
+            deadline=deadline,
+            max_response_bytes=max_response_bytes,
+            allow_insecure_http=allow_insecure_http,
         )
         self.paths = paths or RoutingPaths()
+        self._routing_contracts = gasless.check_routing_contracts(routing_contracts)
+        # serviceContract per chain, read once from /supported-chains; shared by copies.
+        self._spender_cache: dict[int, str] = {}
 
     async def get_quote(
         self,
@@ -576,14 +596,23 @@ class AsyncRoutingClient(AsyncAPIClient):
         wait_timeout: float = DEFAULT_WAIT_TIMEOUT,
         poll_interval: float = DEFAULT_POLL_INTERVAL,
         is_done: Callable[[GaslessStatus], bool] | None = None,
+        min_amount_out: int | str | None = None,
+        sign_unverified_payload: bool = False,
         **options: Unpack[RequestOptions],
     ) -> GaslessSwapResult:
         """A whole gasless swap in one call: quote, sign, submit, and optionally wait.
 
-        Asks `get_gasless_quote` with the signer's address as ``sender``, signs the
-        first quote's ``eip712`` payload exactly as given, submits it with
-        `submit_gasless_swap` (never retried once sent), and with ``wait=True`` polls
-        like `wait_for_gasless_status`.
+        Asks `get_gasless_quote` with the signer's address as ``sender``, builds the
+        Permit2 message these arguments call for and compares the first quote's
+        ``eip712`` payload with it field by field (token, amount, spender, chain,
+        Permit2 itself, deadline and, for a witness, receiver, destination and minimum
+        output), signs it only when they agree, submits it with `submit_gasless_swap`
+        (never retried once sent), and with ``wait=True`` polls like
+        `wait_for_gasless_status`.
+
+        The spender must be the routing contract of ``from_chain``: the client's
+        ``routing_contracts`` pin, or else ``serviceContract`` from
+        `get_supported_chains`, read once per client (this needs the API key).
 
         Args:
             signer: the wallet that owns the input tokens, such as an `eth_account`
@@ -609,12 +638,20 @@ class AsyncRoutingClient(AsyncAPIClient):
             wait_timeout: seconds to keep polling when waiting (default 900).
             poll_interval: seconds between status requests (default 5).
             is_done: your own test of a status record, when waiting.
+            min_amount_out: the least output accepted, in the output token's smallest
+                units; a witness payload must promise at least this.
+            sign_unverified_payload: DANGEROUS. Sign the service's payload as it is,
+                without comparing it with what was asked: a compromised or spoofed
+                service can then take any of the signer's tokens that Permit2 may move.
+                Only for a service you control whose payload the SDK cannot read.
             **options: ``timeout`` and ``max_retries`` for each request.
 
         Returns:
             The signed quote, the submission and, when waiting, the final status.
 
         Raises:
+            UnsafePayloadError: the payload is not the Permit2 message these arguments
+                call for; nothing was signed or submitted.
             SigningError: the quote's payload cannot be signed, or the signer failed.
             SwapFailedError: the submission or the status says ``failed``.
             WaitTimeoutError: waiting ran out of time; the swap may still complete.
@@ -642,5 +679,9 @@ class AsyncRoutingClient(AsyncAPIClient):
             poll_interval=poll_interval,
             is_done=is_done,
             clock=self.clock,
+            spender=self._routing_contracts.get(from_chain),
+            spender_cache=self._spender_cache,
+            min_amount_out=min_amount_out,
+            sign_unverified_payload=sign_unverified_payload,
         )
         return await self._transport.run(flow, options)

@@ -17,7 +17,7 @@ result, and never appears in a log record or an error message.
 
 from __future__ import annotations
 
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +35,7 @@ from ..errors import (
 )
 from ..signing import Signer, sign_typed_data
 from ..signing.signer import signer_address
-from ..types import Address, TokenAmount
+from ..types import Address, ChainId, TokenAmount
 from . import _operations as operations
 from ._operations import RoutingPaths
 from ._permit2 import check_permit2_payload
@@ -122,6 +122,24 @@ class _Verification:
     spender_cache: MutableMapping[int, str] | None
     min_amount_out: int | None
     sign_unverified_payload: bool
+
+
+def check_routing_contracts(routing_contracts: object) -> dict[int, str]:
+    """Validate a client's pinned routing contracts: ``{chain_id: address}``.
+
+    Raises:
+        InvalidInputError: not a mapping of chain ids to addresses.
+    """
+    if routing_contracts is None:
+        return {}
+    if not isinstance(routing_contracts, Mapping):
+        raise InvalidInputError("routing_contracts", "must be a mapping {chain_id: address}")
+    return {
+        check_argument("routing_contracts (chain id)", ChainId, chain_id): check_argument(
+            f"routing_contracts[{chain_id}]", Address, address
+        )
+        for chain_id, address in routing_contracts.items()
+    }
 
 
 def gasless_swap(
