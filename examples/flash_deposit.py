@@ -92,9 +92,28 @@ def main() -> None:
     chain = {
         "id": w3.eth.chain_id,
         "name": "local",
+        "displayName": "Local test chain",
+        "logoUrl": "https://flash.invalid/logos/local.svg",
+        "explorerUrl": "https://explorer.invalid",
         "domain": 99,
+        "routerAddress": "0x" + "22" * 20,
         "gatewayWallet": gateway.address,
-        "usdc": {"address": usdc.address.lower(), "decimals": 6, "version": "2"},
+        "gatewayMinter": "0x2222222d7164433c4C09B0b0D809a9b52C04C205",
+        "nativeToken": {
+            "address": "0x" + "00" * 20,
+            "name": "Ether",
+            "symbol": "ETH",
+            "decimals": 18,
+            "logoUrl": "https://flash.invalid/logos/eth.svg",
+        },
+        "usdc": {
+            "address": usdc.address.lower(),
+            "name": "USD Coin",
+            "symbol": "USDC",
+            "decimals": 6,
+            "logoUrl": "https://flash.invalid/logos/usdc.svg",
+            "version": "2",
+        },
     }
     flash = FlashClient(
         base_url="https://flash.invalid",

@@ -155,6 +155,19 @@ def route_wire(**fields: Any) -> dict[str, Any]:
     return route
 
 
+def token_wire(**fields: Any) -> dict[str, Any]:
+    """A token as ``GET /search-token`` lists it: USDC on Base."""
+    return {
+        "address": USDC_BASE,
+        "chainId": 8453,
+        "decimals": 6,
+        "logoUrl": "https://icons.test/usdc.svg",
+        "name": "USD Coin",
+        "symbol": "USDC",
+        **fields,
+    }
+
+
 def permit2_typed_data(chain_id: Any = "8453", **message: Any) -> dict[str, Any]:
     """A Permit2 ``PermitTransferFrom`` payload as the gasless quote sends it: a domain
     without ``version`` and, by default, a string ``chainId``."""

@@ -46,6 +46,22 @@ FEE = 2_010_000
 AUTH_PATHS = ("/swap", "/history", "/referrals")
 
 
+def auth_message(text: str = "Sign in", message_id: str = "m-1", **changes: Any) -> dict[str, Any]:
+    """A sign-in message as ``POST /auth/message`` sends it."""
+    return {"message": text, "expiry": START + 300, "messageId": message_id, **changes}
+
+
+def verification(token: str, address: str = ADDRESS, **changes: Any) -> dict[str, Any]:
+    """A login answer as ``POST /auth/verify`` sends it (``user_address`` lowercase)."""
+    return {
+        "token": token,
+        "user_address": address.lower(),
+        "referralCode": "REF123",
+        "is_new_user": False,
+        **changes,
+    }
+
+
 def chain(chain_id: int, **changes: Any) -> dict[str, Any]:
     """A chain as ``GET /supported-chains`` sends it (camelCase)."""
     body: dict[str, Any] = {
@@ -180,6 +196,25 @@ def swap_record(transaction_hash: str, status: str = "pending", **changes: Any) 
     }
     body.update(changes)
     return body
+
+
+def leaderboard_entry(rank: int, address: str = ADDRESS, **changes: Any) -> dict[str, Any]:
+    """A leaderboard row as ``GET /leaderboard`` sends it (camelCase, but for
+    ``combined_volume``)."""
+    return {
+        "rank": rank,
+        "walletAddress": address.lower(),
+        "totalVolume": "1500.25",
+        "totalVolumeRaw": "1500250000",
+        "swapCount": 12,
+        "referralCount": 2,
+        "referralVolume": "100",
+        "referralVolumeRaw": "100000000",
+        "combined_volume": "1600.25",
+        "referralCode": f"TOP{rank}",
+        "lastSwapAt": "2025-01-01T00:00:00Z",
+        **changes,
+    }
 
 
 def pagination(page: int, pages: int, size: int = 20, total: int | None = None) -> dict[str, Any]:

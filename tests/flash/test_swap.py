@@ -23,6 +23,7 @@ from .backend import (
     SWAP_ROUTER,
     WETH_BASE,
     FakeFlash,
+    quote,
     recover_order_signer,
 )
 
@@ -207,12 +208,14 @@ async def test_expiry_in_seconds_or_milliseconds(
     assert len(backend.swaps) == 1
 
 
-async def test_a_quote_without_expiry_is_accepted(
+async def test_a_quote_without_expiry_is_refused(
     make_flash: Any, backend: FakeFlash, wallet: LocalAccount
 ) -> None:
+    # expires_at is in the spec's quote; one without it cannot be checked for expiry.
     backend.quote_changes = {"expires_at": None}
-    await resolve(make_flash(jwt=FLASH_JWT).swap(wallet, **SWAP))
-    assert len(backend.swaps) == 1
+    with pytest.raises(errors.ResponseValidationError, match="expires_at"):
+        await resolve(make_flash(jwt=FLASH_JWT).swap(wallet, **SWAP))
+    assert backend.swaps == []
 
 
 async def test_the_fee_cap(make_flash: Any, backend: FakeFlash, wallet: LocalAccount) -> None:
@@ -223,7 +226,7 @@ async def test_the_fee_cap(make_flash: Any, backend: FakeFlash, wallet: LocalAcc
     assert info.value.argument == "quote.fees.gateway_fee"
     assert "above max_fee_cap" in info.value.rule
     backend.quote_changes = {"gateway_fee": None}
-    with pytest.raises(errors.QuoteRejectedError, match="cannot be checked"):
+    with pytest.raises(errors.ResponseValidationError, match=r"fees\.gateway_fee"):
         await resolve(client.swap(wallet, **SWAP, max_fee_cap=FEE))
     assert len(backend.swaps) == 1
 
@@ -239,21 +242,24 @@ async def test_an_unsupported_destination_is_refused_before_quoting(
     assert backend.count("GET", "/quote") == 0
 
 
-@pytest.mark.parametrize(
-    ("changes", "argument"),
-    [
-        ({"token_in": {"amount": "9999999"}}, "quote.token_in.amount"),
-        ({"swap_calldata": None}, "quote.swap_calldata"),
-        ({"swap_router_address": None}, "quote.swap_router_address"),
-    ],
-)
-async def test_a_quote_that_does_not_fit_is_refused(
-    make_flash: Any, backend: FakeFlash, wallet: LocalAccount, changes: Any, argument: str
+async def test_a_quote_for_another_amount_is_refused(
+    make_flash: Any, backend: FakeFlash, wallet: LocalAccount
 ) -> None:
-    backend.quote_changes = changes
+    backend.quote_changes = {"token_in": {**quote()["token_in"], "amount": "9999999"}}
     with pytest.raises(errors.QuoteRejectedError) as info:
         await resolve(make_flash(jwt=FLASH_JWT).swap(wallet, **SWAP))
-    assert info.value.argument == argument
+    assert info.value.argument == "quote.token_in.amount"
+    assert backend.swaps == []
+
+
+@pytest.mark.parametrize("field", ["swap_calldata", "swap_router_address"])
+async def test_a_quote_without_what_the_order_needs_is_refused(
+    make_flash: Any, backend: FakeFlash, wallet: LocalAccount, field: str
+) -> None:
+    backend.quote_changes = {field: None}
+    with pytest.raises(errors.ResponseValidationError) as info:
+        await resolve(make_flash(jwt=FLASH_JWT).swap(wallet, **SWAP))
+    assert f"first at {field}:" in str(info.value)
     assert backend.swaps == []
 
 

@@ -129,10 +129,6 @@ def deposit_target(chains: list[Chain], chain_id: int) -> DepositTarget:
         raise InvalidInputError(
             "chain_id", f"{chain_id} is not a chain the backend supports (supported: {known})"
         )
-    if chain.gateway_wallet is None or chain.usdc is None or chain.usdc.address is None:
-        raise InvalidInputError(
-            "chain_id", f"chain {chain_id} has no gatewayWallet or usdc.address configured"
-        )
     return DepositTarget(chain.gateway_wallet, chain.usdc.address, chain.usdc.version)
 
 

@@ -24,7 +24,6 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from .._models import check_argument, invalid_input
 from ..errors import InsufficientBalanceError, InvalidInputError, QuoteRejectedError
 from ..signing.burn_intents import (
-    DEFAULT_MAX_FEE,
     MAX_INTENTS_PER_SET,
     BurnIntent,
     build_burn_intent,
@@ -190,9 +189,7 @@ class _Contracts:
 
 
 def _source_config(chain: Chain | None) -> _Contracts | None:
-    if chain is None or chain.domain is None or chain.gateway_wallet is None:
-        return None
-    if chain.usdc is None or chain.usdc.address is None:
+    if chain is None:
         return None
     return _Contracts(chain.domain, chain.gateway_wallet, chain.usdc.address)
 
@@ -204,32 +201,18 @@ def _destination(chains: Mapping[int, Chain], chain_id: int) -> _Contracts:
             "chain_id",
             f"{chain_id} is not among the supported chains ({', '.join(map(str, chains))})",
         )
-    if (
-        chain.domain is None
-        or chain.gateway_minter is None
-        or chain.usdc is None
-        or chain.usdc.address is None
-    ):
-        raise InvalidInputError(
-            "chains",
-            f"chain {chain_id} lacks domain, gatewayMinter or usdc.address, so it cannot "
-            "be a destination",
-        )
     return _Contracts(chain.domain, chain.gateway_minter, chain.usdc.address)
 
 
-def _balances(balances: object, chains: Mapping[int, Chain], user: str) -> dict[int, int]:
+def _balances(balances: object, user: str) -> dict[int, int]:
     if isinstance(balances, GatewayBalance):
-        by_domain = {chain.domain: chain.id for chain in chains.values()}
         found: dict[int, int] = {}
         for entry in balances.balances:
-            if entry.depositor is not None and entry.depositor.lower() != user.lower():
+            if entry.depositor.lower() != user.lower():
                 raise InvalidInputError(
                     "balances", f"are those of {entry.depositor}, not of user {user}"
                 )
-            chain_id = entry.chain_id if entry.chain_id is not None else by_domain.get(entry.domain)
-            if chain_id is not None:
-                found[chain_id] = found.get(chain_id, 0) + entry.balance
+            found[entry.chain_id] = found.get(entry.chain_id, 0) + entry.balance
         return found
     if not isinstance(balances, Mapping):
         raise InvalidInputError(
@@ -244,7 +227,7 @@ def _balances(balances: object, chains: Mapping[int, Chain], user: str) -> dict[
 
 
 def _fees(quote: Quote, max_fee: object) -> tuple[int, dict[int, int]]:
-    default = quote.gateway_fee if quote.gateway_fee is not None else DEFAULT_MAX_FEE
+    default = quote.gateway_fee
     if max_fee is None:
         return default, {}
     if isinstance(max_fee, Mapping):
@@ -258,20 +241,17 @@ def _fees(quote: Quote, max_fee: object) -> tuple[int, dict[int, int]]:
 
 
 def _order_amount(quote: Quote) -> int:
-    amount = quote.token_in.amount if quote.token_in else None
+    amount = quote.token_in.amount
     asked = quote.request.input_amount if quote.request else None
-    if amount is None and asked is None:
-        raise QuoteRejectedError("quote.token_in.amount", "is missing", quote=quote)
-    if amount is not None and asked is not None and amount != asked:
+    if asked is not None and amount != asked:
         raise QuoteRejectedError(
             "quote.token_in.amount",
             f"is {amount}, but {asked} was asked for: the quote is not for this amount",
             quote=quote,
         )
-    result = amount if amount is not None else asked or 0
-    if result <= 0:
+    if amount <= 0:
         raise QuoteRejectedError("quote.token_in.amount", "must be positive", quote=quote)
-    return result
+    return amount
 
 
 # ------------------------------------------------------------------------------ selection
@@ -399,7 +379,7 @@ def build_order(
     from ``chains``; ``sourceDepositor`` and ``sourceSigner`` are ``user``;
     ``destinationRecipient`` and ``destinationCaller`` are the quote's
     ``swap_router_address``; ``hookData`` is the quote's ``hook_data``; ``maxFee`` is
-    the quote's ``fees.gateway_fee`` (2010000 when the quote has none) unless
+    the quote's ``fees.gateway_fee`` unless
     ``max_fee`` says otherwise; ``maxBlockHeight`` is the largest uint256 and ``salt``
     32 random bytes.
 
@@ -422,8 +402,8 @@ def build_order(
     Raises:
         InsufficientBalanceError: the balances cannot cover the amount plus a max fee
             per source chain; the message names what each chain holds and can give.
-        QuoteRejectedError: the quote lacks its router or amount, or its amount is not
-            the one it was asked for.
+        QuoteRejectedError: the quote's amount is not positive or not the one it was
+            asked for.
         InvalidInputError: more than 16 source chains would be needed, a bad
             ``sources`` entry, or an unknown destination chain.
     """
@@ -439,14 +419,13 @@ def build_order(
             "chain_id", "is needed: this quote does not record its destination chain"
         )
     destination_id = check_argument("chain_id", ChainId, destination_id)
-    router = checked_quote.swap_router_address
-    if router is None:
-        raise QuoteRejectedError("quote.swap_router_address", "is missing", quote=checked_quote)
-    router = check_argument("quote.swap_router_address", Address, router)
+    router = check_argument(
+        "quote.swap_router_address", Address, checked_quote.swap_router_address
+    )
     amount = _order_amount(checked_quote)
     known = _as_chains(chains)
     destination = _destination(known, destination_id)
-    held = _balances(balances, known, owner)
+    held = _balances(balances, owner)
     default_fee, fee_overrides = _fees(checked_quote, max_fee)
     configs = {c: config for c, chain in known.items() if (config := _source_config(chain))}
     candidates = list(configs)

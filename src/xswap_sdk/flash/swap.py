@@ -12,8 +12,8 @@ The checks made before signing (nothing is signed or sent when one fails):
   milliseconds, smaller ones as seconds. It is checked when the quote arrives and again
   just before signing;
 - the quote's gateway fee is at most ``max_fee_cap`` when one is given;
-- the quote is for the amount asked, and has the router and calldata ``POST /swap``
-  needs.
+- the quote is for the amount asked (a quote without the router and calldata
+  ``POST /swap`` needs does not parse: `ResponseValidationError`).
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ __all__ = [
     "SwapPlan",
     "check_quote",
     "check_transaction_hash",
+    "completed",
     "plan_swap",
     "swap",
     "submission",
@@ -140,11 +141,11 @@ def check_quote(quote: Quote, *, now: float, max_fee_cap: int | None = None) -> 
     """The checks on a quote made before signing.
 
     Raises:
-        QuoteRejectedError: expired, gateway fee above ``max_fee_cap``, not for the
-            amount asked, or without ``swap_router_address`` / ``swap_calldata``.
+        QuoteRejectedError: expired, gateway fee above ``max_fee_cap``, or not for the
+            amount asked.
     """
     expires = quote.expires_at_seconds
-    if expires is not None and now >= expires:
+    if now >= expires:
         raise QuoteRejectedError(
             "quote.expires_at",
             f"the quote expired {now - expires:.1f} s ago; ask for a new one",
@@ -152,12 +153,6 @@ def check_quote(quote: Quote, *, now: float, max_fee_cap: int | None = None) -> 
         )
     if max_fee_cap is not None:
         fee = quote.gateway_fee
-        if fee is None:
-            raise QuoteRejectedError(
-                "quote.fees.gateway_fee",
-                "is missing, so max_fee_cap cannot be checked",
-                quote=quote,
-            )
         if fee > max_fee_cap:
             raise QuoteRejectedError(
                 "quote.fees.gateway_fee",
@@ -165,16 +160,13 @@ def check_quote(quote: Quote, *, now: float, max_fee_cap: int | None = None) -> 
                 quote=quote,
             )
     asked = quote.request.input_amount if quote.request else None
-    amount = quote.token_in.amount if quote.token_in else None
-    if asked is not None and amount is not None and amount != asked:
+    amount = quote.token_in.amount
+    if asked is not None and amount != asked:
         raise QuoteRejectedError(
             "quote.token_in.amount",
             f"is {amount}, but {asked} was asked for: the quote is not for this amount",
             quote=quote,
         )
-    for field in ("swap_router_address", "swap_calldata"):
-        if getattr(quote, field) is None:
-            raise QuoteRejectedError(f"quote.{field}", "is missing", quote=quote)
 
 
 def submission(
@@ -281,8 +273,16 @@ def swap(plan: SwapPlan, *, clock: Clock) -> Flow[SwapSubmission]:
             interval=plan.poll_interval,
             clock=clock,
         )
-        submitted._record = record
+        return completed(submitted, record)
     return submitted
+
+
+def completed(submitted: SwapSubmission, record: SwapRecord) -> SwapSubmission:
+    """The submission as it stands once waited for: the final ``status`` of its history
+    ``record`` (the answer of ``POST /swap`` said ``pending``), and the record kept."""
+    final = submitted.model_copy(update={"status": record.status})
+    final._record = record
+    return final
 
 
 def _find(page: HistoryPage, transaction_hash: str) -> SwapRecord | None:

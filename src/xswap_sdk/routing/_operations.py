@@ -217,19 +217,12 @@ def build_path(paths: RoutingPaths, route: object, sender: object) -> Operation[
     checked_sender = check_argument("sender", Address, sender)
     source, target = parsed.from_token, parsed.to_token
     derived = {
-        "fromChain": source.chain if source else None,
-        "toChain": target.chain if target else None,
-        "fromToken": source.address if source else None,
-        "toToken": target.address if target else None,
-        "Amount": str(parsed.amount) if parsed.amount is not None else None,
+        "fromChain": source.chain,
+        "toChain": target.chain,
+        "fromToken": source.address,
+        "toToken": target.address,
+        "Amount": str(parsed.amount),
     }
-    missing = [name for name, value in derived.items() if value is None]
-    if missing:
-        raise InvalidInputError(
-            "route",
-            f"lacks {', '.join(missing)} (read from fromToken, toToken and amount); "
-            "pass a route from get_quote()",
-        )
     body = {"route": wire, "sender": checked_sender, **derived, "Sender": checked_sender}
     return Operation("POST", paths.build_path, parser(Transaction), json=body)
 

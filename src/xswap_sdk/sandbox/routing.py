@@ -213,7 +213,9 @@ class RoutingService(Service):
             "value": str(route["amount"]) if is_native else "0",
             "gasLimit": route.get("gasFee", {}).get("gasLimit", "300000"),
             "allowanceTarget": None if is_native else chain.routing_contract,
-            "expiry": route.get("expiry"),
+            # A route sent in the spec's flat form has no expiry: the built
+            # transaction gets a quote's lifetime.
+            "expiry": route.get("expiry") or int(self._world.now() + self.quote_lifetime),
             "simulation": False,
         }
 
