@@ -68,9 +68,11 @@ def stand_in_relayer(w3: Any) -> httpx.MockTransport:
 
 def main() -> None:
     try:
+        from eth_typing import HexStr
         from vyper.cli.vyper_compile import compile_files
         from web3 import Web3
         from web3.providers.eth_tester import EthereumTesterProvider
+        from web3.types import Wei
     except ImportError:
         print('Skipped: this example needs the dev extra (pip install -e ".[dev]").')
         return
@@ -86,7 +88,9 @@ def main() -> None:
     gateway = _deploy(w3, compiled, "gateway_wallet")
     usdc.functions.mint(holder.address, 10_000_000).transact({"from": w3.eth.accounts[0]})
     # Only for the web3 path: the holder pays that transaction's gas.
-    w3.eth.send_transaction({"from": w3.eth.accounts[0], "to": holder.address, "value": 10**17})
+    w3.eth.send_transaction(
+        {"from": w3.eth.accounts[0], "to": holder.address, "value": Wei(10**17)}
+    )
 
     # The backend's configuration of this chain, as GET /supported-chains lists it.
     chain = {
@@ -130,7 +134,8 @@ def main() -> None:
 
     with flash, relayer:
         sent = flash.deposit(holder, chain_id=w3.eth.chain_id, amount=2_000_000, web3=w3)
-        receipt = w3.eth.wait_for_transaction_receipt(sent.tx_hash)
+        assert sent.tx_hash is not None  # web3 sent it (with relayer=, relayer_tx_id is set)
+        receipt = w3.eth.wait_for_transaction_receipt(HexStr(sent.tx_hash))
         print(f"1. web3: tx {sent.tx_hash[:12]}... status {receipt['status']}")
         print(f"   deposited so far: {deposited()} USDC")
 

@@ -56,9 +56,7 @@ async def test_the_login_signature_recovers_to_the_signer(
     make_flash: Any, httpx_mock: HTTPXMock, wallet: LocalAccount
 ) -> None:
     message = "Sign in to Flash\nNonce: 0x1234"  # looks like hex, still signed as text
-    httpx_mock.add_response(
-        url=f"{FLASH_URL}/auth/message", json=auth_message(message, "m-7")
-    )
+    httpx_mock.add_response(url=f"{FLASH_URL}/auth/message", json=auth_message(message, "m-7"))
     httpx_mock.add_response(
         url=f"{FLASH_URL}/auth/verify", json=verification("jwt-7", wallet.address)
     )
@@ -110,9 +108,7 @@ async def test_a_second_401_is_raised_not_looped(
     make_flash: Any, httpx_mock: HTTPXMock, wallet: LocalAccount
 ) -> None:
     httpx_mock.add_response(url=HISTORY, status_code=401, json={"message": "expired"})
-    httpx_mock.add_response(
-        url=f"{FLASH_URL}/auth/message", json=auth_message("m", "1")
-    )
+    httpx_mock.add_response(url=f"{FLASH_URL}/auth/message", json=auth_message("m", "1"))
     httpx_mock.add_response(
         url=f"{FLASH_URL}/auth/verify", json=verification("still-bad", wallet.address)
     )
@@ -309,9 +305,7 @@ async def test_a_signer_that_fails_raises_login_error(
         def sign_typed_data(self, *args: Any, **kwargs: Any) -> Any:
             raise RuntimeError("hardware wallet unplugged")
 
-    httpx_mock.add_response(
-        url=f"{FLASH_URL}/auth/message", json=auth_message()
-    )
+    httpx_mock.add_response(url=f"{FLASH_URL}/auth/message", json=auth_message())
     client = make_flash()
     with pytest.raises(errors.LoginError, match="could not be signed"):
         await resolve(client.login(Broken()))

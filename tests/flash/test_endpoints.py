@@ -39,8 +39,8 @@ from .backend import (
     pagination,
     quote,
     swap_record,
-    verification,
     token,
+    verification,
 )
 
 BEARER = f"Bearer {FLASH_JWT}"

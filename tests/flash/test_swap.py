@@ -129,9 +129,20 @@ async def test_wait_follows_the_swap_to_completed(
     assert submission.record is not None
     assert submission.record.status == "completed"
     assert submission.record.transaction_hash == submission.transaction_hash
+    # The returned submission says what happened, not what POST /swap said at first.
+    assert submission.status == "completed"
+    assert "status='completed'" in repr(submission)
     assert backend.count("GET", "/history") == 3
     assert clock.sleeps == [5.0, 5.0]
     assert backend.count("POST", "/swap") == 1
+
+
+async def test_without_wait_the_submission_keeps_the_status_it_was_given(
+    make_flash: Any, backend: FakeFlash, wallet: LocalAccount
+) -> None:
+    submission = await resolve(make_flash(signer=wallet).swap(wallet, **SWAP))
+    assert (submission.status, submission.record) == ("pending", None)
+    assert backend.count("GET", "/history") == 0
 
 
 async def test_wait_raises_swap_failed(

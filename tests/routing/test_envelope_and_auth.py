@@ -16,7 +16,6 @@ from ..support import (
     ROUTING_URL,
     SWAP_ID,
     TEST_ADDRESS,
-    USDC_BASE,
     resolve,
     routing_error,
     routing_ok,

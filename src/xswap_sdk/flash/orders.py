@@ -419,9 +419,7 @@ def build_order(
             "chain_id", "is needed: this quote does not record its destination chain"
         )
     destination_id = check_argument("chain_id", ChainId, destination_id)
-    router = check_argument(
-        "quote.swap_router_address", Address, checked_quote.swap_router_address
-    )
+    router = check_argument("quote.swap_router_address", Address, checked_quote.swap_router_address)
     amount = _order_amount(checked_quote)
     known = _as_chains(chains)
     destination = _destination(known, destination_id)
