@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from .._models import check_argument, invalid_input
+from .._models import check_argument, invalid_input, refuse_unawaited
 from ..errors import InsufficientBalanceError, InvalidInputError, QuoteRejectedError
 from ..signing.burn_intents import (
     MAX_INTENTS_PER_SET,
@@ -159,6 +159,7 @@ def _as_quote(quote: object) -> Quote:
     if isinstance(quote, Quote):
         return quote
     if not isinstance(quote, Mapping):
+        refuse_unawaited("quote", quote)
         raise InvalidInputError("quote", "must be a Quote (from get_quote) or its wire dict")
     try:
         return Quote.model_validate(quote)
@@ -168,6 +169,7 @@ def _as_quote(quote: object) -> Quote:
 
 def _as_chains(chains: object) -> dict[int, Chain]:
     if isinstance(chains, str | bytes) or not isinstance(chains, Sequence):
+        refuse_unawaited("chains", chains)
         raise InvalidInputError("chains", "must be the list from get_supported_chains()")
     found: dict[int, Chain] = {}
     for index, chain in enumerate(chains):
@@ -215,6 +217,7 @@ def _balances(balances: object, user: str) -> dict[int, int]:
             found[entry.chain_id] = found.get(entry.chain_id, 0) + entry.balance
         return found
     if not isinstance(balances, Mapping):
+        refuse_unawaited("balances", balances)
         raise InvalidInputError(
             "balances", "must be the GatewayBalance from get_balance(), or {chain_id: amount}"
         )

@@ -25,7 +25,7 @@ from typing import Any, Final
 
 from .._clock import Clock
 from .._flow import Call, Flow
-from .._models import check_argument, validate_request
+from .._models import check_argument, refuse_unawaited, validate_request
 from .._operation import Operation
 from .._polling import check_wait_arguments, poll
 from ..errors import (
@@ -210,6 +210,7 @@ def submission(
 
 
 def _raw_order(signed_order: object) -> list[dict[str, Any]]:
+    refuse_unawaited("signed_order", signed_order)
     if isinstance(signed_order, str | bytes) or not isinstance(signed_order, Sequence):
         raise InvalidInputError(
             "signed_order", "must be a SignedOrder or the signedOrder list of dicts"
@@ -295,6 +296,7 @@ def _find(page: HistoryPage, transaction_hash: str) -> SwapRecord | None:
 
 def check_transaction_hash(transaction_hash: object) -> str:
     """Validate the hash a swap is followed by."""
+    refuse_unawaited("transaction_hash", transaction_hash)
     if not isinstance(transaction_hash, str) or not transaction_hash.strip():
         raise InvalidInputError(
             "transaction_hash", "must be the non-empty transactionHash from POST /swap"

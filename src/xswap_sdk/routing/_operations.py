@@ -42,7 +42,13 @@ from pydantic import TypeAdapter, ValidationError
 
 from .._clock import Clock
 from .._flow import Flow
-from .._models import RequestModel, check_argument, invalid_input, validate_request
+from .._models import (
+    RequestModel,
+    check_argument,
+    invalid_input,
+    refuse_unawaited,
+    validate_request,
+)
 from .._operation import Operation, parser
 from .._polling import check_wait_arguments, poll
 from ..errors import InvalidInputError, NotFoundError, SwapFailedError
@@ -128,6 +134,7 @@ def query_params(request: RequestModel) -> list[tuple[str, str]]:
 
 
 def _check_text(argument: str, value: object, what: str) -> str:
+    refuse_unawaited(argument, value)
     if not isinstance(value, str) or not value.strip():
         raise InvalidInputError(argument, f"must be a non-empty string ({what})")
     return value
@@ -206,6 +213,7 @@ def _route_wire(route: object) -> tuple[Route, dict[str, Any]]:
         except ValidationError as exc:
             raise invalid_input(exc, argument="route") from None
         return parsed, copy.deepcopy(dict(route))
+    refuse_unawaited("route", route)
     raise InvalidInputError("route", "must be a Route from get_quote() or its wire dict")
 
 
