@@ -130,3 +130,34 @@ def test_the_test_signer_is_the_published_key() -> None:
     assert xswap_sdk.testing.VirtualClock is VirtualClock
     with pytest.raises(AttributeError):
         _ = xswap_sdk.testing.NOTHING  # type: ignore[attr-defined]
+
+
+def test_the_plugin_imports_nothing_of_the_sdk_until_a_fixture_is_used(
+    pytester: pytest.Pytester,
+) -> None:
+    # In a fresh interpreter (a subprocess), as at every pytest start: loading the
+    # plugin and running a test that uses none of its fixtures leaves the SDK, httpx,
+    # pydantic and eth_account unimported; the first fixture brings them in.
+    pytester.makepyfile(
+        test_user="""
+        import sys
+
+        PLUGIN_ONLY = {"xswap_sdk", "xswap_sdk._version", "xswap_sdk.testing",
+                       "xswap_sdk.testing.plugin"}
+
+        def loaded():
+            return {m for m in sys.modules if m == "xswap_sdk" or m.startswith("xswap_sdk.")}
+
+        def test_without_fixtures():
+            assert loaded() == PLUGIN_ONLY, sorted(loaded() - PLUGIN_ONLY)
+            for heavy in ("httpx", "pydantic", "eth_account"):
+                assert heavy not in sys.modules, heavy
+
+        def test_with_a_fixture(xswap_relayer):
+            assert "xswap_sdk.relayer.client" in loaded()
+        """
+    )
+    result = pytester.runpytest_subprocess(
+        "-p", "xswap_sdk.testing.plugin", "-p", "no:cacheprovider", "-v"
+    )  # fmt: skip
+    result.assert_outcomes(passed=2)
