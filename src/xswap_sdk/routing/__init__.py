@@ -37,11 +37,13 @@ from .models import (
     TxDetails,
 )
 
+# The clients first, sync before async: the API reference follows this order.
 __all__ = [
+    "RoutingClient",
+    "AsyncRoutingClient",
     "DEFAULT_POLL_INTERVAL",
     "DEFAULT_WAIT_TIMEOUT",
     "AcquisitionMode",
-    "AsyncRoutingClient",
     "BuildBestPathRequest",
     "BuiltPath",
     "ChainFeatures",
@@ -65,7 +67,6 @@ __all__ = [
     "RouteKind",
     "RouteMode",
     "RouteToken",
-    "RoutingClient",
     "RoutingPaths",
     "StatusProvider",
     "SupportedChain",
