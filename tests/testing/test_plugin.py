@@ -161,3 +161,22 @@ def test_the_plugin_imports_nothing_of_the_sdk_until_a_fixture_is_used(
         "-p", "xswap_sdk.testing.plugin", "-p", "no:cacheprovider", "-v"
     )  # fmt: skip
     result.assert_outcomes(passed=2)
+
+
+def test_the_docs_async_example_runs_with_anyio_alone(pytester: pytest.Pytester) -> None:
+    # docs/testing.md: anyio's marker needs no plugin beyond anyio, which httpx brings.
+    pytester.makepyfile(
+        test_user="""
+        import pytest
+
+        @pytest.mark.anyio
+        async def test_relay(xswap_async_relayer):
+            tx_id = await xswap_async_relayer.relay(
+                chain_id=8453, to="0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", call_data="0x"
+            )
+            record = await xswap_async_relayer.wait_for_execution_hash(tx_id)
+            assert record.status == "EXECUTED"
+        """
+    )
+    result = pytester.runpytest("-p", "xswap_sdk.testing.plugin", "-p", "anyio.pytest_plugin")
+    result.assert_outcomes(passed=1)
