@@ -8,11 +8,14 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
+from pytest_httpx import HTTPXMock
 
 from xswap_sdk import errors
 from xswap_sdk._models import UNAWAITED_RULE
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.testing import TEST_SIGNER
+
+from .support import TX_ID, relayer_ok, resolve, tx_record
 
 USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
 
@@ -107,3 +110,18 @@ def test_a_rate_limit_from_the_sandbox_says_the_wait() -> None:
             relayer.get_relay_status("65f1a2b3c4d5e6f708192a3b")
     assert info.value.retry_after == 7
     assert "asked to wait 7 s" in str(info.value)
+
+
+@pytest.mark.parametrize("missing", ["status", "chainId", "costUSD", "userId"])
+async def test_a_missing_required_field_is_named(
+    relayer: Any, httpx_mock: HTTPXMock, missing: str
+) -> None:
+    # A field the spec lists is required: an answer without it is refused, by name,
+    # rather than handed over as None. Sync and async (the relayer fixture).
+    record = tx_record("PENDING")
+    del record[missing]
+    httpx_mock.add_response(json=relayer_ok(record))
+    with pytest.raises(errors.ResponseValidationError) as info:
+        await resolve(relayer.get_relay_status(TX_ID))
+    assert f"first at {missing}: Field required" in str(info.value)
+    assert info.value.body == relayer_ok(record)  # nothing the service said is lost
