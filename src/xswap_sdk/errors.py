@@ -340,10 +340,11 @@ class ResponseValidationError(APIError):
         errors: list[Any] | None = None,
         method: str | None = None,
         path: str | None = None,
+        outcome_unknown: bool = False,
     ) -> None:
         self.body = body
         self.errors = errors or []
-        super().__init__(message, method=method, path=path)
+        super().__init__(message, method=method, path=path, outcome_unknown=outcome_unknown)
 
 
 class TerminalStateError(XSwapError):

@@ -312,6 +312,7 @@ class FakeFlash:
     quote_changes: dict[str, Any] = field(default_factory=dict)
     statuses: list[str] = field(default_factory=lambda: ["pending", "completed"])
     swap_status: int = 200
+    swap_hash: str | None = None  # when set, POST /swap answers this transactionHash
     tokens: set[str] = field(default_factory=lambda: {FLASH_JWT})
     logins: int = 0
     messages: dict[str, tuple[str, str]] = field(default_factory=dict)
@@ -390,6 +391,8 @@ class FakeFlash:
                 json={"message": "Invalid signature: recovered signer does not match sourceSigner"},
             )
         transaction_hash = "0x" + f"{len(self.swaps) + 1:064x}"
+        if self.swap_hash is not None:
+            transaction_hash = self.swap_hash
         self.swaps.append(body)
         return httpx.Response(
             200,

@@ -145,6 +145,17 @@ async def test_without_wait_the_submission_keeps_the_status_it_was_given(
     assert backend.count("GET", "/history") == 0
 
 
+async def test_an_accepted_swap_without_a_hash_to_follow_says_the_outcome_is_unknown(
+    make_flash: Any, backend: FakeFlash, wallet: LocalAccount
+) -> None:
+    backend.swap_hash = ""
+    with pytest.raises(errors.ResponseValidationError) as info:
+        await resolve(make_flash(signer=wallet).swap(wallet, **SWAP, wait=True))
+    assert info.value.outcome_unknown is True  # the order was sent and answered 2xx
+    assert "check its status before sending it again" in str(info.value)
+    assert backend.count("POST", "/swap") == 1
+
+
 async def test_wait_raises_swap_failed(
     make_flash: Any, backend: FakeFlash, wallet: LocalAccount
 ) -> None:

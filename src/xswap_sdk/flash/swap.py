@@ -267,6 +267,8 @@ def swap(plan: SwapPlan, *, clock: Clock) -> Flow[SwapSubmission]:
                 body=submitted.model_dump(),
                 method="POST",
                 path="/swap",
+                # The order was sent and answered 2xx: the backend may well have taken it.
+                outcome_unknown=True,
             )
         record = yield from wait_for_swap(
             submitted.transaction_hash,
