@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 try:
     import xswap_sdk  # noqa: F401
@@ -77,6 +77,7 @@ def on_a_local_chain() -> None:
         from vyper.cli.vyper_compile import compile_files
         from web3 import Web3
         from web3.providers.eth_tester import EthereumTesterProvider
+        from web3.types import TxParams
     except ImportError:
         print('\nPart 2 skipped: it needs the dev extra (pip install -e ".[dev]").')
         return
@@ -96,7 +97,9 @@ def on_a_local_chain() -> None:
         w3, holder, gateway_wallet=gateway.address, usdc=usdc.address, value=2_000_000
     )
     # Any account can send it; here a funded test account plays the relayer.
-    tx_hash = w3.eth.send_transaction({**tx.to_transaction(), "from": w3.eth.accounts[1]})
+    relayer_account = w3.eth.accounts[-1]
+    fields: dict[str, Any] = {**tx.to_transaction(), "from": relayer_account}
+    tx_hash = w3.eth.send_transaction(cast(TxParams, fields))
     status = w3.eth.wait_for_transaction_receipt(tx_hash)["status"]
 
     print("\nPart 2: the prepared deposit on an in-process EVM")

@@ -6,9 +6,7 @@
 The SDK signs a permit only for Circle's GatewayWallet and native USDC as its registry
 pins them (`xswap_sdk.registry`), never for what a backend's chain list says. This local
 chain and its contracts are not Circle's, so the example pins them in a registry of its
-own, as a caller adding a chain would, and runs the steps of ``FlashClient.deposit``
-with that registry: the checked target, the permit (checked against the token's
-``DOMAIN_SEPARATOR()``), then the transaction.
+own, as a caller adding a chain would, and gives it to the client (``registry=``).
 
 Runs with no network: the chain is an in-process EVM (web3 + eth-tester) with a USDC
 stand-in (snekmate's ERC-20 with permit) and the test gateway wallet from
@@ -35,9 +33,7 @@ import httpx
 from eth_account import Account
 
 from xswap_sdk import FlashClient, RelayerClient, from_units
-from xswap_sdk.flash.deposit import deposit_target, send_transaction
 from xswap_sdk.registry import DEFAULT_REGISTRY, GatewayChain
-from xswap_sdk.signing import prepare_deposit_with_permit
 
 # A public test key: never use it for funds.
 TEST_KEY = "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01789f8bd37"
@@ -78,9 +74,11 @@ def stand_in_relayer(w3: Any) -> httpx.MockTransport:
 
 def main() -> None:
     try:
+        from eth_typing import HexStr
         from vyper.cli.vyper_compile import compile_files
         from web3 import Web3
         from web3.providers.eth_tester import EthereumTesterProvider
+        from web3.types import Wei
     except ImportError:
         print('Skipped: this example needs the dev extra (pip install -e ".[dev]").')
         return
@@ -96,19 +94,53 @@ def main() -> None:
     gateway = _deploy(w3, compiled, "gateway_wallet")
     usdc.functions.mint(holder.address, 10_000_000).transact({"from": w3.eth.accounts[0]})
     # Only for the web3 path: the holder pays that transaction's gas.
-    w3.eth.send_transaction({"from": w3.eth.accounts[0], "to": holder.address, "value": 10**17})
+    w3.eth.send_transaction(
+        {"from": w3.eth.accounts[0], "to": holder.address, "value": Wei(10**17)}
+    )
 
     # The backend's configuration of this chain, as GET /supported-chains lists it.
     chain = {
         "id": w3.eth.chain_id,
         "name": "local",
+        "displayName": "Local test chain",
+        "logoUrl": "https://flash.invalid/logos/local.svg",
+        "explorerUrl": "https://explorer.invalid",
         "domain": 99,
+        "routerAddress": "0x" + "22" * 20,
         "gatewayWallet": gateway.address,
-        "usdc": {"address": usdc.address.lower(), "decimals": 6, "version": "2"},
+        "gatewayMinter": "0x2222222d7164433c4C09B0b0D809a9b52C04C205",
+        "nativeToken": {
+            "address": "0x" + "00" * 20,
+            "name": "Ether",
+            "symbol": "ETH",
+            "decimals": 18,
+            "logoUrl": "https://flash.invalid/logos/eth.svg",
+        },
+        "usdc": {
+            "address": usdc.address.lower(),
+            "name": "USD Coin",
+            "symbol": "USDC",
+            "decimals": 6,
+            "logoUrl": "https://flash.invalid/logos/usdc.svg",
+            "version": "2",
+        },
     }
+    # Not Circle's contracts: pinned here, so that the SDK agrees to sign for them.
+    registry = DEFAULT_REGISTRY.with_chains(
+        GatewayChain(
+            chain_id=w3.eth.chain_id,
+            name="local",
+            domain=99,
+            usdc=usdc.address,
+            gateway_wallet=gateway.address,
+            gateway_minter=chain["gatewayMinter"],  # deposits do not use it
+            testnet=True,
+        )
+    )
     flash = FlashClient(
         base_url="https://flash.invalid",
         http_client=httpx.Client(transport=stand_in_backend(chain)),
+        registry=registry,
     )
     relayer = RelayerClient(
         api_key="demo-key",
@@ -119,41 +151,17 @@ def main() -> None:
     def deposited() -> str:
         return str(from_units(gateway.functions.deposits(usdc.address, holder.address).call(), 6))
 
-    # Not Circle's contracts: pinned here, so that the SDK agrees to sign for them.
-    registry = DEFAULT_REGISTRY.with_chains(
-        GatewayChain(
-            chain_id=w3.eth.chain_id,
-            name="local",
-            domain=99,
-            usdc=usdc.address,
-            gateway_wallet=gateway.address,
-            gateway_minter=gateway.address,
-            testnet=True,
-        )
-    )
-
-    def prepared(amount: int) -> Any:
-        # The backend's chain list must agree with the registry; the registry's
-        # contracts are what the permit and the transaction name.
-        target = deposit_target(flash.get_supported_chains(), w3.eth.chain_id, registry=registry)
-        return prepare_deposit_with_permit(
-            w3,
-            holder,
-            gateway_wallet=target.gateway_wallet,
-            usdc=target.usdc,
-            value=amount,
-            usdc_version=target.usdc_version,
-        )
-
     with flash, relayer:
-        tx_hash = send_transaction(w3, holder, prepared(2_000_000))
-        receipt = w3.eth.wait_for_transaction_receipt(tx_hash)
-        print(f"1. web3: tx {tx_hash[:12]}... status {receipt['status']}")
+        sent = flash.deposit(holder, chain_id=w3.eth.chain_id, amount=2_000_000, web3=w3)
+        assert sent.tx_hash is not None  # web3 sent it (with relayer=, relayer_tx_id is set)
+        receipt = w3.eth.wait_for_transaction_receipt(HexStr(sent.tx_hash))
+        print(f"1. web3: tx {sent.tx_hash[:12]}... status {receipt['status']}")
         print(f"   deposited so far: {deposited()} USDC")
 
-        deposit = prepared(3_000_000)
-        tx_id = relayer.relay(chain_id=deposit.chain_id, to=deposit.to, call_data=deposit.data)
-        print(f"2. relayer: transaction id {tx_id}")
+        relayed = flash.deposit(
+            holder, chain_id=w3.eth.chain_id, amount=3_000_000, web3=w3, relayer=relayer
+        )
+        print(f"2. relayer: transaction id {relayed.relayer_tx_id}")
         print(f"   deposited so far: {deposited()} USDC")
 
 

@@ -1,7 +1,8 @@
 """xswap-sdk in one run: swap USDC from two chains through the swap backend, relay a
 transaction, and route a gasless swap, all against the built-in sandbox.
 
-Needs nothing but ``pip install xswap-sdk``: no account, no key, no network. The
+Needs nothing but the SDK installed from a checkout (``pip install .``): no account, no
+key, no network. The
 sandbox emulates the three services in-process, on virtual time, so the waits below
 cost nothing. To talk to the real services, build the clients yourself
 (``RelayerClient(api_key=...)`` and so on) instead of asking the sandbox for them.
@@ -33,6 +34,11 @@ def usdc(amount: int) -> str:
     return f"{from_units(amount, 6):,.2f} USDC"
 
 
+def weth(amount: int) -> str:
+    """Smallest WETH units (18 decimals) as a readable amount."""
+    return f"{from_units(amount, 18):.6f} WETH"
+
+
 def step(title: str) -> None:
     print(f"\n== {title}")
 
@@ -47,8 +53,10 @@ def swap_usdc_from_two_chains(sb: Sandbox) -> None:
     step("Swap backend: chains and their Circle Gateway contracts")
     chains = flash.get_supported_chains()
     for chain in chains:
-        coin = chain.usdc.address if chain.usdc else "?"
-        print(f"  {chain.display_name:13} chain {chain.id:<6} domain {chain.domain}  USDC {coin}")
+        print(
+            f"  {chain.display_name:13} chain {chain.id:<6} domain {chain.domain}  "
+            f"USDC {chain.usdc.address}"
+        )
 
     step("Swap backend: USDC in the gateway wallet")
     # The sandbox's stand-in for depositing (FlashClient.deposit on a real chain).
@@ -67,10 +75,10 @@ def swap_usdc_from_two_chains(sb: Sandbox) -> None:
         sender=wallet,
         slippage="0.5",
     )
-    out = from_units(quote.token_out.amount, 18) if quote.token_out else 0
-    fees = quote.fees
-    print(f"out: {out:.6f} WETH; gateway fee up to {usdc(fees.gateway_fee if fees else 0)}, "
-          f"execution fee {usdc(fees.execution_fee if fees else 0)}")  # fmt: skip
+    print(
+        f"out: {weth(quote.token_out.amount)}; gateway fee up to {usdc(quote.fees.gateway_fee)}, "
+        f"execution fee {usdc(quote.fees.execution_fee)}"
+    )
 
     step("Swap backend: build, sign and submit an order from Base and Arbitrum")
     order = flash.build_order(
@@ -85,25 +93,25 @@ def swap_usdc_from_two_chains(sb: Sandbox) -> None:
     print(f"submitted: {submission.status}, {submission.transaction_hash}")
 
     step("Swap backend: watch it complete in the history")
-    assert submission.transaction_hash is not None
     record = flash.wait_for_swap(submission.transaction_hash, poll_interval=2)
-    print(f"{record.status} at {record.updated_at}: {record.amount_usdc} USDC -> WETH "
-          f"(at least {record.min_amount_out})")  # fmt: skip
+    print(
+        f"{record.status} at {record.updated_at}: {usdc(record.amount_usdc_raw)} -> WETH "
+        f"(at least {record.min_amount_out:.6f} WETH)"
+    )
     summary = flash.get_history().summary
-    if summary is not None:
-        print(f"history: {summary.total_swaps} swap(s), {summary.total_volume} USDC")
+    print(f"history: {summary.total_swaps} swap(s), {usdc(summary.total_volume_raw)}")
     print(f"left in the gateway: {usdc(flash.get_balance(wallet).total_balance)}")
 
 
 def relay_a_transaction(sb: Sandbox) -> None:
     step("Relayer: submit a transaction and wait for its hash")
     relayer = sb.relayer_client()
-    chains = [chain.name or str(chain.id) for chain in relayer.get_supported_chains()]
+    chains = [chain.name for chain in relayer.get_supported_chains()]
     print(f"chains: {', '.join(chains)}")
     tx_id = relayer.relay(chain_id=8453, to=USDC[8453], call_data=TRANSFER_CALLDATA)
     print(f"submitted: {tx_id} ({relayer.get_relay_status(tx_id).status})")
     record = relayer.wait_for_execution_hash(tx_id)
-    print(f"{record.status} in {record.latency:.0f} ms: {record.execution_tx_hash}")
+    print(f"{record.status} in {record.latency or 0:.0f} ms: {record.execution_tx_hash}")
     print(f"gas paid: ${record.cost_usd}")
 
 
@@ -122,11 +130,12 @@ def route_and_swap_gasless(sb: Sandbox) -> None:
         route_mode="fastest",
     )
     for route in routes[:3]:
-        providers = " + ".join(p.name or "?" for p in route.providers or [])
-        out = from_units(route.amount_out or 0, 18)
-        print(f"  {providers:22} {out:.6f} WETH in {(route.estimated_time_ms or 0) / 1000:.0f} s")
+        providers = " + ".join(p.name for p in route.providers)
+        print(
+            f"  {providers:22} {weth(route.amount_out)} in {route.estimated_time_ms / 1000:.0f} s"
+        )
     tx = routing.build_path(routes[0], TEST_SIGNER.address)
-    print(f"to send yourself: {tx.to} on chain {tx.chain}, {len(tx.data or '') // 2 - 1} bytes")
+    print(f"to send yourself: {tx.to} on chain {tx.chain}, {len(tx.data) // 2 - 1} bytes")
 
     step("Routing: the same swap gasless (sign a Permit2 payload, the relayer pays gas)")
     result = routing.gasless_swap(
@@ -141,8 +150,7 @@ def route_and_swap_gasless(sb: Sandbox) -> None:
     status = result.status
     assert status is not None
     print(f"swap {result.swap_id}: {status.status}")
-    out = from_units(status.amount_out or 0, 18)
-    print(f"fee: {usdc(status.fee_amount or 0)}, out: {out:.6f} WETH")
+    print(f"fee: {usdc(status.fee_amount)}, out: {weth(status.amount_out)}")
     print(f"executed in {result.execution_tx_hash} (relayer tx {status.relayer_tx_id})")
 
 

@@ -155,6 +155,19 @@ def route_wire(**fields: Any) -> dict[str, Any]:
     return route
 
 
+def token_wire(**fields: Any) -> dict[str, Any]:
+    """A token as ``GET /search-token`` lists it: USDC on Base."""
+    return {
+        "address": USDC_BASE,
+        "chainId": 8453,
+        "decimals": 6,
+        "logoUrl": "https://icons.test/usdc.svg",
+        "name": "USD Coin",
+        "symbol": "USDC",
+        **fields,
+    }
+
+
 def permit2_typed_data(chain_id: Any = "8453", **message: Any) -> dict[str, Any]:
     """A Permit2 ``PermitTransferFrom`` payload as the gasless quote sends it: a domain
     without ``version`` and, by default, a string ``chainId``."""
@@ -242,3 +255,26 @@ def gasless_status_wire(status: str, **fields: Any) -> dict[str, Any]:
 
 FLASH_URL = "https://flash.test"
 FLASH_JWT = "eyJhbGciOiJIUzI1NiJ9.flash-jwt-initial.c2ln"
+
+
+def supported_chain_wire(chain_id: int, service_contract: str) -> dict[str, Any]:
+    """A chain as the routing service's ``GET /supported-chains`` lists it."""
+    return {
+        "id": chain_id,
+        "name": f"chain-{chain_id}",
+        "displayName": f"Chain {chain_id}",
+        "logoUrl": "https://icons.test/chain.svg",
+        "explorerUrl": "https://explorer.test",
+        "publicRpcUrl": "https://rpc.test",
+        "serviceContract": service_contract,
+        "chainType": "evm",
+        "isTestnet": False,
+        "nativeToken": {
+            "symbol": "ETH",
+            "name": "Ether",
+            "decimals": 18,
+            "logoUrl": "https://icons.test/eth.svg",
+            "marketdataId": "ethereum",
+        },
+        "features": {"gaslessSwaps": True, "crossChain": True, "permit2": True},
+    }

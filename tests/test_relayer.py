@@ -343,7 +343,14 @@ CHAINS = [
         "nativeCurrency": {"name": "Ether", "symbol": "ETH", "decimals": 18},
         "blockExplorers": {"default": {"name": "Basescan", "url": "https://basescan.org"}},
     },
-    {"id": 42161, "name": "Arbitrum One"},
+    {
+        "id": 42161,
+        "name": "Arbitrum One",
+        "iconUrl": "https://icons.test/arbitrum.svg",
+        "isTestnet": False,
+        "nativeCurrency": {"name": "Ether", "symbol": "ETH", "decimals": 18},
+        "blockExplorers": {"default": {"name": "Arbiscan", "url": "https://arbiscan.io"}},
+    },
 ]
 
 

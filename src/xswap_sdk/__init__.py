@@ -7,27 +7,37 @@ with RelayerClient(api_key="...") as relayer:
     tx_id = relayer.relay(chain_id=8453, to="0x...", call_data="0x")
     print(relayer.wait_for_execution_hash(tx_id).execution_tx_hash)
 ```
+
+The names below are imported on first use (PEP 562), so importing a submodule such as
+``xswap_sdk.testing.plugin``, which pytest does at every start, costs nothing until a
+client is asked for.
 """
 
-from . import errors
-from ._clock import Clock, SystemClock, VirtualClock
-from ._options import NOT_GIVEN, RequestOptions
-from ._transport import RawResponse
+# Private names only: everything public here is in __all__ (a test checks).
+import importlib as _importlib
+import typing as _typing
+
 from ._version import __version__
-from .flash import AsyncFlashClient, FlashClient
-from .relayer import AsyncRelayerClient, RelayerClient
-from .routing import AsyncRoutingClient, RoutingClient
-from .types import (
-    MAX_UINT256,
-    Address,
-    Bytes32,
-    ChainId,
-    HexBytes,
-    TokenAmount,
-    from_units,
-    to_checksum,
-    to_units,
-)
+
+if _typing.TYPE_CHECKING:
+    from . import errors
+    from ._clock import Clock, SystemClock, VirtualClock
+    from ._options import NOT_GIVEN, RequestOptions
+    from ._transport import RawResponse
+    from .flash import AsyncFlashClient, FlashClient
+    from .relayer import AsyncRelayerClient, RelayerClient
+    from .routing import AsyncRoutingClient, RoutingClient
+    from .types import (
+        MAX_UINT256,
+        Address,
+        Bytes32,
+        ChainId,
+        HexBytes,
+        TokenAmount,
+        from_units,
+        to_checksum,
+        to_units,
+    )
 
 __all__ = [
     "MAX_UINT256",
@@ -54,3 +64,47 @@ __all__ = [
     "to_checksum",
     "to_units",
 ]
+
+_HOMES = {
+    "errors": ".errors",
+    "Clock": "._clock",
+    "SystemClock": "._clock",
+    "VirtualClock": "._clock",
+    "NOT_GIVEN": "._options",
+    "RequestOptions": "._options",
+    "RawResponse": "._transport",
+    "AsyncFlashClient": ".flash",
+    "FlashClient": ".flash",
+    "AsyncRelayerClient": ".relayer",
+    "RelayerClient": ".relayer",
+    "AsyncRoutingClient": ".routing",
+    "RoutingClient": ".routing",
+    **dict.fromkeys(
+        (
+            "MAX_UINT256",
+            "Address",
+            "Bytes32",
+            "ChainId",
+            "HexBytes",
+            "TokenAmount",
+            "from_units",
+            "to_checksum",
+            "to_units",
+        ),
+        ".types",
+    ),
+}
+
+
+def __getattr__(name: str) -> _typing.Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = _importlib.import_module(home, __name__)
+    value = module if name == "errors" else getattr(module, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -10,6 +10,7 @@ reported as `InvalidInputError` naming the Python argument.
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Iterator
 from typing import Annotated, Any, TypeVar
 
@@ -25,9 +26,14 @@ __all__ = [
     "RequestModel",
     "WireModel",
     "adapter_for",
+    "UNAWAITED_RULE",
     "check_argument",
+    "refuse_unawaited",
     "validate_request",
 ]
+
+UNAWAITED_RULE = "looks like an un-awaited coroutine: did you forget `await`?"
+"""The rule reported for an awaitable passed where its result belongs."""
 
 RequestT = TypeVar("RequestT", bound="RequestModel")
 T = TypeVar("T")
@@ -139,8 +145,23 @@ def invalid_input(exc: ValidationError, *, argument: str | None = None) -> Inval
     return InvalidInputError(name, rule)
 
 
+def refuse_unawaited(argument: str, value: object) -> None:
+    """Refuse an awaitable given where its result belongs.
+
+    ``relayer.wait_for_execution_hash(relayer.relay(...))`` with an async client passes
+    a coroutine: say so, rather than "must be a non-empty string".
+
+    Raises:
+        InvalidInputError: ``value`` is a coroutine, task or future.
+    """
+    if inspect.isawaitable(value):
+        raise InvalidInputError(argument, UNAWAITED_RULE)
+
+
 def validate_request(model: type[RequestT], /, **values: Any) -> RequestT:
     """Build a request model from keyword arguments, or raise `InvalidInputError`."""
+    for name, value in values.items():
+        refuse_unawaited(name, value)
     try:
         return model.model_validate(values)
     except ValidationError as exc:
@@ -158,6 +179,7 @@ def check_argument(argument: str, type_: Any, value: Any) -> Any:
 
     Returns the normalised value, or raises `InvalidInputError` naming ``argument``.
     """
+    refuse_unawaited(argument, value)
     try:
         return adapter_for(type_).validate_python(value)
     except ValidationError as exc:

@@ -393,12 +393,9 @@ _LOOPBACK_NAMES: Final = frozenset({"localhost"})
 
 
 def is_loopback_host(host: str) -> bool:
-    """Whether ``host`` can only be this machine, or can never be reached by DNS.
+    """Whether ``host`` can only be this machine.
 
-    True for ``localhost``, an address in ``127.0.0.0/8``, ``::1``, and names under
-    the ``.invalid`` top-level domain, which RFC 6761 reserves so that they never
-    resolve: the in-process sandbox (``http://sandbox.invalid``) answers those through
-    its own transport, so nothing can leave the machine for them.
+    True for ``localhost``, an address in ``127.0.0.0/8`` and ``::1``.
 
     Args:
         host: a host name or IP address (IPv6 with or without brackets).
@@ -407,7 +404,7 @@ def is_loopback_host(host: str) -> bool:
         Whether plain ``http://`` to it keeps credentials on this machine.
     """
     name = host.strip("[]").rstrip(".").lower()
-    if name in _LOOPBACK_NAMES or name == "invalid" or name.endswith(".invalid"):
+    if name in _LOOPBACK_NAMES:
         return True
     try:
         return ipaddress.ip_address(name).is_loopback

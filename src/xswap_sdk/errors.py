@@ -227,7 +227,10 @@ class APIStatusError(APIError):
         super().__init__(message, method=method, path=path, outcome_unknown=outcome_unknown)
 
     def __str__(self) -> str:
-        code = f" [{self.code}]" if self.code is not None else ""
+        # The routing service repeats the HTTP status as its code: "HTTP 401 [401]"
+        # says nothing more than "HTTP 401".
+        repeated = self.code is not None and str(self.code) == str(self.status_code)
+        code = f" [{self.code}]" if self.code is not None and not repeated else ""
         trace = f" (trace id {self.trace_id})" if self.trace_id else ""
         where = f"{self.method} {self.path} -> " if self.method and self.path else ""
         return f"{where}HTTP {self.status_code}{code}: {self.message}{trace}{self._tail()}"
@@ -271,6 +274,13 @@ class RateLimitError(APIStatusError):
     def __init__(self, message: str, *, retry_after: float | None = None, **kwargs: Any) -> None:
         self.retry_after = retry_after
         super().__init__(message, **kwargs)
+
+    def __str__(self) -> str:
+        if self.retry_after is None:
+            wait = " The service did not say how long to wait."
+        else:
+            wait = f" The service asked to wait {self.retry_after:g} s before retrying."
+        return super().__str__() + wait
 
 
 class InternalServerError(APIStatusError):

@@ -70,6 +70,7 @@ async def test_login_chains_and_tokens(sb: Sandbox, flash: Any) -> None:
 async def test_a_swap_from_two_chains_completes(sb: Sandbox, flash: Any) -> None:
     submission = await resolve(flash.swap(TEST_SIGNER, input_amount=40_000_000, wait=True, **QUOTE))
     assert submission.record.status == "completed"
+    assert submission.status == "completed"  # POST /swap said pending
     assert submission.record.amount_usdc_raw == 40_000_000
     balance = await resolve(flash.get_balance(TEST_ADDRESS))
     assert balance.total_balance == 55_000_000 - 40_000_000 - 2 * 10_000  # two source chains

@@ -47,6 +47,25 @@ FEE = 2_010_000
 AUTH_PATHS = ("/swap", "/history", "/referrals")
 
 
+def auth_message(
+    text: str = f"Sign in to Flash as {ADDRESS}", message_id: str = "m-1", **changes: Any
+) -> dict[str, Any]:
+    """A sign-in message as ``POST /auth/message`` sends it (naming the wallet, or the
+    SDK would not sign it)."""
+    return {"message": text, "expiry": START + 300, "messageId": message_id, **changes}
+
+
+def verification(token: str, address: str = ADDRESS, **changes: Any) -> dict[str, Any]:
+    """A login answer as ``POST /auth/verify`` sends it (``user_address`` lowercase)."""
+    return {
+        "token": token,
+        "user_address": address.lower(),
+        "referralCode": "REF123",
+        "is_new_user": False,
+        **changes,
+    }
+
+
 def chain(chain_id: int, **changes: Any) -> dict[str, Any]:
     """A chain as ``GET /supported-chains`` sends it (camelCase)."""
     body: dict[str, Any] = {
@@ -200,6 +219,25 @@ def swap_record(transaction_hash: str, status: str = "pending", **changes: Any) 
     return body
 
 
+def leaderboard_entry(rank: int, address: str = ADDRESS, **changes: Any) -> dict[str, Any]:
+    """A leaderboard row as ``GET /leaderboard`` sends it (camelCase, but for
+    ``combined_volume``)."""
+    return {
+        "rank": rank,
+        "walletAddress": address.lower(),
+        "totalVolume": "1500.25",
+        "totalVolumeRaw": "1500250000",
+        "swapCount": 12,
+        "referralCount": 2,
+        "referralVolume": "100",
+        "referralVolumeRaw": "100000000",
+        "combined_volume": "1600.25",
+        "referralCode": f"TOP{rank}",
+        "lastSwapAt": "2025-01-01T00:00:00Z",
+        **changes,
+    }
+
+
 def pagination(page: int, pages: int, size: int = 20, total: int | None = None) -> dict[str, Any]:
     """A pagination object (snake_case)."""
     return {
@@ -295,6 +333,7 @@ class FakeFlash:
     quote_changes: dict[str, Any] = field(default_factory=dict)
     statuses: list[str] = field(default_factory=lambda: ["pending", "completed"])
     swap_status: int = 200
+    swap_hash: str | None = None  # when set, POST /swap answers this transactionHash
     tokens: set[str] = field(default_factory=lambda: {FLASH_JWT})
     logins: int = 0
     messages: dict[str, tuple[str, str]] = field(default_factory=dict)
@@ -373,6 +412,8 @@ class FakeFlash:
                 json={"message": "Invalid signature: recovered signer does not match sourceSigner"},
             )
         transaction_hash = "0x" + f"{len(self.swaps) + 1:064x}"
+        if self.swap_hash is not None:
+            transaction_hash = self.swap_hash
         self.swaps.append(body)
         return httpx.Response(
             200,

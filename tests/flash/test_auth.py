@@ -21,7 +21,7 @@ from xswap_sdk.flash import AuthSession
 from xswap_sdk.signing import recover_personal_sign
 
 from ..support import ADDRESS, FLASH_JWT, FLASH_URL, resolve
-from .backend import FakeFlash, history
+from .backend import FakeFlash, auth_message, history, verification
 
 HISTORY = f"{FLASH_URL}/history?page=1&page_size=20"
 
@@ -57,15 +57,15 @@ async def test_the_login_signature_recovers_to_the_signer(
 ) -> None:
     # Names the wallet (or it is not signed); the nonce looks like hex, still signed as text.
     message = f"Sign in to Flash\nAddress: {wallet.address}\nNonce: 0x1234"
+    httpx_mock.add_response(url=f"{FLASH_URL}/auth/message", json=auth_message(message, "m-7"))
     httpx_mock.add_response(
-        url=f"{FLASH_URL}/auth/message", json={"message": message, "messageId": "m-7"}
+        url=f"{FLASH_URL}/auth/verify", json=verification("jwt-7", wallet.address)
     )
-    httpx_mock.add_response(url=f"{FLASH_URL}/auth/verify", json={"token": "jwt-7"})
     client = make_flash()
     session = await resolve(client.login(wallet))
     signature = json.loads(httpx_mock.get_requests()[1].content)["signature"]
     assert recover_personal_sign(message, signature) == wallet.address
-    assert session.user_address == wallet.address  # not sent back: taken from the signer
+    assert session.user_address == wallet.address  # sent back lowercase, checksummed
 
 
 async def test_a_client_with_a_signer_logs_in_lazily_once(
@@ -109,11 +109,10 @@ async def test_a_second_401_is_raised_not_looped(
     make_flash: Any, httpx_mock: HTTPXMock, wallet: LocalAccount
 ) -> None:
     httpx_mock.add_response(url=HISTORY, status_code=401, json={"message": "expired"})
+    httpx_mock.add_response(url=f"{FLASH_URL}/auth/message", json=auth_message(message_id="1"))
     httpx_mock.add_response(
-        url=f"{FLASH_URL}/auth/message",
-        json={"message": f"Sign in as {wallet.address}", "messageId": "1"},
+        url=f"{FLASH_URL}/auth/verify", json=verification("still-bad", wallet.address)
     )
-    httpx_mock.add_response(url=f"{FLASH_URL}/auth/verify", json={"token": "still-bad"})
     httpx_mock.add_response(url=HISTORY, status_code=401, json={"message": "expired"})
     client = make_flash(signer=wallet, jwt=FLASH_JWT)
     with pytest.raises(errors.AuthenticationError):
@@ -264,9 +263,9 @@ async def test_with_options_copies_share_the_session(
     [
         ("/auth/message", (500, {"message": "boom"}), errors.APIStatusError),
         ("/auth/verify", (401, {"message": "bad sig"}), errors.APIStatusError),
-        ("/auth/verify", (200, {"token": ""}), None),
+        ("/auth/verify", (200, verification("")), None),
         ("/auth/verify", (200, {"user_address": ADDRESS}), errors.ResponseValidationError),
-        ("/auth/verify", (200, {"token": "t", "user_address": "0x" + "11" * 20}), None),
+        ("/auth/verify", (200, verification("t", "0x" + "11" * 20)), None),
     ],
 )
 async def test_login_failures_raise_login_error(
@@ -280,9 +279,7 @@ async def test_login_failures_raise_login_error(
     def answer(request: httpx.Request) -> httpx.Response:
         if request.url.path == route:
             return httpx.Response(response[0], json=response[1])
-        return httpx.Response(
-            200, json={"message": f"Sign in as {wallet.address}", "messageId": "m-1"}
-        )
+        return httpx.Response(200, json=auth_message())
 
     httpx_mock.add_callback(answer, is_reusable=True)
     client = make_flash(signer=wallet, max_retries=0)
@@ -309,10 +306,7 @@ async def test_a_signer_that_fails_raises_login_error(
         def sign_typed_data(self, *args: Any, **kwargs: Any) -> Any:
             raise RuntimeError("hardware wallet unplugged")
 
-    httpx_mock.add_response(
-        url=f"{FLASH_URL}/auth/message",
-        json={"message": f"Sign in as {ADDRESS}", "messageId": "m-1"},
-    )
+    httpx_mock.add_response(url=f"{FLASH_URL}/auth/message", json=auth_message())
     client = make_flash()
     with pytest.raises(errors.LoginError, match="could not be signed"):
         await resolve(client.login(Broken()))

@@ -40,6 +40,7 @@ from .backend import (
     quote,
     swap_record,
     token,
+    verification,
 )
 
 BEARER = f"Bearer {FLASH_JWT}"
@@ -55,7 +56,8 @@ def only_request(httpx_mock: HTTPXMock) -> Any:
 
 
 async def test_supported_chains_read_every_field(flash: Any, httpx_mock: HTTPXMock) -> None:
-    body = [chain(8453), chain(42161, usdc={"address": USDC[42161], "decimals": 6, "version": 2})]
+    arbitrum_usdc = {**chain(42161)["usdc"], "version": 2}  # a number: read as "2"
+    body = [chain(8453), chain(42161, usdc=arbitrum_usdc)]
     body[0]["bridgeFee"] = "0.1"  # unknown fields are kept
     httpx_mock.add_response(url=f"{FLASH_URL}/supported-chains", method="GET", json=body)
     chains = await resolve(flash.get_supported_chains())
@@ -123,7 +125,7 @@ async def test_verify_auth_posts_the_signature_and_hides_the_token(
 
 
 async def test_verify_auth_without_a_referral_code(flash: Any, httpx_mock: HTTPXMock) -> None:
-    httpx_mock.add_response(url=f"{FLASH_URL}/auth/verify", json={"token": "t"})
+    httpx_mock.add_response(url=f"{FLASH_URL}/auth/verify", json=verification("t"))
     await resolve(flash.verify_auth("0x" + "ab" * 65, "m-1"))
     assert sent_json(httpx_mock) == {"signature": "0x" + "ab" * 65, "messageId": "m-1"}
 
@@ -320,7 +322,10 @@ async def test_leaderboard_is_public_and_mixes_spellings(flash: Any, httpx_mock:
         url=f"{FLASH_URL}/leaderboard?page=1&page_size=50&time_range=7d",
         json={"entries": [entry], "pagination": pagination(1, 1, size=50)},
     )
-    httpx_mock.add_response(url=f"{FLASH_URL}/leaderboard?page=1&page_size=50", json={})
+    httpx_mock.add_response(
+        url=f"{FLASH_URL}/leaderboard?page=1&page_size=50",
+        json={"entries": [], "pagination": pagination(1, 1, size=50, total=0)},
+    )
     board = await resolve(flash.get_leaderboard(time_range="7d"))
     assert isinstance(board, LeaderboardPage)
     (row,) = board.entries

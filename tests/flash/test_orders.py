@@ -10,6 +10,7 @@ from eth_account import Account
 from eth_account.signers.local import LocalAccount
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from xswap_sdk import FlashClient, VirtualClock, errors
 from xswap_sdk.flash import (
@@ -60,7 +61,8 @@ def a_quote(amount: int = AMOUNT, **changes: Any) -> Quote:
 def order(held: dict[int, int], amount: int = AMOUNT, **kwargs: Any) -> Order:
     kwargs.setdefault("chain_id", 8453)
     return build_order(
-        a_quote(amount, **kwargs.pop("quote_changes", {})),
+        # The wire dict, as a caller may pass it: build_order reads it into a Quote.
+        quote(amount, **kwargs.pop("quote_changes", {})),
         chains=kwargs.pop("chains", CHAINS),
         balances=kwargs.pop("balances", held),
         user=ADDRESS,
@@ -142,9 +144,12 @@ def test_a_fee_per_chain_changes_what_each_chain_can_give() -> None:
     assert flat.intents[0].max_fee == 1_234
 
 
-def test_a_quote_without_a_gateway_fee_uses_the_spec_default() -> None:
-    built = order({42161: 20_000_000}, quote_changes={"gateway_fee": None})
-    assert built.intents[0].max_fee == 2_010_000
+def test_a_quote_without_a_gateway_fee_is_refused() -> None:
+    # fees.gateway_fee is in the spec's quote, and it becomes every intent's maxFee:
+    # a quote without it is refused rather than signed with a guessed fee.
+    with pytest.raises(errors.InvalidInputError) as info:
+        order({42161: 20_000_000}, quote_changes={"gateway_fee": None})
+    assert info.value.argument == "quote.fees.gateway_fee"
 
 
 def test_sources_override_the_policy() -> None:
@@ -233,11 +238,13 @@ def test_sixteen_sources_fit_and_seventeen_do_not() -> None:
     assert by_hand.value.argument == "sources"
 
 
-def test_balances_from_the_backend_are_read_by_chain_id_or_domain() -> None:
-    body = balance({42161: 20_000_000})
-    del body["balances"][0]["chainId"]  # found by its domain instead
-    built = order({}, balances=GatewayBalance.model_validate(body))
+def test_balances_from_the_backend_are_read_by_chain_id() -> None:
+    built = order({}, balances=GatewayBalance.model_validate(balance({42161: 20_000_000})))
     assert [s.chain_id for s in built.sources] == [42161]
+    body = balance({42161: 20_000_000})
+    del body["balances"][0]["chainId"]  # in the spec's balance entry: required
+    with pytest.raises(ValidationError, match=r"balances\.0\.chainId"):
+        GatewayBalance.model_validate(body)
 
 
 def test_balances_of_someone_else_are_refused() -> None:
@@ -250,19 +257,20 @@ def test_balances_of_someone_else_are_refused() -> None:
     ("kwargs", "error", "argument"),
     [
         ({"chain_id": 7777}, errors.InvalidInputError, "chain_id"),
+        # A quote dict without what the spec lists does not fit the model.
         (
             {"quote_changes": {"swap_router_address": None}},
-            errors.QuoteRejectedError,
+            errors.InvalidInputError,
             "quote.swap_router_address",
         ),
-        ({"quote_changes": {"token_in": None}, "chain_id": 8453}, None, None),
+        (
+            {"quote_changes": {"token_in": None}, "chain_id": 8453},
+            errors.InvalidInputError,
+            "quote.token_in",
+        ),
     ],
 )
 def test_quote_and_destination_problems(kwargs: dict[str, Any], error: Any, argument: Any) -> None:
-    if error is None:
-        with pytest.raises(errors.QuoteRejectedError, match="missing"):
-            order({42161: 20_000_000}, **kwargs)
-        return
     with pytest.raises(error) as info:
         order({42161: 20_000_000}, **kwargs)
     assert info.value.argument == argument

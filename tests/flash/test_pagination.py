@@ -12,7 +12,7 @@ from xswap_sdk._pagination import Emit, PageWalk, walk_pages
 from xswap_sdk.flash import LeaderboardEntry, SwapRecord
 
 from ..support import FLASH_URL
-from .backend import history, pagination, swap_record
+from .backend import history, leaderboard_entry, pagination, swap_record
 
 
 async def collect(iterator: Any, limit: int | None = None) -> list[Any]:
@@ -41,13 +41,11 @@ def history_page(page: int, pages: int, per_page: int = 2) -> dict[str, Any]:
     return history(records, page=page, pages=pages)
 
 
-def board_page(page: int, pages: int | None, has_next: bool | None = None) -> dict[str, Any]:
-    paging = pagination(page, pages or 0, size=2)
-    if pages is None:
-        paging = {"current_page": page}
+def board_page(page: int, pages: int, has_next: bool | None = None) -> dict[str, Any]:
+    paging = pagination(page, pages, size=2)
     if has_next is not None:
         paging["has_next"] = has_next
-    entries = [{"rank": (page - 1) * 2 + offset + 1} for offset in range(2)]
+    entries = [leaderboard_entry((page - 1) * 2 + offset + 1) for offset in range(2)]
     return {"entries": entries, "pagination": paging}
 
 
@@ -102,28 +100,30 @@ async def test_iter_leaderboard_stops_on_has_next_false(flash: Any, httpx_mock: 
     assert all("authorization" not in r.headers for r in httpx_mock.get_requests())
 
 
-async def test_without_has_next_total_pages_decides(flash: Any, httpx_mock: HTTPXMock) -> None:
-    for page in (1, 2):
-        body = board_page(page, 2)
-        del body["pagination"]["has_next"]
-        httpx_mock.add_response(url=f"{FLASH_URL}/leaderboard?page={page}&page_size=50", json=body)
-    assert len(await collect(flash.iter_leaderboard())) == 4
+async def test_a_page_without_has_next_is_refused(flash: Any, httpx_mock: HTTPXMock) -> None:
+    # has_next is in the spec's pagination object: a page without it does not fit.
+    body = board_page(1, 2)
+    del body["pagination"]["has_next"]
+    httpx_mock.add_response(url=f"{FLASH_URL}/leaderboard?page=1&page_size=50", json=body)
+    with pytest.raises(errors.ResponseValidationError, match=r"pagination\.has_next"):
+        await collect(flash.iter_leaderboard())
 
 
 async def test_an_empty_page_ends_the_walk(flash: Any, httpx_mock: HTTPXMock) -> None:
     # A service that says "more" but sends nothing must not make the walk loop forever.
     httpx_mock.add_response(
         url=f"{FLASH_URL}/leaderboard?page=1&page_size=50",
-        json={"entries": [], "pagination": {"current_page": 1, "has_next": True}},
+        json={"entries": [], "pagination": pagination(1, 3, size=50)},
     )
     assert await collect(flash.iter_leaderboard()) == []
 
 
-async def test_a_page_without_pagination_is_the_last(flash: Any, httpx_mock: HTTPXMock) -> None:
+async def test_a_page_without_pagination_is_refused(flash: Any, httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_response(
-        url=f"{FLASH_URL}/leaderboard?page=1&page_size=50", json={"entries": [{"rank": 1}]}
+        url=f"{FLASH_URL}/leaderboard?page=1&page_size=50", json={"entries": [leaderboard_entry(1)]}
     )
-    assert len(await collect(flash.iter_leaderboard())) == 1
+    with pytest.raises(errors.ResponseValidationError, match="pagination"):
+        await collect(flash.iter_leaderboard())
 
 
 @pytest.mark.parametrize(

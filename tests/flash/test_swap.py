@@ -23,6 +23,7 @@ from .backend import (
     SWAP_ROUTER,
     WETH_BASE,
     FakeFlash,
+    quote,
     recover_order_signer,
 )
 
@@ -128,8 +129,30 @@ async def test_wait_follows_the_swap_to_completed(
     assert submission.record is not None
     assert submission.record.status == "completed"
     assert submission.record.transaction_hash == submission.transaction_hash
+    # The returned submission says what happened, not what POST /swap said at first.
+    assert submission.status == "completed"
+    assert "status='completed'" in repr(submission)
     assert backend.count("GET", "/history") == 3
     assert clock.sleeps == [5.0, 5.0]
+    assert backend.count("POST", "/swap") == 1
+
+
+async def test_without_wait_the_submission_keeps_the_status_it_was_given(
+    make_flash: Any, backend: FakeFlash, wallet: LocalAccount
+) -> None:
+    submission = await resolve(make_flash(signer=wallet).swap(wallet, **SWAP))
+    assert (submission.status, submission.record) == ("pending", None)
+    assert backend.count("GET", "/history") == 0
+
+
+async def test_an_accepted_swap_without_a_hash_to_follow_says_the_outcome_is_unknown(
+    make_flash: Any, backend: FakeFlash, wallet: LocalAccount
+) -> None:
+    backend.swap_hash = ""
+    with pytest.raises(errors.ResponseValidationError) as info:
+        await resolve(make_flash(signer=wallet).swap(wallet, **SWAP, wait=True))
+    assert info.value.outcome_unknown is True  # the order was sent and answered 2xx
+    assert "check its status before sending it again" in str(info.value)
     assert backend.count("POST", "/swap") == 1
 
 
@@ -210,11 +233,10 @@ async def test_expiry_in_seconds_or_milliseconds(
 async def test_a_quote_without_expiry_is_refused(
     make_flash: Any, backend: FakeFlash, wallet: LocalAccount
 ) -> None:
-    # A quote that never expires could be executed at any later price (issue 9).
+    # expires_at is in the spec's quote; one without it cannot be checked for expiry.
     backend.quote_changes = {"expires_at": None}
-    with pytest.raises(errors.UnsafePayloadError) as info:
+    with pytest.raises(errors.ResponseValidationError, match="expires_at"):
         await resolve(make_flash(jwt=FLASH_JWT).swap(wallet, **SWAP))
-    assert info.value.field == "quote.expires_at"
     assert backend.swaps == []
 
 
@@ -226,7 +248,7 @@ async def test_the_fee_cap(make_flash: Any, backend: FakeFlash, wallet: LocalAcc
     assert info.value.argument == "quote.fees.gateway_fee"
     assert "above max_fee_cap" in info.value.rule
     backend.quote_changes = {"gateway_fee": None}
-    with pytest.raises(errors.QuoteRejectedError, match="cannot be checked"):
+    with pytest.raises(errors.ResponseValidationError, match=r"fees\.gateway_fee"):
         await resolve(client.swap(wallet, **SWAP, max_fee_cap=FEE))
     assert len(backend.swaps) == 1
 
@@ -245,7 +267,7 @@ async def test_an_unsupported_destination_is_refused_before_quoting(
 async def test_a_quote_for_another_amount_is_refused(
     make_flash: Any, backend: FakeFlash, wallet: LocalAccount
 ) -> None:
-    backend.quote_changes = {"token_in": {"amount": "9999999"}}
+    backend.quote_changes = {"token_in": {**quote()["token_in"], "amount": "9999999"}}
     with pytest.raises(errors.UnsafePayloadError) as info:
         await resolve(make_flash(jwt=FLASH_JWT).swap(wallet, **SWAP))
     assert info.value.field == "quote.token_in.amount"
@@ -253,20 +275,14 @@ async def test_a_quote_for_another_amount_is_refused(
     assert backend.swaps == []
 
 
-@pytest.mark.parametrize(
-    ("changes", "argument"),
-    [
-        ({"swap_calldata": None}, "quote.swap_calldata"),
-        ({"swap_router_address": None}, "quote.swap_router_address"),
-    ],
-)
-async def test_a_quote_that_does_not_fit_is_refused(
-    make_flash: Any, backend: FakeFlash, wallet: LocalAccount, changes: Any, argument: str
+@pytest.mark.parametrize("field", ["swap_calldata", "swap_router_address"])
+async def test_a_quote_without_what_the_order_needs_is_refused(
+    make_flash: Any, backend: FakeFlash, wallet: LocalAccount, field: str
 ) -> None:
-    backend.quote_changes = changes
-    with pytest.raises(errors.QuoteRejectedError) as info:
+    backend.quote_changes = {field: None}
+    with pytest.raises(errors.ResponseValidationError) as info:
         await resolve(make_flash(jwt=FLASH_JWT).swap(wallet, **SWAP))
-    assert info.value.argument == argument
+    assert f"first at {field}:" in str(info.value)
     assert backend.swaps == []
 
 

@@ -16,10 +16,10 @@ from ..support import (
     ROUTING_URL,
     SWAP_ID,
     TEST_ADDRESS,
-    USDC_BASE,
     resolve,
     routing_error,
     routing_ok,
+    token_wire,
 )
 
 CHAINS_URL = f"{ROUTING_URL}/supported-chains"
@@ -29,7 +29,7 @@ SEARCH_URL = f"{ROUTING_URL}/search-token?query=USDC"
 async def test_envelope_data_is_unwrapped(routing: Any, httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_response(
         url=SEARCH_URL,
-        json=routing_ok([{"address": USDC_BASE, "chainId": 8453, "symbol": "USDC"}]),
+        json=routing_ok([token_wire()]),
     )
     (token,) = await resolve(routing.search_token("USDC"))
     assert token.symbol == "USDC"
@@ -178,7 +178,7 @@ def test_default_base_url_and_repr(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def test_an_unframed_body_is_taken_as_the_data(routing: Any, httpx_mock: HTTPXMock) -> None:
-    httpx_mock.add_response(url=SEARCH_URL, json=[{"address": TEST_ADDRESS, "chainId": 1}])
+    httpx_mock.add_response(url=SEARCH_URL, json=[token_wire(address=TEST_ADDRESS, chainId=1)])
     (token,) = await resolve(routing.search_token("USDC"))
     assert token.address == TEST_ADDRESS
 

@@ -40,6 +40,7 @@ from ..support import (
     permit2_typed_data,
     resolve,
     routing_ok,
+    supported_chain_wire,
 )
 
 QUOTE_URL = re.compile(re.escape(f"{ROUTING_URL}/gasless/quote?") + ".*")
@@ -94,9 +95,7 @@ def account() -> Any:
 
 def serve_chains(httpx_mock: HTTPXMock) -> None:
     """``GET /supported-chains``, which gasless_swap reads for the permit's spender."""
-    httpx_mock.add_response(
-        url=CHAINS_URL, json=routing_ok([{"id": 8453, "serviceContract": SPENDER}])
-    )
+    httpx_mock.add_response(url=CHAINS_URL, json=routing_ok([supported_chain_wire(8453, SPENDER)]))
 
 
 def test_the_fixed_key_is_the_expected_account(account: Any) -> None:

@@ -118,7 +118,15 @@ def send(method: str, **arguments: Any) -> httpx.QueryParams:
 
     def handle(request: httpx.Request) -> httpx.Response:
         seen.append(request)
-        data: Any = [] if request.url.path == "/quote" else {"Tx": {"to": TEST_ADDRESS}}
+        tx = {
+            "to": TEST_ADDRESS,
+            "data": "0x",
+            "chain": 8453,
+            "gasLimit": "21000",
+            "expiry": 1735690200,
+            "simulation": False,
+        }
+        data: Any = [] if request.url.path == "/quote" else {"Tx": tx, "route": {}}
         return httpx.Response(200, json=routing_ok(data))
 
     with RoutingClient(

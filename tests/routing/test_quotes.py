@@ -195,12 +195,27 @@ async def test_route_keeps_unknown_fields_and_dumps_to_the_wire_form(
     assert dumped["fromToken"]["priceUsd"] == 1.0
 
 
-async def test_quote_with_a_sparse_route_is_read(routing: Any, httpx_mock: HTTPXMock) -> None:
-    httpx_mock.add_response(json=routing_ok([{"quoteId": "q-1", "amountOut": 5, "fees": None}]))
+async def test_a_route_missing_what_the_spec_lists_is_refused(
+    routing: Any, httpx_mock: HTTPXMock
+) -> None:
+    sparse = route_wire()
+    del sparse["amountOut"]
+    httpx_mock.add_response(json=routing_ok([sparse]))
+    with pytest.raises(errors.ResponseValidationError) as info:
+        await resolve(routing.get_quote(**REQUIRED))
+    assert "first at amountOut: Field required" in str(info.value)
+
+
+async def test_a_route_without_the_optional_echoes_is_read(
+    routing: Any, httpx_mock: HTTPXMock
+) -> None:
+    # slippage and integratorId are echoed only when the quote asked for them.
+    bare = route_wire()
+    del bare["slippage"], bare["integratorId"]
+    httpx_mock.add_response(json=routing_ok([bare]))
     (route,) = await resolve(routing.get_quote(**REQUIRED))
-    assert route.amount_out == 5
-    assert route.fees is None
-    assert route.path is None
+    assert (route.slippage, route.integrator_id) == (None, None)
+    assert route.amount_out == 998_000
 
 
 @pytest.mark.parametrize(
@@ -328,18 +343,13 @@ async def test_build_path_with_a_route_built_in_code_dumps_its_wire_form(
     routing: Any, httpx_mock: HTTPXMock
 ) -> None:
     httpx_mock.add_response(url=f"{ROUTING_URL}/build-path", json=routing_ok(TX))
-    route = Route(
-        amount=5_000_000,
-        from_token={"address": USDC_BASE, "chain": 8453},
-        to_token={"address": USDC_ARBITRUM, "chain": 42161},
-    )
+    route = Route.model_validate(route_wire(amount=5_000_000))  # not from_wire: no saved form
     await resolve(routing.build_path(route, TEST_ADDRESS))
     body = sent_json(httpx_mock)
-    assert body["route"] == {
-        "amount": "5000000",
-        "fromToken": {"address": USDC_BASE, "chain": 8453},
-        "toToken": {"address": USDC_ARBITRUM, "chain": 42161},
-    }
+    assert body["route"] == route.model_dump(mode="json", exclude_none=True)
+    assert body["route"]["amount"] == "5000000"
+    assert body["route"]["sender"] == TEST_ADDRESS  # checksummed by the model
+    assert body["route"]["fromToken"]["chain"] == 8453
     assert body["Amount"] == "5000000"
 
 
@@ -373,8 +383,8 @@ def test_route_from_wire_refuses_data_nested_past_the_limit() -> None:
 @pytest.mark.parametrize(
     ("route", "sender", "argument", "rule"),
     [
-        (route_wire(fromToken=None), TEST_ADDRESS, "route", "fromChain, fromToken"),
-        (route_wire(amount=None), TEST_ADDRESS, "route", "Amount"),
+        (route_wire(fromToken=None), TEST_ADDRESS, "route.fromToken", "valid dictionary"),
+        (route_wire(amount=None), TEST_ADDRESS, "route.amount", "integer"),
         (route_wire(amount=[1]), TEST_ADDRESS, "route.amount", "integer"),
         ("q-7f1c2e", TEST_ADDRESS, "route", "Route from get_quote()"),
         (route_wire(), "0x1", "sender", "20-byte hex address"),

@@ -144,7 +144,25 @@ CHAINS = [
         },
         "features": {"gaslessSwaps": True, "crossChain": True, "permit2": False},
     },
-    {"id": "999", "name": "hyperevm", "nativeToken": {"symbol": "HYPE"}, "features": None},
+    {
+        "id": "999",  # a decimal string: read as an int
+        "name": "hyperevm",
+        "displayName": "HyperEVM",
+        "logoUrl": "https://icons.test/hyperevm.svg",
+        "explorerUrl": "https://hyperevmscan.io",
+        "publicRpcUrl": "https://rpc.hyperliquid.xyz/evm",
+        "serviceContract": "0x1231deb6f5749ef6ce6943a275a1d3e7486f4eae",
+        "chainType": "evm",
+        "isTestnet": False,
+        "nativeToken": {
+            "symbol": "HYPE",
+            "name": "Hype",
+            "decimals": 18,
+            "logoUrl": "https://icons.test/hype.svg",
+            "marketdataId": "hyperliquid",
+        },
+        "features": {"gaslessSwaps": True, "crossChain": True, "permit2": True},
+    },
 ]
 
 
@@ -161,7 +179,7 @@ async def test_supported_chains_with_features(routing: Any, httpx_mock: HTTPXMoc
     assert base.features.permit2 is False
     assert hyper.id == 999
     assert hyper.native_token.symbol == "HYPE"
-    assert hyper.features is None
+    assert hyper.features.permit2 is True
 
 
 async def test_search_token_sends_query_and_chain(routing: Any, httpx_mock: HTTPXMock) -> None:

@@ -23,8 +23,18 @@ DEST_HASH = "0x" + "de" * 32
 def bridge_status(status: str, dest_hash: str | None = None) -> dict[str, Any]:
     return {
         "status": status,
-        "srcTxDetails": {"chainId": 8453, "txHash": SOURCE_TX_HASH},
-        "destTxDetails": {"chainId": 42161, "txHash": dest_hash} if dest_hash else None,
+        "srcTxDetails": {
+            "chainId": 8453,
+            "chainLogo": "https://icons.test/base.svg",
+            "timestamp": 1735689600,
+            "txHash": SOURCE_TX_HASH,
+        },
+        "destTxDetails": {
+            "chainId": 42161,
+            "chainLogo": "https://icons.test/arbitrum.svg",
+            "timestamp": 1735689690 if dest_hash else None,
+            "txHash": dest_hash,
+        },
     }
 
 
@@ -105,13 +115,11 @@ async def test_gasless_wait_with_no_record_yet_says_so(routing: Any, httpx_mock:
 
 
 async def test_gasless_wait_with_the_callers_predicate(routing: Any, httpx_mock: HTTPXMock) -> None:
-    # Stop as soon as the relayer has the transaction, before it has a hash.
-    httpx_mock.add_response(
-        url=GASLESS_URL, json=routing_ok(gasless_status_wire("quoted", tachyonTxId=None))
-    )
+    # Stop as soon as the swap is being relayed, before it has a hash.
+    httpx_mock.add_response(url=GASLESS_URL, json=routing_ok(gasless_status_wire("quoted")))
     httpx_mock.add_response(url=GASLESS_URL, json=routing_ok(gasless_status_wire("relaying")))
     record = await resolve(
-        routing.wait_for_gasless_status(SWAP_ID, is_done=lambda r: r.relayer_tx_id is not None)
+        routing.wait_for_gasless_status(SWAP_ID, is_done=lambda r: r.status == "relaying")
     )
     assert record.status == "relaying"
     assert record.execution_tx_hash is None

@@ -17,9 +17,9 @@ TX = {"to": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", "callData": "0x", "cha
 def test_one_host_one_prefix_per_service() -> None:
     sb = Sandbox()
     assert (sb.flash_url, sb.routing_url, sb.relayer_url) == (
-        "http://sandbox.invalid/flash",
-        "http://sandbox.invalid/routing",
-        "http://sandbox.invalid/relayer",
+        "https://sandbox.invalid/flash",
+        "https://sandbox.invalid/routing",
+        "https://sandbox.invalid/relayer",
     )
     with pytest.raises(ValueError, match="one of"):
         sb.url("bank")
@@ -27,7 +27,8 @@ def test_one_host_one_prefix_per_service() -> None:
 
 def test_the_index_names_the_services_and_keys(sb: Sandbox, http: httpx.Client) -> None:
     index = http.get("/").json()
-    assert index["services"] == {"flash": "/flash", "routing": "/routing", "relayer": "/relayer"}
+    urls = {name: service["url"] for name, service in index["services"].items()}
+    assert urls == {"flash": sb.flash_url, "routing": sb.routing_url, "relayer": sb.relayer_url}
     assert index["apiKeys"]["relayer"] == sb.relayer.api_key
     assert http.get("/bank/x").status_code == 404
 

@@ -130,3 +130,53 @@ def test_the_test_signer_is_the_published_key() -> None:
     assert xswap_sdk.testing.VirtualClock is VirtualClock
     with pytest.raises(AttributeError):
         _ = xswap_sdk.testing.NOTHING  # type: ignore[attr-defined]
+
+
+def test_the_plugin_imports_nothing_of_the_sdk_until_a_fixture_is_used(
+    pytester: pytest.Pytester,
+) -> None:
+    # In a fresh interpreter (a subprocess), as at every pytest start: loading the
+    # plugin and running a test that uses none of its fixtures leaves the SDK, httpx,
+    # pydantic and eth_account unimported; the first fixture brings them in.
+    pytester.makepyfile(
+        test_user="""
+        import sys
+
+        PLUGIN_ONLY = {"xswap_sdk", "xswap_sdk._version", "xswap_sdk.testing",
+                       "xswap_sdk.testing.plugin"}
+
+        def loaded():
+            return {m for m in sys.modules if m == "xswap_sdk" or m.startswith("xswap_sdk.")}
+
+        def test_without_fixtures():
+            assert loaded() == PLUGIN_ONLY, sorted(loaded() - PLUGIN_ONLY)
+            for heavy in ("httpx", "pydantic", "eth_account"):
+                assert heavy not in sys.modules, heavy
+
+        def test_with_a_fixture(xswap_relayer):
+            assert "xswap_sdk.relayer._sync_client" in loaded()
+        """
+    )
+    result = pytester.runpytest_subprocess(
+        "-p", "xswap_sdk.testing.plugin", "-p", "no:cacheprovider", "-v"
+    )  # fmt: skip
+    result.assert_outcomes(passed=2)
+
+
+def test_the_docs_async_example_runs_with_anyio_alone(pytester: pytest.Pytester) -> None:
+    # docs/testing.md: anyio's marker needs no plugin beyond anyio, which httpx brings.
+    pytester.makepyfile(
+        test_user="""
+        import pytest
+
+        @pytest.mark.anyio
+        async def test_relay(xswap_async_relayer):
+            tx_id = await xswap_async_relayer.relay(
+                chain_id=8453, to="0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", call_data="0x"
+            )
+            record = await xswap_async_relayer.wait_for_execution_hash(tx_id)
+            assert record.status == "EXECUTED"
+        """
+    )
+    result = pytester.runpytest("-p", "xswap_sdk.testing.plugin", "-p", "anyio.pytest_plugin")
+    result.assert_outcomes(passed=1)

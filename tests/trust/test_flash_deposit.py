@@ -15,21 +15,17 @@ from xswap_sdk.flash.deposit import DepositPlan, check_prepared, deposit_target
 from xswap_sdk.registry import DEFAULT_REGISTRY, GATEWAY_WALLET_MAINNET
 from xswap_sdk.signing import DepositTransaction, deposit_with_permit_calldata, sign_permit
 
+from ..flash.backend import chain
 from .support import TEST_ADDRESS, TEST_KEY
 
 USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
 
 
 def listed(chain_id: int = 8453, **changes: Any) -> list[Chain]:
-    body: dict[str, Any] = {
-        "id": chain_id,
-        "domain": 6,
-        "gatewayWallet": GATEWAY_WALLET_MAINNET.lower(),
-        "gatewayMinter": "0x2222222d7164433c4C09B0b0D809a9b52C04C205",
-        "routerAddress": "0x" + "a7" * 20,
-        "usdc": {"address": USDC_BASE.lower(), "decimals": 6, "version": "2"},
-    }
-    body.update(changes)
+    body = chain(chain_id, gatewayWallet=GATEWAY_WALLET_MAINNET.lower())
+    body["usdc"] = {**body["usdc"], "address": USDC_BASE.lower()}
+    for name, value in changes.items():
+        body[name] = {**body[name], **value} if isinstance(value, dict) else value
     return [Chain.model_validate(body)]
 
 

@@ -40,17 +40,18 @@ from .models import (
 from .orders import Order, OrderSource, SignedOrder, build_order, select_sources, sign_order
 from .swap import DEFAULT_SWAP_POLL_INTERVAL, DEFAULT_SWAP_TIMEOUT
 
+# The clients first, sync before async: the API reference follows this order.
 __all__ = [
+    "FlashClient",
+    "AsyncFlashClient",
     "DEFAULT_SWAP_POLL_INTERVAL",
     "DEFAULT_SWAP_TIMEOUT",
-    "AsyncFlashClient",
     "AuthMessage",
     "AuthSession",
     "AuthVerification",
     "Chain",
     "ChainToken",
     "DepositResult",
-    "FlashClient",
     "GatewayBalance",
     "GatewayBalanceEntry",
     "HistoryPage",

@@ -21,7 +21,7 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 from typing import Any, Final
 
-from .._models import check_argument, validate_request
+from .._models import check_argument, refuse_unawaited, validate_request
 from .._operation import Operation, parser
 from ..errors import InvalidInputError
 from ..types import Address, ChainId, HexBytes
@@ -187,6 +187,7 @@ def verify_auth(
     signature = check_argument("signature", HexBytes, signature)
     if len(signature) < 4:
         raise InvalidInputError("signature", "must not be empty")
+    refuse_unawaited("message_id", message_id)
     if not isinstance(message_id, str) or not message_id.strip():
         raise InvalidInputError("message_id", "must be the messageId from request_auth_message")
     body: dict[str, Any] = {"signature": signature, "messageId": message_id}

@@ -93,24 +93,17 @@ def default_max_fee_cap(amount: int) -> int:
 def check_fee(quote: Quote, *, amount: int, max_fee_cap: int | None) -> None:
     """Check the quote's gateway fee (each intent's ``maxFee``) against a cap.
 
-    With ``max_fee_cap`` (the caller's own limit), a fee above it, or no fee at all, is
-    a `QuoteRejectedError`: the quote is too expensive for the caller, ask again later.
+    With ``max_fee_cap`` (the caller's own limit), a fee above it is a
+    `QuoteRejectedError`: the quote is too expensive for the caller, ask again later.
     Without, the default cap (`default_max_fee_cap`) applies, and a fee above it is an
-    `UnsafePayloadError`; a quote without a fee is fine, as the SDK then uses the spec's
-    default ``maxFee`` of 2.01 USDC.
+    `UnsafePayloadError`.
 
     Raises:
-        QuoteRejectedError: above ``max_fee_cap``, or missing when one is given.
+        QuoteRejectedError: above ``max_fee_cap``.
         UnsafePayloadError: above the default cap.
     """
     fee = quote.gateway_fee
     if max_fee_cap is not None:
-        if fee is None:
-            raise QuoteRejectedError(
-                "quote.fees.gateway_fee",
-                "is missing, so max_fee_cap cannot be checked",
-                quote=quote,
-            )
         if fee > max_fee_cap:
             raise QuoteRejectedError(
                 "quote.fees.gateway_fee",
@@ -119,7 +112,7 @@ def check_fee(quote: Quote, *, amount: int, max_fee_cap: int | None) -> None:
             )
         return
     cap = default_max_fee_cap(amount)
-    if fee is not None and fee > cap:
+    if fee > cap:
         raise UnsafePayloadError(
             "quote.fees.gateway_fee",
             expected=(
@@ -152,21 +145,21 @@ def check_quote_terms(
 
     Raises:
         UnsafePayloadError: ``token_in.amount`` is not the amount asked,
-            ``token_out.address`` is not the token asked, ``token_out.amount`` is below
-            ``min_amount_out`` (or missing), or there is no ``expires_at``.
+            ``token_out.address`` is not the token asked, or ``token_out.amount`` is
+            below ``min_amount_out``. (A quote without ``expires_at`` does not parse.)
         QuoteRejectedError: the quote has expired; ask for a new one.
     """
     if request is not None:
-        amount = quote.token_in.amount if quote.token_in else None
-        if amount is not None and amount != request.input_amount:
+        amount = quote.token_in.amount
+        if amount != request.input_amount:
             raise UnsafePayloadError(
                 "quote.token_in.amount",
                 expected=request.input_amount,
                 received=amount,
                 hint="The quote is not for the amount asked.",
             )
-        token_out = quote.token_out.address if quote.token_out else None
-        if str(token_out).lower() != request.output_token.lower():
+        token_out = quote.token_out.address
+        if token_out.lower() != request.output_token.lower():
             raise UnsafePayloadError(
                 "quote.token_out.address",
                 expected=request.output_token,
@@ -174,21 +167,14 @@ def check_quote_terms(
                 hint="The quote is not for the token asked.",
             )
     if min_amount_out is not None:
-        out = quote.token_out.amount if quote.token_out else None
-        if out is None or out < min_amount_out:
+        out = quote.token_out.amount
+        if out < min_amount_out:
             raise UnsafePayloadError(
                 "quote.token_out.amount",
                 expected=f"at least {min_amount_out} (min_amount_out)",
                 received=out,
             )
     expires = quote.expires_at_seconds
-    if expires is None:
-        raise UnsafePayloadError(
-            "quote.expires_at",
-            expected="an expiry time",
-            received=None,
-            hint="A quote without an expiry could be executed at any later price.",
-        )
     if now is not None and now >= expires:
         raise QuoteRejectedError(
             "quote.expires_at",
@@ -246,21 +232,19 @@ def pinned_chain(registry: Registry, chain_id: int, listed: Chain | None) -> Gat
 def check_listed_chain(listed: Chain, pinned: GatewayChain) -> None:
     """Compare the backend's chain entry with the registry's.
 
-    A value the backend leaves out is not compared: the registry's is used anyway.
-
     Raises:
         UnsafePayloadError: the domain, ``gatewayWallet``, ``gatewayMinter`` or
             ``usdc.address`` differs from the registry's.
     """
     where = f"chains[{listed.id}]"
-    if listed.domain is not None and listed.domain != pinned.domain:
+    if listed.domain != pinned.domain:
         raise UnsafePayloadError(f"{where}.domain", expected=pinned.domain, received=listed.domain)
     for field, value, expected in (
         ("gatewayWallet", listed.gateway_wallet, pinned.gateway_wallet),
         ("gatewayMinter", listed.gateway_minter, pinned.gateway_minter),
-        ("usdc.address", listed.usdc.address if listed.usdc else None, pinned.usdc),
+        ("usdc.address", listed.usdc.address, pinned.usdc),
     ):
-        if value is not None and not _same(value, expected):
+        if not _same(value, expected):
             raise UnsafePayloadError(f"{where}.{field}", expected=expected, received=value)
 
 
@@ -291,7 +275,7 @@ def check_router(
                 ),
                 received=router,
             )
-    if listed.router_address is None or not _same(listed.router_address, router):
+    if not _same(listed.router_address, router):
         raise UnsafePayloadError(
             "quote.swap_router_address",
             expected=f"chain {chain_id}'s routerAddress {listed.router_address}",

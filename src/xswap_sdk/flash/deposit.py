@@ -163,10 +163,6 @@ def deposit_target(
         raise InvalidInputError(
             "chain_id", f"{chain_id} is not a chain the backend supports (supported: {known})"
         )
-    if chain.gateway_wallet is None or chain.usdc is None or chain.usdc.address is None:
-        raise InvalidInputError(
-            "chain_id", f"chain {chain_id} has no gatewayWallet or usdc.address configured"
-        )
     # Looked up when called, so that the default is the module's at that time.
     pins = DEFAULT_REGISTRY if registry is None else registry
     pinned = _trust.pinned_chain(pins, chain_id, chain)

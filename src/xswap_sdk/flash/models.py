@@ -1,7 +1,9 @@
 """Models of the swap backend: what it returns, and the bodies sent to it.
 
-Response models read tolerantly (see `xswap_sdk._models.WireModel`): fields may be
-missing or null, statuses are an open set, and unknown fields are kept. The backend
+Response models read tolerantly: statuses are an open set and unknown fields are kept.
+A field the spec lists is required, so a typed caller needs no ``None`` check for it; a
+missing one raises `xswap_sdk.errors.ResponseValidationError` naming it. Only what the
+spec does not promise is optional (``usdc.version``, a leaderboard user's last swap). The backend
 mixes spellings, and each model follows the spec's: chains, balances, history records,
 the history summary and the leaderboard are camelCase; quotes, token lists, pagination
 and referrals are snake_case; the login answer mixes both. Decimal strings
@@ -64,11 +66,13 @@ SwapStatus = Literal["pending", "completed", "failed"]
 """The documented swap statuses; fields typed ``SwapStatus | str`` accept others."""
 
 SWAP_STATUSES: Final = ("pending", "completed", "failed")
+"""The documented swap statuses, in order."""
 
 TimeRange = Literal["all", "30d", "7d", "24h"]
 """The leaderboard's time ranges."""
 
 TIME_RANGES: Final = ("all", "30d", "7d", "24h")
+"""The leaderboard's time ranges, in order."""
 
 _MILLISECONDS_FROM: Final = 100_000_000_000
 """Timestamps at or above this are milliseconds: 1e11 seconds is the year 5138, while
@@ -128,11 +132,16 @@ class ChainToken(WireModel):
     address in lowercase; it is checksummed on the way in.
     """
 
-    address: LenientAddress | None = None
-    name: str | None = None
-    symbol: str | None = None
-    decimals: LenientInt | None = None
-    logo_url: str | None = None
+    address: LenientAddress
+    """The token's address (checksummed; all zeros for the native token)."""
+    name: str
+    """The token's name."""
+    symbol: str
+    """The token's symbol."""
+    decimals: LenientInt
+    """The token's decimals (6 for USDC)."""
+    logo_url: str
+    """The token's logo."""
     version: Annotated[str | None, BeforeValidator(_version_text)] = None
     """USDC's EIP-712 domain version, used for permits (``"2"`` for native USDC).
     Its type is not given by the spec: a number is read as its text."""
@@ -143,17 +152,26 @@ class Chain(WireModel):
 
     id: LenientInt
     """The EVM chain id."""
-    name: str | None = None
-    display_name: str | None = None
-    logo_url: str | None = None
-    explorer_url: str | None = None
-    domain: LenientInt | None = None
+    name: str
+    """The chain's name."""
+    display_name: str
+    """The chain's display name."""
+    logo_url: str
+    """The chain's logo."""
+    explorer_url: str
+    """The chain's block explorer."""
+    domain: LenientInt
     """The Circle Gateway domain number (0 Ethereum, 3 Arbitrum, 6 Base, ...)."""
-    router_address: LenientAddress | None = None
-    gateway_wallet: LenientAddress | None = None
-    gateway_minter: LenientAddress | None = None
-    native_token: ChainToken | None = None
-    usdc: ChainToken | None = None
+    router_address: LenientAddress
+    """The swap router on this chain."""
+    gateway_wallet: LenientAddress
+    """The GatewayWallet contract, where USDC is deposited (burn intents' source)."""
+    gateway_minter: LenientAddress
+    """The GatewayMinter contract (burn intents' destination contract)."""
+    native_token: ChainToken
+    """The chain's native token (address all zeros)."""
+    usdc: ChainToken
+    """USDC on this chain."""
 
 
 # ------------------------------------------------------------------------------ tokens
@@ -163,13 +181,19 @@ class Token(_SnakeModel):
     """A token of ``GET /token-list`` (snake_case), also the shape of the tokens in a
     swap record."""
 
-    address: LenientAddress | None = None
-    symbol: str | None = None
-    decimals: LenientInt | None = None
-    logo_url: str | None = None
-    name: str | None = None
-    chain_id: LenientInt | None = None
-    in_service_token_list: bool | None = None
+    address: LenientAddress
+    """The token's address (checksummed)."""
+    symbol: str
+    """The token's symbol."""
+    decimals: LenientInt
+    """The token's decimals."""
+    logo_url: str
+    """The token's logo."""
+    name: str
+    """The token's name."""
+    chain_id: LenientInt
+    """The chain the token is on."""
+    in_service_token_list: bool
     """Whether the backend lists the token itself (any brand-word key is read here)."""
 
     @model_validator(mode="before")
@@ -181,13 +205,19 @@ class Token(_SnakeModel):
 class TokenSearchResult(WireModel):
     """The answer of ``POST /search-token`` (camelCase)."""
 
-    address: LenientAddress | None = None
-    symbol: str | None = None
-    decimals: LenientInt | None = None
-    name: str | None = None
-    chain_id: LenientInt | None = None
-    logo_url: str | None = None
-    in_service_token_list: bool | None = Field(default=None, alias="inServiceTokenList")
+    address: LenientAddress
+    """The token's address (checksummed)."""
+    symbol: str
+    """The token's symbol."""
+    decimals: LenientInt
+    """The token's decimals."""
+    name: str
+    """The token's name."""
+    chain_id: LenientInt
+    """The chain the token is on."""
+    logo_url: str
+    """The token's logo."""
+    in_service_token_list: bool = Field(alias="inServiceTokenList")
     """Whether the backend lists the token itself (any brand-word key is read here)."""
 
     @model_validator(mode="before")
@@ -199,7 +229,8 @@ class TokenSearchResult(WireModel):
 class TokenList(_SnakeModel):
     """The body of ``GET /token-list``: ``{"tokens": [...]}``."""
 
-    tokens: list[Token] = Field(default_factory=list)
+    tokens: list[Token]
+    """The tokens."""
 
 
 # ------------------------------------------------------------------------------ quotes
@@ -208,42 +239,46 @@ class TokenList(_SnakeModel):
 class QuoteToken(_SnakeModel):
     """The input or output side of a quote."""
 
-    address: LenientAddress | None = None
-    amount: LenientInt | None = None
+    address: LenientAddress
+    """The token's address (checksummed)."""
+    amount: LenientInt
     """In the token's smallest units."""
-    decimals: LenientInt | None = None
-    logo_url: str | None = None
-    price_usd: Decimal | None = None
-    usd_amount: Decimal | None = None
+    decimals: LenientInt
+    """The token's decimals."""
+    logo_url: str
+    """The token's logo."""
+    price_usd: Decimal
+    """The token's price in USD."""
+    usd_amount: Decimal
+    """``amount`` in USD."""
 
 
 class QuoteFees(_SnakeModel):
     """A quote's fees, in smallest USDC units."""
 
-    total_fee: LenientInt | None = None
-    gateway_fee: LenientInt | None = None
-    """Used as each burn intent's ``maxFee``."""
-    execution_fee: LenientInt | None = None
+    total_fee: LenientInt
+    """Every fee together."""
+    gateway_fee: LenientInt
+    """Circle Gateway's fee; used as each burn intent's ``maxFee``."""
+    execution_fee: LenientInt
+    """The backend's execution (service) fee."""
 
 
 class QuoteRequest(RequestModel):
-    """The query of ``GET /quote``, validated; kept on the `Quote` it produced.
-
-    Attributes:
-        input_amount: USDC in smallest units (``inputAmount``).
-        output_token: the output token's address (``outputToken``).
-        chain_id: the destination chain (``chainId``).
-        sender: the user's wallet, sent as ``from``.
-        slippage: percent (``Decimal("1.5")`` is 1.5 %).
-        recipient: who receives the output; the backend uses ``from`` when omitted.
-    """
+    """The query of ``GET /quote``, validated; kept on the `Quote` it produced."""
 
     input_amount: Annotated[TokenAmount, Field(gt=0)]
+    """USDC in smallest units (``inputAmount``)."""
     output_token: Address
+    """The output token's address (``outputToken``)."""
     chain_id: Annotated[ChainId, Field(gt=0)]
+    """The destination chain (``chainId``)."""
     sender: Address
+    """The user's wallet, sent as ``from``."""
     slippage: Decimal
+    """Percent (``Decimal("1.5")`` is 1.5 %)."""
     recipient: Address | None = None
+    """Who receives the output; the backend uses ``from`` when omitted."""
 
     def to_params(self) -> list[tuple[str, str]]:
         """The query string pairs, in the spec's order and spelling."""
@@ -267,17 +302,21 @@ class Quote(_SnakeModel):
     quote when it came from `FlashClient.get_quote` (it is not part of the wire form).
     """
 
-    token_in: QuoteToken | None = None
-    token_out: QuoteToken | None = None
-    fees: QuoteFees | None = None
-    single_swap_router: LenientAddress | None = None
+    token_in: QuoteToken
+    """The USDC going in."""
+    token_out: QuoteToken
+    """The token coming out, on the destination chain."""
+    fees: QuoteFees
+    """The fees, in smallest USDC units."""
+    single_swap_router: LenientAddress
+    """The single-chain swap router."""
     hook_data: str = "0x"
-    """Placed in the ``hookData`` of each burn intent (``"0x"`` when absent)."""
-    swap_router_address: LenientAddress | None = None
+    """Placed in the ``hookData`` of each burn intent (``"0x"`` when null or absent)."""
+    swap_router_address: LenientAddress
     """The burn intents' recipient and destination caller; sent as ``swapRouterAddress``."""
-    swap_calldata: str | None = None
+    swap_calldata: str
     """Sent back as ``swapCalldata``."""
-    expires_at: LenientInt | None = None
+    expires_at: LenientInt
     """Expiry timestamp, seconds or milliseconds (see `expires_at_seconds`)."""
 
     _request: QuoteRequest | None = PrivateAttr(default=None)
@@ -295,14 +334,14 @@ class Quote(_SnakeModel):
         return self._request
 
     @property
-    def expires_at_seconds(self) -> float | None:
+    def expires_at_seconds(self) -> float:
         """``expires_at`` as Unix seconds: values from 1e11 on are taken as milliseconds."""
-        return None if self.expires_at is None else timestamp_seconds(self.expires_at)
+        return timestamp_seconds(self.expires_at)
 
     @property
-    def gateway_fee(self) -> int | None:
+    def gateway_fee(self) -> int:
         """``fees.gateway_fee``, the ``maxFee`` of each burn intent."""
-        return self.fees.gateway_fee if self.fees else None
+        return self.fees.gateway_fee
 
 
 # ------------------------------------------------------------------------------ balances
@@ -311,19 +350,24 @@ class Quote(_SnakeModel):
 class GatewayBalanceEntry(WireModel):
     """A user's gateway balance on one chain."""
 
-    domain: LenientInt | None = None
-    depositor: LenientAddress | None = None
-    balance: LenientInt = 0
+    domain: LenientInt
+    """The chain's Circle Gateway domain."""
+    depositor: LenientAddress
+    """The depositor (the user's wallet)."""
+    balance: LenientInt
     """In smallest USDC units."""
-    chain_id: LenientInt | None = None
-    chain_name: str | None = None
+    chain_id: LenientInt
+    """The chain id."""
+    chain_name: str
+    """The chain's name."""
 
 
 class GatewayBalance(WireModel):
     """A user's USDC in the gateway wallet, per chain (``GET /balance/{address}``)."""
 
-    balances: list[GatewayBalanceEntry] = Field(default_factory=list)
-    total_balance: LenientInt | None = None
+    balances: list[GatewayBalanceEntry]
+    """One entry per chain."""
+    total_balance: LenientInt
     """Across all chains, in smallest USDC units."""
 
 
@@ -333,106 +377,149 @@ class GatewayBalance(WireModel):
 class SwapRecord(WireModel):
     """One swap in the history (camelCase)."""
 
-    id: str | None = None
-    source_domain: LenientInt | None = None
-    destination_domain: LenientInt | None = None
-    source_token: LenientAddress | None = None
-    destination_token: LenientAddress | None = None
-    token_in: Token | None = None
-    token_out: Token | None = None
-    amount_usdc: Decimal | None = None
+    id: str
+    """The swap's id (a UUID)."""
+    source_domain: LenientInt
+    """The (first) source chain's Gateway domain."""
+    destination_domain: LenientInt
+    """The destination chain's Gateway domain."""
+    source_token: LenientAddress
+    """USDC on the source chain."""
+    destination_token: LenientAddress
+    """The output token."""
+    token_in: Token
+    """The input token (USDC)."""
+    token_out: Token
+    """The output token."""
+    amount_usdc: Decimal
     """In USDC (``"12.5"``)."""
-    amount_usdc_raw: LenientInt | None = None
+    amount_usdc_raw: LenientInt
     """In smallest USDC units."""
-    chain_id: LenientInt | None = None
+    chain_id: LenientInt
     """The destination chain."""
-    min_amount_out: Decimal | None = None
-    service_fee: Decimal | None = None
-    service_fee_raw: LenientInt | None = None
-    transaction_hash: str | None = None
-    status: SwapStatus | str | None = None
-    tx_id: str | None = None
+    min_amount_out: Decimal
+    """The least output accepted, in the output token (decimal)."""
+    service_fee: Decimal
+    """The backend's fee, in USDC (decimal)."""
+    service_fee_raw: LenientInt
+    """The backend's fee, in smallest USDC units."""
+    transaction_hash: str
+    """The swap's transaction hash (as returned by ``POST /swap``)."""
+    status: SwapStatus | str
+    """``pending``, ``completed`` or ``failed`` (an open set)."""
+    tx_id: str
     """The gateway's transaction identifier."""
-    created_at: _Timestamp = None
-    updated_at: _Timestamp = None
+    created_at: _Timestamp
+    """When it was submitted (ISO 8601 UTC, read as a `datetime`)."""
+    updated_at: _Timestamp
+    """When its status last changed."""
 
 
 class Pagination(_SnakeModel):
     """Where a page sits in a paged list (snake_case)."""
 
-    current_page: LenientInt | None = None
-    page_size: LenientInt | None = None
-    total_entries: LenientInt | None = None
-    total_pages: LenientInt | None = None
-    has_next: bool | None = None
-    has_previous: bool | None = None
+    current_page: LenientInt
+    """This page's number, from 1."""
+    page_size: LenientInt
+    """Entries per page."""
+    total_entries: LenientInt
+    """Entries in all pages."""
+    total_pages: LenientInt
+    """How many pages there are."""
+    has_next: bool
+    """Whether a next page exists."""
+    has_previous: bool
+    """Whether a previous page exists."""
 
     @property
     def more(self) -> bool:
-        """Whether a next page exists: ``has_next``, or, when the backend leaves it out,
-        ``current_page < total_pages``."""
-        if self.has_next is not None:
-            return self.has_next
-        if self.current_page is not None and self.total_pages is not None:
-            return self.current_page < self.total_pages
-        return False
+        """Whether a next page exists (``has_next``)."""
+        return self.has_next
 
 
 class HistorySummary(WireModel):
     """Totals over the user's whole history (camelCase)."""
 
-    total_swaps: LenientInt | None = None
-    total_volume: Decimal | None = None
-    total_volume_raw: LenientInt | None = None
-    total_fees: Decimal | None = None
-    total_fees_raw: LenientInt | None = None
+    total_swaps: LenientInt
+    """How many swaps."""
+    total_volume: Decimal
+    """Their volume, in USDC (decimal)."""
+    total_volume_raw: LenientInt
+    """Their volume, in smallest USDC units."""
+    total_fees: Decimal
+    """The fees paid, in USDC (decimal)."""
+    total_fees_raw: LenientInt
+    """The fees paid, in smallest USDC units."""
 
 
 class HistoryPage(WireModel):
     """One page of ``GET /history``."""
 
-    swaps: list[SwapRecord] = Field(default_factory=list)
-    pagination: Pagination | None = None
-    summary: HistorySummary | None = None
+    swaps: list[SwapRecord]
+    """This page's swaps, newest first."""
+    pagination: Pagination
+    """Where this page sits."""
+    summary: HistorySummary
+    """Totals over the whole history."""
 
 
 class LeaderboardEntry(WireModel):
     """One row of the leaderboard (camelCase, but for ``combined_volume``)."""
 
-    rank: LenientInt | None = None
-    wallet_address: LenientAddress | None = None
-    total_volume: Decimal | None = None
-    total_volume_raw: LenientInt | None = None
-    swap_count: LenientInt | None = None
-    referral_count: LenientInt | None = None
-    referral_volume: Decimal | None = None
-    referral_volume_raw: LenientInt | None = None
-    combined_volume: Decimal | None = Field(default=None, alias="combined_volume")
-    referral_code: str | None = None
+    rank: LenientInt
+    """The position, from 1."""
+    wallet_address: LenientAddress
+    """The user's wallet."""
+    total_volume: Decimal
+    """The user's own volume, in USDC (decimal)."""
+    total_volume_raw: LenientInt
+    """The user's own volume, in smallest USDC units."""
+    swap_count: LenientInt
+    """How many swaps the user made."""
+    referral_count: LenientInt
+    """How many users the user referred."""
+    referral_volume: Decimal
+    """The referred users' volume, in USDC (decimal)."""
+    referral_volume_raw: LenientInt
+    """The referred users' volume, in smallest USDC units."""
+    combined_volume: Decimal = Field(alias="combined_volume")
+    """Own and referral volume together, in USDC (decimal)."""
+    referral_code: str
+    """The user's referral code."""
     last_swap_at: _Timestamp = None
+    """When the user last swapped; null for a user ranked by referrals alone, who has
+    never swapped."""
 
 
 class LeaderboardPage(WireModel):
     """One page of ``GET /leaderboard``."""
 
-    entries: list[LeaderboardEntry] = Field(default_factory=list)
-    pagination: Pagination | None = None
+    entries: list[LeaderboardEntry]
+    """This page's rows, best first."""
+    pagination: Pagination
+    """Where this page sits."""
 
 
 class Referral(_SnakeModel):
     """A user you referred."""
 
-    user_address: LenientAddress | None = None
-    total_volume_usdc: Decimal | None = None
+    user_address: LenientAddress
+    """The referred user's wallet."""
+    total_volume_usdc: Decimal
+    """Their volume, in USDC."""
 
 
 class ReferralOverview(_SnakeModel):
     """Your referrals (``GET /referrals``, snake_case)."""
 
-    referrals: list[Referral] = Field(default_factory=list)
-    total_referral_volume: Decimal | None = None
-    total_referrals_count: LenientInt | None = None
-    remaining_referral_limit: LenientInt | None = None
+    referrals: list[Referral]
+    """The users you referred."""
+    total_referral_volume: Decimal
+    """Their volume together, in USDC."""
+    total_referrals_count: LenientInt
+    """How many users you referred."""
+    remaining_referral_limit: LenientInt
+    """How many more users your code may bring in."""
 
 
 # ------------------------------------------------------------------------------ login
@@ -442,9 +529,11 @@ class AuthMessage(WireModel):
     """The answer of ``POST /auth/message``: the text to sign and its id."""
 
     message: str
-    expiry: LenientInt | None = None
+    """The text to sign (EIP-191 ``personal_sign``)."""
+    expiry: LenientInt
     """When the message stops being accepted; seconds or milliseconds (not given)."""
     message_id: str
+    """The message's id, sent back with the signature."""
 
 
 class AuthVerification(WireModel):
@@ -452,9 +541,13 @@ class AuthVerification(WireModel):
     in ``repr`` and ``str``."""
 
     token: SecretStr
-    user_address: LenientAddress | None = Field(default=None, alias="user_address")
-    referral_code: str | None = None
-    is_new_user: bool | None = Field(default=None, alias="is_new_user")
+    """The JWT (hidden in ``repr``; ``token.get_secret_value()`` reads it)."""
+    user_address: LenientAddress = Field(alias="user_address")
+    """The wallet that logged in."""
+    referral_code: str
+    """The user's own referral code."""
+    is_new_user: bool = Field(alias="is_new_user")
+    """Whether this login created the user."""
 
 
 # ------------------------------------------------------------------------------ swaps
@@ -468,12 +561,17 @@ class SwapRequest(RequestModel):
     """
 
     signed_order: list[dict[str, Any]] = Field(min_length=1, repr=False)
-    """Holds the signature, so it is left out of ``repr``."""
+    """The signed burn intents; holds the signature, so it is left out of ``repr``."""
     user_address: Address
+    """The user's wallet."""
     chain_id: Annotated[ChainId, Field(gt=0)]
+    """The destination chain."""
     swap_router_address: Address
+    """The quote's ``swap_router_address``."""
     swap_calldata: HexBytes
+    """The quote's ``swap_calldata``."""
     slippage_bps: Annotated[int, Field(ge=0, le=10_000, strict=True)]
+    """Slippage in basis points (150 = 1.5 %)."""
 
 
 class SwapSubmission(WireModel):
@@ -483,9 +581,12 @@ class SwapSubmission(WireModel):
     record.
     """
 
-    transaction_hash: str | None = None
-    status: SwapStatus | str | None = None
-    message: str | None = None
+    transaction_hash: str
+    """The swap's transaction hash; follow it in the history."""
+    status: SwapStatus | str
+    """``pending`` on acceptance; after a waited swap, the final status."""
+    message: str
+    """The backend's message."""
 
     _record: SwapRecord | None = PrivateAttr(default=None)
 
@@ -499,4 +600,6 @@ class SearchTokenRequest(RequestModel):
     """The body of ``POST /search-token``."""
 
     chain_id: Annotated[ChainId, Field(gt=0)]
+    """The chain to look on."""
     address: Address
+    """The token's address."""

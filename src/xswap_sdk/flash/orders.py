@@ -28,16 +28,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from .._models import check_argument, invalid_input
+from .._models import check_argument, invalid_input, refuse_unawaited
 from ..errors import (
     InsufficientBalanceError,
     InvalidInputError,
-    QuoteRejectedError,
     UnsafePayloadError,
 )
 from ..registry import DEFAULT_REGISTRY, GatewayChain, Registry
 from ..signing.burn_intents import (
-    DEFAULT_MAX_FEE,
     MAX_INTENTS_PER_SET,
     BurnIntent,
     build_burn_intent,
@@ -184,6 +182,7 @@ def _as_quote(quote: object) -> Quote:
     if isinstance(quote, Quote):
         return quote
     if not isinstance(quote, Mapping):
+        refuse_unawaited("quote", quote)
         raise InvalidInputError("quote", "must be a Quote (from get_quote) or its wire dict")
     try:
         return Quote.model_validate(quote)
@@ -193,6 +192,7 @@ def _as_quote(quote: object) -> Quote:
 
 def _as_chains(chains: object) -> dict[int, Chain]:
     if isinstance(chains, str | bytes) or not isinstance(chains, Sequence):
+        refuse_unawaited("chains", chains)
         raise InvalidInputError("chains", "must be the list from get_supported_chains()")
     found: dict[int, Chain] = {}
     for index, chain in enumerate(chains):
@@ -243,20 +243,18 @@ def _candidates(
     return found
 
 
-def _balances(balances: object, chains: Mapping[int, Chain], user: str) -> dict[int, int]:
+def _balances(balances: object, user: str) -> dict[int, int]:
     if isinstance(balances, GatewayBalance):
-        by_domain = {chain.domain: chain.id for chain in chains.values()}
         found: dict[int, int] = {}
         for entry in balances.balances:
-            if entry.depositor is not None and entry.depositor.lower() != user.lower():
+            if entry.depositor.lower() != user.lower():
                 raise InvalidInputError(
                     "balances", f"are those of {entry.depositor}, not of user {user}"
                 )
-            chain_id = entry.chain_id if entry.chain_id is not None else by_domain.get(entry.domain)
-            if chain_id is not None:
-                found[chain_id] = found.get(chain_id, 0) + entry.balance
+            found[entry.chain_id] = found.get(entry.chain_id, 0) + entry.balance
         return found
     if not isinstance(balances, Mapping):
+        refuse_unawaited("balances", balances)
         raise InvalidInputError(
             "balances", "must be the GatewayBalance from get_balance(), or {chain_id: amount}"
         )
@@ -269,7 +267,7 @@ def _balances(balances: object, chains: Mapping[int, Chain], user: str) -> dict[
 
 
 def _fees(quote: Quote, max_fee: object) -> tuple[int, dict[int, int]]:
-    default = quote.gateway_fee if quote.gateway_fee is not None else DEFAULT_MAX_FEE
+    default = quote.gateway_fee
     if max_fee is None:
         return default, {}
     if isinstance(max_fee, Mapping):
@@ -287,9 +285,7 @@ def _order_amount(quote: Quote) -> int:
     if asked is not None:
         # The caller's own amount; check_quote_terms has compared the quote's with it.
         return asked
-    amount = quote.token_in.amount if quote.token_in else None
-    if amount is None:
-        raise QuoteRejectedError("quote.token_in.amount", "is missing", quote=quote)
+    amount = quote.token_in.amount
     if amount <= 0:
         raise UnsafePayloadError(
             "quote.token_in.amount", expected="a positive amount", received=amount
@@ -514,8 +510,6 @@ def build_order(
     )
     cap = None if max_fee_cap is None else check_argument("max_fee_cap", TokenAmount, max_fee_cap)
     router = checked_quote.swap_router_address
-    if router is None:
-        raise QuoteRejectedError("quote.swap_router_address", "is missing", quote=checked_quote)
     try:
         router = check_argument("quote.swap_router_address", Address, router)
     except InvalidInputError:
@@ -532,7 +526,7 @@ def build_order(
         _trust.check_fee(checked_quote, amount=amount, max_fee_cap=cap)
     listed, destination = _destination(known, destination_id, pins)
     _trust.check_router(router, chain_id=destination_id, listed=listed, trusted_routers=routers)
-    held = _balances(balances, known, owner)
+    held = _balances(balances, owner)
     default_fee, fee_overrides = _fees(checked_quote, max_fee)
     configs = _candidates(known, pins, destination)
     fee_of = {c: fee_overrides.get(c, default_fee) for c in {*configs, *held, *known}}

@@ -8,8 +8,9 @@ The checks made before signing (nothing is signed or sent when one fails):
 
 - the destination chain is one the backend supports (`InvalidInputError`) and one the
   registry pins (`UnsafePayloadError`);
-- the quote is for the amount and the token asked, gives at least ``min_amount_out``
-  when given, and has an ``expires_at`` (`UnsafePayloadError`);
+- the quote is for the amount and the token asked, and gives at least
+  ``min_amount_out`` when given (`UnsafePayloadError`); a quote without ``expires_at``,
+  a router or calldata does not even parse (`ResponseValidationError`);
 - the quote has not expired by the client's clock (`QuoteRejectedError`). The spec
   does not give the unit of ``expires_at``: values from 1e11 on are read as
   milliseconds, smaller ones as seconds. It is checked when the quote arrives and again
@@ -17,7 +18,6 @@ The checks made before signing (nothing is signed or sent when one fails):
 - the quote's gateway fee is at most ``max_fee_cap`` when one is given
   (`QuoteRejectedError`), else at most the default cap, 2.01 USDC plus 1 bp of the
   amount (`UnsafePayloadError`, see `xswap_sdk.flash.orders.default_max_fee_cap`);
-- the quote has the router and calldata ``POST /swap`` needs (`QuoteRejectedError`);
 - everything `build_order` and `sign_order` check: the chain list against the
   registry, the router against the destination chain's ``routerAddress`` and the
   caller's ``trusted_routers``, every field of every intent.
@@ -32,12 +32,11 @@ from typing import Any, Final
 
 from .._clock import Clock
 from .._flow import Call, Flow
-from .._models import check_argument, validate_request
+from .._models import check_argument, refuse_unawaited, validate_request
 from .._operation import Operation
 from .._polling import check_wait_arguments, poll
 from ..errors import (
     InvalidInputError,
-    QuoteRejectedError,
     ResponseValidationError,
     SwapFailedError,
 )
@@ -63,6 +62,7 @@ __all__ = [
     "SwapPlan",
     "check_quote",
     "check_transaction_hash",
+    "completed",
     "plan_swap",
     "swap",
     "submission",
@@ -204,17 +204,12 @@ def check_quote(
 
     Raises:
         UnsafePayloadError: not for the amount or the token asked, below
-            ``min_amount_out``, without ``expires_at``, or a fee above the default cap.
-        QuoteRejectedError: expired, gateway fee above ``max_fee_cap``, or without
-            ``swap_router_address`` / ``swap_calldata``.
+            ``min_amount_out``, or a fee above the default cap.
+        QuoteRejectedError: expired, or a gateway fee above ``max_fee_cap``.
     """
     _trust.check_quote_terms(quote, request=quote.request, now=now, min_amount_out=min_amount_out)
-    asked = quote.request.input_amount if quote.request else None
-    amount = asked if asked is not None else (quote.token_in.amount if quote.token_in else None)
-    _trust.check_fee(quote, amount=amount or 0, max_fee_cap=max_fee_cap)
-    for field in ("swap_router_address", "swap_calldata"):
-        if getattr(quote, field) is None:
-            raise QuoteRejectedError(f"quote.{field}", "is missing", quote=quote)
+    amount = quote.request.input_amount if quote.request else quote.token_in.amount
+    _trust.check_fee(quote, amount=amount, max_fee_cap=max_fee_cap)
 
 
 def submission(
@@ -258,6 +253,7 @@ def submission(
 
 
 def _raw_order(signed_order: object) -> list[dict[str, Any]]:
+    refuse_unawaited("signed_order", signed_order)
     if isinstance(signed_order, str | bytes) or not isinstance(signed_order, Sequence):
         raise InvalidInputError(
             "signed_order", "must be a SignedOrder or the signedOrder list of dicts"
@@ -333,6 +329,8 @@ def swap(plan: SwapPlan, *, clock: Clock) -> Flow[SwapSubmission]:
                 body=submitted.model_dump(),
                 method="POST",
                 path="/swap",
+                # The order was sent and answered 2xx: the backend may well have taken it.
+                outcome_unknown=True,
             )
         record = yield from wait_for_swap(
             submitted.transaction_hash,
@@ -340,8 +338,16 @@ def swap(plan: SwapPlan, *, clock: Clock) -> Flow[SwapSubmission]:
             interval=plan.poll_interval,
             clock=clock,
         )
-        submitted._record = record
+        return completed(submitted, record)
     return submitted
+
+
+def completed(submitted: SwapSubmission, record: SwapRecord) -> SwapSubmission:
+    """The submission as it stands once waited for: the final ``status`` of its history
+    ``record`` (the answer of ``POST /swap`` said ``pending``), and the record kept."""
+    final = submitted.model_copy(update={"status": record.status})
+    final._record = record
+    return final
 
 
 def _find(page: HistoryPage, transaction_hash: str) -> SwapRecord | None:
@@ -354,6 +360,7 @@ def _find(page: HistoryPage, transaction_hash: str) -> SwapRecord | None:
 
 def check_transaction_hash(transaction_hash: object) -> str:
     """Validate the hash a swap is followed by."""
+    refuse_unawaited("transaction_hash", transaction_hash)
     if not isinstance(transaction_hash, str) or not transaction_hash.strip():
         raise InvalidInputError(
             "transaction_hash", "must be the non-empty transactionHash from POST /swap"

@@ -13,14 +13,15 @@ from .models import (
     SubmitTxResult,
 )
 
+# The clients first, sync before async: the API reference follows this order.
 __all__ = [
-    "AccountInfo",
+    "RelayerClient",
     "AsyncRelayerClient",
+    "AccountInfo",
     "NativeCurrency",
     "RelayState",
     "RelayStatus",
     "RelayerChain",
-    "RelayerClient",
     "RelayerPaths",
     "SubmitTxRequest",
     "SubmitTxResult",

@@ -17,7 +17,7 @@ import httpx
 
 from .._clock import Clock
 from .._flow import Flow
-from .._models import check_argument, validate_request
+from .._models import check_argument, refuse_unawaited, validate_request
 from .._operation import Operation, parser
 from .._polling import check_wait_arguments, poll
 from ..errors import InvalidInputError, NotFoundError, RelayFailedError
@@ -58,6 +58,7 @@ def _check_bool(argument: str, value: object) -> bool | None:
 
 
 def _check_tx_id(tx_id: object) -> str:
+    refuse_unawaited("tx_id", tx_id)
     if not isinstance(tx_id, str) or not tx_id.strip():
         raise InvalidInputError("tx_id", "must be a non-empty string (the id from submit_tx)")
     return tx_id

@@ -16,6 +16,7 @@ from .models import (
     GaslessQuoteSummary,
     GaslessStatus,
     GaslessSubmission,
+    GasToken,
     NativeToken,
     PathStep,
     Percent,
@@ -37,15 +38,18 @@ from .models import (
     TxDetails,
 )
 
+# The clients first, sync before async: the API reference follows this order.
 __all__ = [
+    "RoutingClient",
+    "AsyncRoutingClient",
     "DEFAULT_POLL_INTERVAL",
     "DEFAULT_WAIT_TIMEOUT",
     "AcquisitionMode",
-    "AsyncRoutingClient",
     "BuildBestPathRequest",
     "BuiltPath",
     "ChainFeatures",
     "GasFee",
+    "GasToken",
     "GaslessFee",
     "GaslessQuote",
     "GaslessQuoteRequest",
@@ -64,7 +68,6 @@ __all__ = [
     "RouteKind",
     "RouteMode",
     "RouteToken",
-    "RoutingClient",
     "RoutingPaths",
     "StatusProvider",
     "SupportedChain",

@@ -41,7 +41,13 @@ from pydantic import TypeAdapter, ValidationError
 
 from .._clock import Clock
 from .._flow import Flow
-from .._models import RequestModel, check_argument, invalid_input, validate_request
+from .._models import (
+    RequestModel,
+    check_argument,
+    invalid_input,
+    refuse_unawaited,
+    validate_request,
+)
 from .._operation import Operation, parser
 from .._polling import check_wait_arguments, poll
 from ..errors import InvalidInputError, NotFoundError, SwapFailedError
@@ -127,6 +133,7 @@ def query_params(request: RequestModel) -> list[tuple[str, str]]:
 
 
 def _check_text(argument: str, value: object, what: str) -> str:
+    refuse_unawaited(argument, value)
     if not isinstance(value, str) or not value.strip():
         raise InvalidInputError(argument, f"must be a non-empty string ({what})")
     return value
@@ -205,6 +212,7 @@ def _route_wire(route: object) -> tuple[Route, dict[str, Any]]:
         except ValidationError as exc:
             raise invalid_input(exc, argument="route") from None
         return parsed, parsed.to_wire()
+    refuse_unawaited("route", route)
     raise InvalidInputError("route", "must be a Route from get_quote() or its wire dict")
 
 
@@ -216,19 +224,12 @@ def build_path(paths: RoutingPaths, route: object, sender: object) -> Operation[
     checked_sender = check_argument("sender", Address, sender)
     source, target = parsed.from_token, parsed.to_token
     derived = {
-        "fromChain": source.chain if source else None,
-        "toChain": target.chain if target else None,
-        "fromToken": source.address if source else None,
-        "toToken": target.address if target else None,
-        "Amount": str(parsed.amount) if parsed.amount is not None else None,
+        "fromChain": source.chain,
+        "toChain": target.chain,
+        "fromToken": source.address,
+        "toToken": target.address,
+        "Amount": str(parsed.amount),
     }
-    missing = [name for name, value in derived.items() if value is None]
-    if missing:
-        raise InvalidInputError(
-            "route",
-            f"lacks {', '.join(missing)} (read from fromToken, toToken and amount); "
-            "pass a route from get_quote()",
-        )
     body = {"route": wire, "sender": checked_sender, **derived, "Sender": checked_sender}
     return Operation("POST", paths.build_path, parser(Transaction), json=body)
 

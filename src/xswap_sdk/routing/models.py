@@ -1,12 +1,20 @@
 """Models of the routing service: what it returns, and the queries it takes.
 
-Response models read tolerantly: fields may be missing or null, statuses and route kinds
-are open sets, unknown fields are kept, and the live service's spellings are accepted
+Response models read tolerantly: statuses and route kinds are open sets, unknown fields
+are kept, and the live service's spellings are accepted
 next to the spec's (``tachyonTxId`` for ``relayerTxId``; a ``/status`` record in its
 second documented shape with ``state``, ``providerKey``, ``txRef``, ``sourceTxHash`` and
 ``destinationTxHash``; a gasless ``chainId`` as a number or a string). Amounts are
 ``int`` in smallest units and dump back to decimal strings; USD values are
 `decimal.Decimal` and dump back to JSON numbers.
+
+A field the spec lists is required, so a typed caller needs no ``None`` check for it
+(``route.amount_out``, ``tx.data``); a missing one raises
+`xswap_sdk.errors.ResponseValidationError` naming it. Optional are only what the spec
+or the live service leaves out: a route's ``slippage`` and ``integratorId`` (echoed
+only when asked for), an execution hash before execution, the ``allowanceTarget`` of a
+native-token transaction, the destination side of a transfer still under way, the
+fields of ``/status`` (two documented shapes), and what the spec does not list.
 
 Request models validate every argument before any I/O: chains are non-negative ints,
 amounts go through `xswap_sdk.types.TokenAmount`, wallets through
@@ -47,6 +55,7 @@ __all__ = [
     "BuiltPath",
     "ChainFeatures",
     "GasFee",
+    "GasToken",
     "GaslessFee",
     "GaslessQuote",
     "GaslessQuoteRequest",
@@ -202,33 +211,56 @@ class QuoteRequest(RequestModel):
     """
 
     from_chain: ChainId
+    """The source chain."""
     to_chain: ChainId
+    """The destination chain."""
     from_token: TokenAddress
+    """The input token on ``from_chain``."""
     to_token: TokenAddress
+    """The output token on ``to_chain``."""
     amount: Annotated[TokenAmount, Field(gt=0)]
+    """The input, in the input token's smallest units."""
     sender: Address
+    """The wallet supplying the input."""
     receiver: Address | None = None
+    """Who receives the output (default: ``sender``)."""
     slippage: Percent | None = None
+    """Percent (1 means 1 %); none set when omitted."""
     fee_bps: Annotated[StrictInt, Field(ge=0, le=10_000)] | None = None
+    """Integrator fee in basis points (100 = 1 %)."""
     include_providers: _Providers | None = Field(default=None, alias="includeProvider")
+    """Use only these providers."""
     exclude_providers: _Providers | None = Field(default=None, alias="excludeProvider")
+    """Never use these providers."""
     route_mode: RouteMode | None = None
+    """How to rank the routes (default ``max_value``)."""
     integrator: StrictStr | None = Field(default=None, alias="Integrator")
+    """Your integrator id, echoed as ``integratorId``."""
     allow_multi_bridge: StrictBool | None = None
+    """Allow multi-bridge routes (default false)."""
     acquisition_mode: _Mode | None = None
+    """How the route takes the input token."""
     priority_provider: StrictStr | None = None
+    """Accepted; no effect on planning."""
     referrer: StrictStr | None = Field(default=None, alias="Referrer")
+    """Accepted; no effect on planning."""
     destination_call_data: HexBytes | None = None
+    """Accepted; no effect on planning."""
     destination_gas_limit: TokenAmount | None = None
+    """Accepted; no effect on planning."""
     allowed_price_impact: Percent | None = None
+    """Accepted; no effect on planning."""
     simulation: StrictBool | None = None
+    """Accepted; no effect on quote planning (``build-best-path``: simulation-aware)."""
 
 
 class BuildBestPathRequest(QuoteRequest):
     """The query of ``GET /build-best-path``: the quote's, plus three of its own."""
 
     min_output_amount: TokenAmount | None = None
+    """The least output to accept, in the output token's smallest units."""
     include_route: StrictBool | None = None
+    """Add the route's composition to the answer when available."""
 
 
 def _permit2_only(mode: AcquisitionMode) -> AcquisitionMode:
@@ -241,78 +273,121 @@ class GaslessQuoteRequest(RequestModel):
     """The query of ``GET /gasless/quote`` (parameters from the live service's docs)."""
 
     from_chain: ChainId
+    """The source chain."""
     to_chain: ChainId
+    """The destination chain."""
     from_token: TokenAddress
+    """The input token (an ERC-20: Permit2 moves it)."""
     to_token: TokenAddress
+    """The output token."""
     amount: Annotated[TokenAmount, Field(gt=0)]
+    """The input, in smallest units."""
     sender: Address
+    """The wallet that signs the permit."""
     receiver: Address | None = None
+    """Who receives the output (default: ``sender``)."""
     fee_bps: Annotated[StrictInt, Field(ge=0, le=10_000)] | None = None
+    """Integrator fee in basis points."""
     allow_multi_bridge: StrictBool | None = None
+    """Allow multi-bridge routes."""
     ranking_mode: RankingMode | None = None
+    """How to rank the quotes."""
     slippage: Percent | None = None
+    """Percent (1 means 1 %)."""
     acquisition_mode: Annotated[_Mode, AfterValidator(_permit2_only)] | None = None
+    """Permit2 (2, the default) or Permit2 witness (3)."""
     deadline_minutes: Annotated[StrictInt, Field(gt=0)] | None = None
+    """How long the permit stays valid, in minutes."""
     meta: StrictStr | None = None
+    """Free-form metadata."""
     include_providers: _Providers | None = Field(default=None, alias="includeProvider")
+    """Use only these providers."""
     exclude_providers: _Providers | None = Field(default=None, alias="excludeProvider")
+    """Never use these providers."""
 
 
 # ---------------------------------------------------------------------------- quotes
 
 
-class RouteToken(WireModel):
-    """A token of a route (``fromToken`` / ``toToken``)."""
+class GasToken(WireModel):
+    """The token a route's gas is paid in (``gasFee.gasToken``)."""
 
-    address: LenientAddress | None = None
-    chain: LenientInt | None = None
+    address: LenientAddress
+    """The token's address (all zeros for the native token)."""
+    chain: LenientInt
     """The token's chain id."""
-    decimals: LenientInt | None = None
-    icon: str | None = None
-    name: str | None = None
-    price_usd: _Usd | None = None
-    symbol: str | None = None
+    decimals: LenientInt
+    """The token's decimals."""
+    icon: str
+    """The token's icon."""
+    name: str
+    """The token's name."""
+    symbol: str
+    """The token's symbol."""
+
+
+class RouteToken(GasToken):
+    """A token of a route (``fromToken`` / ``toToken``): a gas token's fields and a
+    price."""
+
+    price_usd: _Usd
+    """The token's price in USD."""
 
 
 class RouteFees(WireModel):
     """A route's fees, in the input token's smallest units and in USD."""
 
-    integrator_fee: _Amount | None = None
-    integrator_fee_usd: _Usd | None = None
-    route_fee: _Amount | None = None
-    route_fee_usd: _Usd | None = None
+    integrator_fee: _Amount
+    """Your integrator fee, in the input token's smallest units."""
+    integrator_fee_usd: _Usd
+    """Your integrator fee, in USD."""
+    route_fee: _Amount
+    """The routing fee, in the input token's smallest units."""
+    route_fee_usd: _Usd
+    """The routing fee, in USD."""
 
 
 class GasFee(WireModel):
     """A route's estimated gas cost."""
 
-    gas_fee: _Amount | None = None
+    gas_fee: _Amount
     """In the gas token's smallest units."""
-    gas_fee_usd: _Usd | None = None
-    gas_limit: _Amount | None = None
-    gas_price: _Amount | None = None
-    gas_token: RouteToken | None = None
+    gas_fee_usd: _Usd
+    """In USD."""
+    gas_limit: _Amount
+    """The estimated gas limit."""
+    gas_price: _Amount
+    """The gas price, in the gas token's smallest units."""
+    gas_token: GasToken
+    """The token gas is paid in."""
 
 
 class Provider(WireModel):
     """A DEX or bridge provider used by a route."""
 
-    icon: str | None = None
-    name: str | None = None
-    type: str | None = None
+    icon: str
+    """The provider's icon."""
+    name: str
+    """The provider's name."""
+    type: str
     """``bridge`` or a swap provider type."""
 
 
 class PathStep(WireModel):
     """One step of a route's path: a swap or a bridge hop."""
 
-    amount: _Amount | None = None
-    amount_out: _Amount | None = None
-    from_token: str | None = None
-    to_token: str | None = None
-    type: str | None = None
+    amount: _Amount
+    """What goes in, in smallest units."""
+    amount_out: _Amount
+    """What comes out, in smallest units."""
+    from_token: str
+    """The input token's address."""
+    to_token: str
+    """The output token's address."""
+    type: str
     """``bridge`` or a swap type."""
-    provider: Provider | None = None
+    provider: Provider
+    """Who carries the step."""
 
 
 class Route(WireModel):
@@ -322,31 +397,46 @@ class Route(WireModel):
     and `RoutingClient.build_path` sends back.
     """
 
-    quote_id: str | None = None
-    amount: _Amount | None = None
+    quote_id: str
+    """The quote's id (``build_path_by_id`` takes it)."""
+    amount: _Amount
     """The input amount, in the input token's smallest units."""
-    amount_out: _Amount | None = None
+    amount_out: _Amount
     """The expected output, in the output token's smallest units."""
-    min_amount_out: _Amount | None = None
+    min_amount_out: _Amount
     """The output guaranteed after slippage."""
-    amount_usd: _Usd | None = None
-    amount_out_usd: _Usd | None = None
-    min_amount_out_usd: _Usd | None = None
-    expiry: LenientInt | None = None
-    sender: LenientAddress | None = None
-    receiver: LenientAddress | None = None
+    amount_usd: _Usd
+    """The input, in USD."""
+    amount_out_usd: _Usd
+    """The expected output, in USD."""
+    min_amount_out_usd: _Usd
+    """The guaranteed output, in USD."""
+    expiry: LenientInt
+    """When the quote stops being buildable (Unix seconds)."""
+    sender: LenientAddress
+    """The wallet supplying the input, echoed."""
+    receiver: LenientAddress
+    """Who receives the output."""
+    estimated_time_ms: LenientInt
+    """How long the route should take, in milliseconds."""
+    route_kind: RouteKind | str
+    """``sameChainSwap``, ``directBridge``, ``swapBridge`` or ``multiBridge`` (open)."""
+    from_token: RouteToken
+    """The input token."""
+    to_token: RouteToken
+    """The output token."""
+    fees: RouteFees
+    """The route's fees."""
+    gas_fee: GasFee
+    """The estimated gas cost."""
+    path: list[PathStep]
+    """The steps, in order."""
+    providers: list[Provider]
+    """The providers the route uses."""
     slippage: _Usd | None = None
     """Percent (1 means 1%); absent when the quote set none."""
     integrator_id: str | None = None
-    """The request's ``Integrator``, echoed."""
-    estimated_time_ms: LenientInt | None = None
-    route_kind: RouteKind | str | None = None
-    from_token: RouteToken | None = None
-    to_token: RouteToken | None = None
-    fees: RouteFees | None = None
-    gas_fee: GasFee | None = None
-    path: list[PathStep] | None = None
-    providers: list[Provider] | None = None
+    """The request's ``Integrator``, echoed; absent when none was given."""
 
     _wire: dict[str, Any] | None = PrivateAttr(default=None)
 
@@ -402,26 +492,31 @@ class Route(WireModel):
 class Transaction(WireModel):
     """An executable transaction (``Tx``): send exactly this, on ``chain``."""
 
-    to: LenientAddress | None = None
+    to: LenientAddress
     """The target contract."""
-    data: str | None = None
+    data: str
     """The calldata."""
-    chain: LenientInt | None = None
+    chain: LenientInt
     """The chain id to send it on."""
+    gas_limit: _Amount
+    """The gas limit to send it with."""
+    expiry: LenientInt
+    """When the transaction stops being valid (Unix seconds)."""
+    simulation: bool
+    """Whether the service simulated it."""
+    allowance_target: LenientAddress | None = None
+    """The address to approve for the input token, when it is an ERC-20; ``None`` when
+    the input is the native token, which needs no approval."""
     value: _Amount | None = None
     """Native value in wei. Not in the spec; read when the service sends it."""
-    gas_limit: _Amount | None = None
-    allowance_target: LenientAddress | None = None
-    """The address to approve for the input token, when it is an ERC-20."""
-    expiry: LenientInt | None = None
-    simulation: bool | None = None
 
 
 class BuiltPath(WireModel):
     """What ``GET /build-best-path`` returns: the transaction and the planned route."""
 
     tx: Transaction = Field(alias="Tx")
-    route: dict[str, Any] | None = None
+    """The transaction to send."""
+    route: dict[str, Any]
     """The planned route; its fields are not documented, so it is kept as sent."""
 
 
@@ -431,53 +526,89 @@ class BuiltPath(WireModel):
 class NativeToken(WireModel):
     """A chain's native token."""
 
-    symbol: str | None = None
-    name: str | None = None
-    decimals: LenientInt | None = None
-    logo_url: str | None = None
-    marketdata_id: str | None = None
+    symbol: str
+    """The token's symbol."""
+    name: str
+    """The token's name."""
+    decimals: LenientInt
+    """The token's decimals."""
+    logo_url: str
+    """The token's logo."""
+    marketdata_id: str
+    """The token's market-data id."""
 
 
 class ChainFeatures(WireModel):
     """What the routing service supports on a chain."""
 
-    gasless_swaps: bool | None = None
-    cross_chain: bool | None = None
-    permit2: bool | None = None
+    gasless_swaps: bool
+    """Gasless (Permit2) swaps."""
+    cross_chain: bool
+    """Cross-chain routes."""
+    permit2: bool
+    """Permit2 acquisition."""
 
 
 class SupportedChain(WireModel):
     """A chain from ``GET /supported-chains`` (authoritative for support and features)."""
 
     id: LenientInt
-    name: str | None = None
+    """The chain id."""
+    name: str
     """Lowercase key, e.g. ``base``."""
-    display_name: str | None = None
-    logo_url: str | None = None
-    explorer_url: str | None = None
-    public_rpc_url: str | None = None
-    service_contract: LenientAddress | None = None
+    display_name: str
+    """The chain's display name."""
+    logo_url: str
+    """The chain's logo."""
+    explorer_url: str
+    """The chain's block explorer."""
+    public_rpc_url: str
+    """A public RPC endpoint."""
+    service_contract: LenientAddress
     """The routing contract's address on this chain."""
-    chain_type: str | None = None
+    chain_type: str
     """``evm`` in every documented entry."""
-    is_testnet: bool | None = None
-    native_token: NativeToken | None = None
-    features: ChainFeatures | None = None
+    is_testnet: bool
+    """Whether it is a test network."""
+    native_token: NativeToken
+    """The chain's native token."""
+    features: ChainFeatures
+    """What the service supports on it."""
 
 
 class Token(WireModel):
-    """A token on one chain (``GET /tokens``)."""
+    """A token on one chain (``GET /tokens``; the spec does not show this answer, so
+    only the address is required)."""
 
     address: LenientAddress
+    """The token's address (checksummed when EVM)."""
     chain_id: LenientInt | None = None
+    """The token's chain."""
     decimals: LenientInt | None = None
+    """The token's decimals."""
     logo_url: str | None = None
+    """The token's logo."""
     name: str | None = None
+    """The token's name."""
     symbol: str | None = None
+    """The token's symbol."""
 
 
-class TokenSearchResult(Token):
+class TokenSearchResult(WireModel):
     """A token matched by ``GET /search-token`` (by symbol, name or address)."""
+
+    address: LenientAddress
+    """The token's address (checksummed when EVM)."""
+    chain_id: LenientInt
+    """The token's chain."""
+    decimals: LenientInt
+    """The token's decimals."""
+    logo_url: str
+    """The token's logo."""
+    name: str
+    """The token's name."""
+    symbol: str
+    """The token's symbol."""
 
 
 # ---------------------------------------------------------------------------- status
@@ -486,24 +617,29 @@ class TokenSearchResult(Token):
 class StatusProvider(WireModel):
     """The provider that carries a tracked transaction."""
 
-    key: str | None = None
-    name: str | None = None
+    key: str
+    """The provider's key."""
+    name: str
+    """The provider's name."""
 
 
 class TxDetails(WireModel):
     """One side (source or destination) of a tracked transaction."""
 
-    chain_id: LenientInt | None = None
-    chain_logo: str | None = None
+    chain_id: LenientInt
+    """The side's chain."""
+    chain_logo: str
+    """The chain's logo."""
     timestamp: LenientInt | None = None
+    """When the side's transaction happened; ``None`` on a destination not reached yet."""
     tx_hash: str | None = None
+    """The side's transaction hash; ``None`` on a destination not reached yet."""
 
 
-_RELAYER_TX_ID = Field(
-    default=None,
-    validation_alias=AliasChoices("relayerTxId", "tachyonTxId"),
-    serialization_alias="relayerTxId",
-)
+_RELAYER_TX_ID_ALIASES: Final[dict[str, Any]] = {
+    "validation_alias": AliasChoices("relayerTxId", "tachyonTxId"),
+    "serialization_alias": "relayerTxId",
+}
 
 
 class TransactionStatus(WireModel):
@@ -516,26 +652,42 @@ class TransactionStatus(WireModel):
     """
 
     status: str | None = None
+    """The status (spec shape); see `current_status` for either shape."""
     kind: str | None = None
+    """``swap`` or ``bridge`` (spec shape)."""
     route_kind: RouteKind | str | None = None
+    """The route kind."""
     swap_id: str | None = None
-    relayer_tx_id: str | None = _RELAYER_TX_ID
+    """The swap's id (spec shape)."""
+    relayer_tx_id: str | None = Field(default=None, **_RELAYER_TX_ID_ALIASES)
     """The relayer's transaction id (``relayerTxId``, or ``tachyonTxId`` live)."""
     updated_at_ms: LenientInt | None = None
+    """When the record last changed, in Unix milliseconds."""
     provider: StatusProvider | None = None
+    """The provider carrying it (spec shape)."""
     src_tx_details: TxDetails | None = None
+    """The source side (spec shape)."""
     dest_tx_details: TxDetails | None = None
+    """The destination side (spec shape)."""
     details: Any = None
+    """Further details, kept as sent (may be null)."""
     from_token: Any = None
+    """The input token, kept as sent."""
     to_token: Any = None
+    """The output token, kept as sent."""
     execution_tx_hash: str | None = None
     """Not in the spec's ``/status`` record; read when the service sends it."""
     # The second documented shape.
     state: str | None = None
+    """The status (second shape)."""
     provider_key: str | None = None
+    """The provider's key (second shape)."""
     tx_ref: str | None = None
+    """The tracked reference (second shape)."""
     source_tx_hash: str | None = None
+    """The source transaction hash (second shape)."""
     destination_tx_hash: str | None = None
+    """The destination transaction hash once known (second shape)."""
 
     @property
     def current_status(self) -> str | None:
@@ -566,9 +718,12 @@ class TransactionStatus(WireModel):
 class GaslessFee(WireModel):
     """The fee of a gasless quote."""
 
-    fee_amount: _Amount | None = None
-    fee_usd: _Usd | None = None
-    fee_recipient: LenientAddress | None = None
+    fee_amount: _Amount
+    """The fee, in the input token's smallest units."""
+    fee_usd: _Usd
+    """The fee, in USD."""
+    fee_recipient: LenientAddress
+    """Who receives the fee."""
 
 
 class GaslessQuoteSummary(WireModel):
@@ -579,21 +734,32 @@ class GaslessQuoteSummary(WireModel):
     from_chain: LenientInt | None = Field(
         default=None, validation_alias=AliasChoices("fromChain", "fromChainId", "from_chain")
     )
+    """The source chain."""
     to_chain: LenientInt | None = Field(
         default=None, validation_alias=AliasChoices("toChain", "toChainId", "to_chain")
     )
+    """The destination chain."""
     sender: LenientAddress | None = None
+    """The wallet that signs."""
     receiver: LenientAddress | None = None
+    """Who receives the output."""
     from_token: Any = None
+    """The input token, kept as sent."""
     to_token: Any = None
+    """The output token, kept as sent."""
     amount_in: _Amount | None = None
+    """The input, in smallest units."""
     amount_out: _Amount | None = None
+    """The expected output, in smallest units."""
     min_amount_out: _Amount | None = None
     """The least output after slippage, when the service says (the witness's
     ``minAmountOut`` must be this)."""
     aggregator: str | None = None
+    """The DEX aggregator."""
     route_kind: RouteKind | str | None = None
+    """The route kind."""
     bridge_providers: Any = None
+    """The bridges used, kept as sent."""
 
 
 class GaslessQuote(WireModel):
@@ -604,13 +770,18 @@ class GaslessQuote(WireModel):
     """
 
     quote_id: str
+    """The quote's id, submitted with the signature."""
     eip712: dict[str, Any]
     """The EIP-712 payload (``domain``, ``types``, ``primaryType``, ``message``), kept
     exactly as sent: its domain has no ``version`` and its ``chainId`` may be a string."""
-    nonce: LenientInt | str | None = None
-    deadline: LenientInt | None = None
-    quote: GaslessQuoteSummary | None = None
-    fee: GaslessFee | None = None
+    nonce: LenientInt | str
+    """The Permit2 nonce."""
+    deadline: LenientInt
+    """When the permit expires (Unix seconds)."""
+    quote: GaslessQuoteSummary
+    """What the swap does."""
+    fee: GaslessFee
+    """What it costs."""
 
 
 class GaslessSubmission(WireModel):
@@ -618,19 +789,29 @@ class GaslessSubmission(WireModel):
 
     swap_id: str
     """The id to follow with `RoutingClient.get_gasless_status`."""
-    status: str | None = None
-    amount_in: _Amount | None = None
-    amount_out: _Amount | None = None
-    execution_tx_hash: str | None = None
-    fee_amount: _Amount | None = None
-    from_token: str | None = None
-    to_token: str | None = None
-    from_chain: LenientInt | None = None
-    to_chain: LenientInt | None = None
-    relayer_tx_id: str | None = _RELAYER_TX_ID
+    status: str
+    """The swap's status (an open set; ``failed`` in any case is a failure)."""
+    amount_in: _Amount
+    """The input, in smallest units."""
+    amount_out: _Amount
+    """The expected output, in smallest units."""
+    fee_amount: _Amount
+    """The fee, in the input token's smallest units."""
+    from_token: str
+    """The input token's address."""
+    to_token: str
+    """The output token's address."""
+    from_chain: LenientInt
+    """The source chain."""
+    to_chain: LenientInt
+    """The destination chain."""
+    relayer_tx_id: str = Field(**_RELAYER_TX_ID_ALIASES)
     """The relayer's transaction id (``relayerTxId``, or ``tachyonTxId`` live)."""
-    route_kind: Any = None
+    route_kind: Any
     """An object here (its structure is not documented), a string elsewhere."""
+    execution_tx_hash: str | None = None
+    """The execution hash, once executed (live integrations treat its presence as
+    success, so it may be absent before)."""
 
     @property
     def is_failed(self) -> bool:
@@ -642,26 +823,39 @@ class GaslessStatus(WireModel):
     """A gasless swap's record (``GET /gasless/status``)."""
 
     swap_id: str
-    status: str | None = None
+    """The swap's id."""
+    status: str
     """An open set; ``failed`` (any case) is a failure."""
+    aggregator: str
+    """The DEX aggregator."""
+    amount_in: _Amount
+    """The input, in smallest units."""
+    amount_out: _Amount
+    """The output, in smallest units."""
+    fee_amount: _Amount
+    """The fee, in the input token's smallest units."""
+    created_at: _Timestamp
+    """When it was submitted."""
+    updated_at: _Timestamp
+    """When it last changed."""
+    from_: LenientAddress = Field(alias="from")
+    """The swapping wallet (``from`` on the wire)."""
+    recipient: LenientAddress
+    """Who receives the output."""
+    from_chain_id: LenientInt
+    """The source chain."""
+    to_chain_id: LenientInt
+    """The destination chain."""
+    from_token: str
+    """The input token's address."""
+    to_token: str
+    """The output token's address."""
+    route_kind: RouteKind | str
+    """The route kind."""
+    relayer_tx_id: str = Field(**_RELAYER_TX_ID_ALIASES)
+    """The relayer's transaction id (``relayerTxId``, or ``tachyonTxId`` live)."""
     execution_tx_hash: str | None = None
     """Present once the swap executed."""
-    aggregator: str | None = None
-    amount_in: _Amount | None = None
-    amount_out: _Amount | None = None
-    fee_amount: _Amount | None = None
-    created_at: _Timestamp = None
-    updated_at: _Timestamp = None
-    from_: LenientAddress | None = Field(default=None, alias="from")
-    """The swapping wallet (``from`` on the wire)."""
-    recipient: LenientAddress | None = None
-    from_chain_id: LenientInt | None = None
-    to_chain_id: LenientInt | None = None
-    from_token: str | None = None
-    to_token: str | None = None
-    route_kind: RouteKind | str | None = None
-    relayer_tx_id: str | None = _RELAYER_TX_ID
-    """The relayer's transaction id (``relayerTxId``, or ``tachyonTxId`` live)."""
 
     @property
     def is_failed(self) -> bool:

@@ -9,8 +9,9 @@ wrongly signed message, and returns an HS256 JWT carrying ``exp``.
 
 from __future__ import annotations
 
+import secrets
 import string
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from typing import Any
 
 from ..errors import InvalidInputError, SigningError
@@ -60,11 +61,17 @@ class Accounts:
     token_lifetime: float = 3600.0
     referral_limit: int = 10
     users: dict[str, User] = field(default_factory=dict)
+    jwt_secret: InitVar[bytes | None] = None
     _messages: dict[str, _Message] = field(default_factory=dict)
     _secret: bytes = b""
 
-    def __post_init__(self) -> None:
-        self._secret = self.world.rng.randbytes(32)
+    def __post_init__(self, jwt_secret: bytes | None) -> None:
+        # Drawn from the seeded generator all the same, so every id and price that
+        # follows stays what the seed made it; the key itself is random per sandbox
+        # (a served sandbox's tokens must not be forgeable from its seed) unless one
+        # is given.
+        self.world.rng.randbytes(32)
+        self._secret = secrets.token_bytes(32) if jwt_secret is None else jwt_secret
 
     def issue_message(self, body: Any) -> dict[str, Any]:
         """``POST /auth/message``: a message for ``userAddress`` to sign."""

@@ -23,10 +23,12 @@ __all__ = [
     "Handler",
     "Request",
     "Response",
+    "RouteInfo",
     "Router",
     "Service",
     "check_api_key",
     "checked",
+    "neutral_rule",
 ]
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -71,7 +73,24 @@ def checked(name: str, type_: Any, value: Any, *, code: str | None = None) -> An
     try:
         return check_argument(name, type_, value)
     except InvalidInputError as exc:
-        raise HTTPError(400, f"{name}: {exc.rule}", code=code, details={"field": name}) from None
+        rule = neutral_rule(exc.rule)
+        raise HTTPError(400, f"{name}: {rule}", code=code, details={"field": name}) from None
+
+
+_PYTHON_HINT = re.compile(r" \(use \w+\(\)[^)]*\)")
+_FLOATS = "must be an int or a decimal string of digits; floats are refused"
+
+
+def neutral_rule(rule: str) -> str:
+    """An SDK validation rule in words for any language: the served sandbox answers
+    curl and JavaScript too, so no hint at a Python helper (``to_units()``) and no
+    Python type names."""
+    rule = _PYTHON_HINT.sub("", rule)
+    return rule.replace(
+        _FLOATS,
+        "must be an integer in smallest units (a JSON integer or a string of decimal "
+        'digits, e.g. "1500000" for 1.5 USDC); numbers with a fraction are refused',
+    )
 
 
 def check_api_key(
@@ -198,15 +217,75 @@ def _compile(template: str) -> re.Pattern[str]:
     return re.compile("".join(parts) + "/?")
 
 
+@dataclass(frozen=True, slots=True)
+class RouteInfo:
+    """What one endpoint takes, as ``GET /`` of the served sandbox lists it.
+
+    Attributes:
+        method: the HTTP method.
+        path: the path template inside the service (``/balance/{address}``).
+        summary: one line on what it does.
+        query: the query parameter names; a trailing ``?`` marks an optional one.
+        body: the JSON body's field names, marked the same way.
+        auth: the credentials it needs: ``"api-key"``, ``"bearer"`` or ``None``.
+    """
+
+    method: str
+    path: str
+    summary: str = ""
+    query: tuple[str, ...] = ()
+    body: tuple[str, ...] = ()
+    auth: str | None = None
+
+    def describe(self) -> dict[str, Any]:
+        """The JSON form: names with a ``required`` flag each."""
+
+        def fields(names: tuple[str, ...]) -> list[dict[str, Any]]:
+            return [
+                {"name": name.removesuffix("?"), "required": not name.endswith("?")}
+                for name in names
+            ]
+
+        return {
+            "method": self.method,
+            "path": self.path,
+            "summary": self.summary,
+            "auth": self.auth,
+            "query": fields(self.query),
+            "body": fields(self.body),
+        }
+
+
 class Router:
-    """Maps a method and a path template (``/balance/{address}``) to a handler."""
+    """Maps a method and a path template (``/balance/{address}``) to a handler, and
+    keeps what each endpoint takes (`RouteInfo`) for the served index."""
 
     def __init__(self) -> None:
         self._routes: list[tuple[str, re.Pattern[str], Handler]] = []
+        self._infos: list[RouteInfo] = []
 
-    def add(self, method: str, template: str, handler: Handler) -> None:
-        """Serve ``method`` requests whose path matches ``template``."""
+    def add(
+        self,
+        method: str,
+        template: str,
+        handler: Handler,
+        *,
+        summary: str = "",
+        query: Sequence[str] = (),
+        body: Sequence[str] = (),
+        auth: str | None = None,
+    ) -> None:
+        """Serve ``method`` requests whose path matches ``template``; ``summary``,
+        ``query``, ``body`` and ``auth`` describe it (see `RouteInfo`)."""
         self._routes.append((method.upper(), _compile(template), handler))
+        self._infos.append(
+            RouteInfo(method.upper(), template, summary, tuple(query), tuple(body), auth)
+        )
+
+    @property
+    def routes(self) -> list[RouteInfo]:
+        """Every endpoint, in the order it was added."""
+        return list(self._infos)
 
     def dispatch(self, request: Request) -> Response:
         """Call the handler for ``request``.

@@ -1,7 +1,9 @@
 """`Sandbox`: the three emulated services behind one host, and the in-process wiring.
 
 A request's path starts with the service's prefix (``/flash``, ``/routing``,
-``/relayer``); the rest is the service's own path. `Sandbox.exchange` is the one entry
+``/relayer``); the rest is the service's own path. ``/sandbox`` holds the sandbox's own
+controls (funding, time, faults: see ``_controls.py``) and ``GET /`` lists every
+endpoint of all four, from their route tables. `Sandbox.exchange` is the one entry
 point: it applies the fault rules, lets the service answer and records the request.
 The in-process adapter here (an `httpx.MockTransport` handler) and the network adapter
 in ``server.py`` only translate to and from it.
@@ -22,6 +24,8 @@ from ..flash import AsyncFlashClient, FlashClient
 from ..relayer import AsyncRelayerClient, RelayerClient
 from ..routing import AsyncRoutingClient, RoutingClient
 from ..signing import Signer
+from ._controls import PREFIX as CONTROLS_PREFIX
+from ._controls import ControlService
 from ._http import Request, Response, Service
 from ._world import World
 from .faults import SERVICES, Faults, Outcome
@@ -31,7 +35,9 @@ from .routing import RoutingService
 
 __all__ = ["BASE_URL", "RecordedRequest", "RequestLog", "Sandbox"]
 
-BASE_URL: Final = "http://sandbox.invalid"
+# In-process clients never leave the machine (an httpx.MockTransport answers them), but
+# they send credentials, and a URL the SDK accepts without its http:// opt-in says so.
+BASE_URL: Final = "https://sandbox.invalid"
 """The host the in-process clients talk to (``.invalid`` never resolves)."""
 
 ClientT = TypeVar("ClientT")
@@ -120,6 +126,9 @@ class Sandbox:
             real; clients made by the sandbox share it, so their polling sleeps move
             the sandbox's time. Pass `SystemClock()` for real time.
         base_url: the host in-process clients are pointed at.
+        jwt_secret: the key the swap backend signs its JWTs with. Default: 32 random
+            bytes, new for every sandbox, so a token cannot be forged from the seed;
+            pass one to issue the same tokens again.
 
     Attributes:
         clock: the shared clock.
@@ -129,23 +138,32 @@ class Sandbox:
         routing: the routing service emulator (``broadcast`` for built transactions).
         relayer: the relayer emulator (timings, scripted failures, ...).
         transport: the `httpx.MockTransport` that serves every in-process client.
+        controls: the ``/sandbox`` controls (fund, time, faults...) for HTTP callers.
     """
 
     def __init__(
-        self, *, seed: int = 0, clock: Clock | None = None, base_url: str = BASE_URL
+        self,
+        *,
+        seed: int = 0,
+        clock: Clock | None = None,
+        base_url: str = BASE_URL,
+        jwt_secret: bytes | None = None,
     ) -> None:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ValueError("seed must be an int")
+        if jwt_secret is not None and (not isinstance(jwt_secret, bytes) or len(jwt_secret) < 16):
+            raise ValueError("jwt_secret must be bytes, at least 16 of them")
         self.seed = seed
         self.clock: Clock = VirtualClock() if clock is None else clock
         self.base_url = base_url.rstrip("/")
         world = World(seed, self.clock)
         self.relayer = RelayerService(world)
-        self.flash = FlashService(world, host=httpx.URL(self.base_url).host)
+        self.flash = FlashService(world, host=httpx.URL(self.base_url).host, jwt_secret=jwt_secret)
         self.routing = RoutingService(world, self.relayer)
         self._services: dict[str, Service] = {
             service.name: service for service in (self.flash, self.routing, self.relayer)
         }
+        self.controls = ControlService(self)
         self.faults = Faults()
         self.requests = RequestLog()
         self.transport = httpx.MockTransport(self._handle)
@@ -214,6 +232,10 @@ class Sandbox:
             body,
         )
         with self._lock:
+            if prefix == CONTROLS_PREFIX:
+                # The sandbox's own controls: no faults, not in the request log.
+                answer = self.controls.handle(request)
+                return Outcome(answer, processed=True, delay=answer.delay)
             service = self._services.get(prefix)
             if service is None:
                 outcome = Outcome(self._index(path), processed=False)
@@ -241,16 +263,50 @@ class Sandbox:
             return Response.json(
                 {
                     "error": "not_found",
-                    "message": "no such service: use /flash, /routing or /relayer",
+                    "message": "no such service: use /flash, /routing, /relayer or /sandbox "
+                    "(GET / lists every endpoint)",
                 },
                 404,
             )
-        return Response.json(
-            {
-                "services": {name: f"/{name}" for name in SERVICES},
-                "apiKeys": self.api_keys,
-            }
-        )
+        return Response.json(self.index())
+
+    def index(self) -> dict[str, Any]:
+        """What ``GET /`` answers: every service and control, each endpoint with its
+        query and body names (from the route tables), the API keys and the clock."""
+
+        def endpoints(service: Service) -> list[dict[str, Any]]:
+            return [route.describe() for route in service.router.routes]
+
+        auth = {
+            "flash": "Authorization: Bearer <token from POST /flash/auth/verify> where "
+            "an endpoint says bearer",
+            "routing": "api-key header where an endpoint says api-key",
+            "relayer": "api-key header on every endpoint",
+        }
+        return {
+            "name": "xswap sandbox",
+            "baseUrl": self.base_url,
+            "seed": self.seed,
+            "clock": "virtual" if isinstance(self.clock, VirtualClock) else "real",
+            "apiKeys": self.api_keys,
+            "services": {
+                name: {
+                    "url": self.url(name),
+                    "auth": auth[name],
+                    "endpoints": endpoints(self._services[name]),
+                }
+                for name in SERVICES
+            },
+            "controls": {
+                "url": f"{self.base_url}/{CONTROLS_PREFIX}",
+                "endpoints": endpoints(self.controls),
+            },
+            "notes": [
+                "Amounts are integers in smallest units, sent as JSON strings or numbers.",
+                "Query and body names are the services' own spellings; a name marked "
+                "required: false may be left out.",
+            ],
+        }
 
     def fund(self, address: str, chain_id: int, amount: int | str) -> int:
         """Put ``amount`` USDC (smallest units) in ``address``'s gateway balance on

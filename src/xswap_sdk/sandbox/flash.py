@@ -42,13 +42,14 @@ from ._flash_orders import Debit, Quote, check_order
 from ._http import HTTPError, Request, Response, Service, checked
 from ._world import OutcomeQueue, Timeline, World, iso
 
-__all__ = ["TOKEN_LIST_WORD", "FlashService"]
+__all__ = ["FLASH_CHAINS", "TOKEN_LIST_WORD", "FlashService", "chain_json"]
 
 TOKEN_LIST_WORD: Final = "flash"
 """The word in ``in_<word>_token_list``: the live service spells the spec's ``service``
 with its brand word, so the sandbox does too (clients must accept any word)."""
 
 FLASH_CHAINS: Final = tuple(chain for chain in CHAINS.values() if chain.gateway_domain is not None)
+"""The chains the swap backend serves: those with a Circle Gateway domain."""
 
 _SWAP_SELECTOR = keccak(b"swap(bytes32,address,uint256,uint256,address)")[:4]
 _ERROR_CODES = {
@@ -97,7 +98,8 @@ def _token_json(token: Token) -> dict[str, Any]:
     }
 
 
-def _chain_json(chain: Chain) -> dict[str, Any]:
+def chain_json(chain: Chain) -> dict[str, Any]:
+    """A chain as ``GET /supported-chains`` lists it."""
     coin = usdc(chain.id)
     return {
         "id": chain.id,
@@ -158,10 +160,12 @@ class FlashService(Service):
 
     name = "flash"
 
-    def __init__(self, world: World, *, host: str = "sandbox.invalid") -> None:
+    def __init__(
+        self, world: World, *, host: str = "sandbox.invalid", jwt_secret: bytes | None = None
+    ) -> None:
         super().__init__()
         self._world = world
-        self.accounts = Accounts(world, host)
+        self.accounts = Accounts(world, host, jwt_secret=jwt_secret)
         self.quote_lifetime = 300.0
         self.completion_delay = 8.0
         self.execution_fee_bps = 10
@@ -169,24 +173,69 @@ class FlashService(Service):
         self._quotes: dict[str, Quote] = {}
         self._swaps: list[_Swap] = []
         self._fates: OutcomeQueue[SwapStatus] = OutcomeQueue()
-        for method, path, handler in (
-            ("GET", "/supported-chains", self._chains),
-            (
-                "POST",
-                "/auth/message",
-                lambda r: Response.json(self.accounts.issue_message(r.json())),
+        add = self.router.add
+        add("GET", "/supported-chains", self._chains, summary="chains and their contracts")
+        add(
+            "POST",
+            "/auth/message",
+            lambda r: Response.json(self.accounts.issue_message(r.json())),
+            summary="a sign-in message for a wallet (sign its text with personal_sign)",
+            body=("userAddress",),
+        )
+        add(
+            "POST",
+            "/auth/verify",
+            lambda r: Response.json(self.accounts.verify(r.json())),
+            summary="trade the signed message for a JWT",
+            body=("signature", "messageId", "referredByCode?"),
+        )
+        add("GET", "/token-list", self._token_list, summary="tokens", query=("chain_id?",))
+        add(
+            "POST",
+            "/search-token",
+            self._search_token,
+            summary="one token by address",
+            body=("chainId", "address"),
+        )
+        add(
+            "GET",
+            "/quote",
+            self._quote,
+            summary="quote USDC (smallest units) into a token on a destination chain",
+            query=("inputAmount", "outputToken", "chainId", "from", "slippage", "recipient?"),
+        )
+        add("GET", "/balance/{address}", self._balance, summary="gateway USDC per chain")
+        add(
+            "POST",
+            "/swap",
+            self._swap,
+            summary="submit signed burn intents for a quote",
+            body=(
+                "signedOrder",
+                "userAddress",
+                "chainId",
+                "swapRouterAddress",
+                "swapCalldata",
+                "slippageBps",
             ),
-            ("POST", "/auth/verify", lambda r: Response.json(self.accounts.verify(r.json()))),
-            ("GET", "/token-list", self._token_list),
-            ("POST", "/search-token", self._search_token),
-            ("GET", "/quote", self._quote),
-            ("GET", "/balance/{address}", self._balance),
-            ("POST", "/swap", self._swap),
-            ("GET", "/history", self._history),
-            ("GET", "/leaderboard", self._leaderboard),
-            ("GET", "/referrals", self._referrals),
-        ):
-            self.router.add(method, path, handler)
+            auth="bearer",
+        )
+        add(
+            "GET",
+            "/history",
+            self._history,
+            summary="the logged-in wallet's swaps, newest first",
+            query=("page?", "page_size?", "status?"),
+            auth="bearer",
+        )
+        add(
+            "GET",
+            "/leaderboard",
+            self._leaderboard,
+            summary="wallets by volume",
+            query=("page?", "page_size?", "time_range?"),
+        )
+        add("GET", "/referrals", self._referrals, summary="users you referred", auth="bearer")
 
     def error_response(self, error: HTTPError) -> Response:
         """``{"error": "<code>", "message": "<text>"}``."""
@@ -242,7 +291,7 @@ class FlashService(Service):
     # ------------------------------------------------------------------ chains, tokens
 
     def _chains(self, request: Request) -> Response:
-        return Response.json([_chain_json(chain) for chain in FLASH_CHAINS])
+        return Response.json([chain_json(chain) for chain in FLASH_CHAINS])
 
     def _token_list(self, request: Request) -> Response:
         wanted = request.arg("chain_id")

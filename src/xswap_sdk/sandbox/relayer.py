@@ -120,14 +120,44 @@ class RelayerService(Service):
         self.payment_required = False
         self._txs: dict[str, _Tx] = {}
         self._fates: OutcomeQueue[tuple[Fate, str]] = OutcomeQueue()
-        for method, path, handler in (
-            ("POST", "/api/submit-tx", self._submit),
-            ("POST", "/api/submit-tx-sync", self._submit_sync),
-            ("GET", "/api/tx", self._get_tx),
-            ("GET", "/api/user", self._user),
-            ("GET", "/api/supported-chains", self._chains),
+        submit_fields = (
+            "to",
+            "callData",
+            "chainId",
+            "value?",
+            *(f"{name}?" for name in _UINT_FIELDS),
+            *(f"{name}?" for name in _OPTIONAL_FIELDS),
+        )
+        for method, path, handler, summary, query, body in (
+            ("POST", "/api/submit-tx", self._submit, "relay a transaction", (), submit_fields),
+            (
+                "POST",
+                "/api/submit-tx-sync",
+                self._submit_sync,
+                "relay and answer once it settles (or timeoutMs passes)",
+                (),
+                ("tx", "timeoutMs?", "includeReceipt?", "includeRevertInfo?"),
+            ),
+            (
+                "GET",
+                "/api/tx",
+                self._get_tx,
+                "a relayed transaction's record",
+                ("id", "includeReceipt?", "includeRevertInfo?"),
+                (),
+            ),
+            ("GET", "/api/user", self._user, "account balances", ("address",), ()),
+            ("GET", "/api/supported-chains", self._chains, "chains", (), ()),
         ):
-            self.router.add(method, path, self._authenticated(handler))
+            self.router.add(
+                method,
+                path,
+                self._authenticated(handler),
+                summary=summary,
+                query=query,
+                body=body,
+                auth="api-key",
+            )
 
     # ------------------------------------------------------------------ scripting
 

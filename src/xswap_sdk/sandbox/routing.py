@@ -39,6 +39,22 @@ API_KEY: Final = "sandbox-routing-key"
 _ROUTE_SELECTOR = keccak(b"executeRoute(bytes32,address,uint256,address)")[:4]
 _RANKING_MODES: Final = {"value_max": "max_value", "balanced": "suggested", "speed_max": "fastest"}
 """``/gasless/quote``'s ``rankingMode`` words, in ``/quote``'s ``routeMode`` words."""
+_QUOTE_QUERY: Final = (
+    "fromChain",
+    "toChain",
+    "fromToken",
+    "toToken",
+    "amount",
+    "sender",
+    "receiver?",
+    "slippage?",
+    "feeBps?",
+    "includeProvider?",
+    "excludeProvider?",
+    "routeMode?",
+    "Integrator?",
+    "allowMultiBridge?",
+)
 _Percent = Annotated[float, Field(ge=0, le=100, allow_inf_nan=False)]
 _Bps = Annotated[int, Field(ge=0, le=10_000)]
 _PositiveAmount = Annotated[TokenAmount, Field(gt=0)]
@@ -114,20 +130,80 @@ class RoutingService(Service):
         self._quotes: dict[str, _Quoted] = {}
         self._built: dict[str, str] = {}
         self._tracked: dict[str, _Tracked] = {}
-        for method, path, handler in (
-            ("GET", "/quote", self._quote),
-            ("GET", "/build-best-path", self._build_best_path),
-            ("POST", "/build-path", self._build_path),
-            ("POST", "/build-path-by-id", self._build_path_by_id),
-            ("GET", "/status", self._status),
-            ("GET", "/supported-chains", self._chains),
-            ("GET", "/search-token", self._search_token),
-            ("GET", "/tokens", self._tokens),
-            ("GET", "/gasless/quote", self._gasless_quote),
-            ("POST", "/gasless/submit-swap", self._gasless_submit),
-            ("GET", "/gasless/status", self._gasless_status),
-        ):
-            self.router.add(method, path, handler)
+        add = self.router.add
+        add("GET", "/quote", self._quote, summary="ranked routes", query=_QUOTE_QUERY)
+        add(
+            "GET",
+            "/build-best-path",
+            self._build_best_path,
+            summary="plan the best route and build its transaction",
+            query=(*_QUOTE_QUERY, "minOutputAmount?", "includeRoute?"),
+        )
+        add(
+            "POST",
+            "/build-path",
+            self._build_path,
+            summary="build the transaction of a route from /quote",
+            body=("route", "sender"),
+        )
+        add(
+            "POST",
+            "/build-path-by-id",
+            self._build_path_by_id,
+            summary="build the transaction of a quoted route by its quoteId",
+            body=("quoteId", "sender?"),
+        )
+        add(
+            "GET",
+            "/status",
+            self._status,
+            summary="follow a broadcast route (see POST /sandbox/routing/broadcast)",
+            query=("txHash", "fromChain", "userAddress?"),
+        )
+        add(
+            "GET",
+            "/supported-chains",
+            self._chains,
+            summary="chains and features",
+            auth="api-key",
+        )
+        add(
+            "GET",
+            "/search-token",
+            self._search_token,
+            summary="tokens by symbol, name or address",
+            query=("query", "chainId?"),
+        )
+        add("GET", "/tokens", self._tokens, summary="tokens", query=("chainId?",))
+        add(
+            "GET",
+            "/gasless/quote",
+            self._gasless_quote,
+            summary="Permit2 quotes: sign eip712 as given",
+            query=(
+                *_QUOTE_QUERY[:11],
+                "allowMultiBridge?",
+                "rankingMode?",
+                "acquisitionMode?",
+                "deadlineMinutes?",
+                "meta?",
+            ),
+        )
+        add(
+            "POST",
+            "/gasless/submit-swap",
+            self._gasless_submit,
+            summary="submit a signed gasless quote; the relayer pays the gas",
+            body=("quoteId", "signature"),
+        )
+        add(
+            "GET",
+            "/gasless/status",
+            self._gasless_status,
+            summary="a gasless swap's record",
+            query=("id",),
+            auth="api-key",
+        )
 
     # ------------------------------------------------------------------ framing
 
@@ -213,7 +289,9 @@ class RoutingService(Service):
             "value": str(route["amount"]) if is_native else "0",
             "gasLimit": route.get("gasFee", {}).get("gasLimit", "300000"),
             "allowanceTarget": None if is_native else chain.routing_contract,
-            "expiry": route.get("expiry"),
+            # A route sent in the spec's flat form has no expiry: the built
+            # transaction gets a quote's lifetime.
+            "expiry": route.get("expiry") or int(self._world.now() + self.quote_lifetime),
             "simulation": False,
         }
 

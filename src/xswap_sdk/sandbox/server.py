@@ -12,16 +12,21 @@ refused once the server has accepted it, so ``refuse_connection`` is served as a
 connection closed before the request is handled: nothing happens, as with a refusal,
 but the client cannot tell that it was never processed (to see a real refusal, point
 the client at a closed port).
+
+Before the sandbox sees a request, the outermost layer refuses a foreign ``Host`` (DNS
+rebinding), a cross-site browser request and an oversized body (see ``_guard.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from .._clock import SystemClock
+from .._clock import Clock, SystemClock, VirtualClock
 from .._lazy import require
+from ._guard import DEFAULT_MAX_BODY, refusal
 from ._sandbox import Sandbox
 
 __all__ = ["create_app", "serve"]
@@ -90,9 +95,43 @@ class _Endpoint:
         await response(scope, receive, send)
 
 
-def create_app(sandbox: Sandbox) -> Callable[[Scope, Receive, Send], Awaitable[None]]:
+async def _refuse(send: Send, status: int, code: str, message: str) -> None:
+    body = json.dumps({"error": code, "message": message}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def _read_body(receive: Receive, limit: int) -> bytes | None:
+    """The whole request body, or ``None`` once it passes ``limit`` bytes."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks)
+
+
+def create_app(
+    sandbox: Sandbox, *, bound_host: str = "127.0.0.1", max_body: int = DEFAULT_MAX_BODY
+) -> Callable[[Scope, Receive, Send], Awaitable[None]]:
     """An ASGI application serving ``sandbox``: a Starlette app with one endpoint for
-    the three services under their prefixes (and an index at ``/``).
+    the three services under their prefixes, the ``/sandbox`` controls and an index
+    at ``/``.
+
+    Args:
+        sandbox: the sandbox to serve.
+        bound_host: the address the server listens on; besides loopback names, the one
+            ``Host`` accepted (every IP literal when it is ``0.0.0.0`` or ``::``).
+        max_body: the largest request body read, in bytes; above it, HTTP 413.
 
     Raises:
         MissingDependencyError: Starlette is not installed (``pip install
@@ -105,28 +144,79 @@ def create_app(sandbox: Sandbox) -> Callable[[Scope, Receive, Send], Awaitable[N
     app = applications.Starlette(routes=[routing.Route("/{path:path}", _Endpoint(sandbox))])
 
     async def outermost(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+        headers = {
+            name.decode("latin-1").lower(): value.decode("latin-1")
+            for name, value in scope.get("headers", [])
+        }
+        refused = refusal(headers, bound_host=bound_host, scheme=scope.get("scheme", "http"))
+        if refused is not None:
+            await _refuse(send, *refused)
+            return
+        declared = headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > max_body:
+            await _refuse(send, 413, "body_too_large", f"the body exceeds {max_body} bytes")
+            return
+        body = await _read_body(receive, max_body)
+        if body is None:
+            await _refuse(send, 413, "body_too_large", f"the body exceeds {max_body} bytes")
+            return
+        replayed = False
+
+        async def replay() -> MutableMapping[str, Any]:
+            nonlocal replayed
+            if replayed:
+                return await receive()  # http.disconnect, when the client goes
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
         # The server's own send, kept before middleware wraps it, to reach the socket.
         scope[_RAW_SEND] = send
-        await app(scope, receive, send)
+        await app(scope, replay, send)
 
     return outermost
 
 
 def serve(
-    *, host: str = "127.0.0.1", port: int = 8787, seed: int = 0, log_level: str = "info"
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8787,
+    seed: int = 0,
+    log_level: str = "info",
+    virtual_time: bool = False,
+    jwt_secret: bytes | None = None,
+    max_body: int = DEFAULT_MAX_BODY,
 ) -> None:
-    """Serve a new sandbox on ``host:port`` with uvicorn until interrupted, in real time
-    (`SystemClock`).
+    """Serve a new sandbox on ``host:port`` with uvicorn until interrupted.
+
+    Args:
+        host: the address to bind; keep the default (loopback) unless others must
+            reach it.
+        port: the port.
+        seed: the seed of ids and prices.
+        log_level: uvicorn's log level.
+        virtual_time: run on a `VirtualClock` (time moves only through ``POST
+            /sandbox/wait`` and the services' own waits) instead of in real time.
+        jwt_secret: sign the swap backend's JWTs with this key (to issue the same
+            tokens across restarts); default: a random key for this process.
+        max_body: the largest request body read, in bytes.
 
     Raises:
         MissingDependencyError: Starlette or uvicorn is not installed.
     """
     uvicorn = require("uvicorn", extra="sandbox", feature=_FEATURE)
-    sandbox = Sandbox(seed=seed, clock=SystemClock(), base_url=f"http://{host}:{port}")
-    app = create_app(sandbox)
-    print(f"xswap sandbox on http://{host}:{port} (seed {seed})", flush=True)
+    clock: Clock = VirtualClock() if virtual_time else SystemClock()
+    base_url = f"http://{f'[{host}]' if ':' in host else host}:{port}"
+    sandbox = Sandbox(seed=seed, clock=clock, base_url=base_url, jwt_secret=jwt_secret)
+    app = create_app(sandbox, bound_host=host, max_body=max_body)
+    time_kind = "virtual time" if virtual_time else "real time"
+    print(f"xswap sandbox on {base_url} (seed {seed}, {time_kind})", flush=True)
+    print(f"  index    {base_url}/  (every endpoint, its query and body names)", flush=True)
     for service in ("flash", "routing", "relayer"):
         print(f"  {service:8} {sandbox.url(service)}", flush=True)
+    print(f"  controls {base_url}/sandbox  (fund, wait, faults, ...)", flush=True)
     for service, key in sandbox.api_keys.items():
         print(f"  api-key  {service}: {key}", flush=True)
     uvicorn.run(app, host=host, port=port, log_level=log_level)

@@ -116,19 +116,33 @@ class TransferSpec(_WireStruct):
     """
 
     version: Uint32
+    """The transfer spec version: 1."""
     source_domain: Uint32
+    """The source chain's Circle Gateway domain."""
     destination_domain: Uint32
+    """The destination chain's Circle Gateway domain."""
     source_contract: Bytes32
+    """The source chain's GatewayWallet, as bytes32."""
     destination_contract: Bytes32
+    """The destination chain's GatewayMinter, as bytes32."""
     source_token: Bytes32
+    """USDC on the source chain, as bytes32."""
     destination_token: Bytes32
+    """USDC on the destination chain, as bytes32."""
     source_depositor: Bytes32
+    """The user whose gateway balance pays, as bytes32."""
     destination_recipient: Bytes32
+    """Who receives the minted USDC (the quote's swap router), as bytes32."""
     source_signer: Bytes32
+    """Who signs (the user), as bytes32."""
     destination_caller: Bytes32
+    """Who may mint on the destination (the quote's swap router), as bytes32."""
     value: Uint256
+    """The USDC moved from this source chain, in smallest units."""
     salt: Bytes32
+    """32 random bytes, so no two intents are alike."""
     hook_data: HexBytes
+    """The quote's ``hook_data`` (``"0x"`` when empty)."""
 
 
 class BurnIntent(_WireStruct):
@@ -140,14 +154,18 @@ class BurnIntent(_WireStruct):
     """
 
     max_block_height: Uint256
+    """The last block the intent is valid at (the largest uint256 by default)."""
     max_fee: Uint256
+    """The most the Gateway may charge for this intent, in smallest USDC units."""
     spec: TransferSpec
+    """What moves, from where to where."""
 
 
 class BurnIntentSet(_WireStruct):
     """One to 16 burn intents signed together (primary type ``BurnIntentSet``)."""
 
     intents: list[BurnIntent] = Field(min_length=1, max_length=MAX_INTENTS_PER_SET)
+    """The intents, one per source chain (1 to 16)."""
 
 
 def address_to_bytes32(address: str) -> str:

@@ -11,18 +11,19 @@
   funds to its address: anyone can sign for it.
 - `VirtualClock`: time that moves only when slept on, shared with the sandbox.
 
-Importing this package is cheap: `TEST_SIGNER` (which needs ``eth_account``) is built
-on first use.
+Importing this package is cheap: it imports nothing of the SDK. `VirtualClock` is
+imported and `TEST_SIGNER` (which needs ``eth_account``) is built on first use, so the
+pytest plugin, which pytest loads at every start, costs nothing until a fixture is used.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from .._clock import VirtualClock
-
 if TYPE_CHECKING:
     from eth_account.signers.local import LocalAccount
+
+    from .._clock import VirtualClock
 
     TEST_SIGNER: LocalAccount
 
@@ -44,4 +45,9 @@ def __getattr__(name: str) -> Any:
         signer = Account.from_key(TEST_PRIVATE_KEY)
         globals()["TEST_SIGNER"] = signer
         return signer
+    if name == "VirtualClock":
+        from .._clock import VirtualClock
+
+        globals()["VirtualClock"] = VirtualClock
+        return VirtualClock
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
