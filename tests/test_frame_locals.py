@@ -14,6 +14,7 @@ from xswap_sdk import errors
 from xswap_sdk._options import ClientOptions, ServiceConfig, check_credential
 
 from .frame_locals import Finding, assert_no_secret_in_frames, find_secrets_in_frames
+from .support import ADDRESS as TX_ADDRESS
 from .support import RELAYER_KEY, TX_ID, resolve
 
 SECRET = "sk-live-5f2b9c81d4"
@@ -155,3 +156,43 @@ async def test_a_status_error_leaves_the_api_key_in_no_frame(
     with pytest.raises(errors.AuthenticationError) as info:
         await resolve(relayer.get_relay_status(TX_ID))
     assert_no_secret_in_frames(info.value, [RELAYER_KEY])
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        lambda: httpx.Response(500, json={"success": False, "error": {"code": "X"}}),
+        lambda: httpx.Response(200, text="<html>proxy</html>"),
+        lambda: httpx.Response(307, headers={"location": "https://elsewhere.example/x"}),
+    ],
+    ids=["5xx", "unusable 2xx", "redirect"],
+)
+async def test_other_failures_leave_the_api_key_in_no_frame(
+    relayer: Any, httpx_mock: HTTPXMock, answer: Any
+) -> None:
+    httpx_mock.add_callback(lambda request: answer(), is_reusable=True)
+    with pytest.raises(errors.APIError) as info:
+        await resolve(relayer.submit_tx(to=TX_ADDRESS, call_data="0x", chain_id=8453))
+    assert_no_secret_in_frames(info.value, [RELAYER_KEY])
+
+
+async def test_a_connection_error_leaves_the_api_key_in_no_frame_of_the_sdk(
+    relayer: Any, httpx_mock: HTTPXMock
+) -> None:
+    httpx_mock.add_exception(httpx.ReadError("gone"), is_reusable=True)
+    with pytest.raises(errors.APIConnectionError) as info:
+        await resolve(relayer.get_relay_status(TX_ID))
+    # httpx's own frames hold its request; the SDK's hold neither it nor the key.
+    assert_no_secret_in_frames(info.value, [RELAYER_KEY], objects=False)
+
+
+async def test_a_refused_jwt_sits_in_no_frame(kind: str, httpx_mock: HTTPXMock) -> None:
+    from xswap_sdk import AsyncFlashClient, FlashClient
+
+    jwt = "flash.jwt.secret-77f1c0"
+    cls = FlashClient if kind == "sync" else AsyncFlashClient
+    client = cls(jwt=jwt, base_url="https://flash.test")
+    httpx_mock.add_response(status_code=401, json={"message": "expired"})
+    with pytest.raises(errors.AuthenticationError) as info:
+        await resolve(client.get_referrals())
+    assert_no_secret_in_frames(info.value, [jwt])

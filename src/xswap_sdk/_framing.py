@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .errors import EnvelopeError
+from .errors import EnvelopeError, ResponseValidationError
 
 __all__ = ["BareJSON", "CodeEnvelope", "ErrorDetails", "Framing", "SuccessEnvelope"]
 
@@ -96,8 +96,43 @@ class _GenericErrors:
         return f"{type(self).__name__}()"
 
 
+# Keys an error body carries besides its message; a 2xx dict of only these says failure.
+_ERROR_KEYS = frozenset({"error", "message", "code", "statusCode", "status", "traceId", "details"})
+
+
+def _not_json(body: Any, method: str, path: str) -> ResponseValidationError:
+    return ResponseValidationError(
+        "the answer is not JSON (a proxy's page, or a cut-off body?)",
+        body=body,
+        method=method,
+        path=path,
+    )
+
+
 class BareJSON(_GenericErrors):
-    """Bodies are the resource itself (swap backend)."""
+    """Bodies are the resource itself (swap backend).
+
+    A 2xx body shaped like an error (``{"success": false, ...}``, ``{"code": 1001,
+    "message": ...}``, ``{"error": ...}``) is a failure, not a resource with every field
+    missing; a body that is not JSON is unusable.
+    """
+
+    def unwrap(self, body: Any, *, status_code: int, method: str, path: str) -> Any:
+        """Return the body, or raise for an error-shaped or non-JSON one."""
+        if isinstance(body, str):
+            raise _not_json(body, method, path)
+        if isinstance(body, dict) and (
+            body.get("success") is False
+            or (body.get("error") and set(body) <= _ERROR_KEYS)
+            or (
+                isinstance(body.get("code"), int)
+                and not isinstance(body["code"], bool)
+                and body["code"] != 0
+                and set(body) <= _ERROR_KEYS | {"data"}
+            )
+        ):
+            return self._fail(body, None, status_code, method, path)
+        return body
 
 
 class CodeEnvelope(_GenericErrors):
@@ -112,6 +147,13 @@ class CodeEnvelope(_GenericErrors):
         if isinstance(body, str):
             # A plain-text body ("Invalid request") is a failure whatever the status.
             return self._fail(body, None, status_code, method, path)
+        if isinstance(body, dict) and "success" in body:
+            raise ResponseValidationError(
+                "the answer is in the relayer's envelope, not the routing service's",
+                body=body,
+                method=method,
+                path=path,
+            )
         # Tolerant: an unframed JSON body is taken as the data itself.
         return body
 
@@ -120,11 +162,19 @@ class SuccessEnvelope(_GenericErrors):
     """``{success, data}`` / ``{success: false, error: {...}}`` (relayer)."""
 
     def unwrap(self, body: Any, *, status_code: int, method: str, path: str) -> Any:
-        """Return ``data`` on success; raise `EnvelopeError` when ``success`` is false."""
+        """Return ``data`` on success; raise `EnvelopeError` when ``success`` is false,
+        `ResponseValidationError` for a body that is not the relayer's envelope."""
         if isinstance(body, dict) and "success" in body:
             if body["success"] is True:
                 return body.get("data")
             return self._fail(body, None, status_code, method, path)
         if isinstance(body, str):
-            return self._fail(body, None, status_code, method, path)
+            raise _not_json(body, method, path)
+        if isinstance(body, dict) and "code" in body and "data" in body:
+            raise ResponseValidationError(
+                "the answer is in the routing service's envelope, not the relayer's",
+                body=body,
+                method=method,
+                path=path,
+            )
         return body

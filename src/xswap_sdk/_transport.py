@@ -486,6 +486,9 @@ class BaseTransport(Generic[ClientT]):
             # A 2xx that says failure is no usable success: the service may have acted.
             exc.outcome_unknown = unknown
             raise
+        except ResponseValidationError as exc:
+            exc.outcome_unknown = unknown
+            raise
         try:
             return operation.parse(data)
         except ValidationError as exc:

@@ -77,3 +77,16 @@ def test_a_swap_request_repr_hides_the_signed_order() -> None:
     )
     assert signature[2:] not in repr(request)
     assert request.to_wire()["signedOrder"][0]["signature"] == signature
+
+
+async def test_captured_responses_keep_no_login_token(
+    make_flash: Any, backend: FakeFlash, wallet: LocalAccount
+) -> None:
+    client = make_flash(signer=wallet)
+    with client.capture_responses() as responses:
+        await resolve(client.get_history())
+    verify = next(r for r in responses if r.path == "/auth/verify")
+    assert verify.json()["token"] == "[redacted]"
+    token = client.session.token.get_secret_value()
+    assert all(token not in r.text for r in responses)
+    assert responses[-1].path == "/history"  # other answers are kept as received
