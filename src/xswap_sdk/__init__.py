@@ -15,6 +15,7 @@ from ._options import NOT_GIVEN, RequestOptions
 from ._transport import RawResponse
 from ._version import __version__
 from .flash import AsyncFlashClient, FlashClient
+from .gateway import AsyncGatewayClient, GatewayClient
 from .relayer import AsyncRelayerClient, RelayerClient
 from .routing import AsyncRoutingClient, RoutingClient
 from .types import (
@@ -34,12 +35,14 @@ __all__ = [
     "NOT_GIVEN",
     "Address",
     "AsyncFlashClient",
+    "AsyncGatewayClient",
     "AsyncRelayerClient",
     "AsyncRoutingClient",
     "Bytes32",
     "ChainId",
     "Clock",
     "FlashClient",
+    "GatewayClient",
     "HexBytes",
     "RawResponse",
     "RelayerClient",
