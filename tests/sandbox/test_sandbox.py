@@ -27,7 +27,12 @@ def test_one_host_one_prefix_per_service() -> None:
 
 def test_the_index_names_the_services_and_keys(sb: Sandbox, http: httpx.Client) -> None:
     index = http.get("/").json()
-    assert index["services"] == {"flash": "/flash", "routing": "/routing", "relayer": "/relayer"}
+    assert index["services"] == {
+        "flash": "/flash",
+        "routing": "/routing",
+        "relayer": "/relayer",
+        "gateway": "/gateway",
+    }
     assert index["apiKeys"]["relayer"] == sb.relayer.api_key
     assert http.get("/bank/x").status_code == 404
 
