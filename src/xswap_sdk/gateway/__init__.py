@@ -3,7 +3,8 @@
 `GatewayClient` and `AsyncGatewayClient` give an independent view of the gateway balance
 the swap backend spends (``get_balances``, ``wait_for_gateway_balance`` while a deposit
 finalizes) and follow a burn at Circle (``transfer``, ``get_transfer``,
-``wait_for_transfer``). `apply_estimate` takes Gateway's fee estimate into your own
+``wait_for_transfer``). `build_transfer_intent` builds a direct transfer's burn intent
+from the registry, and `apply_estimate` takes Gateway's fee estimate into your own
 burn intent without taking anything else from it. The on-chain side (deposits by
 authorization or permit, withdrawals, delegates, ``gatewayMint``) is in
 `xswap_sdk.signing`. See ``docs/gateway.md``.
@@ -21,6 +22,7 @@ from ._operations import (
     DEFAULT_TRANSFER_POLL_INTERVAL,
     DEFAULT_TRANSFER_TIMEOUT,
     apply_estimate,
+    build_transfer_intent,
 )
 from ._sync_client import GatewayClient
 from .models import (
@@ -75,4 +77,5 @@ __all__ = [
     "TransferResult",
     "TransferState",
     "apply_estimate",
+    "build_transfer_intent",
 ]

@@ -35,11 +35,17 @@ from ..errors import (
     TransferFailedError,
     UnsafePayloadError,
 )
-from ..registry import Registry
+from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing._fields import pad_address
-from ..signing.burn_intents import BurnIntent, TransferSpec, as_intent
+from ..signing.burn_intents import (
+    DEFAULT_MAX_FEE,
+    BurnIntent,
+    TransferSpec,
+    as_intent,
+    build_burn_intent,
+)
 from ..signing.signed_intents import SignedBurnIntent, SignedBurnIntentSet
-from ..types import Address, TokenAmount
+from ..types import MAX_UINT256, Address, TokenAmount
 from .models import (
     BalancesRequest,
     DomainBalance,
@@ -58,6 +64,7 @@ __all__ = [
     "DEFAULT_TRANSFER_POLL_INTERVAL",
     "DEFAULT_TRANSFER_TIMEOUT",
     "apply_estimate",
+    "build_transfer_intent",
     "domain_of",
 ]
 
@@ -83,6 +90,7 @@ ESTIMATE_PATH: Final = "/v1/estimate"
 TRANSFER_PATH: Final = "/v1/transfer"
 
 _USDC_DECIMALS = 6
+_ZERO_ADDRESS = "0x" + "0" * 40
 _BPS = 10_000
 # The swap backend's default cap on a burn intent's fee (flash._trust.default_max_fee_cap):
 # 2.01 USDC plus 1 basis point of the value. A test keeps the two equal.
@@ -115,6 +123,82 @@ def domain_of(chain_id: object, *, registry: Registry, testnet: bool) -> int:
             f"Gateway's {other} API: use GatewayClient(testnet={chain.testnet})",
         )
     return chain.domain
+
+
+def build_transfer_intent(
+    *,
+    source_chain_id: int,
+    destination_chain_id: int,
+    depositor: str,
+    recipient: str,
+    value: int | str,
+    source_signer: str | None = None,
+    destination_caller: str | None = None,
+    max_fee: int | str = DEFAULT_MAX_FEE,
+    max_block_height: int | str = MAX_UINT256,
+    hook_data: str | bytes = "0x",
+    salt: str | bytes | None = None,
+    registry: Registry | None = None,
+) -> BurnIntent:
+    """A burn intent for a direct Gateway transfer, its contracts and tokens from the
+    registry: the source chain's GatewayWallet and USDC, the destination chain's
+    GatewayMinter and USDC, and both chains' domains.
+
+    Args:
+        source_chain_id: the chain whose gateway balance is spent.
+        destination_chain_id: the chain the USDC is minted on (the same network).
+        depositor: whose balance is spent (``sourceDepositor``).
+        recipient: who receives the USDC on the destination chain.
+        value: smallest USDC units, more than 0.
+        source_signer: who signs: the depositor (default), or a delegate it added with
+            ``addDelegate``.
+        destination_caller: who may mint the attestation; anyone (the zero address)
+            by default, so a relayer can mint it; the USDC still goes to ``recipient``.
+        max_fee: the most Gateway may charge, in smallest units (default 2.01 USDC;
+            see ``GatewayClient.estimate`` and `apply_estimate`).
+        max_block_height: the last source block in which it is valid (default: none).
+        hook_data: bytes for the destination's hook, ``"0x"`` for none.
+        salt: 32 unique bytes; random when not given.
+        registry: the pinned chains; `xswap_sdk.registry.DEFAULT_REGISTRY` when not
+            given.
+
+    Returns:
+        The intent, ready for `sign_burn_intent`.
+
+    Raises:
+        InvalidInputError: a bad argument, or chains of two networks.
+        UnsafePayloadError: the registry does not know one of the chains.
+    """
+    pins = DEFAULT_REGISTRY if registry is None else registry
+    source = pins.chain(_chain_id("source_chain_id", source_chain_id))
+    destination = pins.chain(_chain_id("destination_chain_id", destination_chain_id))
+    if source.testnet != destination.testnet:
+        raise InvalidInputError(
+            "destination_chain_id", "must be on the same network (mainnet or testnet) as the source"
+        )
+    return build_burn_intent(
+        source_domain=source.domain,
+        destination_domain=destination.domain,
+        source_contract=source.gateway_wallet,
+        destination_contract=destination.gateway_minter,
+        source_token=source.usdc,
+        destination_token=destination.usdc,
+        user=depositor,
+        recipient=recipient,
+        value=value,
+        source_signer=source_signer,
+        destination_caller=_ZERO_ADDRESS if destination_caller is None else destination_caller,
+        hook_data=hook_data,
+        max_fee=max_fee,
+        max_block_height=max_block_height,
+        salt=salt,
+    )
+
+
+def _chain_id(argument: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidInputError(argument, "must be a positive int")
+    return value
 
 
 def _check_at_least(at_least: object) -> int:
