@@ -442,7 +442,11 @@ async def test_wait_for_transfer_gives_up_on_time(gateway: Any, httpx_mock: HTTP
 
 @pytest.mark.parametrize(
     ("arguments", "argument"),
-    [({"until": "minted"}, "until"), ({"poll_interval": 0}, "poll_interval")],
+    [
+        ({"until": "minted"}, "until"),
+        ({"poll_interval": 0}, "poll_interval"),
+        ({"wait_timeout": -1}, "wait_timeout"),
+    ],
 )
 async def test_bad_wait_arguments_are_refused(
     gateway: Any, httpx_mock: HTTPXMock, arguments: dict[str, Any], argument: str
@@ -499,7 +503,7 @@ async def test_wait_for_gateway_balance_times_out_with_the_last_entry(
         ({"at_least": 1.5}, "at_least"),
         ({"chain_id": 84532}, "chain_id"),
         ({"depositor": "nobody"}, "depositor"),
-        ({"wait_timeout": float("nan")}, "timeout"),
+        ({"wait_timeout": float("nan")}, "wait_timeout"),
     ],
 )
 async def test_bad_balance_wait_arguments_are_refused(

@@ -394,7 +394,9 @@ def wait_for_transfer(
     operation = get_transfer(transfer_id)
     if until not in ("confirmed", "finalized"):
         raise InvalidInputError("until", "must be 'confirmed' or 'finalized'")
-    check_wait_arguments(timeout, interval, interval_name="poll_interval")
+    check_wait_arguments(
+        timeout, interval, timeout_name="wait_timeout", interval_name="poll_interval"
+    )
     wanted = {"confirmed", "finalized"} if until == "confirmed" else {"finalized"}
 
     def done(record: TransferDetails) -> bool:
@@ -448,7 +450,9 @@ def wait_for_balance(
     """
     owner: str = check_argument("depositor", Address, depositor)
     wanted = _check_at_least(at_least)
-    check_wait_arguments(timeout, interval, interval_name="poll_interval")
+    check_wait_arguments(
+        timeout, interval, timeout_name="wait_timeout", interval_name="poll_interval"
+    )
     balances = get_balances(build_balances_request(owner, [domain], token))
 
     def entry(data: Any) -> DomainBalance | None:
