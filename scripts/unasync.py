@@ -31,6 +31,7 @@ PAIRS = [
     ("relayer/_async_client.py", "relayer/_sync_client.py"),
     ("routing/_async_client.py", "routing/_sync_client.py"),
     ("flash/_async_client.py", "flash/_sync_client.py"),
+    ("gateway/_async_client.py", "gateway/_sync_client.py"),
 ]
 
 # Applied in order to the whole text, so docstrings read right in the blocking module too.

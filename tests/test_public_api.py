@@ -15,12 +15,14 @@ EXPECTED = {
     "NOT_GIVEN",
     "Address",
     "AsyncFlashClient",
+    "AsyncGatewayClient",
     "AsyncRelayerClient",
     "AsyncRoutingClient",
     "Bytes32",
     "ChainId",
     "Clock",
     "FlashClient",
+    "GatewayClient",
     "HexBytes",
     "RawResponse",
     "RelayerClient",
@@ -45,7 +47,14 @@ CLIENT_PAIRS = [
 SYNC_ONLY = {"close", "__enter__", "__exit__"}
 ASYNC_ONLY = {"aclose", "__aenter__", "__aexit__"}
 # Public methods that never touch the network, so the async clients keep them plain.
-NO_IO = {"with_options", "capture_responses", "get_version", "build_order", "sign_order"}
+NO_IO = {
+    "with_options",
+    "capture_responses",
+    "get_version",
+    "build_order",
+    "sign_order",
+    "domain_of",
+}
 
 
 def test_all_is_exactly_the_expected_surface() -> None:

@@ -28,19 +28,23 @@ from eth_account import Account
 
 from xswap_sdk import (
     AsyncFlashClient,
+    AsyncGatewayClient,
     AsyncRelayerClient,
     AsyncRoutingClient,
     FlashClient,
+    GatewayClient,
     RelayerClient,
     RoutingClient,
     VirtualClock,
     errors,
 )
 from xswap_sdk.flash import Quote
+from xswap_sdk.gateway import build_transfer_intent
 from xswap_sdk.registry import DEFAULT_REGISTRY
 from xswap_sdk.relayer import RelayerPaths
 from xswap_sdk.routing import RoutingPaths
 from xswap_sdk.sandbox import Sandbox
+from xswap_sdk.signing import sign_burn_intent
 from xswap_sdk.testing import TEST_SIGNER
 
 from .support import resolve
@@ -49,6 +53,7 @@ CLIENTS: dict[str, tuple[type[Any], type[Any]]] = {
     "relayer": (RelayerClient, AsyncRelayerClient),
     "routing": (RoutingClient, AsyncRoutingClient),
     "flash": (FlashClient, AsyncFlashClient),
+    "gateway": (GatewayClient, AsyncGatewayClient),
 }
 OPTIONS = ("timeout", "max_retries", "deadline")
 """The request options every I/O method takes through ``**options``."""
@@ -666,7 +671,145 @@ FLASH: dict[tuple[str, str], Sample] = {
     ),
 }
 
-SAMPLES = {"relayer": RELAYER, "routing": ROUTING, "flash": FLASH}
+# ---------------------------------------------------------------------------- gateway
+
+UNKNOWN_TRANSFER = "3c90c3cc-0d44-4b50-8888-8dd25736052a"
+ME = TEST_SIGNER.address
+
+
+def _testnet_url(env: Env, value: Any, result: Any, error: BaseException | None) -> None:
+    # The sandbox URL is passed too, so what ``testnet`` changes is the chains' network.
+    assert isinstance(error, errors.InvalidInputError), error
+    assert "testnet" in str(error)
+
+
+def _registry_used(env: Env, value: Any, result: Any, error: BaseException | None) -> None:
+    # The client asks for the registry's domain of chain 8453 (the sandbox does not
+    # serve domain 77 and says so).
+    wire("domain")(env, 77, result, error)
+
+
+def _waited_for(env: Env, value: Any, result: Any, error: BaseException | None) -> None:
+    # 50 USDC are there: one unit more is never reached, and the message says what was.
+    assert isinstance(error, errors.WaitTimeoutError), error
+    assert f"reach {value} units" in str(error)
+
+
+def _polled_transfer(env: Env, value: Any, result: Any, error: BaseException | None) -> None:
+    assert error is None, error
+    polled_every(f"/v1/transfer/{env.transfer_id}")(env, value, result, error)
+
+
+def _intent(value: int = 1_000_000, **overrides: Any) -> Any:
+    return build_transfer_intent(
+        source_chain_id=8453,
+        destination_chain_id=42161,
+        depositor=ME,
+        recipient=ME,
+        value=value,
+        **overrides,
+    )
+
+
+CUSTOM = DEFAULT_REGISTRY.chain(8453)
+REGISTRY_WITH_DOMAIN_77 = DEFAULT_REGISTRY.with_chains(
+    type(CUSTOM)(
+        chain_id=8453,
+        name="Base (re-numbered)",
+        domain=77,
+        usdc=CUSTOM.usdc,
+        gateway_wallet=CUSTOM.gateway_wallet,
+        gateway_minter=CUSTOM.gateway_minter,
+        testnet=False,
+    )
+)
+
+GATEWAY: dict[tuple[str, str], Sample] = {
+    ("__init__", "base_url"): Sample(From(lambda env: env.sandbox.url("gateway")), url_starts),
+    ("__init__", "testnet"): Sample(True, _testnet_url),
+    ("__init__", "registry"): Sample(REGISTRY_WITH_DOMAIN_77, _registry_used),
+    ("with_options", "api_key"): Sample("gateway-key", refused(errors.InvalidInputError)),
+    ("__init__", "allow_insecure_http"): insecure("gateway"),
+    ("with_options", "allow_insecure_http"): insecure("gateway", copy=True),
+    ("with_options", "base_url"): Sample(
+        From(lambda env: env.sandbox.url("gateway") + "/v2"), url_starts
+    ),
+    ("get_balances", "depositor"): Sample(
+        "0x000000000000000000000000000000000000bEEF", wire("depositor")
+    ),
+    ("get_balances", "chain_ids"): Sample([42161], wire("domain", lambda _: 3)),
+    ("get_balances", "domains"): Sample([0], wire("domain", lambda domains: domains[0])),
+    ("get_balances", "token"): Sample("EURC", wire("token")),
+    ("estimate", "intents"): Sample(
+        From(lambda env: _intent(2_345_678)), wire("value", lambda i: str(i.spec.value))
+    ),
+    ("estimate", "max_attestation_size"): Sample(4096, wire("maxAttestationSize")),
+    ("transfer", "signed"): Sample(
+        From(lambda env: sign_burn_intent(_intent(1_234_567), TEST_SIGNER)),
+        wire("value", lambda s: str(s.intent.spec.value)),
+    ),
+    ("transfer", "max_attestation_size"): Sample(8192, wire("maxAttestationSize")),
+    ("transfer", "enable_forwarder"): Sample(True, wire("enableForwarder", lambda _: "true")),
+    ("get_transfer", "transfer_id"): Sample(
+        UNKNOWN_TRANSFER, path_ends(lambda value: f"/v1/transfer/{value}")
+    ),
+    ("wait_for_transfer", "transfer_id"): Sample(
+        From(lambda env: env.transfer_id), result_is(lambda record, _: record.status)
+    ),
+    ("wait_for_transfer", "until"): Sample(
+        "confirmed", result_is(lambda record, value: record.status == value)
+    ),
+    ("wait_for_transfer", "wait_timeout"): Sample(
+        0.5, timed_out(1.0), extra={"poll_interval": 0.25}
+    ),
+    ("wait_for_transfer", "poll_interval"): Sample(
+        0.75, _polled_transfer, extra={"until": "confirmed"}
+    ),
+    ("wait_for_gateway_balance", "depositor"): Sample(ME, wire("depositor")),
+    ("wait_for_gateway_balance", "chain_id"): Sample(1, wire("domain", lambda _: 0)),
+    ("wait_for_gateway_balance", "at_least"): Sample(
+        50_000_001, _waited_for, extra={"wait_timeout": 30, "poll_interval": 10}
+    ),
+    ("wait_for_gateway_balance", "wait_timeout"): Sample(
+        40.0, timed_out(1.0), extra={"at_least": 10**12}
+    ),
+    ("wait_for_gateway_balance", "poll_interval"): Sample(
+        7.0, polled_every("/v1/balances"), extra={"at_least": 10**12, "wait_timeout": 30}
+    ),
+    ("wait_for_gateway_balance", "token"): Sample("EURC", wire("token")),
+    ("domain_of", "chain_id"): Sample(42161, result_is(lambda domain, _: domain == 3)),
+}
+
+
+def prepare_gateway(env: Env, method: str) -> None:
+    sb = env.sandbox
+    sb.fund(ME, 8453, 50_000_000)
+    sb.fund(ME, 1, 2_000_000)
+    if method == "wait_for_transfer":
+        gateway = sb.gateway_client()
+        result = gateway.transfer(sign_burn_intent(_intent(), TEST_SIGNER))
+        env.state["transfer_id"] = result.transfer_id
+
+
+def gateway_arguments(env: Env, method: str) -> dict[str, Any]:
+    if method == "get_balances":
+        return {"depositor": ME}
+    if method == "estimate":
+        return {"intents": _intent()}
+    if method == "transfer":
+        return {"signed": sign_burn_intent(_intent(), TEST_SIGNER)}
+    if method in ("get_transfer",):
+        return {"transfer_id": UNKNOWN_TRANSFER}
+    if method == "wait_for_transfer":
+        return {"transfer_id": env.transfer_id, "poll_interval": 60.0}
+    if method == "wait_for_gateway_balance":
+        return {"depositor": ME, "chain_id": 8453, "at_least": 1}
+    if method == "domain_of":
+        return {"chain_id": 8453}
+    return {}
+
+
+SAMPLES = {"relayer": RELAYER, "routing": ROUTING, "flash": FLASH, "gateway": GATEWAY}
 
 
 def sample_for(service: str, method: str, param: str) -> Sample | None:
@@ -680,6 +823,8 @@ def sample_for(service: str, method: str, param: str) -> Sample | None:
 def prepare(env: Env, service: str, method: str) -> None:
     """Put in the sandbox (with unrecorded clients) what the method under test needs."""
     sb = env.sandbox
+    if service == "gateway":
+        prepare_gateway(env, method)
     if service == "routing":
         routing = sb.routing_client()
         if method in ("build_path", "build_path_by_id", "wait_for_status"):
@@ -731,6 +876,8 @@ def prepare(env: Env, service: str, method: str) -> None:
 
 def base_arguments(env: Env, service: str, method: str) -> dict[str, Any]:
     """The arguments a call of ``method`` needs, with ordinary values."""
+    if service == "gateway":
+        return gateway_arguments(env, method)
     if service == "relayer":
         submit = {"chain_id": 8453, "to": OTHER, "call_data": "0x"}
         if method in ("submit_tx", "relay", "relay_sync"):
@@ -796,6 +943,7 @@ PROBES: dict[str, Callable[[Any], Any]] = {
     "relayer": lambda client: client.get_relay_status(UNKNOWN_TX),
     "routing": lambda client: client.get_supported_chains(),
     "flash": lambda client: client.get_history(),
+    "gateway": lambda client: client.get_balances(TEST_SIGNER.address, chain_ids=[8453]),
 }
 """A call that shows a client's configuration on the wire (the flash one needs a login)."""
 

@@ -25,6 +25,7 @@ if _typing.TYPE_CHECKING:
     from ._options import NOT_GIVEN, RequestOptions
     from ._transport import RawResponse
     from .flash import AsyncFlashClient, FlashClient
+    from .gateway import AsyncGatewayClient, GatewayClient
     from .relayer import AsyncRelayerClient, RelayerClient
     from .routing import AsyncRoutingClient, RoutingClient
     from .types import (
@@ -44,12 +45,14 @@ __all__ = [
     "NOT_GIVEN",
     "Address",
     "AsyncFlashClient",
+    "AsyncGatewayClient",
     "AsyncRelayerClient",
     "AsyncRoutingClient",
     "Bytes32",
     "ChainId",
     "Clock",
     "FlashClient",
+    "GatewayClient",
     "HexBytes",
     "RawResponse",
     "RelayerClient",
@@ -79,6 +82,8 @@ _HOMES = {
     "RelayerClient": ".relayer",
     "AsyncRoutingClient": ".routing",
     "RoutingClient": ".routing",
+    "AsyncGatewayClient": ".gateway",
+    "GatewayClient": ".gateway",
     **dict.fromkeys(
         (
             "MAX_UINT256",

@@ -9,6 +9,7 @@ XSwapError
 ├── APIError                               something went wrong talking to a service
 │   ├── APIStatusError                     HTTP 4xx/5xx
 │   │   ├── BadRequestError (400)
+│   │   │   └── InsufficientMaxFeeError    Circle Gateway: maxFee below its floor
 │   │   ├── AuthenticationError (401)
 │   │   ├── PaymentRequiredError (402)
 │   │   ├── PermissionDeniedError (403)
@@ -28,7 +29,8 @@ XSwapError
 │       └── ResponseTooDeepError           JSON nested past the depth limit; never parsed
 ├── TerminalStateError                     a watched operation ended in failure
 │   ├── RelayFailedError                   relayer status FAILED
-│   └── SwapFailedError                    a swap or gasless swap ended failed
+│   ├── SwapFailedError                    a swap or gasless swap ended failed
+│   └── TransferFailedError                a Circle Gateway transfer failed or expired
 ├── WaitTimeoutError                       polling ran out of time; may still land
 ├── LoginError                             wallet-signature login failed
 ├── SigningError                           a signature could not be made or checked
@@ -44,8 +46,10 @@ because they can carry user data.
 
 from __future__ import annotations
 
+import re
 import reprlib
 from collections.abc import Mapping
+from decimal import ROUND_CEILING, Decimal
 from typing import Any
 
 import httpx
@@ -61,6 +65,7 @@ __all__ = [
     "DeadlineExceededError",
     "EnvelopeError",
     "InsufficientBalanceError",
+    "InsufficientMaxFeeError",
     "InternalServerError",
     "InvalidInputError",
     "LoginError",
@@ -80,11 +85,21 @@ __all__ = [
     "SigningError",
     "SwapFailedError",
     "TerminalStateError",
+    "TransferFailedError",
     "UnprocessableEntityError",
     "UnsafePayloadError",
     "WaitTimeoutError",
     "XSwapError",
 ]
+
+_USDC_SCALE = Decimal(10) ** 6
+# Circle Gateway's wording, with X and Y in decimal USDC; bounded, as a hostile answer
+# could send any number of digits.
+_MAX_FEE_FLOOR = re.compile(
+    r"insufficient max fee: expected at least (?P<minimum>[0-9]{1,24}(?:\.[0-9]{1,18})?)"
+    r"(?:,\s*got (?P<got>[0-9]{1,24}(?:\.[0-9]{1,18})?))?",
+    re.IGNORECASE,
+)
 
 _OUTCOME_UNKNOWN_HINT = (
     "The request was sent, so the service may have accepted it: check its status before "
@@ -238,6 +253,66 @@ class APIStatusError(APIError):
 
 class BadRequestError(APIStatusError):
     """HTTP 400: the service rejected the request as malformed or invalid."""
+
+
+class InsufficientMaxFeeError(BadRequestError):
+    """HTTP 400 from Circle Gateway: a burn intent's ``maxFee`` is below the fee it
+    charges now (``Insufficient max fee: expected at least X, got Y``).
+
+    Nothing was transferred. The minimum varies by source chain and over time: build
+    the intents again with a ``max_fee`` of at least `minimum_units` (or ask
+    ``GatewayClient.estimate`` first), sign them again and resend.
+
+    Attributes:
+        minimum: the least ``maxFee`` Gateway accepts, in USDC (``Decimal("2.000125")``),
+            as the message says.
+        minimum_units: the same in smallest USDC units (6 decimals), rounded up.
+        received: the ``maxFee`` Gateway saw, in USDC, when the message says it.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        minimum: Decimal,
+        received: Decimal | None = None,
+        **kwargs: Any,
+    ) -> None:
+        self.minimum = minimum
+        self.minimum_units = int((minimum * _USDC_SCALE).to_integral_value(rounding=ROUND_CEILING))
+        self.received = received
+        super().__init__(message, **kwargs)
+
+    @classmethod
+    def from_error(cls, error: APIStatusError) -> InsufficientMaxFeeError | None:
+        """The typed error for a Gateway refusal that names the fee floor, or ``None``.
+
+        Args:
+            error: the `BadRequestError` (or other status error) Gateway answered with.
+
+        Returns:
+            An `InsufficientMaxFeeError` carrying every attribute of ``error``, when its
+            message is ``Insufficient max fee: expected at least X[, got Y]``.
+        """
+        found = _MAX_FEE_FLOOR.search(error.message)
+        if found is None:
+            return None
+        received = Decimal(found.group("got")) if found.group("got") else None
+        typed = cls(
+            error.message,
+            minimum=Decimal(found.group("minimum")),
+            received=received,
+            status_code=error.status_code,
+            body=error.body,
+            code=error.code,
+            trace_id=error.trace_id,
+            headers=error.headers,
+            method=error.method,
+            path=error.path,
+            outcome_unknown=error.outcome_unknown,
+        )
+        typed.attempts = error.attempts
+        return typed
 
 
 class AuthenticationError(APIStatusError):
@@ -591,6 +666,20 @@ class RelayFailedError(TerminalStateError):
 
 class SwapFailedError(TerminalStateError):
     """A swap, bridge or gasless swap ended in a failure state."""
+
+
+class TransferFailedError(TerminalStateError):
+    """A Circle Gateway transfer ended ``failed`` (on chain, or while forwarding) or
+    ``expired`` (its attestation was not used in time).
+
+    Attributes:
+        status: the last `TransferDetails` record Gateway returned.
+        transfer_status: ``"failed"`` or ``"expired"``.
+    """
+
+    def __init__(self, message: str, *, status: Any = None, transfer_status: str) -> None:
+        self.transfer_status = transfer_status
+        super().__init__(message, status=status)
 
 
 class WaitTimeoutError(XSwapError):

@@ -12,7 +12,11 @@ What is pinned:
 - Circle Gateway's `GatewayWallet` and `GatewayMinter`, which have the same address on
   every EVM chain (one pair for mainnets, one for testnets);
 - each supported chain's Gateway domain and the address of native USDC there;
-- Uniswap's `Permit2`, the same address on every EVM chain.
+- Uniswap's `Permit2`, the same address on every EVM chain;
+- where it is known, the EIP-712 name and version of native USDC's own domain, which
+  permits and EIP-3009 authorizations are signed for (``"USD Coin"``, ``"2"`` on
+  Ethereum, Base and Arbitrum One; ``"USDC"``, ``"2"`` on Base Sepolia). Elsewhere the
+  caller names them, or the SDK reads them from the token where web3 is at hand.
 
 Sources (read when the table was written; Circle adds chains over time):
 
@@ -22,6 +26,9 @@ Sources (read when the table was written; Circle adds chains over time):
 - https://developers.circle.com/cctp/evm-smart-contracts (the same domain numbers, which
   Gateway shares with CCTP)
 - https://github.com/Uniswap/permit2 (Permit2's deterministic address)
+- USDC's EIP-712 domains: the tokens' own ``name()`` and ``version()`` on Ethereum,
+  Base and Arbitrum One, and coinbase/x402's table of EIP-3009 domains
+  (``go/mechanisms/evm/constants.go``: Base ``USD Coin``, Base Sepolia ``USDC``)
 
 To sign against a chain or a contract that is not pinned here, add it explicitly:
 
@@ -111,6 +118,10 @@ class GatewayChain:
             ``destinationContract``).
         testnet: whether this is a test network. Mainnets and testnets share domain
             numbers, so a domain names a chain only together with this flag.
+        usdc_eip712_name: the ``name`` of USDC's EIP-712 domain (its ``name()``), or
+            ``None`` when the SDK does not pin it.
+        usdc_eip712_version: the ``version`` of that domain (its ``version()``), or
+            ``None``.
 
     Raises:
         InvalidInputError: a field of the wrong type or range, or a bad address.
@@ -123,11 +134,17 @@ class GatewayChain:
     gateway_wallet: str
     gateway_minter: str
     testnet: bool
+    usdc_eip712_name: str | None = None
+    usdc_eip712_version: str | None = None
 
     def __post_init__(self) -> None:
         _whole("chain_id", self.chain_id, low=1)
         if not isinstance(self.name, str) or not self.name.strip():
             raise InvalidInputError("name", "must be a non-empty str")
+        for field in ("usdc_eip712_name", "usdc_eip712_version"):
+            value = getattr(self, field)
+            if value is not None and (not isinstance(value, str) or not value):
+                raise InvalidInputError(field, "must be a non-empty str, or None")
         _whole("domain", self.domain, low=0, high=_MAX_UINT32)
         if not isinstance(self.testnet, bool):
             raise InvalidInputError("testnet", "must be True or False")
@@ -136,15 +153,42 @@ class GatewayChain:
             object.__setattr__(self, field, _address(field, getattr(self, field)))
 
 
-def _mainnet(chain_id: int, name: str, domain: int, usdc: str) -> GatewayChain:
+# The EIP-712 domains of native USDC the SDK pins (see the module docstring's sources).
+_USD_COIN_V2 = ("USD Coin", "2")
+_USDC_V2 = ("USDC", "2")
+
+
+def _mainnet(
+    chain_id: int, name: str, domain: int, usdc: str, eip712: tuple[str, str] | None = None
+) -> GatewayChain:
+    token_name, token_version = eip712 or (None, None)
     return GatewayChain(
-        chain_id, name, domain, usdc, GATEWAY_WALLET_MAINNET, GATEWAY_MINTER_MAINNET, False
+        chain_id,
+        name,
+        domain,
+        usdc,
+        GATEWAY_WALLET_MAINNET,
+        GATEWAY_MINTER_MAINNET,
+        False,
+        token_name,
+        token_version,
     )
 
 
-def _testnet(chain_id: int, name: str, domain: int, usdc: str) -> GatewayChain:
+def _testnet(
+    chain_id: int, name: str, domain: int, usdc: str, eip712: tuple[str, str] | None = None
+) -> GatewayChain:
+    token_name, token_version = eip712 or (None, None)
     return GatewayChain(
-        chain_id, name, domain, usdc, GATEWAY_WALLET_TESTNET, GATEWAY_MINTER_TESTNET, True
+        chain_id,
+        name,
+        domain,
+        usdc,
+        GATEWAY_WALLET_TESTNET,
+        GATEWAY_MINTER_TESTNET,
+        True,
+        token_name,
+        token_version,
     )
 
 
@@ -266,11 +310,13 @@ DEFAULT_REGISTRY: Final = Registry(
     [
         # Mainnets. Domains: Circle's "Gateway supported blockchains" page; USDC: Circle's
         # "USDC contract addresses" page; the Gateway contracts are the same on each.
-        _mainnet(1, "Ethereum", 0, "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"),
+        _mainnet(1, "Ethereum", 0, "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48", _USD_COIN_V2),
         _mainnet(43114, "Avalanche C-Chain", 1, "0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E"),
         _mainnet(10, "OP Mainnet", 2, "0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85"),
-        _mainnet(42161, "Arbitrum One", 3, "0xaf88d065e77c8cC2239327C5EDb3A432268e5831"),
-        _mainnet(8453, "Base", 6, "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"),
+        _mainnet(
+            42161, "Arbitrum One", 3, "0xaf88d065e77c8cC2239327C5EDb3A432268e5831", _USD_COIN_V2
+        ),
+        _mainnet(8453, "Base", 6, "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", _USD_COIN_V2),
         _mainnet(137, "Polygon PoS", 7, "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359"),
         _mainnet(130, "Unichain", 10, "0x078D782b760474a361dDA0AF3839290b0EF57AD6"),
         _mainnet(146, "Sonic", 13, "0x29219dd400f2Bf60E5a23d13Be72B486D4038894"),
@@ -284,7 +330,7 @@ DEFAULT_REGISTRY: Final = Registry(
         _testnet(43113, "Avalanche Fuji", 1, "0x5425890298aed601595a70AB815c96711a31Bc65"),
         _testnet(11155420, "OP Sepolia", 2, "0x5fd84259d66Cd46123540766Be93DFE6D43130D7"),
         _testnet(421614, "Arbitrum Sepolia", 3, "0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d"),
-        _testnet(84532, "Base Sepolia", 6, "0x036CbD53842c5426634e7929541eC2318f3dCF7e"),
+        _testnet(84532, "Base Sepolia", 6, "0x036CbD53842c5426634e7929541eC2318f3dCF7e", _USDC_V2),
         _testnet(80002, "Polygon PoS Amoy", 7, "0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582"),
         _testnet(1301, "Unichain Sepolia", 10, "0x31d0220469e10c4E71834a79b1f276d740d3768F"),
         _testnet(14601, "Sonic Testnet", 13, "0x0BA304580ee7c9a980CF72e55f5Ed2E9fd30Bc51"),

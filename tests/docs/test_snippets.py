@@ -58,6 +58,8 @@ SERVICES = {
     "AsyncRoutingClient": "routing",
     "RelayerClient": "relayer",
     "AsyncRelayerClient": "relayer",
+    "GatewayClient": "gateway",
+    "AsyncGatewayClient": "gateway",
 }
 
 

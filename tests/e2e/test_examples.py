@@ -25,6 +25,13 @@ PROOF = {
     "flash_swap.py": [r"^signed once, as a BurnIntentSet$", r"^completed: 0x[0-9a-f]{64}$"],
     "deposit_with_permit.py": [r"^  receipt status 1$", r"^  gateway balance 2000000$"],
     "flash_deposit.py": [r"^2\. relayer: ", r"^   deposited so far: 5\.000000 USDC$"],
+    "gateway_journey.py": [
+        r"^calldata to relay: 0x8a94d4fc \(292 bytes\)$",
+        r"^deposit final after 20 min: 30\.000000 USDC on Base$",
+        r"^swap completed$",
+        r"^transfer finalized$",
+        r"^left at Circle: 4\.98\d* USDC$",
+    ],
 }
 # These deploy contracts on an in-process EVM (the dev extra).
 ON_EVM = {"deposit_with_permit.py", "flash_deposit.py"}

@@ -28,7 +28,12 @@ def test_one_host_one_prefix_per_service() -> None:
 def test_the_index_names_the_services_and_keys(sb: Sandbox, http: httpx.Client) -> None:
     index = http.get("/").json()
     urls = {name: service["url"] for name, service in index["services"].items()}
-    assert urls == {"flash": sb.flash_url, "routing": sb.routing_url, "relayer": sb.relayer_url}
+    assert urls == {
+        "flash": sb.flash_url,
+        "routing": sb.routing_url,
+        "relayer": sb.relayer_url,
+        "gateway": sb.url("gateway"),
+    }
     assert index["apiKeys"]["relayer"] == sb.relayer.api_key
     assert http.get("/bank/x").status_code == 404
 

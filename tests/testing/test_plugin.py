@@ -43,6 +43,21 @@ def test_a_users_test_is_three_lines(pytester: pytest.Pytester) -> None:
     result.assert_outcomes(passed=1)
 
 
+def test_the_gateway_fixture_sees_a_deposit_finalize(pytester: pytest.Pytester) -> None:
+    result = run(
+        pytester,
+        """
+        def test_deposit(xswap_gateway, xswap_signer, xswap_sandbox):
+            xswap_sandbox.gateway.deposit(xswap_signer.address, 8453, 5_000_000)
+            entry = xswap_gateway.wait_for_gateway_balance(
+                xswap_signer.address, 8453, at_least=5_000_000
+            )
+            assert entry.balance_units == 5_000_000
+        """,
+    )
+    result.assert_outcomes(passed=1)
+
+
 def test_the_flash_fixture_logs_in_with_the_test_signer(pytester: pytest.Pytester) -> None:
     result = run(
         pytester,

@@ -1,4 +1,5 @@
-"""Filling the gateway wallet: a USDC permit and ``depositWithPermit``, sent two ways.
+"""Filling the gateway wallet: a USDC permit and ``depositWithPermit``, or an EIP-3009
+authorization and ``depositWithAuthorization``, sent two ways.
 
 The chain's gateway wallet and USDC address come from `xswap_sdk.registry`, never from
 the backend: ``GET /supported-chains`` must agree with the registry (or the deposit is
@@ -16,21 +17,29 @@ either:
   the tokens still come from the permit's owner, so the user needs no native gas. web3
   is still needed to read the nonce.
 
+By authorization (`check_authorization_deposit`, `authorization_deposit`) nothing is
+read from the chain: the nonce is random and USDC's EIP-712 name and version come from
+the registry or the caller (or from the token through web3, `token_domain`, where the
+registry does not pin them). With the relayer, such a deposit needs no RPC at all.
+
 web3 is imported only here, when a deposit runs (the ``web3`` extra).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
+from eth_typing import ChecksumAddress
 from pydantic import BaseModel, ConfigDict
 
 from .._lazy import require
 from .._models import check_argument
 from ..errors import InvalidInputError, UnsafePayloadError
 from ..registry import DEFAULT_REGISTRY, Registry
-from ..signing.deposit import DepositTransaction
+from ..signing.authorization import AuthorizationDeposit, prepare_deposit_with_authorization
+from ..signing.calls import ContractCall
+from ..signing.deposit import DepositTransaction, _no_version_errors
 from ..signing.signer import Signer, signer_address
 from ..types import TokenAmount
 from . import _trust
@@ -44,10 +53,14 @@ __all__ = [
     "DepositPlan",
     "DepositResult",
     "async_send_transaction",
+    "async_token_domain",
+    "authorization_deposit",
+    "check_authorization_deposit",
     "check_deposit",
     "check_prepared",
     "deposit_target",
     "send_transaction",
+    "token_domain",
 ]
 
 _FEATURE = "FlashClient.deposit"
@@ -57,7 +70,8 @@ class DepositResult(BaseModel):
     """What `FlashClient.deposit` did.
 
     Attributes:
-        transaction: the ``depositWithPermit`` transaction, with its permit.
+        transaction: the ``depositWithPermit`` transaction, with its permit, or the
+            ``depositWithAuthorization`` call, with its authorization.
         chain_id: the chain it was sent on.
         tx_hash: the transaction hash, when web3 sent it.
         relayer_tx_id: the relayer's transaction id, when the relayer sent it; follow it
@@ -66,7 +80,7 @@ class DepositResult(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    transaction: DepositTransaction
+    transaction: DepositTransaction | AuthorizationDeposit
     chain_id: int
     tx_hash: str | None = None
     relayer_tx_id: str | None = None
@@ -211,7 +225,7 @@ def check_prepared(
     return transaction
 
 
-def _fields(owner: str, transaction: DepositTransaction) -> dict[str, Any]:
+def _fields(owner: str, transaction: DepositTransaction | ContractCall) -> dict[str, Any]:
     return {**transaction.to_transaction(), "from": owner}
 
 
@@ -229,7 +243,9 @@ def _hex(value: Any) -> str:
     return text if text.startswith("0x") else "0x" + text
 
 
-def send_transaction(web3: Web3, signer: Signer, transaction: DepositTransaction) -> str:
+def send_transaction(
+    web3: Web3, signer: Signer, transaction: DepositTransaction | ContractCall
+) -> str:
     """Send a deposit with web3 from the signer; return the transaction hash."""
     owner = signer_address(signer)
     fields = _fields(owner, transaction)
@@ -247,7 +263,7 @@ def send_transaction(web3: Web3, signer: Signer, transaction: DepositTransaction
 
 
 async def async_send_transaction(
-    web3: AsyncWeb3[Any], signer: Signer, transaction: DepositTransaction
+    web3: AsyncWeb3[Any], signer: Signer, transaction: DepositTransaction | ContractCall
 ) -> str:
     """The async twin of `send_transaction`, over an `AsyncWeb3`."""
     owner = signer_address(signer)
@@ -263,3 +279,144 @@ async def async_send_transaction(
     _fees(fields, base_fee, tip, gas_price)
     signed = sign(fields)
     return _hex(await web3.eth.send_raw_transaction(signed.raw_transaction))
+
+
+# ------------------------------------------------------------------------------ authorization
+
+
+def check_authorization_deposit(
+    signer: Signer,
+    *,
+    chain_id: int,
+    amount: int | str,
+    web3: object,
+    web3_type: str,
+    relayer: object,
+    relayer_type: type[Any],
+) -> DepositPlan:
+    """Check the arguments of a deposit by EIP-3009 authorization, before any I/O.
+
+    Unlike a permit deposit, web3 is not needed to sign: only to send, when no relayer
+    does. ``web3_type`` names the web3 class this client drives (``"Web3"`` or
+    ``"AsyncWeb3"``); ``relayer_type`` is the relayer client class of the same flavour.
+
+    Raises:
+        MissingDependencyError: ``web3`` is given but web3 is not installed.
+        InvalidInputError: a bad argument, neither ``web3`` nor ``relayer`` to send
+            with, or the wrong flavour of either.
+    """
+    owner = signer_address(signer)
+    checked_chain = check_chain_id(chain_id)
+    units: int = check_argument("amount", TokenAmount, amount)
+    if units == 0:
+        raise InvalidInputError("amount", "must be positive")
+    if relayer is not None and not isinstance(relayer, relayer_type):
+        raise InvalidInputError("relayer", f"must be a {relayer_type.__name__} or None")
+    if web3 is not None:
+        web3_module = require("web3", extra="web3", feature=_FEATURE)
+        if not isinstance(web3, getattr(web3_module, web3_type)):
+            raise InvalidInputError("web3", f"must be a web3.{web3_type} for this client")
+    elif relayer is None:
+        raise InvalidInputError(
+            "relayer",
+            "or web3 is needed to send a deposit by authorization (the relayer sends it "
+            "with no RPC at all; web3 sends it from the signer)",
+        )
+    return DepositPlan(owner=owner, chain_id=checked_chain, amount=units)
+
+
+def authorization_deposit(
+    signer: Signer,
+    plan: DepositPlan,
+    target: DepositTarget,
+    *,
+    token_name: str | None = None,
+    token_version: str | None = None,
+    registry: Registry | None = None,
+) -> AuthorizationDeposit:
+    """Sign the deposit's authorization and build its ``depositWithAuthorization`` call,
+    reading nothing from the chain.
+
+    Args:
+        signer: the USDC holder.
+        plan: from `check_authorization_deposit`.
+        target: from `deposit_target` (the registry's wallet and USDC, once the
+            backend's chain list agrees with them).
+        token_name: USDC's EIP-712 name, when the registry does not pin it (the
+            caller's, or `token_domain`'s).
+        token_version: USDC's EIP-712 version, likewise.
+        registry: the pinned chains; `xswap_sdk.registry.DEFAULT_REGISTRY` when not
+            given.
+
+    Returns:
+        The call on the GatewayWallet, with the authorization; anyone may send it.
+
+    Raises:
+        InvalidInputError: no known token name and version for the chain.
+        UnsafePayloadError: the call or its authorization names another contract,
+            token, owner or amount than the target and the plan.
+    """
+    pins = DEFAULT_REGISTRY if registry is None else registry
+    call = prepare_deposit_with_authorization(
+        signer,
+        chain_id=plan.chain_id,
+        value=plan.amount,
+        token_name=token_name,
+        token_version=token_version,
+        registry=pins,
+    )
+    authorization = call.authorization
+    for field, received, expected in (
+        ("transaction.to", call.to, target.gateway_wallet),
+        ("authorization.to", authorization.to, target.gateway_wallet),
+        ("authorization.token", authorization.token, target.usdc),
+        ("authorization.authorizer", authorization.authorizer, plan.owner),
+    ):
+        if received.lower() != expected.lower():
+            raise UnsafePayloadError(field, expected=expected, received=received)
+    if authorization.value != plan.amount:
+        raise UnsafePayloadError(
+            "authorization.value", expected=plan.amount, received=authorization.value
+        )
+    return call
+
+
+_DOMAIN_ABI: list[dict[str, Any]] = [
+    {
+        "type": "function",
+        "name": name,
+        "stateMutability": "view",
+        "inputs": [],
+        "outputs": [{"name": "", "type": "string"}],
+    }
+    for name in ("name", "version")
+]
+
+
+def token_domain(web3: Web3, usdc: str) -> tuple[str, str | None]:
+    """USDC's EIP-712 ``name()`` and ``version()`` (``None`` when it has none), read
+    through web3: for a chain whose registry entry does not pin them.
+
+    Pass them to `authorization_deposit`; an authorization signed for another domain is
+    refused by the token, so a wrong answer costs a failed transaction, never funds.
+    """
+    no_version = _no_version_errors()
+    token = web3.eth.contract(address=cast(ChecksumAddress, usdc), abi=_DOMAIN_ABI)
+    name: str = token.functions.name().call()
+    try:
+        version: str | None = token.functions.version().call()
+    except no_version:
+        version = None
+    return name, version
+
+
+async def async_token_domain(web3: AsyncWeb3[Any], usdc: str) -> tuple[str, str | None]:
+    """The async twin of `token_domain`, over an `AsyncWeb3`."""
+    no_version = _no_version_errors()
+    token = web3.eth.contract(address=cast(ChecksumAddress, usdc), abi=_DOMAIN_ABI)
+    name: str = await token.functions.name().call()
+    try:
+        version: str | None = await token.functions.version().call()
+    except no_version:
+        version = None
+    return name, version

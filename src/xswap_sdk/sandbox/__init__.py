@@ -1,4 +1,5 @@
-"""An in-process emulator of the swap backend, the routing service and the relayer.
+"""An in-process emulator of the swap backend, the routing service, the relayer and
+Circle Gateway's API.
 
 `Sandbox` answers like the live services (their envelopes, error shapes and state
 changes) with no account, key or network, so examples, notebooks and tests run
@@ -10,6 +11,7 @@ anywhere. Clients attach in-process through `httpx.MockTransport`;
 from ._sandbox import BASE_URL, RecordedRequest, RequestLog, Sandbox
 from .faults import Fault, Faults
 from .flash import FlashService
+from .gateway import GatewayService, GatewayTimings
 from .relayer import RelayerService, RelayerTimings
 from .routing import RoutingService
 
@@ -18,6 +20,8 @@ __all__ = [
     "Fault",
     "Faults",
     "FlashService",
+    "GatewayService",
+    "GatewayTimings",
     "RecordedRequest",
     "RelayerService",
     "RelayerTimings",

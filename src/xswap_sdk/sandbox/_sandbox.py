@@ -21,6 +21,7 @@ import httpx
 
 from .._clock import Clock, VirtualClock
 from ..flash import AsyncFlashClient, FlashClient
+from ..gateway import AsyncGatewayClient, GatewayClient
 from ..relayer import AsyncRelayerClient, RelayerClient
 from ..routing import AsyncRoutingClient, RoutingClient
 from ..signing import Signer
@@ -30,6 +31,7 @@ from ._http import Request, Response, Service
 from ._world import World
 from .faults import SERVICES, Faults, Outcome
 from .flash import FlashService
+from .gateway import GatewayService
 from .relayer import RelayerService
 from .routing import RoutingService
 
@@ -137,6 +139,8 @@ class Sandbox:
         flash: the swap backend emulator (balances, login settings, ...).
         routing: the routing service emulator (``broadcast`` for built transactions).
         relayer: the relayer emulator (timings, scripted failures, ...).
+        gateway: Circle Gateway's API emulator (deposits that finalize, transfers,
+            the fee floor); it reads the swap backend's balances.
         transport: the `httpx.MockTransport` that serves every in-process client.
         controls: the ``/sandbox`` controls (fund, time, faults...) for HTTP callers.
     """
@@ -160,8 +164,10 @@ class Sandbox:
         self.relayer = RelayerService(world)
         self.flash = FlashService(world, host=httpx.URL(self.base_url).host, jwt_secret=jwt_secret)
         self.routing = RoutingService(world, self.relayer)
+        self.gateway = GatewayService(world, self.flash)
         self._services: dict[str, Service] = {
-            service.name: service for service in (self.flash, self.routing, self.relayer)
+            service.name: service
+            for service in (self.flash, self.routing, self.relayer, self.gateway)
         }
         self.controls = ControlService(self)
         self.faults = Faults()
@@ -282,6 +288,7 @@ class Sandbox:
             "an endpoint says bearer",
             "routing": "api-key header where an endpoint says api-key",
             "relayer": "api-key header on every endpoint",
+            "gateway": "none (Circle Gateway's API needs no key)",
         }
         return {
             "name": "xswap sandbox",
@@ -414,6 +421,18 @@ class Sandbox:
     def async_relayer_client(self, **kwargs: Any) -> AsyncRelayerClient:
         """An `AsyncRelayerClient` wired to the sandbox; see `relayer_client`."""
         return self._keep(AsyncRelayerClient(**self._wire("relayer", kwargs, sync=False)))
+
+    def gateway_client(self, **kwargs: Any) -> GatewayClient:
+        """A `GatewayClient` wired to the sandbox's Gateway API: its URL, its clock.
+
+        Args:
+            **kwargs: any other `GatewayClient` argument, or an override of these.
+        """
+        return self._keep(GatewayClient(**self._wire("gateway", kwargs, sync=True)))
+
+    def async_gateway_client(self, **kwargs: Any) -> AsyncGatewayClient:
+        """An `AsyncGatewayClient` wired to the sandbox; see `gateway_client`."""
+        return self._keep(AsyncGatewayClient(**self._wire("gateway", kwargs, sync=False)))
 
     # ------------------------------------------------------------------ closing
 

@@ -43,7 +43,7 @@ from ._http import HTTPError, Request, Response, Service
 
 __all__ = ["REMOVE", "SERVICES", "Fault", "FaultKind", "Faults", "Outcome", "Tamper"]
 
-SERVICES: Final = ("flash", "routing", "relayer")
+SERVICES: Final = ("flash", "routing", "relayer", "gateway")
 """The names of the emulated services, as used in rules and in the request log."""
 
 FaultKind = Literal[

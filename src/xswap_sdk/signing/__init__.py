@@ -4,7 +4,13 @@
 - Burn intents: `build_burn_intent`, `sign_burn_intent`, `sign_burn_intent_set`, their
   typed data for signing elsewhere, and `recover_*` to check a signature.
 - USDC permits and gateway deposits: `sign_permit`, `deposit_with_permit_calldata`,
-  `prepare_deposit_with_permit` (needs the ``web3`` extra).
+  `prepare_deposit_with_permit` (needs the ``web3`` extra), and the bytes-signature
+  overload `deposit_with_permit_call`.
+- EIP-3009 deposits, with no RPC at all: `sign_deposit_authorization`,
+  `prepare_deposit_with_authorization` (``depositWithAuthorization``).
+- The rest of the gateway journey as `ContractCall` data: withdrawals
+  (`initiate_withdrawal_call`, `withdraw_call`), the balance views, delegates
+  (`add_delegate_call`) and `gateway_mint_call` on the destination minter.
 - General helpers: `personal_sign` (EIP-191 login messages) and `sign_typed_data` (any
   EIP-712 payload, such as a routing service's Permit2 quote).
 
@@ -18,6 +24,18 @@ other than 1 and deposits of 0, which Circle Gateway's contracts refuse, are ref
 before signing.
 """
 
+from .authorization import (
+    DEFAULT_AUTHORIZATION_LIFETIME,
+    DEPOSIT_WITH_AUTHORIZATION_BYTES_SELECTOR,
+    DEPOSIT_WITH_AUTHORIZATION_SELECTOR,
+    AuthorizationDeposit,
+    ReceiveAuthorization,
+    deposit_with_authorization_call,
+    prepare_deposit_with_authorization,
+    receive_authorization_typed_data,
+    sign_deposit_authorization,
+    sign_receive_authorization,
+)
 from .burn_intents import (
     DEFAULT_MAX_FEE,
     GATEWAY_DOMAIN,
@@ -33,6 +51,7 @@ from .burn_intents import (
     burn_intent_set_typed_data,
     burn_intent_typed_data,
 )
+from .calls import ContractCall, ViewCall
 from .deposit import (
     DEPOSIT_WITH_PERMIT_SELECTOR,
     DepositTransaction,
@@ -41,6 +60,23 @@ from .deposit import (
     prepare_deposit_with_permit,
 )
 from .eip712 import recover_typed_data, sign_typed_data, typed_data_digest
+from .gateway_wallet import (
+    DEPOSIT_WITH_PERMIT_BYTES_SELECTOR,
+    add_delegate_call,
+    available_balance_call,
+    deposit_with_permit_bytes_calldata,
+    deposit_with_permit_call,
+    gateway_mint_call,
+    initiate_withdrawal_call,
+    is_authorized_for_balance_call,
+    remove_delegate_call,
+    total_balance_call,
+    withdraw_call,
+    withdrawable_balance_call,
+    withdrawal_block_call,
+    withdrawal_delay_call,
+    withdrawing_balance_call,
+)
 from .permit import DEFAULT_PERMIT_LIFETIME, PermitSignature, permit_typed_data, sign_permit
 from .signed_intents import (
     SignedBurnIntent,
@@ -53,38 +89,65 @@ from .signed_intents import (
 from .signer import Signer, personal_sign, recover_personal_sign
 
 __all__ = [
+    "DEFAULT_AUTHORIZATION_LIFETIME",
     "DEFAULT_MAX_FEE",
     "DEFAULT_PERMIT_LIFETIME",
+    "DEPOSIT_WITH_AUTHORIZATION_BYTES_SELECTOR",
+    "DEPOSIT_WITH_AUTHORIZATION_SELECTOR",
+    "DEPOSIT_WITH_PERMIT_BYTES_SELECTOR",
     "DEPOSIT_WITH_PERMIT_SELECTOR",
     "GATEWAY_DOMAIN",
     "MAX_INTENTS_PER_SET",
     "TRANSFER_SPEC_VERSION",
+    "AuthorizationDeposit",
     "BurnIntent",
     "BurnIntentSet",
+    "ContractCall",
     "DepositTransaction",
     "PermitSignature",
+    "ReceiveAuthorization",
     "SignedBurnIntent",
     "SignedBurnIntentSet",
     "Signer",
     "TransferSpec",
+    "ViewCall",
+    "add_delegate_call",
     "address_to_bytes32",
     "async_prepare_deposit_with_permit",
+    "available_balance_call",
     "build_burn_intent",
     "burn_intent_digest",
     "burn_intent_set_digest",
     "burn_intent_set_typed_data",
     "burn_intent_typed_data",
+    "deposit_with_authorization_call",
+    "deposit_with_permit_bytes_calldata",
+    "deposit_with_permit_call",
     "deposit_with_permit_calldata",
+    "gateway_mint_call",
+    "initiate_withdrawal_call",
+    "is_authorized_for_balance_call",
     "permit_typed_data",
     "personal_sign",
+    "prepare_deposit_with_authorization",
     "prepare_deposit_with_permit",
+    "receive_authorization_typed_data",
     "recover_burn_intent_set_signer",
     "recover_burn_intent_signer",
     "recover_personal_sign",
     "recover_typed_data",
+    "remove_delegate_call",
     "sign_burn_intent",
     "sign_burn_intent_set",
+    "sign_deposit_authorization",
     "sign_permit",
+    "sign_receive_authorization",
     "sign_typed_data",
+    "total_balance_call",
     "typed_data_digest",
+    "withdraw_call",
+    "withdrawable_balance_call",
+    "withdrawal_block_call",
+    "withdrawal_delay_call",
+    "withdrawing_balance_call",
 ]

@@ -11,10 +11,12 @@ Fixtures:
   ``@pytest.mark.xswap_sandbox(seed=7)``, whose arguments go to `Sandbox`.
 - ``xswap_clock``: the sandbox's clock.
 - ``xswap_signer``: `xswap_sdk.testing.TEST_SIGNER`.
-- ``xswap_flash``, ``xswap_routing``, ``xswap_relayer``: blocking clients wired to the
-  sandbox (the flash client holds ``xswap_signer`` and logs in with it).
-- ``xswap_async_flash``, ``xswap_async_routing``, ``xswap_async_relayer``: the async
-  clients; await their methods in your async tests (pytest-asyncio or anyio).
+- ``xswap_flash``, ``xswap_routing``, ``xswap_relayer``, ``xswap_gateway``: blocking
+  clients wired to the sandbox (the flash client holds ``xswap_signer`` and logs in with
+  it; the gateway client talks to the sandbox's Circle Gateway API).
+- ``xswap_async_flash``, ``xswap_async_routing``, ``xswap_async_relayer``,
+  ``xswap_async_gateway``: the async clients; await their methods in your async tests
+  (pytest-asyncio or anyio).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
 
     from .._clock import Clock
     from ..flash import AsyncFlashClient, FlashClient
+    from ..gateway import AsyncGatewayClient, GatewayClient
     from ..relayer import AsyncRelayerClient, RelayerClient
     from ..routing import AsyncRoutingClient, RoutingClient
     from ..sandbox import Sandbox
@@ -36,10 +39,12 @@ if TYPE_CHECKING:
 __all__ = [
     "pytest_configure",
     "xswap_async_flash",
+    "xswap_async_gateway",
     "xswap_async_relayer",
     "xswap_async_routing",
     "xswap_clock",
     "xswap_flash",
+    "xswap_gateway",
     "xswap_relayer",
     "xswap_routing",
     "xswap_sandbox",
@@ -113,3 +118,15 @@ def xswap_relayer(xswap_sandbox: Sandbox) -> RelayerClient:
 def xswap_async_relayer(xswap_sandbox: Sandbox) -> AsyncRelayerClient:
     """An `AsyncRelayerClient` wired to the sandbox."""
     return xswap_sandbox.async_relayer_client()
+
+
+@pytest.fixture
+def xswap_gateway(xswap_sandbox: Sandbox) -> GatewayClient:
+    """A `GatewayClient` wired to the sandbox's Circle Gateway API."""
+    return xswap_sandbox.gateway_client()
+
+
+@pytest.fixture
+def xswap_async_gateway(xswap_sandbox: Sandbox) -> AsyncGatewayClient:
+    """An `AsyncGatewayClient` wired to the sandbox's Circle Gateway API."""
+    return xswap_sandbox.async_gateway_client()

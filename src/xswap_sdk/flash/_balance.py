@@ -1,0 +1,102 @@
+"""Waiting for a gateway balance through the swap backend: the flow behind
+``FlashClient.wait_for_gateway_balance`` when no Circle Gateway client is configured.
+
+It polls ``GET /balance/{address}`` until the entry of the chain asked for holds at least
+the amount asked for. With a Gateway client the same wait asks Circle instead
+(``GatewayClient.wait_for_gateway_balance``), which sees the balance independently of
+the backend.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from .._clock import Clock
+from .._flow import Flow
+from .._models import check_argument
+from .._operation import Operation
+from .._polling import check_wait_arguments, poll
+from ..errors import InvalidInputError
+from ..types import Address, TokenAmount
+from . import _operations as operations
+from .models import GatewayBalance, GatewayBalanceEntry
+
+__all__ = ["DEFAULT_BALANCE_POLL_INTERVAL", "DEFAULT_BALANCE_TIMEOUT", "wait_for_balance"]
+
+DEFAULT_BALANCE_TIMEOUT: Final = 1800.0
+"""Seconds to wait by default: a deposit counts once final, about 20 minutes on
+Ethereum and Base (the same default as ``GatewayClient.wait_for_gateway_balance``)."""
+
+DEFAULT_BALANCE_POLL_INTERVAL: Final = 10.0
+"""Seconds between two balance reads while waiting."""
+
+
+def _entry(balance: GatewayBalance, chain_id: int) -> GatewayBalanceEntry | None:
+    return next((entry for entry in balance.balances if entry.chain_id == chain_id), None)
+
+
+def wait_for_balance(
+    depositor: str,
+    chain_id: int,
+    *,
+    at_least: int | str,
+    timeout: float,
+    interval: float,
+    clock: Clock,
+) -> Flow[GatewayBalanceEntry]:
+    """Poll the backend's ``GET /balance/{address}`` until the depositor's entry for
+    ``chain_id`` holds at least ``at_least`` smallest units.
+
+    Args:
+        depositor: the balance's owner.
+        chain_id: the chain deposited on.
+        at_least: smallest USDC units to wait for.
+        timeout: seconds before giving up.
+        interval: seconds between two reads.
+        clock: the client's clock.
+
+    Returns:
+        The flow; it returns the entry of ``chain_id``.
+
+    Raises:
+        InvalidInputError: a bad argument (when the flow is made, before any I/O).
+        WaitTimeoutError: time ran out (``last_status`` is the last entry seen, or
+            ``None`` when the backend listed none for the chain).
+    """
+    owner: str = check_argument("depositor", Address, depositor)
+    if isinstance(chain_id, bool) or not isinstance(chain_id, int) or chain_id < 1:
+        raise InvalidInputError("chain_id", "must be a positive int")
+    wanted: int = check_argument("at_least", TokenAmount, at_least)
+    check_wait_arguments(timeout, interval, timeout_name="wait_timeout")
+    page = operations.get_balance(owner)
+
+    def parse(data: Any) -> GatewayBalanceEntry | None:
+        return _entry(page.parse(data), chain_id)
+
+    # The answer read down to the chain's entry, so that a timeout's ``last_status`` is
+    # that entry.
+    operation: Operation[GatewayBalanceEntry | None] = Operation(
+        page.method, page.path, parse, auth=page.auth, path_template=page.path_template
+    )
+
+    def done(entry: GatewayBalanceEntry | None) -> bool:
+        return entry is not None and entry.balance >= wanted
+
+    def timeout_message(last: GatewayBalanceEntry | None) -> str:
+        seen = f"last seen {last.balance} units" if last else "no entry for the chain yet"
+        return (
+            f"timed out after {timeout:g} s waiting for {owner}'s gateway balance on chain "
+            f"{chain_id} to reach {wanted} units ({seen}). A deposit counts once its block "
+            "is final: check again later."
+        )
+
+    entry = yield from poll(
+        lambda: operation,
+        done,
+        timeout=timeout,
+        interval=interval,
+        clock=clock,
+        timeout_message=timeout_message,
+    )
+    assert entry is not None
+    return entry

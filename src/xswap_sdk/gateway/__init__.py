@@ -1,0 +1,81 @@
+"""Circle Gateway's own API: balances, fee estimates, transfers and their attestations.
+
+`GatewayClient` and `AsyncGatewayClient` give an independent view of the gateway balance
+the swap backend spends (``get_balances``, ``wait_for_gateway_balance`` while a deposit
+finalizes) and follow a burn at Circle (``transfer``, ``get_transfer``,
+``wait_for_transfer``). `build_transfer_intent` builds a direct transfer's burn intent
+from the registry, and `apply_estimate` takes Gateway's fee estimate into your own
+burn intent without taking anything else from it. The on-chain side (deposits by
+authorization or permit, withdrawals, delegates, ``gatewayMint``) is in
+`xswap_sdk.signing`. See ``docs/gateway.md``.
+"""
+
+from ._async_client import (
+    GATEWAY_MAINNET_URL,
+    GATEWAY_SERVICE,
+    GATEWAY_TESTNET_URL,
+    AsyncGatewayClient,
+)
+from ._operations import (
+    DEFAULT_BALANCE_POLL_INTERVAL,
+    DEFAULT_BALANCE_TIMEOUT,
+    DEFAULT_TRANSFER_POLL_INTERVAL,
+    DEFAULT_TRANSFER_TIMEOUT,
+    apply_estimate,
+    build_transfer_intent,
+)
+from ._sync_client import GatewayClient
+from .models import (
+    TERMINAL_TRANSFER_STATES,
+    AttestationDetails,
+    BalanceSource,
+    BalancesRequest,
+    ContractInfo,
+    DomainBalance,
+    DomainInfo,
+    EstimatedBurnIntent,
+    EstimatedBurnIntentSet,
+    EstimatedTransfer,
+    ForwardingDetails,
+    GatewayBalances,
+    GatewayInfo,
+    IntentFee,
+    TransferDetails,
+    TransferFees,
+    TransferIntentSummary,
+    TransferResult,
+    TransferState,
+)
+
+__all__ = [
+    "DEFAULT_BALANCE_POLL_INTERVAL",
+    "DEFAULT_BALANCE_TIMEOUT",
+    "DEFAULT_TRANSFER_POLL_INTERVAL",
+    "DEFAULT_TRANSFER_TIMEOUT",
+    "GATEWAY_MAINNET_URL",
+    "GATEWAY_SERVICE",
+    "GATEWAY_TESTNET_URL",
+    "TERMINAL_TRANSFER_STATES",
+    "AsyncGatewayClient",
+    "AttestationDetails",
+    "BalanceSource",
+    "BalancesRequest",
+    "ContractInfo",
+    "DomainBalance",
+    "DomainInfo",
+    "EstimatedBurnIntent",
+    "EstimatedBurnIntentSet",
+    "EstimatedTransfer",
+    "ForwardingDetails",
+    "GatewayBalances",
+    "GatewayClient",
+    "GatewayInfo",
+    "IntentFee",
+    "TransferDetails",
+    "TransferFees",
+    "TransferIntentSummary",
+    "TransferResult",
+    "TransferState",
+    "apply_estimate",
+    "build_transfer_intent",
+]

@@ -1,0 +1,579 @@
+"""Circle Gateway's operations as plain data: validate arguments, build `Operation`s and
+flows. No I/O; shared by `GatewayClient` and `AsyncGatewayClient`.
+
+Retry decisions, per operation:
+
+- ``POST /v1/transfer`` asks for an attestation that lets the burn go ahead: not
+  idempotent, so it is retried only when the request never left this machine.
+- ``POST /v1/balances`` and ``POST /v1/estimate`` only read, and are retried per the
+  shared policy like the ``GET``s.
+
+Gateway's ``Insufficient max fee: expected at least X`` refusal (HTTP 400) is raised as
+`InsufficientMaxFeeError`, with X parsed: `typed_refusals` turns the transport's
+`BadRequestError` into it inside the flow.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any, Final, Literal, TypeVar
+
+from pydantic import ValidationError
+
+from .._clock import Clock
+from .._flow import Call, Flow
+from .._models import check_argument, validate_request
+from .._operation import Operation, parser
+from .._polling import check_wait_arguments, poll
+from ..errors import (
+    BadRequestError,
+    InsufficientMaxFeeError,
+    InvalidInputError,
+    NotFoundError,
+    QuoteRejectedError,
+    TransferFailedError,
+    UnsafePayloadError,
+)
+from ..registry import DEFAULT_REGISTRY, Registry
+from ..signing._fields import pad_address
+from ..signing.burn_intents import (
+    DEFAULT_MAX_FEE,
+    BurnIntent,
+    TransferSpec,
+    as_intent,
+    build_burn_intent,
+)
+from ..signing.signed_intents import SignedBurnIntent, SignedBurnIntentSet
+from ..types import MAX_UINT256, Address, TokenAmount
+from .models import (
+    BalancesRequest,
+    DomainBalance,
+    EstimateAnswer,
+    EstimatedBurnIntent,
+    EstimatedTransfer,
+    GatewayBalances,
+    GatewayInfo,
+    TransferDetails,
+    TransferResult,
+)
+
+__all__ = [
+    "DEFAULT_BALANCE_POLL_INTERVAL",
+    "DEFAULT_BALANCE_TIMEOUT",
+    "DEFAULT_TRANSFER_POLL_INTERVAL",
+    "DEFAULT_TRANSFER_TIMEOUT",
+    "apply_estimate",
+    "build_transfer_intent",
+    "domain_of",
+]
+
+T = TypeVar("T")
+
+DEFAULT_BALANCE_TIMEOUT: Final = 1800.0
+"""Seconds `wait_for_gateway_balance` waits by default: a deposit counts once Gateway sees
+it in a finalized block, about 20 minutes on Ethereum and Base (13 to 19 on other
+rollups, seconds on Avalanche or Arc), so half an hour leaves a margin."""
+
+DEFAULT_BALANCE_POLL_INTERVAL: Final = 10.0
+"""Seconds between two balance reads while waiting."""
+
+DEFAULT_TRANSFER_TIMEOUT: Final = 1800.0
+"""Seconds `wait_for_transfer` waits by default for the mint to be final."""
+
+DEFAULT_TRANSFER_POLL_INTERVAL: Final = 5.0
+"""Seconds between two reads of a transfer while waiting."""
+
+INFO_PATH: Final = "/v1/info"
+BALANCES_PATH: Final = "/v1/balances"
+ESTIMATE_PATH: Final = "/v1/estimate"
+TRANSFER_PATH: Final = "/v1/transfer"
+
+_USDC_DECIMALS = 6
+_ZERO_ADDRESS = "0x" + "0" * 40
+_BPS = 10_000
+# The swap backend's default cap on a burn intent's fee (flash._trust.default_max_fee_cap):
+# 2.01 USDC plus 1 basis point of the value. A test keeps the two equal.
+_DEFAULT_FEE_CAP_BASE = 2_010_000
+_DEFAULT_FEE_CAP_BPS = 1
+
+Signed = SignedBurnIntent | SignedBurnIntentSet
+EstimateItem = BurnIntent | TransferSpec | Mapping[str, Any]
+
+
+# ------------------------------------------------------------------------------ arguments
+
+
+def domain_of(chain_id: object, *, registry: Registry, testnet: bool) -> int:
+    """The Gateway domain of ``chain_id``, from the registry, on this client's network.
+
+    Raises:
+        InvalidInputError: not a chain id, or a chain of the other network (a testnet
+            chain on a mainnet client, or the reverse).
+        UnsafePayloadError: the registry does not know the chain.
+    """
+    if isinstance(chain_id, bool) or not isinstance(chain_id, int) or chain_id < 1:
+        raise InvalidInputError("chain_id", "must be a positive int")
+    chain = registry.chain(chain_id)
+    if chain.testnet != testnet:
+        wanted, other = ("testnet", "mainnet") if chain.testnet else ("mainnet", "testnet")
+        raise InvalidInputError(
+            "chain_id",
+            f"{chain.name} ({chain_id}) is a {wanted} chain and this client talks to "
+            f"Gateway's {other} API: use GatewayClient(testnet={chain.testnet})",
+        )
+    return chain.domain
+
+
+def build_transfer_intent(
+    *,
+    source_chain_id: int,
+    destination_chain_id: int,
+    depositor: str,
+    recipient: str,
+    value: int | str,
+    source_signer: str | None = None,
+    destination_caller: str | None = None,
+    max_fee: int | str = DEFAULT_MAX_FEE,
+    max_block_height: int | str = MAX_UINT256,
+    hook_data: str | bytes = "0x",
+    salt: str | bytes | None = None,
+    registry: Registry | None = None,
+) -> BurnIntent:
+    """A burn intent for a direct Gateway transfer, its contracts and tokens from the
+    registry: the source chain's GatewayWallet and USDC, the destination chain's
+    GatewayMinter and USDC, and both chains' domains.
+
+    Args:
+        source_chain_id: the chain whose gateway balance is spent.
+        destination_chain_id: the chain the USDC is minted on (the same network).
+        depositor: whose balance is spent (``sourceDepositor``).
+        recipient: who receives the USDC on the destination chain.
+        value: smallest USDC units, more than 0.
+        source_signer: who signs: the depositor (default), or a delegate it added with
+            ``addDelegate``.
+        destination_caller: who may mint the attestation; anyone (the zero address)
+            by default, so a relayer can mint it; the USDC still goes to ``recipient``.
+        max_fee: the most Gateway may charge, in smallest units (default 2.01 USDC;
+            see ``GatewayClient.estimate`` and `apply_estimate`).
+        max_block_height: the last source block in which it is valid (default: none).
+        hook_data: bytes for the destination's hook, ``"0x"`` for none.
+        salt: 32 unique bytes; random when not given.
+        registry: the pinned chains; `xswap_sdk.registry.DEFAULT_REGISTRY` when not
+            given.
+
+    Returns:
+        The intent, ready for `sign_burn_intent`.
+
+    Raises:
+        InvalidInputError: a bad argument, or chains of two networks.
+        UnsafePayloadError: the registry does not know one of the chains.
+    """
+    pins = DEFAULT_REGISTRY if registry is None else registry
+    source = pins.chain(_chain_id("source_chain_id", source_chain_id))
+    destination = pins.chain(_chain_id("destination_chain_id", destination_chain_id))
+    if source.testnet != destination.testnet:
+        raise InvalidInputError(
+            "destination_chain_id", "must be on the same network (mainnet or testnet) as the source"
+        )
+    return build_burn_intent(
+        source_domain=source.domain,
+        destination_domain=destination.domain,
+        source_contract=source.gateway_wallet,
+        destination_contract=destination.gateway_minter,
+        source_token=source.usdc,
+        destination_token=destination.usdc,
+        user=depositor,
+        recipient=recipient,
+        value=value,
+        source_signer=source_signer,
+        destination_caller=_ZERO_ADDRESS if destination_caller is None else destination_caller,
+        hook_data=hook_data,
+        max_fee=max_fee,
+        max_block_height=max_block_height,
+        salt=salt,
+    )
+
+
+def _chain_id(argument: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidInputError(argument, "must be a positive int")
+    return value
+
+
+def _check_at_least(at_least: object) -> int:
+    units: int = check_argument("at_least", TokenAmount, at_least)
+    return units
+
+
+def _check_size(value: object) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidInputError("max_attestation_size", "must be a positive int (bytes), or None")
+    return value
+
+
+def _check_flag(argument: str, value: object) -> bool | None:
+    if value is not None and not isinstance(value, bool):
+        raise InvalidInputError(argument, "must be True, False or None")
+    return value
+
+
+def check_transfer_id(transfer_id: object) -> str:
+    """Validate a transfer id: the UUID ``POST /v1/transfer`` returned."""
+    if not isinstance(transfer_id, str):
+        raise InvalidInputError("transfer_id", "must be the transferId string (a UUID)")
+    try:
+        return str(uuid.UUID(transfer_id.strip()))
+    except ValueError:
+        raise InvalidInputError(
+            "transfer_id", "must be the transferId POST /v1/transfer returned (a UUID)"
+        ) from None
+
+
+def build_balances_request(
+    depositor: str | Sequence[str], domains: Sequence[int] | None, token: str
+) -> BalancesRequest:
+    """The ``POST /v1/balances`` body: one source per depositor and domain (or per
+    depositor alone, for every domain)."""
+    depositors: object = [depositor] if isinstance(depositor, str) else depositor
+    if isinstance(depositors, bytes) or not isinstance(depositors, Sequence) or not depositors:
+        raise InvalidInputError("depositor", "must be an address or a non-empty list of them")
+    if domains is not None and (isinstance(domains, str | bytes) or not domains):
+        raise InvalidInputError("domains", "must be a non-empty list of domain numbers, or None")
+    if domains is None:
+        sources: list[dict[str, Any]] = [{"depositor": d} for d in depositors]
+    else:
+        sources = [{"depositor": d, "domain": n} for d in depositors for n in domains]
+    return validate_request(BalancesRequest, token=token, sources=sources)
+
+
+# ------------------------------------------------------------------------------ operations
+
+
+def get_info() -> Operation[GatewayInfo]:
+    """``GET /v1/info``."""
+    return Operation("GET", INFO_PATH, parser(GatewayInfo), auth="none")
+
+
+def get_balances(request: BalancesRequest) -> Operation[GatewayBalances]:
+    """``POST /v1/balances``: a read, so it may be retried."""
+    return Operation(
+        "POST", BALANCES_PATH, parser(GatewayBalances), json=request.to_wire(), auth="none"
+    )
+
+
+def _estimate_item(item: object, index: int) -> dict[str, Any]:
+    argument = f"intents[{index}]"
+    if isinstance(item, TransferSpec):
+        return {"spec": item.to_wire()}
+    if isinstance(item, Mapping) and "spec" in item and not {"maxFee", "max_fee"} & set(item):
+        # A spec alone: Gateway fills in the fee and the height.
+        try:
+            spec = TransferSpec.model_validate(item["spec"])
+        except ValidationError:
+            raise InvalidInputError(f"{argument}.spec", "is not a valid transfer spec") from None
+        return {"spec": spec.to_wire()}
+    return as_intent(item, argument).to_wire()
+
+
+def estimate(
+    intents: EstimateItem | Sequence[EstimateItem], *, max_attestation_size: int | None = None
+) -> Operation[list[EstimatedTransfer]]:
+    """``POST /v1/estimate``: each element a burn intent (with your ``maxFee`` and
+    ``maxBlockHeight``) or a transfer spec alone."""
+    items: object = (
+        [intents] if isinstance(intents, BurnIntent | TransferSpec | Mapping) else intents
+    )
+    if isinstance(items, str | bytes) or not isinstance(items, Sequence) or not items:
+        raise InvalidInputError(
+            "intents", "must be a burn intent, a transfer spec, or a non-empty list of them"
+        )
+    body = [_estimate_item(item, index) for index, item in enumerate(items)]
+    size = _check_size(max_attestation_size)
+    params = [("maxAttestationSize", str(size))] if size is not None else None
+    return Operation(
+        "POST", ESTIMATE_PATH, parser(EstimateAnswer), json=body, params=params, auth="none"
+    )
+
+
+def transfer_body(signed: Signed | Sequence[Signed]) -> list[dict[str, Any]]:
+    """The ``POST /v1/transfer`` body: each signed intent or set's ``to_wire()``, exactly
+    as it was signed."""
+    items: object = (
+        [signed] if isinstance(signed, SignedBurnIntent | SignedBurnIntentSet) else signed
+    )
+    if isinstance(items, str | bytes) or not isinstance(items, Sequence) or not items:
+        raise InvalidInputError(
+            "signed",
+            "must be a SignedBurnIntent, a SignedBurnIntentSet, or a non-empty list of them",
+        )
+    for index, item in enumerate(items):
+        if not isinstance(item, SignedBurnIntent | SignedBurnIntentSet):
+            raise InvalidInputError(
+                f"signed[{index}]",
+                "must be a SignedBurnIntent or SignedBurnIntentSet (from sign_burn_intent "
+                "or sign_burn_intent_set)",
+            )
+    return [item.to_wire() for item in items]
+
+
+def transfer(
+    signed: Signed | Sequence[Signed],
+    *,
+    max_attestation_size: int | None = None,
+    enable_forwarder: bool | None = None,
+) -> Operation[TransferResult]:
+    """``POST /v1/transfer``: not idempotent; the signatures are kept out of errors."""
+    body = transfer_body(signed)
+    params = []
+    size = _check_size(max_attestation_size)
+    if size is not None:
+        params.append(("maxAttestationSize", str(size)))
+    if _check_flag("enable_forwarder", enable_forwarder) is not None:
+        params.append(("enableForwarder", "true" if enable_forwarder else "false"))
+    return Operation(
+        "POST",
+        TRANSFER_PATH,
+        parser(TransferResult),
+        json=body,
+        params=params or None,
+        idempotent=False,
+        auth="none",
+        secrets=tuple(item["signature"] for item in body),
+    )
+
+
+def get_transfer(transfer_id: str) -> Operation[TransferDetails]:
+    """``GET /v1/transfer/{id}``."""
+    checked = check_transfer_id(transfer_id)
+    return Operation(
+        "GET",
+        f"{TRANSFER_PATH}/{checked}",
+        parser(TransferDetails),
+        auth="none",
+        path_template=f"{TRANSFER_PATH}/{{id}}",
+    )
+
+
+# ------------------------------------------------------------------------------ flows
+
+
+def typed_refusals(operation: Operation[T]) -> Flow[T]:
+    """Send ``operation``; raise Gateway's fee-floor refusal as `InsufficientMaxFeeError`.
+
+    Raises:
+        InsufficientMaxFeeError: HTTP 400 ``Insufficient max fee: expected at least X``.
+    """
+    try:
+        result: T = yield Call(operation)
+    except BadRequestError as exc:
+        typed = InsufficientMaxFeeError.from_error(exc)
+        if typed is None:
+            raise
+        raise typed from None
+    return result
+
+
+def wait_for_transfer(
+    transfer_id: str,
+    *,
+    until: Literal["confirmed", "finalized"],
+    timeout: float,
+    interval: float,
+    clock: Clock,
+) -> Flow[TransferDetails]:
+    """Poll ``GET /v1/transfer/{id}`` until the transfer reaches ``until`` (or is
+    finalized), and stop on ``failed`` or ``expired``.
+
+    Raises:
+        TransferFailedError: the status became ``failed`` or ``expired``.
+        WaitTimeoutError: time ran out; the transfer may still complete.
+    """
+    operation = get_transfer(transfer_id)
+    if until not in ("confirmed", "finalized"):
+        raise InvalidInputError("until", "must be 'confirmed' or 'finalized'")
+    check_wait_arguments(
+        timeout, interval, timeout_name="wait_timeout", interval_name="poll_interval"
+    )
+    wanted = {"confirmed", "finalized"} if until == "confirmed" else {"finalized"}
+
+    def done(record: TransferDetails) -> bool:
+        if record.status in ("failed", "expired"):
+            reason = ""
+            if record.forwarding_details and record.forwarding_details.failure_reason:
+                reason = f": {record.forwarding_details.failure_reason}"
+            raise TransferFailedError(
+                f"Gateway transfer {operation.path.rsplit('/', 1)[-1]} {record.status}{reason}",
+                status=record,
+                transfer_status=str(record.status),
+            )
+        return record.status in wanted
+
+    def timeout_message(last: TransferDetails | None) -> str:
+        seen = f"last status {last.status}" if last else "not visible yet"
+        return (
+            f"timed out after {timeout:g} s waiting for Gateway transfer "
+            f"{operation.path.rsplit('/', 1)[-1]} to be {until} ({seen}). It may still "
+            "complete: check get_transfer() later."
+        )
+
+    return poll(
+        lambda: operation,
+        done,
+        timeout=timeout,
+        interval=interval,
+        clock=clock,
+        timeout_message=timeout_message,
+        # Right after POST /v1/transfer the record may not be readable yet.
+        not_yet_visible=(NotFoundError,),
+    )
+
+
+def wait_for_balance(
+    depositor: str,
+    *,
+    domain: int,
+    at_least: int | str,
+    token: str,
+    timeout: float,
+    interval: float,
+    clock: Clock,
+) -> Flow[DomainBalance]:
+    """Poll ``POST /v1/balances`` until the depositor's available balance on ``domain``
+    is at least ``at_least`` smallest units.
+
+    Raises:
+        WaitTimeoutError: time ran out (``last_status`` is the last entry seen); the
+            deposit may still finalize.
+    """
+    owner: str = check_argument("depositor", Address, depositor)
+    wanted = _check_at_least(at_least)
+    check_wait_arguments(
+        timeout, interval, timeout_name="wait_timeout", interval_name="poll_interval"
+    )
+    balances = get_balances(build_balances_request(owner, [domain], token))
+
+    def entry(data: Any) -> DomainBalance | None:
+        return balances.parse(data).for_domain(domain, owner)
+
+    # The answer read down to this depositor's entry, so that a timeout's
+    # ``last_status`` is that entry.
+    operation: Operation[DomainBalance | None] = Operation(
+        balances.method, balances.path, entry, json=balances.json, auth=balances.auth
+    )
+
+    def done(found: DomainBalance | None) -> bool:
+        return found is not None and found.balance_units >= wanted
+
+    def timeout_message(last: DomainBalance | None) -> str:
+        seen = f"last seen {last.balance} USDC" if last else "no balance listed yet"
+        return (
+            f"timed out after {timeout:g} s waiting for {owner}'s gateway balance on domain "
+            f"{domain} to reach {wanted} units ({seen}). A deposit counts once its block is "
+            "final: check again later."
+        )
+
+    found = yield from poll(
+        lambda: operation,
+        done,
+        timeout=timeout,
+        interval=interval,
+        clock=clock,
+        timeout_message=timeout_message,
+    )
+    assert found is not None
+    return found
+
+
+# ------------------------------------------------------------------------------ estimates
+
+
+def _word(value: object) -> object:
+    """A spec value for comparison: addresses padded to bytes32, hex lower-cased,
+    numbers as ints."""
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text.startswith("0x") and len(text) == 42:
+            return pad_address(text)
+        if text.isdigit():
+            return int(text)
+        return text
+    return value
+
+
+def default_fee_cap(value: int) -> int:
+    """The default cap on an estimated ``maxFee``: 2.01 USDC plus 1 basis point of
+    ``value`` (the swap backend's default cap, for the same reasons)."""
+    return _DEFAULT_FEE_CAP_BASE + value * _DEFAULT_FEE_CAP_BPS // _BPS
+
+
+def apply_estimate(
+    intent: BurnIntent | Mapping[str, Any],
+    estimated: EstimatedBurnIntent | EstimatedTransfer,
+    *,
+    max_fee_cap: int | None = None,
+) -> BurnIntent:
+    """Your burn intent with the ``maxFee`` and ``maxBlockHeight`` Gateway estimated,
+    and nothing else of its answer.
+
+    The estimate's spec must be your own, field by field (Gateway may write addresses
+    as 20 bytes; that is not a difference): Gateway supplies a price and a height, never
+    what moves where.
+
+    Args:
+        intent: the intent you built (`build_burn_intent`) and sent to ``estimate``.
+        estimated: the matching element of ``GatewayClient.estimate``'s answer.
+        max_fee_cap: the most you accept as ``maxFee``, in smallest USDC units; without
+            it, 2.01 USDC plus 1 basis point of the value.
+
+    Returns:
+        A new `BurnIntent`, ready to sign.
+
+    Raises:
+        UnsafePayloadError: the estimate's spec differs from yours, it holds no single
+            intent, its fee is not a uint256, or (with no ``max_fee_cap``) its fee is
+            above the default cap.
+        QuoteRejectedError: its fee is above your ``max_fee_cap``.
+    """
+    own = as_intent(intent)
+    if isinstance(estimated, EstimatedTransfer):
+        found = estimated.intents
+        if len(found) != 1:
+            raise UnsafePayloadError(
+                "estimate", expected="one estimated burn intent", received=len(found)
+            )
+        estimated = found[0]
+    mine = own.spec.to_wire()
+    theirs = estimated.spec
+    for key in sorted(set(mine) | set(theirs)):
+        if _word(theirs.get(key)) != _word(mine.get(key)):
+            raise UnsafePayloadError(
+                f"estimate.spec.{key}", expected=mine.get(key), received=theirs.get(key)
+            )
+    fee = estimated.max_fee
+    if max_fee_cap is not None:
+        cap: int = check_argument("max_fee_cap", TokenAmount, max_fee_cap)
+        if fee > cap:
+            raise QuoteRejectedError(
+                "max_fee_cap",
+                f"is {cap} units, and Gateway asks a maxFee of {fee}: raise the cap or try "
+                "again later",
+                quote=estimated,
+            )
+    elif fee > default_fee_cap(own.spec.value):
+        raise UnsafePayloadError(
+            "estimate.max_fee",
+            expected=f"at most {default_fee_cap(own.spec.value)} (the default cap)",
+            received=fee,
+            hint="Pass max_fee_cap= to accept a higher fee.",
+        )
+    try:
+        return BurnIntent.model_validate(
+            {**own.to_wire(), "maxFee": str(fee), "maxBlockHeight": str(estimated.max_block_height)}
+        )
+    except ValidationError:
+        raise UnsafePayloadError(
+            "estimate", expected="a uint256 maxFee and maxBlockHeight", received=estimated
+        ) from None

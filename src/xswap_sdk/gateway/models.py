@@ -1,0 +1,336 @@
+"""Models of Circle Gateway's API: what it answers, and the balance request.
+
+Answers are read tolerantly (`WireModel`: unknown fields are kept, statuses are an open
+set) but the fields Circle's reference lists in every answer are required, so an answer
+without them is a `ResponseValidationError` rather than a silent ``None``: ``version``
+and ``domains`` of ``/v1/info`` with each domain's contracts and heights, ``token`` and
+``balances`` of ``/v1/balances`` with each entry's domain, depositor and balance,
+``transferId``, ``attestation`` and ``signature`` of ``/v1/transfer``, and the
+``status`` of ``/v1/transfer/{id}``. Fields that appear only in some answers (fees,
+forwarding details, the mint's transaction hash) are optional.
+
+Amounts in these answers are decimal USDC strings (``"1.000000"``), unlike burn intents,
+whose ``value`` and ``maxFee`` are smallest units: the models keep the `Decimal` and
+offer the smallest units next to it (``balance_units``).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import BeforeValidator, Field, StringConstraints
+
+from .._models import LenientAddress, LenientInt, RequestModel, WireModel
+from ..registry import Registry
+from ..signing._fields import Uint32
+from ..signing.calls import ContractCall
+from ..signing.gateway_wallet import gateway_mint_call
+from ..types import Address, to_units
+
+__all__ = [
+    "TERMINAL_TRANSFER_STATES",
+    "AttestationDetails",
+    "BalanceSource",
+    "BalancesRequest",
+    "ContractInfo",
+    "DomainBalance",
+    "DomainInfo",
+    "EstimatedBurnIntent",
+    "EstimatedBurnIntentSet",
+    "EstimatedTransfer",
+    "ForwardingDetails",
+    "GatewayBalances",
+    "GatewayInfo",
+    "IntentFee",
+    "TransferDetails",
+    "TransferFees",
+    "TransferIntentSummary",
+    "TransferResult",
+    "TransferState",
+]
+
+USDC_DECIMALS: Final = 6
+
+TransferState = Literal["pending", "confirmed", "finalized", "failed", "expired"]
+"""A transfer's documented states: ``pending`` (attested, not yet minted), ``confirmed``
+(minted on the destination chain), ``finalized`` (that mint is final), ``failed`` (on
+chain or while forwarding) and ``expired`` (the attestation was not used in time).
+Fields typed ``TransferState | str`` accept states Circle may add."""
+
+TERMINAL_TRANSFER_STATES: Final = frozenset({"finalized", "failed", "expired"})
+
+TokenSymbol = Annotated[str, StringConstraints(pattern=r"^[A-Z0-9]{1,16}$")]
+"""A token as Gateway names it (``"USDC"``)."""
+
+
+# ------------------------------------------------------------------------------ /v1/info
+
+
+class ContractInfo(WireModel):
+    """One of a domain's Gateway contracts, as ``/v1/info`` describes it.
+
+    Compare the address with `xswap_sdk.registry` before trusting it: the SDK never
+    takes a contract address from a service.
+    """
+
+    address: LenientAddress
+    """The contract (an EVM address, or another chain's account)."""
+    supported_tokens: list[str]
+    """The tokens it handles (``["USDC"]``)."""
+
+
+class DomainInfo(WireModel):
+    """A domain Gateway serves (``GET /v1/info``)."""
+
+    chain: str
+    """The chain's name (``"Ethereum"``)."""
+    network: str
+    """Its network (``"Mainnet"``, ``"Sepolia"``)."""
+    domain: LenientInt
+    """The Gateway domain number."""
+    wallet_contract: ContractInfo
+    minter_contract: ContractInfo
+    processed_height: LenientInt
+    """The last block Gateway has processed on this domain."""
+    burn_intent_expiration_height: LenientInt
+    """The least ``maxBlockHeight`` a burn intent from this domain may carry now; it
+    moves with the chain, so add a margin."""
+
+
+class GatewayInfo(WireModel):
+    """What ``GET /v1/info`` returns: the API version and the domains served."""
+
+    version: LenientInt
+    domains: list[DomainInfo]
+
+    def domain(self, domain: int) -> DomainInfo | None:
+        """The entry of Gateway domain ``domain``, or ``None`` when it is not served."""
+        return next((entry for entry in self.domains if entry.domain == domain), None)
+
+
+# ------------------------------------------------------------------------------ /v1/balances
+
+
+class BalanceSource(RequestModel):
+    """One ``{depositor, domain}`` of a balances request; without ``domain``, every
+    domain where the depositor is valid."""
+
+    depositor: Address
+    domain: Uint32 | None = None
+
+
+class BalancesRequest(RequestModel):
+    """The body of ``POST /v1/balances``."""
+
+    token: TokenSymbol = "USDC"
+    sources: list[BalanceSource] = Field(min_length=1)
+
+
+class DomainBalance(WireModel):
+    """A depositor's available balance on one domain."""
+
+    domain: LenientInt
+    depositor: LenientAddress
+    balance: Decimal
+    """In USDC (``Decimal("1.5")``), as Gateway sends it."""
+
+    @property
+    def balance_units(self) -> int:
+        """The balance in smallest USDC units (6 decimals)."""
+        return to_units(self.balance, USDC_DECIMALS)
+
+
+class GatewayBalances(WireModel):
+    """What ``POST /v1/balances`` returns: the available balance per domain.
+
+    Available means spendable by burn intents: deposits count once Gateway has seen
+    them in a finalized block, and amounts being withdrawn do not count.
+    """
+
+    token: str
+    balances: list[DomainBalance]
+
+    def for_domain(self, domain: int, depositor: str | None = None) -> DomainBalance | None:
+        """The entry of ``domain`` (and ``depositor``, when given), or ``None``."""
+        for entry in self.balances:
+            if entry.domain != domain:
+                continue
+            if depositor is None or entry.depositor.lower() == depositor.lower():
+                return entry
+        return None
+
+    @property
+    def total(self) -> Decimal:
+        """Every entry's balance added up, in USDC."""
+        return sum((entry.balance for entry in self.balances), Decimal(0))
+
+    @property
+    def total_units(self) -> int:
+        """`total` in smallest USDC units."""
+        return sum(entry.balance_units for entry in self.balances)
+
+
+# ------------------------------------------------------------------------------ fees
+
+
+class IntentFee(WireModel):
+    """The fee of one burn intent of a transfer."""
+
+    transfer_spec_hash: str | None = None
+    domain: LenientInt | None = None
+    """The intent's source domain."""
+    base_fee: Decimal | None = None
+    """In USDC."""
+    transfer_fee: Decimal | None = None
+    """In USDC."""
+
+
+class TransferFees(WireModel):
+    """What a transfer costs, in USDC."""
+
+    total: Decimal
+    token: str
+    per_intent: list[IntentFee] = Field(default_factory=list)
+    forwarding_fee: Decimal | None = None
+    """Charged when Gateway's forwarder mints for you (``enable_forwarder``)."""
+
+    @property
+    def total_units(self) -> int:
+        """`total` in smallest USDC units."""
+        return to_units(self.total, USDC_DECIMALS)
+
+
+# ------------------------------------------------------------------------------ /v1/estimate
+
+
+class EstimatedBurnIntent(WireModel):
+    """A burn intent as ``/v1/estimate`` returns it: with the ``maxFee`` and
+    ``maxBlockHeight`` Gateway would accept now.
+
+    ``spec`` is kept as sent (Gateway may shorten bytes32 addresses to 20 bytes in it).
+    Take only the fee and the height from it: `xswap_sdk.gateway.apply_estimate` copies
+    them into your own intent after checking that the spec is yours.
+    """
+
+    max_block_height: LenientInt
+    max_fee: LenientInt
+    """In smallest USDC units."""
+    spec: dict[str, Any]
+
+
+class EstimatedBurnIntentSet(WireModel):
+    """A burn intent set as ``/v1/estimate`` returns it."""
+
+    intents: list[EstimatedBurnIntent]
+
+
+class EstimatedTransfer(WireModel):
+    """One element of the ``/v1/estimate`` answer: the estimated intent (or set), and
+    the fees when Gateway states them."""
+
+    burn_intent: EstimatedBurnIntent | None = None
+    burn_intent_set: EstimatedBurnIntentSet | None = None
+    fees: TransferFees | None = None
+
+    @property
+    def intents(self) -> list[EstimatedBurnIntent]:
+        """The estimated intents of this element, whichever form it came in."""
+        if self.burn_intent is not None:
+            return [self.burn_intent]
+        return list(self.burn_intent_set.intents) if self.burn_intent_set else []
+
+
+def _estimate_list(value: Any) -> Any:
+    # Circle's reference shows the answer both as a bare array and wrapped in "body".
+    if isinstance(value, dict) and isinstance(value.get("body"), list):
+        return value["body"]
+    return value
+
+
+EstimateAnswer = Annotated[list[EstimatedTransfer], BeforeValidator(_estimate_list)]
+"""The ``/v1/estimate`` answer: a list, bare or in ``{"body": [...]}``."""
+
+
+# ------------------------------------------------------------------------------ /v1/transfer
+
+
+class TransferResult(WireModel):
+    """What ``POST /v1/transfer`` returns: the attestation to mint with.
+
+    Mint it on the destination chain with `mint_call` (``gatewayMint`` on the
+    registry's GatewayMinter), before ``expiration_block``; follow it with
+    ``GatewayClient.wait_for_transfer(result.transfer_id)``.
+    """
+
+    transfer_id: str
+    attestation: str
+    """The attestation payload, ``0x`` hex."""
+    signature: str = Field(repr=False)
+    """Gateway's signature over the attestation, ``0x`` hex."""
+    fees: TransferFees | None = None
+    expiration_block: LenientInt | None = None
+    """The destination block after which the attestation can no longer be minted."""
+
+    def mint_call(self, chain_id: int, *, registry: Registry | None = None) -> ContractCall:
+        """The ``gatewayMint(attestation, signature)`` call on ``chain_id``'s
+        GatewayMinter, from `xswap_sdk.registry`.
+
+        Args:
+            chain_id: the destination chain of the transfer's burn intents.
+            registry: the pinned chains; the default registry when not given.
+
+        Raises:
+            InvalidInputError: an empty attestation or signature.
+            UnsafePayloadError: the registry does not know ``chain_id``.
+        """
+        return gateway_mint_call(
+            chain_id=chain_id,
+            attestation=self.attestation,
+            signature=self.signature,
+            registry=registry,
+        )
+
+
+# ------------------------------------------------------------------------------ /v1/transfer/{id}
+
+
+class TransferIntentSummary(WireModel):
+    """A burn intent of a transfer, as ``GET /v1/transfer/{id}`` summarises it."""
+
+    transfer_spec_hash: str | None = None
+    max_block_height: LenientInt | None = None
+    max_fee: LenientInt | None = None
+
+
+class ForwardingDetails(WireModel):
+    """Whether Gateway's forwarder mints the transfer, and why it failed if it did."""
+
+    forwarding_enabled: bool | None = None
+    failure_reason: str | None = None
+
+
+class AttestationDetails(WireModel):
+    """A transfer's attestation, as ``GET /v1/transfer/{id}`` returns it."""
+
+    payload: str | None = None
+    signature: str | None = Field(default=None, repr=False)
+    expiration_block: LenientInt | None = None
+
+
+class TransferDetails(WireModel):
+    """A transfer's record (``GET /v1/transfer/{id}``)."""
+
+    status: TransferState | str
+    destination_domain: LenientInt | None = None
+    burn_intents: list[TransferIntentSummary] = Field(default_factory=list)
+    transaction_hash: str | None = None
+    """The mint on the destination chain, once there is one."""
+    forwarding_details: ForwardingDetails | None = None
+    fees: TransferFees | None = None
+    attestation: AttestationDetails | None = None
+
+    @property
+    def is_terminal(self) -> bool:
+        """Whether the status is finalized, failed or expired."""
+        return self.status in TERMINAL_TRANSFER_STATES
