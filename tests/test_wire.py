@@ -308,6 +308,12 @@ def asked(path: str) -> Check:
     return check
 
 
+def waited_for_amount(env: Env, value: Any, result: Any, error: BaseException | None) -> None:
+    # The balance never reaches the sample, and the timeout's message says what it waited for.
+    assert isinstance(error, errors.WaitTimeoutError), error
+    assert f"{value:,}" in str(error) or str(value) in str(error), str(error)
+
+
 def predicate_asked(env: Env, value: Any, result: Any, error: BaseException | None) -> None:
     assert error is None, error
     assert value.calls, "is_done was never asked"
@@ -577,6 +583,28 @@ FLASH: dict[tuple[str, str], Sample] = {
         {8453: [OTHER]},
         refused(errors.UnsafePayloadError),
         probe=lambda client: client.swap(TEST_SIGNER, **SWAP),
+    ),
+    ("__init__", "gateway"): Sample(
+        From(lambda env: env.client("gateway")),
+        asked("/v1/balances"),
+        probe=lambda client: client.wait_for_gateway_balance(TEST_SIGNER.address, 8453, at_least=1),
+    ),
+    ("wait_for_gateway_balance", "depositor"): Sample(
+        SECOND_WALLET.address, path_ends(lambda address: f"/balance/{address}")
+    ),
+    ("wait_for_gateway_balance", "chain_id"): Sample(
+        42161, result_is(lambda units, _: units == 100_000_000)
+    ),
+    ("wait_for_gateway_balance", "at_least"): Sample(
+        10**12, waited_for_amount, extra={"wait_timeout": 30, "poll_interval": 10}
+    ),
+    ("wait_for_gateway_balance", "wait_timeout"): Sample(
+        25.0, timed_out(1), extra={"at_least": 10**12}
+    ),
+    ("wait_for_gateway_balance", "poll_interval"): Sample(
+        7.0,
+        polled_every(f"/balance/{TEST_SIGNER.address}"),
+        extra={"at_least": 10**12, "wait_timeout": 30},
     ),
     ("build_order", "min_amount_out"): Sample(10**30, refused(errors.UnsafePayloadError)),
     ("build_order", "max_fee_cap"): Sample(1, refused(errors.QuoteRejectedError)),
@@ -914,6 +942,8 @@ def base_arguments(env: Env, service: str, method: str) -> dict[str, Any]:
             return {"signer": TEST_SIGNER, **SWAP}
         if method == "get_balance":
             return {"address": TEST_SIGNER.address}
+        if method == "wait_for_gateway_balance":
+            return {"depositor": TEST_SIGNER.address, "chain_id": 8453, "at_least": 1}
         if method == "search_token":
             return {"chain_id": 8453, "address": WETH_BASE}
         if method == "request_auth_message":

@@ -34,17 +34,20 @@ from .._options import (
 )
 from .._pagination import PageWalk, walk_pages
 from ..errors import InvalidInputError
+from ..gateway import AsyncGatewayClient
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..relayer import AsyncRelayerClient
 from ..signing.deposit import async_prepare_deposit_with_permit
 from ..signing.signer import Signer, signer_address
+from . import _balance as balances
 from . import _operations as operations
 from . import auth, orders
 from . import deposit as deposits
 from . import swap as swaps
+from ._balance import DEFAULT_BALANCE_POLL_INTERVAL, DEFAULT_BALANCE_TIMEOUT
 from ._trust import check_trusted_routers
 from .auth import JWT_ENV, AuthSession, FlashAuth, SessionState
-from .deposit import DepositResult
+from .deposit import DepositMethod, DepositResult
 from .models import (
     AuthMessage,
     AuthVerification,
@@ -133,6 +136,8 @@ class AsyncFlashClient(AsyncAPIClient):
             to sign for a contract the SDK does not pin.
         trusted_routers: ``{chain_id: [router, ...]}``: the only swap routers a quote
             may name on those chains (on top of the chain list's ``routerAddress``).
+        gateway: a Circle Gateway client for `wait_for_gateway_balance`; without it,
+            the swap backend's ``/balance`` is polled.
         deadline: the most seconds one call may take in all, retries, slow answers and
             retry waits included (default 120); ``None`` for no overall limit.
         max_response_bytes: the largest answer read, in bytes (default 8 MiB); a larger
@@ -175,6 +180,7 @@ class AsyncFlashClient(AsyncAPIClient):
         clock: Clock = SYSTEM_CLOCK,
         registry: Registry | None = None,
         trusted_routers: Mapping[int, Sequence[str]] | None = None,
+        gateway: AsyncGatewayClient | None = None,
         deadline: float | NotGiven | None = NOT_GIVEN,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         allow_insecure_http: bool = False,
@@ -183,6 +189,9 @@ class AsyncFlashClient(AsyncAPIClient):
             raise InvalidInputError("registry", "must be a xswap_sdk.registry.Registry")
         self._registry = DEFAULT_REGISTRY if registry is None else registry
         self._trusted_routers = check_trusted_routers(trusted_routers)
+        if gateway is not None and not isinstance(gateway, AsyncGatewayClient):
+            raise InvalidInputError("gateway", "must be an AsyncGatewayClient or None")
+        self._gateway = gateway
         # Set before the base class builds the transport, which asks for the auth.
         self._session = _session_state(signer, jwt, clock)
         super().__init__(
@@ -672,26 +681,53 @@ class AsyncFlashClient(AsyncAPIClient):
         amount: int | str,
         web3: AsyncWeb3[Any] | None = None,
         relayer: AsyncRelayerClient | None = None,
+        method: DepositMethod = "permit",
+        token_name: str | None = None,
+        token_version: str | None = None,
         **options: Unpack[RequestOptions],
     ) -> DepositResult:
         """Move USDC from the signer's wallet into the gateway wallet on ``chain_id``.
 
-        Signs a USDC permit for the chain's gateway wallet and calls
-        ``depositWithPermit``. With ``relayer``, the relayer sends the transaction (the
-        user needs no gas); otherwise web3 sends it from the signer.
+        With ``method="permit"`` (the default), signs a USDC permit (EIP-2612) for the
+        chain's gateway wallet and calls ``depositWithPermit``; web3 reads the token's
+        nonce, so it is always needed. With ``method="authorization"``, signs an EIP-3009
+        ``receiveWithAuthorization`` with a random nonce and calls
+        ``depositWithAuthorization``: nothing is read from the chain, so a deposit handed
+        to the relayer needs no web3 and no RPC at all. With ``relayer``, the relayer
+        sends the transaction (the user needs no gas); otherwise web3 sends it from the
+        signer. The gateway wallet and USDC are the registry's, never the backend's.
 
         Args:
             signer: the USDC holder.
             chain_id: the chain to deposit on.
             amount: USDC in smallest units.
-            web3: a connected `web3.AsyncWeb3` for ``chain_id``; always needed, to read
-                the permit nonce.
+            web3: a connected `web3.AsyncWeb3` for ``chain_id`` (for a permit, or to send).
             relayer: an `AsyncRelayerClient` to send the transaction through.
+            method: ``"permit"`` or ``"authorization"``.
+            token_name: USDC's EIP-712 name, for an authorization on a chain whose
+                registry entry does not pin it (read through web3 when not given).
+            token_version: USDC's EIP-712 version, likewise.
             **options: ``timeout`` and ``max_retries`` for the chain list request.
 
         Returns:
             The transaction, and its hash (web3) or the relayer's transaction id.
+
+        Raises:
+            UnsafePayloadError: the backend's chain list disagrees with the registry.
         """
+        if method == "authorization":
+            return await self._deposit_by_authorization(
+                signer,
+                chain_id=chain_id,
+                amount=amount,
+                web3=web3,
+                relayer=relayer,
+                token_name=token_name,
+                token_version=token_version,
+                options=options,
+            )
+        if method != "permit":
+            raise InvalidInputError("method", "must be 'permit' or 'authorization'")
         plan = deposits.check_deposit(
             signer,
             chain_id=chain_id,
@@ -725,3 +761,95 @@ class AsyncFlashClient(AsyncAPIClient):
             )
         tx_hash = await deposits.async_send_transaction(web3, signer, transaction)
         return DepositResult(transaction=transaction, chain_id=plan.chain_id, tx_hash=tx_hash)
+
+    async def _deposit_by_authorization(
+        self,
+        signer: Signer,
+        *,
+        chain_id: int,
+        amount: int | str,
+        web3: AsyncWeb3[Any] | None,
+        relayer: AsyncRelayerClient | None,
+        token_name: str | None,
+        token_version: str | None,
+        options: RequestOptions,
+    ) -> DepositResult:
+        plan = deposits.check_authorization_deposit(
+            signer,
+            chain_id=chain_id,
+            amount=amount,
+            web3=web3,
+            web3_type="AsyncWeb3",
+            relayer=relayer,
+            relayer_type=AsyncRelayerClient,
+        )
+        chains = await self.get_supported_chains(**options)
+        target = deposits.deposit_target(chains, plan.chain_id, registry=self._registry)
+        pinned = self._registry.chain(plan.chain_id)
+        if token_name is None and pinned.usdc_eip712_name is None and web3 is not None:
+            token_name, read_version = await deposits.async_token_domain(web3, target.usdc)
+            token_version = token_version or read_version or target.usdc_version
+        call = deposits.authorization_deposit(
+            signer,
+            plan,
+            target,
+            token_name=token_name,
+            token_version=token_version,
+            registry=self._registry,
+        )
+        if relayer is not None:
+            tx_id = await relayer.relay(**call.relay_arguments())
+            return DepositResult(transaction=call, chain_id=plan.chain_id, relayer_tx_id=tx_id)
+        assert web3 is not None  # check_authorization_deposit refuses neither
+        tx_hash = await deposits.async_send_transaction(web3, signer, call)
+        return DepositResult(transaction=call, chain_id=plan.chain_id, tx_hash=tx_hash)
+
+    async def wait_for_gateway_balance(
+        self,
+        depositor: str,
+        chain_id: int,
+        *,
+        at_least: int | str,
+        wait_timeout: float = DEFAULT_BALANCE_TIMEOUT,
+        poll_interval: float = DEFAULT_BALANCE_POLL_INTERVAL,
+        **options: Unpack[RequestOptions],
+    ) -> int:
+        """Poll until the depositor's gateway balance on ``chain_id`` holds at least
+        ``at_least``: the way to wait for a deposit to finalize (about 20 minutes on
+        Ethereum and Base). Asks Circle Gateway when the client was given a ``gateway``
+        client, the swap backend's ``/balance`` otherwise.
+
+        Args:
+            depositor: the balance's owner.
+            chain_id: the chain deposited on.
+            at_least: smallest USDC units to wait for.
+            wait_timeout: seconds before giving up (default 1800).
+            poll_interval: seconds between two reads (default 10).
+            **options: ``timeout`` and ``max_retries`` for each request.
+
+        Returns:
+            The balance reached, in smallest USDC units.
+
+        Raises:
+            WaitTimeoutError: time ran out; the deposit may still finalize, so look
+                again rather than depositing twice.
+        """
+        if self._gateway is not None:
+            entry = await self._gateway.wait_for_gateway_balance(
+                depositor,
+                chain_id,
+                at_least=at_least,
+                wait_timeout=wait_timeout,
+                poll_interval=poll_interval,
+                **options,
+            )
+            return entry.balance_units
+        flow = balances.wait_for_balance(
+            depositor,
+            chain_id,
+            at_least=at_least,
+            timeout=wait_timeout,
+            interval=poll_interval,
+            clock=self.clock,
+        )
+        return (await self._transport.run(flow, options)).balance

@@ -28,7 +28,7 @@ web3 is imported only here, when a deposit runs (the ``web3`` extra).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from eth_typing import ChecksumAddress
 from pydantic import BaseModel, ConfigDict
@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from web3 import AsyncWeb3, Web3
 
 __all__ = [
+    "DepositMethod",
     "DepositPlan",
     "DepositResult",
     "async_send_transaction",
@@ -64,6 +65,10 @@ __all__ = [
 ]
 
 _FEATURE = "FlashClient.deposit"
+
+
+DepositMethod = Literal["permit", "authorization"]
+"""How `FlashClient.deposit` moves USDC: an EIP-2612 permit or an EIP-3009 authorization."""
 
 
 class DepositResult(BaseModel):

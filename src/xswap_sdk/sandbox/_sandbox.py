@@ -25,6 +25,7 @@ from ..gateway import AsyncGatewayClient, GatewayClient
 from ..relayer import AsyncRelayerClient, RelayerClient
 from ..routing import AsyncRoutingClient, RoutingClient
 from ..signing import Signer
+from ._catalog import CHAINS
 from ._controls import PREFIX as CONTROLS_PREFIX
 from ._controls import ControlService
 from ._http import Request, Response, Service
@@ -375,6 +376,14 @@ class Sandbox:
         key = self.api_keys.get(service)
         if key is not None:
             args["api_key"] = key
+        if service == "flash":
+            # The sandbox's routers are made up: its clients pin them, as a careful
+            # integrator pins the routers it vetted (`trusted_routers`).
+            args["trusted_routers"] = {
+                chain.id: [chain.router]
+                for chain in CHAINS.values()
+                if chain.gateway_domain is not None
+            }
         if "http_client" not in kwargs:
             args["http_client"] = self.http_client() if sync else self.async_http_client()
         return {**args, **kwargs}
@@ -384,7 +393,8 @@ class Sandbox:
         return client
 
     def flash_client(self, signer: Signer | None = None, **kwargs: Any) -> FlashClient:
-        """A `FlashClient` wired to the sandbox: its URL and its clock.
+        """A `FlashClient` wired to the sandbox: its URL, its clock, and its routers as
+        ``trusted_routers``.
 
         Args:
             signer: the wallet the client logs in with, on its first call that needs it.
