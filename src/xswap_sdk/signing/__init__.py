@@ -7,6 +7,8 @@
   `prepare_deposit_with_permit` (needs the ``web3`` extra).
 - General helpers: `personal_sign` (EIP-191 login messages) and `sign_typed_data` (any
   EIP-712 payload, such as a routing service's Permit2 quote).
+- EIP-7702: `sign_authorization` makes the relayer's ``authorizationList`` entry
+  (`SignedAuthorization`); `recover_authorization` tells who signed one.
 
 Signatures are ``0x`` + 130 hex digits, ``r || s || v`` with ``v`` 27 or 28. They are
 never put in a ``repr``, a log record or an error message.
@@ -18,6 +20,12 @@ other than 1 and deposits of 0, which Circle Gateway's contracts refuse, are ref
 before signing.
 """
 
+from .authorization import (
+    SignedAuthorization,
+    authorization_digest,
+    recover_authorization,
+    sign_authorization,
+)
 from .burn_intents import (
     DEFAULT_MAX_FEE,
     GATEWAY_DOMAIN,
@@ -63,12 +71,14 @@ __all__ = [
     "BurnIntentSet",
     "DepositTransaction",
     "PermitSignature",
+    "SignedAuthorization",
     "SignedBurnIntent",
     "SignedBurnIntentSet",
     "Signer",
     "TransferSpec",
     "address_to_bytes32",
     "async_prepare_deposit_with_permit",
+    "authorization_digest",
     "build_burn_intent",
     "burn_intent_digest",
     "burn_intent_set_digest",
@@ -78,10 +88,12 @@ __all__ = [
     "permit_typed_data",
     "personal_sign",
     "prepare_deposit_with_permit",
+    "recover_authorization",
     "recover_burn_intent_set_signer",
     "recover_burn_intent_signer",
     "recover_personal_sign",
     "recover_typed_data",
+    "sign_authorization",
     "sign_burn_intent",
     "sign_burn_intent_set",
     "sign_permit",
