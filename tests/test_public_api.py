@@ -22,6 +22,7 @@ EXPECTED = {
     "Clock",
     "FlashClient",
     "HexBytes",
+    "KnownChain",
     "RawResponse",
     "RelayerClient",
     "RequestOptions",

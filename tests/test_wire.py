@@ -55,7 +55,11 @@ OPTIONS = ("timeout", "max_retries", "deadline")
 """The request options every I/O method takes through ``**options``."""
 NOT_ARGUMENTS = {"close", "aclose", "capture_responses", "get_version"}
 """Public methods without arguments to forward."""
-ELSEWHERE = {("flash", "deposit"): "tests/flash/test_deposit.py (needs an EVM)"}
+ELSEWHERE = {
+    ("flash", "deposit"): "tests/flash/test_deposit.py (needs an EVM)",
+    ("routing", "execute_route"): "tests/routing/test_execution.py (needs an EVM)",
+    ("routing", "check_permit2_allowance"): "tests/routing/test_execution.py (needs an EVM)",
+}
 """Methods whose every argument is proven on the wire by another module."""
 
 USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
@@ -514,6 +518,32 @@ ROUTING: dict[tuple[str, str], Sample] = {
         refused(errors.UnsafePayloadError),
         probe=lambda client: client.gasless_swap(TEST_SIGNER, **GASLESS),
     ),
+    ("__init__", "chain_list_ttl"): Sample(
+        0,
+        asked_times("/supported-chains", 2),
+        probe=lambda client: _twice(client.get_supported_chains),
+    ),
+    ("*", "refresh"): Sample(
+        True, asked_times("/supported-chains", 2), warm=lambda c: c.get_supported_chains()
+    ),
+    **{
+        (method, "provider_key"): Sample(
+            "across",
+            wire("providerKey"),
+            extra={"tx_ref": "ref-wire", "tx_hash": None, "from_chain": None, **more},
+        )
+        for method, more in (("get_status", {}), ("wait_for_status", {"wait_timeout": 6}))
+    },
+    **{
+        (method, "tx_ref"): Sample(
+            "0x" + "5d" * 32,
+            wire("txRef"),
+            extra={"provider_key": "relay", "tx_hash": None, "from_chain": None, **more},
+        )
+        for method, more in (("get_status", {}), ("wait_for_status", {"wait_timeout": 6}))
+    },
+    ("build_path_flat", "amount"): Sample(7_654_321, wire("Amount")),
+    ("build_path_flat", "sender"): Sample(OTHER, wire("Sender")),
     ("gasless_swap", "min_amount_out"): Sample(
         10**30, refused(errors.UnsafePayloadError), extra={"acquisition_mode": 3}
     ),
@@ -784,6 +814,8 @@ def base_arguments(env: Env, service: str, method: str) -> dict[str, Any]:
             return {"signer": TEST_SIGNER, **GASLESS}
         if method == "build_path":
             return {"route": env.routes[0], "sender": TEST_SIGNER.address}
+        if method == "build_path_flat":
+            return dict(QUOTE)
         if method == "build_path_by_id":
             return {"quote_id": env.routes[0].quote_id}
         if method in ("get_status", "wait_for_status"):

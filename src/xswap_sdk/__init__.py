@@ -24,6 +24,7 @@ if _typing.TYPE_CHECKING:
     from ._clock import Clock, SystemClock, VirtualClock
     from ._options import NOT_GIVEN, RequestOptions
     from ._transport import RawResponse
+    from .chains import KnownChain
     from .flash import AsyncFlashClient, FlashClient
     from .relayer import AsyncRelayerClient, RelayerClient
     from .routing import AsyncRoutingClient, RoutingClient
@@ -51,6 +52,7 @@ __all__ = [
     "Clock",
     "FlashClient",
     "HexBytes",
+    "KnownChain",
     "RawResponse",
     "RelayerClient",
     "RequestOptions",
@@ -73,6 +75,7 @@ _HOMES = {
     "NOT_GIVEN": "._options",
     "RequestOptions": "._options",
     "RawResponse": "._transport",
+    "KnownChain": ".chains",
     "AsyncFlashClient": ".flash",
     "FlashClient": ".flash",
     "AsyncRelayerClient": ".relayer",
