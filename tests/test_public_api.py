@@ -24,6 +24,7 @@ EXPECTED = {
     "FlashClient",
     "GatewayClient",
     "HexBytes",
+    "KnownChain",
     "RawResponse",
     "RelayerClient",
     "RequestOptions",

@@ -12,11 +12,14 @@ from pytest_httpx import HTTPXMock
 from xswap_sdk import __version__, errors
 from xswap_sdk._clock import VirtualClock
 from xswap_sdk.relayer import RelayerPaths, RelayStatus
+from xswap_sdk.signing import sign_authorization
+from xswap_sdk.testing import TEST_SIGNER
 
 from .support import ADDRESS, RELAYER_URL, TX_ID, relayer_error, relayer_ok, resolve, tx_record
 
 STATUS_URL = f"{RELAYER_URL}/api/tx?id={TX_ID}"
 SUBMIT_URL = f"{RELAYER_URL}/api/submit-tx"
+AUTHORIZATION = sign_authorization(TEST_SIGNER, chain_id=8453, address=ADDRESS, nonce=0)
 
 
 def sent_json(httpx_mock: HTTPXMock, index: int = 0) -> Any:
@@ -44,7 +47,7 @@ async def test_submit_tx_sends_every_field_in_wire_form(
             transaction_type="flash",
             is_authenticated_tx=False,
             derivation_path="m/44'/60'/0'/0/0",
-            authorization_list=[{"chainId": 8453, "address": ADDRESS, "nonce": 0}],
+            authorization_list=[AUTHORIZATION],
         )
     )
     assert result.tx_id == TX_ID
@@ -64,7 +67,16 @@ async def test_submit_tx_sends_every_field_in_wire_form(
         "transactionType": "flash",
         "isAuthenticatedTx": False,
         "derivationPath": "m/44'/60'/0'/0/0",
-        "authorizationList": [{"chainId": 8453, "address": ADDRESS, "nonce": 0}],
+        "authorizationList": [
+            {
+                "chainId": 8453,
+                "address": ADDRESS,
+                "nonce": 0,
+                "r": AUTHORIZATION.r,
+                "s": AUTHORIZATION.s,
+                "yParity": AUTHORIZATION.y_parity,
+            }
+        ],
     }
     request = httpx_mock.get_requests()[0]
     assert request.headers["api-key"]

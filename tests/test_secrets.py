@@ -69,7 +69,9 @@ async def test_no_secret_in_any_log_record_repr_or_error(
         "to": ADDRESS,
         "call_data": SIGNATURE,
         "chain_id": 8453,
-        "authorization_list": [{"r": SIGNATURE, "privateKey": PRIVATE_KEY}],
+        # Secret-shaped values in the body (authorizations are now checked, so the key
+        # rides in a free-text field).
+        "derivation_path": PRIVATE_KEY,
     }
     raised: list[BaseException] = []
     with pytest.raises(errors.AuthenticationError) as info:

@@ -44,7 +44,7 @@ from xswap_sdk.registry import DEFAULT_REGISTRY
 from xswap_sdk.relayer import RelayerPaths
 from xswap_sdk.routing import RoutingPaths
 from xswap_sdk.sandbox import Sandbox
-from xswap_sdk.signing import sign_burn_intent
+from xswap_sdk.signing import sign_authorization, sign_burn_intent
 from xswap_sdk.testing import TEST_SIGNER
 
 from .support import resolve
@@ -59,7 +59,11 @@ OPTIONS = ("timeout", "max_retries", "deadline")
 """The request options every I/O method takes through ``**options``."""
 NOT_ARGUMENTS = {"close", "aclose", "capture_responses", "get_version"}
 """Public methods without arguments to forward."""
-ELSEWHERE = {("flash", "deposit"): "tests/flash/test_deposit.py (needs an EVM)"}
+ELSEWHERE = {
+    ("flash", "deposit"): "tests/flash/test_deposit.py (needs an EVM)",
+    ("routing", "execute_route"): "tests/routing/test_execution.py (needs an EVM)",
+    ("routing", "check_permit2_allowance"): "tests/routing/test_execution.py (needs an EVM)",
+}
 """Methods whose every argument is proven on the wire by another module."""
 
 USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
@@ -69,6 +73,8 @@ OTHER = "0x00000000000000000000000000000000000A11CE"
 UNKNOWN_TX = "6a" * 12
 UNKNOWN_HASH = "0x" + "77" * 32
 SECOND_WALLET = Account.from_key("0x" + "42" * 32)
+SOLANA_KEY = "BSNsLtDDM1wN8rjEJQaZreVqRhibsUtsEq9m1G2deAm"
+AUTHORIZATION = sign_authorization(SECOND_WALLET, chain_id=8453, address=OTHER, nonce=3)
 
 
 # ---------------------------------------------------------------------------- harness
@@ -301,6 +307,16 @@ def polled_every(path: str, scale: float = 1.0) -> Check:
     return check
 
 
+def asked_times(path: str, times: int) -> Check:
+    """``path`` was requested exactly ``times`` times."""
+
+    def check(env: Env, value: Any, result: Any, error: BaseException | None) -> None:
+        count = sum(p.endswith(path) for p in env.recorder.paths())
+        assert count == times, env.recorder.paths()
+
+    return check
+
+
 def asked(path: str) -> Check:
     def check(env: Env, value: Any, result: Any, error: BaseException | None) -> None:
         assert any(p.endswith(path) for p in env.recorder.paths()), env.recorder.paths()
@@ -362,6 +378,11 @@ class Predicate:
 # ---------------------------------------------------------------------------- samples
 
 
+async def _twice(method: Callable[..., Any], *args: Any) -> Any:
+    await resolve(method(*args))
+    return await resolve(method(*args))
+
+
 @dataclass(frozen=True)
 class From:
     """A sample value made from the test's `Env` (its sandbox, or what was prepared)."""
@@ -376,7 +397,8 @@ class Sample:
     ``extra`` holds other arguments the sample needs beside it; ``client`` overrides
     the client's constructor arguments; ``refuse`` makes the recorder refuse that many
     connections first; ``probe`` is the call that shows a constructor argument (the
-    service's `PROBES` entry by default); ``arrange`` prepares the sandbox (a tamper rule).
+    service's `PROBES` entry by default); ``arrange`` prepares the sandbox (a tamper rule);
+    ``warm`` is called with the client before the call under test (to fill its cache).
     """
 
     value: Any
@@ -386,6 +408,7 @@ class Sample:
     refuse: Callable[[Any], int] | None = None
     probe: Callable[[Any], Any] | None = None
     arrange: Callable[[Env], Any] | None = None
+    warm: Callable[[Any], Any] | None = None
 
 
 def made(value: Any, env: Env) -> Any:
@@ -451,8 +474,22 @@ RELAYER: dict[tuple[str, str], Sample] = {
     ("*", "is_authenticated_tx"): Sample(True, wire("isAuthenticatedTx")),
     ("*", "derivation_path"): Sample("m/44'/60'/0'/0/7", wire("derivationPath")),
     ("*", "authorization_list"): Sample(
-        [{"chainId": 8453, "address": OTHER, "nonce": 3, "r": "0x1", "s": "0x2", "yParity": 1}],
-        wire("authorizationList"),
+        [AUTHORIZATION], wire("authorizationList", lambda v: [a.to_wire() for a in v])
+    ),
+    ("__init__", "chain_families"): Sample(
+        {4242: "solana"},
+        # Without the entry, a base58 key for chain 4242 is refused before I/O.
+        wire("to", lambda _: SOLANA_KEY),
+        probe=lambda client: client.relay(chain_id=4242, to=SOLANA_KEY, call_data="0x"),
+    ),
+    ("__init__", "chain_list_ttl"): Sample(
+        0,
+        # Kept 0 seconds: the second question reads the list again.
+        asked_times("/api/supported-chains", 2),
+        probe=lambda client: _twice(client.is_chain_supported, 8453),
+    ),
+    ("*", "refresh"): Sample(
+        True, asked_times("/api/supported-chains", 2), warm=lambda c: c.get_supported_chains()
     ),
     ("relay_sync", "timeout_ms"): Sample(4_321, wire("timeoutMs")),
     ("*", "include_receipt"): Sample(True, wire("includeReceipt")),
@@ -491,6 +528,32 @@ ROUTING: dict[tuple[str, str], Sample] = {
         refused(errors.UnsafePayloadError),
         probe=lambda client: client.gasless_swap(TEST_SIGNER, **GASLESS),
     ),
+    ("__init__", "chain_list_ttl"): Sample(
+        0,
+        asked_times("/supported-chains", 2),
+        probe=lambda client: _twice(client.get_supported_chains),
+    ),
+    ("*", "refresh"): Sample(
+        True, asked_times("/supported-chains", 2), warm=lambda c: c.get_supported_chains()
+    ),
+    **{
+        (method, "provider_key"): Sample(
+            "across",
+            wire("providerKey"),
+            extra={"tx_ref": "ref-wire", "tx_hash": None, "from_chain": None, **more},
+        )
+        for method, more in (("get_status", {}), ("wait_for_status", {"wait_timeout": 6}))
+    },
+    **{
+        (method, "tx_ref"): Sample(
+            "0x" + "5d" * 32,
+            wire("txRef"),
+            extra={"provider_key": "relay", "tx_hash": None, "from_chain": None, **more},
+        )
+        for method, more in (("get_status", {}), ("wait_for_status", {"wait_timeout": 6}))
+    },
+    ("build_path_flat", "amount"): Sample(7_654_321, wire("Amount")),
+    ("build_path_flat", "sender"): Sample(OTHER, wire("Sender")),
     ("gasless_swap", "min_amount_out"): Sample(
         10**30, refused(errors.UnsafePayloadError), extra={"acquisition_mode": 3}
     ),
@@ -925,6 +988,8 @@ def base_arguments(env: Env, service: str, method: str) -> dict[str, Any]:
             return {"signer": TEST_SIGNER, **GASLESS}
         if method == "build_path":
             return {"route": env.routes[0], "sender": TEST_SIGNER.address}
+        if method == "build_path_flat":
+            return dict(QUOTE)
         if method == "build_path_by_id":
             return {"quote_id": env.routes[0].quote_id}
         if method in ("get_status", "wait_for_status"):
@@ -1062,6 +1127,8 @@ async def test_the_argument_reaches_the_wire(
                     result, error = await outcome(lambda: probe(copy))
             else:
                 client = env.client(service, **overrides)
+                if sample.warm is not None:
+                    await resolve(sample.warm(client))
                 arguments = {**base_arguments(env, service, method), **extra}
                 arguments[param] = value
                 result, error = await outcome(lambda: getattr(client, method)(**arguments))

@@ -24,6 +24,7 @@ if _typing.TYPE_CHECKING:
     from ._clock import Clock, SystemClock, VirtualClock
     from ._options import NOT_GIVEN, RequestOptions
     from ._transport import RawResponse
+    from .chains import KnownChain
     from .flash import AsyncFlashClient, FlashClient
     from .gateway import AsyncGatewayClient, GatewayClient
     from .relayer import AsyncRelayerClient, RelayerClient
@@ -54,6 +55,7 @@ __all__ = [
     "FlashClient",
     "GatewayClient",
     "HexBytes",
+    "KnownChain",
     "RawResponse",
     "RelayerClient",
     "RequestOptions",
@@ -76,6 +78,7 @@ _HOMES = {
     "NOT_GIVEN": "._options",
     "RequestOptions": "._options",
     "RawResponse": "._transport",
+    "KnownChain": ".chains",
     "AsyncFlashClient": ".flash",
     "FlashClient": ".flash",
     "AsyncRelayerClient": ".relayer",

@@ -158,12 +158,18 @@ def refuse_unawaited(argument: str, value: object) -> None:
         raise InvalidInputError(argument, UNAWAITED_RULE)
 
 
-def validate_request(model: type[RequestT], /, **values: Any) -> RequestT:
-    """Build a request model from keyword arguments, or raise `InvalidInputError`."""
+def validate_request(
+    model: type[RequestT], /, *, validation_context: Any = None, **values: Any
+) -> RequestT:
+    """Build a request model from keyword arguments, or raise `InvalidInputError`.
+
+    ``validation_context`` is handed to the model's validators (pydantic's
+    ``context``), for rules that depend on the client's configuration.
+    """
     for name, value in values.items():
         refuse_unawaited(name, value)
     try:
-        return model.model_validate(values)
+        return model.model_validate(values, context=validation_context)
     except ValidationError as exc:
         raise invalid_input(exc) from None
 

@@ -107,6 +107,21 @@ _OUTCOME_UNKNOWN_HINT = (
 )
 
 
+def _error_object(body: Any) -> Mapping[str, Any] | None:
+    """The ``error`` object of an error body (the relayer's framing), if there is one."""
+    error = body.get("error") if isinstance(body, Mapping) else None
+    return error if isinstance(error, Mapping) else None
+
+
+def _category(body: Any) -> str | None:
+    category = (_error_object(body) or {}).get("category")
+    return category if isinstance(category, str) else None
+
+
+def _details(body: Any) -> Any:
+    return (_error_object(body) or {}).get("details")
+
+
 class XSwapError(Exception):
     """Root of every exception raised by `xswap_sdk`."""
 
@@ -240,6 +255,19 @@ class APIStatusError(APIError):
         # Case-insensitive, like the response's own headers.
         self.headers: Mapping[str, str] = httpx.Headers(dict(headers or {}))
         super().__init__(message, method=method, path=path, outcome_unknown=outcome_unknown)
+
+    @property
+    def category(self) -> str | None:
+        """The service's error category, when its body has one (the relayer's
+        ``error.category``: ``VALIDATION_ERROR``, ``AUTH_ERROR``, ``PAYMENT``, ...)."""
+        return _category(self.body)
+
+    @property
+    def details(self) -> Any:
+        """The service's error details, as sent (the relayer's ``error.details``: the
+        field at fault, or for ``PAYMENT_REQUIRED`` the estimated cost); ``None`` when
+        the body has none."""
+        return _details(self.body)
 
     def __str__(self) -> str:
         # The routing service repeats the HTTP status as its code: "HTTP 401 [401]"
@@ -425,6 +453,17 @@ class EnvelopeError(APIError):
         self.body = body
         self.trace_id = trace_id
         super().__init__(message, method=method, path=path, outcome_unknown=outcome_unknown)
+
+    @property
+    def category(self) -> str | None:
+        """The service's error category, when the envelope has one (the relayer's
+        ``error.category``)."""
+        return _category(self.body)
+
+    @property
+    def details(self) -> Any:
+        """The service's error details, as sent (the relayer's ``error.details``)."""
+        return _details(self.body)
 
     def __str__(self) -> str:
         where = f"{self.method} {self.path}: " if self.method and self.path else ""

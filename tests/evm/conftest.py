@@ -31,9 +31,12 @@ Compiled = dict[str, dict[str, Any]]
 
 @pytest.fixture(scope="session")
 def compiled() -> Compiled:
-    """ABI and bytecode of every contract in ``contracts/``, compiled once per session."""
+    """ABI, bytecode and runtime bytecode of every contract in ``contracts/``, compiled
+    once per session."""
     sources = sorted(CONTRACTS.glob("*.vy"))
-    outputs = compile_files([str(path) for path in sources], ["abi", "bytecode"])
+    outputs = compile_files(
+        [str(path) for path in sources], ["abi", "bytecode", "bytecode_runtime"]
+    )
     return {Path(path).stem: output for path, output in outputs.items()}
 
 

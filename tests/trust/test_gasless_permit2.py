@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from xswap_sdk import errors
+from xswap_sdk._cache import ChainListCache
 from xswap_sdk.routing import AcquisitionMode, GaslessQuote, gasless
 from xswap_sdk.routing._operations import gasless_quote_request
 from xswap_sdk.routing._permit2 import (
@@ -236,11 +237,12 @@ def _flow(client: Any, **kwargs: Any) -> Any:
 @pytest.mark.parametrize("kind", ["sync", "async"])
 async def test_the_spender_is_read_once_and_a_wrong_pin_is_refused(kind: str) -> None:
     with Sandbox() as sb:
-        cache: dict[int, str] = {}
-        first = await _swap(sb, kind, clock=sb.clock, spender_cache=cache)
+        cache: ChainListCache[Any] = ChainListCache()
+        key = sb.url("routing")
+        first = await _swap(sb, kind, clock=sb.clock, chains=cache, chains_key=key)
         assert first.submission.swap_id
-        assert set(cache) == {8453}
-        await _swap(sb, kind, clock=sb.clock, spender_cache=cache)
+        assert cache.fresh(key, sb.clock)
+        await _swap(sb, kind, clock=sb.clock, chains=cache, chains_key=key)
         assert len(sb.requests.select("routing", "GET", "/supported-chains")) == 1
         with pytest.raises(errors.UnsafePayloadError) as info:
             await _swap(sb, kind, clock=sb.clock, spender="0x" + "66" * 20)

@@ -11,6 +11,8 @@ from .models import (
     RelayStatus,
     SubmitTxRequest,
     SubmitTxResult,
+    TransactionType,
+    UserConfig,
 )
 
 # The clients first, sync before async: the API reference follows this order.
@@ -25,4 +27,6 @@ __all__ = [
     "RelayerPaths",
     "SubmitTxRequest",
     "SubmitTxResult",
+    "TransactionType",
+    "UserConfig",
 ]

@@ -15,6 +15,7 @@ import httpx
 from pydantic import SecretStr
 
 from .._async_base_client import AsyncAPIClient
+from .._cache import DEFAULT_CHAIN_LIST_TTL, ChainListCache
 from .._clock import SYSTEM_CLOCK, Clock
 from .._framing import SuccessEnvelope
 from .._options import (
@@ -27,9 +28,11 @@ from .._options import (
     TimeoutTypes,
 )
 from .._version import __version__
+from ..chains import ChainFamily, check_chain_families
+from ..signing.eip7702 import SignedAuthorization
 from . import _operations as operations
 from ._operations import RelayerPaths
-from .models import AccountInfo, RelayerChain, RelayStatus, SubmitTxResult
+from .models import AccountInfo, RelayerChain, RelayStatus, SubmitTxResult, TransactionType
 
 __all__ = ["RELAYER_SERVICE", "AsyncRelayerClient"]
 
@@ -65,6 +68,12 @@ class AsyncRelayerClient(AsyncAPIClient):
         allow_insecure_http: DANGEROUS: accept an ``http://`` base URL to a host that is
             not this machine, which sends credentials and payments in clear text.
         paths: the relayer's HTTP paths, to override any of them.
+        chain_families: ``{chain_id: family}`` added to (or overriding)
+            `xswap_sdk.chains.DEFAULT_CHAIN_FAMILIES`: ``"evm"``, ``"solana"``,
+            ``"near"``, ``"aptos"`` or ``"sui"``. A submission's ``to``, ``value`` and
+            ``gas_limit`` are checked by its chain's family; an unlisted chain is EVM.
+        chain_list_ttl: seconds the relayer's chain list is kept (default 300); 0 reads
+            it on every call. ``refresh=True`` on the chain methods reads it anew.
 
     Example:
         ```python
@@ -92,6 +101,8 @@ class AsyncRelayerClient(AsyncAPIClient):
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         allow_insecure_http: bool = False,
         paths: RelayerPaths | None = None,
+        chain_families: Mapping[int, ChainFamily] | None = None,
+        chain_list_ttl: float = DEFAULT_CHAIN_LIST_TTL,
     ) -> None:
         super().__init__(
             api_key=api_key,
@@ -106,6 +117,9 @@ class AsyncRelayerClient(AsyncAPIClient):
             allow_insecure_http=allow_insecure_http,
         )
         self.paths = paths or RelayerPaths()
+        self.chain_families = check_chain_families(chain_families)
+        # Shared by with_options copies; entries are per base URL.
+        self._chains: ChainListCache[RelayerChain] = ChainListCache(chain_list_ttl)
 
     async def submit_tx(
         self,
@@ -123,45 +137,54 @@ class AsyncRelayerClient(AsyncAPIClient):
         label: str | None = None,
         max_gas: int | str | None = None,
         retries: int | None = None,
-        transaction_type: str | None = None,
+        transaction_type: TransactionType | None = None,
         is_authenticated_tx: bool | None = None,
         derivation_path: str | None = None,
-        authorization_list: Sequence[Mapping[str, Any]] | None = None,
+        authorization_list: Sequence[SignedAuthorization | Mapping[str, Any]] | None = None,
         **options: Unpack[RequestOptions],
     ) -> SubmitTxResult:
         """Submit a transaction for the relayer to execute (``POST /api/submit-tx``).
 
-        Every argument is validated before anything is sent. Amounts (``value``, gas
-        prices, limits) are integers in wei, as ``int`` or a decimal string. Pass either
-        ``gas_price`` or both EIP-1559 fees, not both kinds.
+        Every argument is validated before anything is sent, by the family of
+        ``chain_id`` (see the ``chain_families`` argument of the client): an EVM, Solana,
+        NEAR, Aptos or Sui ``to``; a ``value`` that fits the chain's native integer; a
+        ``gas_limit`` on Aptos and Sui, which require one. Amounts are integers in the
+        chain's smallest unit, as ``int`` or a decimal string. Pass either ``gas_price``
+        or both EIP-1559 fees, not both kinds.
 
         Not retried once sent: if the answer is lost (timeout, 5xx) the error has
         ``outcome_unknown=True``; check `get_relay_status` before submitting again.
 
         Args:
-            to: the contract or account to call.
+            to: the contract or account to call, as its chain writes addresses.
             call_data: hex calldata (``"0x"`` for none).
-            chain_id: the target chain.
-            value: native value to send, in wei.
+            chain_id: the target chain (a `xswap_sdk.chains.KnownChain` or any int).
+            value: native value to send, in the chain's smallest unit.
             should_batch_in_multicall: let the relayer batch this in a multicall.
             gas_price: legacy gas price, in wei.
             max_priority_fee_per_gas: EIP-1559 tip, in wei.
             max_fee_per_gas: EIP-1559 fee cap, in wei.
-            gas_limit: maximum gas for execution.
+            gas_limit: maximum gas for execution (required on Aptos and Sui).
             max_usd: maximum gas cost in USD.
             label: a label for your own bookkeeping.
             max_gas: the ``maxGas`` field of the relayer's example requests.
             retries: how many times the relayer may retry execution.
-            transaction_type: the relayer's transaction type (its default is ``"flash"``).
+            transaction_type: the relayer's transaction type: ``"flash"`` (its
+                default), ``"flash-blocks"``, or a type it adds later.
             is_authenticated_tx: the relayer's ``isAuthenticatedTx`` flag.
             derivation_path: the relayer account's derivation path.
-            authorization_list: EIP-7702 authorizations, sent as given.
+            authorization_list: EIP-7702 authorizations (EVM only), from
+                `xswap_sdk.signing.sign_authorization` or as the relayer's dicts; each
+                is checked (its signature must recover) and must be for ``chain_id``
+                or for every chain (0).
             **options: ``timeout`` and ``max_retries`` for this call.
 
         Returns:
-            The submission, whose ``tx_id`` identifies it.
+            The submission, whose ``tx_id`` identifies it (and, when the relayer says,
+            ``estimated_cost_usd``).
         """
         request = operations.build_submit_request(
+            chain_families=self.chain_families,
             to=to,
             call_data=call_data,
             chain_id=chain_id,
@@ -191,31 +214,67 @@ class AsyncRelayerClient(AsyncAPIClient):
         value: int | str = 0,
         label: str | None = None,
         gas_limit: int | str | None = None,
+        should_batch_in_multicall: bool | None = None,
+        gas_price: int | str | None = None,
+        max_priority_fee_per_gas: int | str | None = None,
+        max_fee_per_gas: int | str | None = None,
+        max_usd: Decimal | int | str | None = None,
+        max_gas: int | str | None = None,
+        retries: int | None = None,
+        transaction_type: TransactionType | None = None,
+        is_authenticated_tx: bool | None = None,
+        derivation_path: str | None = None,
+        authorization_list: Sequence[SignedAuthorization | Mapping[str, Any]] | None = None,
         **options: Unpack[RequestOptions],
     ) -> str:
         """Submit a transaction and return its id, like the JavaScript client's ``relay``.
 
-        A shortcut for `submit_tx` with the common fields; never retried once sent.
+        `submit_tx` returning only the id; it takes the same arguments, checked the same
+        way, and is never retried once sent.
 
         Args:
             chain_id: the target chain.
-            to: the contract or account to call.
+            to: the contract or account to call, as its chain writes addresses.
             call_data: hex calldata (``"0x"`` for none).
-            value: native value to send, in wei.
+            value: native value to send, in the chain's smallest unit.
             label: a label for your own bookkeeping.
-            gas_limit: maximum gas for execution.
+            gas_limit: maximum gas for execution (required on Aptos and Sui).
+            should_batch_in_multicall: let the relayer batch this in a multicall.
+            gas_price: legacy gas price, in wei.
+            max_priority_fee_per_gas: EIP-1559 tip, in wei.
+            max_fee_per_gas: EIP-1559 fee cap, in wei.
+            max_usd: maximum gas cost in USD.
+            max_gas: the ``maxGas`` field of the relayer's example requests.
+            retries: how many times the relayer may retry execution.
+            transaction_type: ``"flash"`` (the relayer's default), ``"flash-blocks"``,
+                or a type it adds later.
+            is_authenticated_tx: the relayer's ``isAuthenticatedTx`` flag.
+            derivation_path: the relayer account's derivation path.
+            authorization_list: EIP-7702 authorizations (EVM only).
             **options: ``timeout`` and ``max_retries`` for this call.
 
         Returns:
             The relayer's transaction id.
         """
         request = operations.build_submit_request(
+            chain_families=self.chain_families,
             chain_id=chain_id,
             to=to,
             call_data=call_data,
             value=value,
             label=label,
             gas_limit=gas_limit,
+            should_batch_in_multicall=should_batch_in_multicall,
+            gas_price=gas_price,
+            max_priority_fee_per_gas=max_priority_fee_per_gas,
+            max_fee_per_gas=max_fee_per_gas,
+            max_usd=max_usd,
+            max_gas=max_gas,
+            retries=retries,
+            transaction_type=transaction_type,
+            is_authenticated_tx=is_authenticated_tx,
+            derivation_path=derivation_path,
+            authorization_list=authorization_list,
         )
         operation = operations.submit_tx(self.paths, request)
         return (await self._transport.request(operation, options)).tx_id
@@ -236,21 +295,29 @@ class AsyncRelayerClient(AsyncAPIClient):
         timeout_ms: int = 30_000,
         include_receipt: bool | None = None,
         include_revert_info: bool | None = None,
+        should_batch_in_multicall: bool | None = None,
+        max_gas: int | str | None = None,
+        retries: int | None = None,
+        transaction_type: TransactionType | None = None,
+        is_authenticated_tx: bool | None = None,
+        derivation_path: str | None = None,
+        authorization_list: Sequence[SignedAuthorization | Mapping[str, Any]] | None = None,
         **options: Unpack[RequestOptions],
     ) -> RelayStatus:
         """Submit and let the relayer wait for the outcome (``POST /api/submit-tx-sync``).
 
+        Takes every argument of `submit_tx` (sent under ``tx``, checked the same way).
         The relayer answers with the latest record when the transaction is terminal or
         after ``timeout_ms``; the HTTP read timeout is set to outlast it. Like
         `submit_tx`, never retried once sent.
 
         Args:
             chain_id: the target chain.
-            to: the contract or account to call.
+            to: the contract or account to call, as its chain writes addresses.
             call_data: hex calldata (``"0x"`` for none).
-            value: native value to send, in wei.
+            value: native value to send, in the chain's smallest unit.
             label: a label for your own bookkeeping.
-            gas_limit: maximum gas for execution.
+            gas_limit: maximum gas for execution (required on Aptos and Sui).
             gas_price: legacy gas price, in wei.
             max_priority_fee_per_gas: EIP-1559 tip, in wei.
             max_fee_per_gas: EIP-1559 fee cap, in wei.
@@ -259,12 +326,21 @@ class AsyncRelayerClient(AsyncAPIClient):
                 service's own unit).
             include_receipt: ask for the transaction receipt in the record.
             include_revert_info: ask for revert details in the record.
+            should_batch_in_multicall: let the relayer batch this in a multicall.
+            max_gas: the ``maxGas`` field of the relayer's example requests.
+            retries: how many times the relayer may retry execution.
+            transaction_type: ``"flash"`` (the relayer's default), ``"flash-blocks"``,
+                or a type it adds later.
+            is_authenticated_tx: the relayer's ``isAuthenticatedTx`` flag.
+            derivation_path: the relayer account's derivation path.
+            authorization_list: EIP-7702 authorizations (EVM only).
             **options: ``timeout`` and ``max_retries`` for this call.
 
         Returns:
             The transaction's record when the relayer stopped waiting.
         """
         request = operations.build_submit_request(
+            chain_families=self.chain_families,
             chain_id=chain_id,
             to=to,
             call_data=call_data,
@@ -275,6 +351,13 @@ class AsyncRelayerClient(AsyncAPIClient):
             max_priority_fee_per_gas=max_priority_fee_per_gas,
             max_fee_per_gas=max_fee_per_gas,
             max_usd=max_usd,
+            should_batch_in_multicall=should_batch_in_multicall,
+            max_gas=max_gas,
+            retries=retries,
+            transaction_type=transaction_type,
+            is_authenticated_tx=is_authenticated_tx,
+            derivation_path=derivation_path,
+            authorization_list=authorization_list,
         )
         operation = operations.submit_tx_sync(
             self.paths,
@@ -383,24 +466,35 @@ class AsyncRelayerClient(AsyncAPIClient):
         operation = operations.check_account_info(self.paths, address)
         return await self._transport.request(operation, options)
 
-    async def get_supported_chains(self, **options: Unpack[RequestOptions]) -> list[RelayerChain]:
+    async def get_supported_chains(
+        self, *, refresh: bool = False, **options: Unpack[RequestOptions]
+    ) -> list[RelayerChain]:
         """List the chains the relayer executes on.
 
+        The list is kept for ``chain_list_ttl`` seconds (see the client's arguments),
+        so calling this often costs one request every few minutes.
+
         Args:
+            refresh: read the list again even if a fresh one is kept.
             **options: ``timeout`` and ``max_retries`` for this call.
         """
         operation = operations.get_supported_chains(self.paths)
-        return await self._transport.request(operation, options)
+        flow = self._chains.read(self.base_url, operation, clock=self.clock, refresh=refresh)
+        return await self._transport.run(flow, options)
 
-    async def is_chain_supported(self, chain_id: int, **options: Unpack[RequestOptions]) -> bool:
-        """Whether ``chain_id`` is in the relayer's chain list.
+    async def is_chain_supported(
+        self, chain_id: int, *, refresh: bool = False, **options: Unpack[RequestOptions]
+    ) -> bool:
+        """Whether ``chain_id`` is in the relayer's chain list (kept, see
+        `get_supported_chains`).
 
         Args:
             chain_id: the chain to look for.
+            refresh: read the list again even if a fresh one is kept.
             **options: ``timeout`` and ``max_retries`` for this call.
         """
         wanted = operations.check_chain_id(chain_id)
-        chains = await self.get_supported_chains(**options)
+        chains = await self.get_supported_chains(refresh=refresh, **options)
         return any(chain.id == wanted for chain in chains)
 
     def get_version(self) -> str:

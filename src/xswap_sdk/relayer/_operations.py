@@ -10,6 +10,7 @@ Retry decisions, per operation:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -20,6 +21,7 @@ from .._flow import Flow
 from .._models import check_argument, refuse_unawaited, validate_request
 from .._operation import Operation, parser
 from .._polling import check_wait_arguments, poll
+from ..chains import ChainFamily
 from ..errors import InvalidInputError, NotFoundError, RelayFailedError
 from ..types import Address, ChainId
 from .models import AccountInfo, RelayerChain, RelayStatus, SubmitTxRequest, SubmitTxResult
@@ -64,9 +66,17 @@ def _check_tx_id(tx_id: object) -> str:
     return tx_id
 
 
-def build_submit_request(**fields: Any) -> SubmitTxRequest:
-    """Validate submit fields, including the gas rules a model cannot express alone."""
-    request = validate_request(SubmitTxRequest, **fields)
+def build_submit_request(
+    *, chain_families: Mapping[int, ChainFamily] | None = None, **fields: Any
+) -> SubmitTxRequest:
+    """Validate submit fields, including the gas rules a model cannot express alone.
+
+    ``chain_families`` is the client's table (`xswap_sdk.chains`): the family of
+    ``chain_id`` decides how ``to``, ``value``, ``gas_limit`` and
+    ``authorization_list`` are checked.
+    """
+    context = {"chain_families": chain_families} if chain_families is not None else None
+    request = validate_request(SubmitTxRequest, validation_context=context, **fields)
     eip1559 = (request.max_fee_per_gas, request.max_priority_fee_per_gas)
     if any(v is not None for v in eip1559):
         if request.gas_price is not None:

@@ -3,10 +3,12 @@
 from ._async_client import AsyncRoutingClient
 from ._operations import DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT, RoutingPaths
 from ._sync_client import RoutingClient
+from .execution import AllowanceCheck, RouteExecution
 from .gasless import GaslessSwapResult
 from .models import (
     AcquisitionMode,
     BuildBestPathRequest,
+    BuildPathRequest,
     BuiltPath,
     ChainFeatures,
     GasFee,
@@ -45,7 +47,9 @@ __all__ = [
     "DEFAULT_POLL_INTERVAL",
     "DEFAULT_WAIT_TIMEOUT",
     "AcquisitionMode",
+    "AllowanceCheck",
     "BuildBestPathRequest",
+    "BuildPathRequest",
     "BuiltPath",
     "ChainFeatures",
     "GasFee",
@@ -64,6 +68,7 @@ __all__ = [
     "QuoteRequest",
     "RankingMode",
     "Route",
+    "RouteExecution",
     "RouteFees",
     "RouteKind",
     "RouteMode",

@@ -54,6 +54,7 @@ from ..errors import InvalidInputError, NotFoundError, SwapFailedError
 from ..types import Address, ChainId
 from .models import (
     BuildBestPathRequest,
+    BuildPathRequest,
     BuiltPath,
     GaslessQuote,
     GaslessQuoteRequest,
@@ -194,8 +195,15 @@ def build_best_path_request(**fields: Any) -> BuildBestPathRequest:
 
 
 def get_quote(paths: RoutingPaths, request: QuoteRequest) -> Operation[list[Route]]:
-    """``GET /quote``."""
-    return Operation("GET", paths.quote, parse_routes, params=query_params(request))
+    """``GET /quote``; each route keeps ``request`` (`Route.request`)."""
+
+    def parse(data: Any) -> list[Route]:
+        routes = parse_routes(data)
+        for route in routes:
+            route._request = request
+        return routes
+
+    return Operation("GET", paths.quote, parse, params=query_params(request))
 
 
 def build_best_path(paths: RoutingPaths, request: BuildBestPathRequest) -> Operation[BuiltPath]:
@@ -234,6 +242,17 @@ def build_path(paths: RoutingPaths, route: object, sender: object) -> Operation[
     return Operation("POST", paths.build_path, parser(Transaction), json=body)
 
 
+def build_path_request(**fields: Any) -> BuildPathRequest:
+    """Validate the arguments of `RoutingClient.build_path_flat`."""
+    return validate_request(BuildPathRequest, **fields)
+
+
+def build_path_flat(paths: RoutingPaths, request: BuildPathRequest) -> Operation[Transaction]:
+    """``POST /build-path`` with exactly the spec's flat body: ``fromChain``,
+    ``toChain``, ``fromToken``, ``toToken``, ``Amount`` and ``Sender``."""
+    return Operation("POST", paths.build_path, parser(Transaction), json=request.to_wire())
+
+
 def build_path_by_id(
     paths: RoutingPaths, quote_id: object, sender: object | None
 ) -> Operation[Transaction]:
@@ -250,10 +269,48 @@ def build_path_by_id(
 # ---------------------------------------------------------------------------- status
 
 
+_STATUS_SHAPES = (
+    "pass tx_hash and from_chain (the spec's shape) or provider_key and tx_ref (the "
+    "second shape), not both"
+)
+
+
 def get_status(
-    paths: RoutingPaths, tx_hash: object, from_chain: object, user_address: object | None
+    paths: RoutingPaths,
+    tx_hash: object | None,
+    from_chain: object | None,
+    user_address: object | None,
+    *,
+    provider_key: object | None = None,
+    tx_ref: object | None = None,
 ) -> Operation[TransactionStatus]:
-    """``GET /status?txHash=...&fromChain=...[&userAddress=...]``."""
+    """``GET /status`` in either documented request shape:
+    ``?txHash=...&fromChain=...[&userAddress=...]`` or ``?providerKey=...&txRef=...``.
+
+    Raises:
+        InvalidInputError: arguments of both shapes, neither shape, or half of one
+            (before any I/O).
+    """
+    first = {"tx_hash": tx_hash, "from_chain": from_chain, "user_address": user_address}
+    second = {"provider_key": provider_key, "tx_ref": tx_ref}
+    given_first = [name for name, value in first.items() if value is not None]
+    given_second = [name for name, value in second.items() if value is not None]
+    if given_first and given_second:
+        raise InvalidInputError(
+            given_second[0], f"cannot be combined with {given_first[0]}: " + _STATUS_SHAPES
+        )
+    if given_second:
+        for name in ("provider_key", "tx_ref"):
+            if second[name] is None:
+                raise InvalidInputError(name, "is required in the second shape: " + _STATUS_SHAPES)
+        params = [
+            ("providerKey", _check_text("provider_key", provider_key, "the provider's key")),
+            ("txRef", check_argument("tx_ref", TxHashOrReference, tx_ref)),
+        ]
+        return Operation("GET", paths.status, parser(TransactionStatus), params=params)
+    for name in ("tx_hash", "from_chain"):
+        if first[name] is None:
+            raise InvalidInputError(name, "is required: " + _STATUS_SHAPES)
     params = [
         ("txHash", check_argument("tx_hash", TxHashOrReference, tx_hash)),
         ("fromChain", str(check_argument("from_chain", ChainId, from_chain))),
@@ -405,22 +462,31 @@ def _wait(
 
 def wait_for_status(
     paths: RoutingPaths,
-    tx_hash: object,
-    from_chain: object,
+    tx_hash: object | None,
+    from_chain: object | None,
     user_address: object | None,
     *,
     wait_timeout: float,
     poll_interval: float,
     is_done: Callable[[TransactionStatus], bool] | None,
     clock: Clock,
+    provider_key: object | None = None,
+    tx_ref: object | None = None,
 ) -> Flow[TransactionStatus]:
-    """Poll ``GET /status`` until the destination hash is known (or ``is_done``)."""
-    operation = get_status(paths, tx_hash, from_chain, user_address)
+    """Poll ``GET /status`` (either request shape) until the destination hash is known
+    (or ``is_done``)."""
+    operation = get_status(
+        paths, tx_hash, from_chain, user_address, provider_key=provider_key, tx_ref=tx_ref
+    )
     predicate = check_wait(wait_timeout, poll_interval, is_done)
     params = dict(operation.params or ())
+    if "txRef" in params:
+        what = f"transaction {params['txRef']} of provider {params['providerKey']}"
+    else:
+        what = f"transaction {params['txHash']} from chain {params['fromChain']}"
     return _wait(
         operation,
-        what=f"transaction {params['txHash']} from chain {params['fromChain']}",
+        what=what,
         failed=lambda record: record.is_failed,
         status_of=lambda record: record.current_status,
         is_done=predicate or _landed,

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
-from typing import Any, Final, Unpack
+from typing import TYPE_CHECKING, Any, Final, Unpack
 
 import httpx
 from pydantic import SecretStr
 
+from .._cache import DEFAULT_CHAIN_LIST_TTL, ChainListCache
 from .._clock import SYSTEM_CLOCK, Clock
 from .._framing import CodeEnvelope
 from .._options import (
@@ -26,10 +27,12 @@ from .._options import (
     TimeoutTypes,
 )
 from .._sync_base_client import SyncAPIClient
+from ..errors import InvalidInputError
 from ..signing import Signer
 from . import _operations as operations
-from . import gasless
+from . import execution, gasless
 from ._operations import DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT, RoutingPaths
+from .execution import AllowanceCheck, RouteExecution
 from .gasless import GaslessSwapResult
 from .models import (
     AcquisitionMode,
@@ -46,6 +49,9 @@ from .models import (
     Transaction,
     TransactionStatus,
 )
+
+if TYPE_CHECKING:
+    from web3 import Web3
 
 __all__ = ["ROUTING_SERVICE", "RoutingClient"]
 
@@ -75,8 +81,9 @@ class RoutingClient(SyncAPIClient):
         clock: the time source for retry waits and polling (tests and the sandbox
             pass a virtual one).
         routing_contracts: ``{chain_id: address}``: the routing contract a gasless
-            Permit2 payload must name as spender on that chain. Unpinned chains use
-            ``serviceContract`` from `get_supported_chains`, read once per client.
+            Permit2 payload must name as spender, and a route executed with
+            `execute_route` must call, on that chain. Unpinned chains use
+            ``serviceContract`` from `get_supported_chains` (kept ``chain_list_ttl``).
         deadline: the most seconds one call may take in all, retries, slow answers and
             retry waits included (default 120); ``None`` for no overall limit.
         max_response_bytes: the largest answer read, in bytes (default 8 MiB); a larger
@@ -84,6 +91,9 @@ class RoutingClient(SyncAPIClient):
         allow_insecure_http: DANGEROUS: accept an ``http://`` base URL to a host that is
             not this machine, which sends credentials and payments in clear text.
         paths: the service's HTTP paths, to override any of them.
+        chain_list_ttl: seconds the chain list (``/supported-chains``) is kept
+            (default 300); 0 reads it every time. ``refresh=True`` on
+            `get_supported_chains` reads it anew.
 
     Example:
         ```python
@@ -115,6 +125,7 @@ class RoutingClient(SyncAPIClient):
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         allow_insecure_http: bool = False,
         paths: RoutingPaths | None = None,
+        chain_list_ttl: float = DEFAULT_CHAIN_LIST_TTL,
     ) -> None:
         super().__init__(
             api_key=api_key,
@@ -130,8 +141,9 @@ class RoutingClient(SyncAPIClient):
         )
         self.paths = paths or RoutingPaths()
         self._routing_contracts = gasless.check_routing_contracts(routing_contracts)
-        # serviceContract per chain, read once from /supported-chains; shared by copies.
-        self._spender_cache: dict[int, str] = {}
+        # The chain list (serviceContract per chain, features), kept per base URL;
+        # shared by with_options copies.
+        self._chains: ChainListCache[SupportedChain] = ChainListCache(chain_list_ttl)
 
     def get_quote(
         self,
@@ -316,6 +328,47 @@ class RoutingClient(SyncAPIClient):
         """
         return self._transport.request(operations.build_path(self.paths, route, sender), options)
 
+    def build_path_flat(
+        self,
+        *,
+        from_chain: int,
+        to_chain: int,
+        from_token: str,
+        to_token: str,
+        amount: int | str,
+        sender: str,
+        **options: Unpack[RequestOptions],
+    ) -> Transaction:
+        """Build a transaction from the spec's flat body, without a quoted route
+        (``POST /build-path``).
+
+        Sends exactly ``{fromChain, toChain, fromToken, toToken, Amount, Sender}``, the
+        body the routing spec documents. `build_path` sends a quoted route instead (as
+        the live service's examples do); use this when you have no route, or your
+        deployment follows the spec.
+
+        Args:
+            from_chain: the source chain id.
+            to_chain: the destination chain id.
+            from_token: the input token's address on ``from_chain``.
+            to_token: the output token's address on ``to_chain``.
+            amount: the input amount in the token's smallest units (``Amount``).
+            sender: the wallet that will send the transaction (``Sender``).
+            **options: ``timeout`` and ``max_retries`` for this call.
+
+        Returns:
+            The transaction to send.
+        """
+        request = operations.build_path_request(
+            from_chain=from_chain,
+            to_chain=to_chain,
+            from_token=from_token,
+            to_token=to_token,
+            amount=amount,
+            sender=sender,
+        )
+        return self._transport.request(operations.build_path_flat(self.paths, request), options)
+
     def build_path_by_id(
         self,
         quote_id: str,
@@ -335,37 +388,53 @@ class RoutingClient(SyncAPIClient):
 
     def get_status(
         self,
-        tx_hash: str,
-        from_chain: int,
+        tx_hash: str | None = None,
+        from_chain: int | None = None,
         user_address: str | None = None,
+        *,
+        provider_key: str | None = None,
+        tx_ref: str | None = None,
         **options: Unpack[RequestOptions],
     ) -> TransactionStatus:
-        """Read a swap or bridge's status (``GET /status``).
+        """Read a swap or bridge's status (``GET /status``), in either request shape.
+
+        The spec's shape is ``tx_hash`` and ``from_chain`` (and optionally
+        ``user_address``); the second documented shape is ``provider_key`` and
+        ``tx_ref``. Give one shape, whole: mixing them, or giving neither, raises
+        `InvalidInputError` before anything is sent.
 
         Args:
             tx_hash: the source-chain transaction hash.
             from_chain: the chain the source transaction was sent on.
             user_address: scope the lookup to the initiating wallet.
+            provider_key: the provider's key (second shape), e.g. a status record's
+                ``provider.key``.
+            tx_ref: the provider's reference of the transfer (second shape).
             **options: ``timeout`` and ``max_retries`` for this call.
 
         Returns:
-            The status, read from either documented shape.
+            The status, read from either documented answer shape.
         """
-        operation = operations.get_status(self.paths, tx_hash, from_chain, user_address)
+        operation = operations.get_status(
+            self.paths, tx_hash, from_chain, user_address, provider_key=provider_key, tx_ref=tx_ref
+        )
         return self._transport.request(operation, options)
 
     def wait_for_status(
         self,
-        tx_hash: str,
-        from_chain: int,
+        tx_hash: str | None = None,
+        from_chain: int | None = None,
         user_address: str | None = None,
         *,
+        provider_key: str | None = None,
+        tx_ref: str | None = None,
         wait_timeout: float = DEFAULT_WAIT_TIMEOUT,
         poll_interval: float = DEFAULT_POLL_INTERVAL,
         is_done: Callable[[TransactionStatus], bool] | None = None,
         **options: Unpack[RequestOptions],
     ) -> TransactionStatus:
-        """Poll `get_status` until the swap or bridge is done, and return that record.
+        """Poll `get_status` (either request shape) until the swap or bridge is done,
+        and return that record.
 
         Done means a destination (or execution) hash is known, unless ``is_done`` says
         otherwise. A status of ``failed`` (in any case) raises before ``is_done`` is
@@ -375,6 +444,8 @@ class RoutingClient(SyncAPIClient):
             tx_hash: the source-chain transaction hash.
             from_chain: the chain the source transaction was sent on.
             user_address: scope the lookup to the initiating wallet.
+            provider_key: the provider's key (second shape, with ``tx_ref``).
+            tx_ref: the provider's reference of the transfer (second shape).
             wait_timeout: seconds to keep polling (default 900, 15 minutes).
             poll_interval: seconds between requests (default 5).
             is_done: your own test of a record, for states the SDK does not know.
@@ -389,6 +460,8 @@ class RoutingClient(SyncAPIClient):
             tx_hash,
             from_chain,
             user_address,
+            provider_key=provider_key,
+            tx_ref=tx_ref,
             wait_timeout=wait_timeout,
             poll_interval=poll_interval,
             is_done=is_done,
@@ -396,15 +469,22 @@ class RoutingClient(SyncAPIClient):
         )
         return self._transport.run(flow, options)
 
-    def get_supported_chains(self, **options: Unpack[RequestOptions]) -> list[SupportedChain]:
+    def get_supported_chains(
+        self, *, refresh: bool = False, **options: Unpack[RequestOptions]
+    ) -> list[SupportedChain]:
         """List the supported chains with their feature flags (``GET /supported-chains``).
 
-        This list is authoritative for support and features. Needs the API key.
+        This list is authoritative for support and features. Needs the API key. It is
+        kept for ``chain_list_ttl`` seconds (see the client's arguments), and the
+        gasless swap and `execute_route` read their routing contracts from it.
 
         Args:
+            refresh: read the list again even if a fresh one is kept.
             **options: ``timeout`` and ``max_retries`` for this call.
         """
-        return self._transport.request(operations.get_supported_chains(self.paths), options)
+        operation = operations.get_supported_chains(self.paths)
+        flow = self._chains.read(self.base_url, operation, clock=self.clock, refresh=refresh)
+        return self._transport.run(flow, options)
 
     def search_token(
         self, query: str, chain_id: int | None = None, **options: Unpack[RequestOptions]
@@ -670,8 +750,165 @@ class RoutingClient(SyncAPIClient):
             is_done=is_done,
             clock=self.clock,
             spender=self._routing_contracts.get(from_chain),
-            spender_cache=self._spender_cache,
+            chains=self._chains,
+            chains_key=self.base_url,
             min_amount_out=min_amount_out,
             sign_unverified_payload=sign_unverified_payload,
         )
         return self._transport.run(flow, options)
+
+    # -- executing routes with web3
+
+    def execute_route(
+        self,
+        signer: Signer,
+        route: Route,
+        *,
+        web3: Web3,
+        approve: bool = False,
+        wait: bool = True,
+        wait_timeout: float = DEFAULT_WAIT_TIMEOUT,
+        poll_interval: float = DEFAULT_POLL_INTERVAL,
+        is_done: Callable[[TransactionStatus], bool] | None = None,
+        **options: Unpack[RequestOptions],
+    ) -> RouteExecution:
+        """Execute a quoted route from the signer's wallet: build its transaction, check
+        it, approve the exact input amount when asked, send it, and follow ``/status``.
+
+        Before anything is signed, the route must still say what `get_quote` was asked
+        (token, chain, amount, sender = the signer), web3 must be on its source chain,
+        and the built transaction must call the chain's routing contract (the client's
+        ``routing_contracts`` pin, else ``serviceContract`` from
+        `get_supported_chains`), with that same contract as ``allowance_target`` and
+        no native value for an ERC-20 input. See ``xswap_sdk.routing.execution``.
+
+        Args:
+            signer: the route's sender, such as an `eth_account` ``LocalAccount`` (it
+                signs the approval and the transaction), or an account the node holds.
+            route: a `Route` from `get_quote` of this client.
+            web3: a connected `web3.Web3` on the route's source chain (needs the
+                ``web3`` extra).
+            approve: when the allowance is short, approve exactly the route's amount
+                first (default ``False``: refuse instead, sending nothing).
+            wait: poll `wait_for_status` once sent (default ``True``).
+            wait_timeout: seconds to keep polling when waiting (default 900).
+            poll_interval: seconds between status requests (default 5).
+            is_done: your own test of a status record, when waiting.
+            **options: ``timeout`` and ``max_retries`` for each request.
+
+        Returns:
+            The transaction, its hash, the allowance (and approval) and, when waiting,
+            the final status.
+
+        Raises:
+            InvalidInputError: a bad argument, web3 on another chain, or a short
+                allowance without ``approve=True`` (nothing sent).
+            UnsafePayloadError: the route or its transaction is not what was asked for
+                (nothing signed).
+            QuoteRejectedError: the built transaction has expired.
+            SwapFailedError: the approval or the transaction reverted, or the status
+                says ``failed``.
+            WaitTimeoutError: waiting ran out of time; the transfer may still land.
+        """
+        plan = execution.plan_execution(signer, route, web3=web3, web3_type="Web3", approve=approve)
+        predicate = operations.check_wait(wait_timeout, poll_interval, is_done)
+        if not isinstance(wait, bool):
+            raise InvalidInputError("wait", "must be True or False")
+        execution.check_connected_chain(execution.connected_chain(web3), plan.chain_id)
+        tx = self.build_path(plan.route, plan.owner, **options)
+        contract_flow = gasless.routing_contract(
+            self.paths,
+            plan.chain_id,
+            pinned=self._routing_contracts.get(plan.chain_id),
+            chains=self._chains,
+            chains_key=self.base_url,
+            clock=self.clock,
+        )
+        contract = self._transport.run(contract_flow, options)
+        execution.check_transaction(tx, plan, contract, now=self.clock.time())
+        allowance = None
+        if plan.token is not None:
+            current = execution.allowance(web3, plan.token, plan.owner, contract)
+            allowance = AllowanceCheck(
+                chain_id=plan.chain_id,
+                token=plan.token,
+                owner=plan.owner,
+                spender=contract,
+                amount=plan.amount,
+                allowance=current,
+            )
+            if current < plan.amount:
+                if not approve:
+                    raise InvalidInputError(
+                        "approve",
+                        f"the routing contract {contract} may move {current} of the "
+                        f"{plan.amount} needed: pass approve=True to approve exactly "
+                        "that amount first, or approve it yourself",
+                    )
+                fields = execution.approval_fields(plan.token, contract, plan.amount)
+                approval = execution.send(web3, signer, fields, what="approval")
+                allowance = allowance.model_copy(update={"approval_tx_hash": approval})
+        tx_hash = execution.send(web3, signer, execution.route_fields(tx), what="route")
+        status = None
+        if wait:
+            status = self.wait_for_status(
+                tx_hash,
+                plan.chain_id,
+                plan.owner,
+                wait_timeout=wait_timeout,
+                poll_interval=poll_interval,
+                is_done=predicate,
+                **options,
+            )
+        return RouteExecution(transaction=tx, tx_hash=tx_hash, allowance=allowance, status=status)
+
+    def check_permit2_allowance(
+        self,
+        signer: Signer,
+        *,
+        token: str,
+        amount: int | str,
+        web3: Web3,
+        approve: bool = False,
+    ) -> AllowanceCheck:
+        """Read how much of ``token`` Permit2 may move for the signer and, when asked,
+        approve exactly ``amount`` (the one-time approval gasless swaps need).
+
+        The spender is Permit2 (`xswap_sdk.registry.PERMIT2`, pinned), never an address
+        from a service. No request goes to the routing service.
+
+        Args:
+            signer: the token holder (it signs the approval).
+            token: the ERC-20 to swap gaslessly.
+            amount: what Permit2 must be able to move, in smallest units.
+            web3: a connected `web3.Web3` on the token's chain.
+            approve: when the allowance is below ``amount``, approve exactly ``amount``
+                (default ``False``: only read it).
+
+        Returns:
+            The allowance read, and the approval if one was sent; ``sufficient`` says
+            whether a gasless swap of ``amount`` can go ahead.
+
+        Raises:
+            InvalidInputError: a bad argument.
+            SwapFailedError: the approval reverted.
+        """
+        owner, checked_token, units = execution.plan_allowance(
+            signer, token=token, amount=amount, web3=web3, web3_type="Web3", approve=approve
+        )
+        chain = execution.connected_chain(web3)
+        spender = execution.PERMIT2_SPENDER
+        current = execution.allowance(web3, checked_token, owner, spender)
+        result = AllowanceCheck(
+            chain_id=chain,
+            token=checked_token,
+            owner=owner,
+            spender=spender,
+            amount=units,
+            allowance=current,
+        )
+        if current < units and approve:
+            fields = execution.approval_fields(checked_token, spender, units)
+            approval = execution.send(web3, signer, fields, what="approval")
+            result = result.model_copy(update={"approval_tx_hash": approval})
+        return result

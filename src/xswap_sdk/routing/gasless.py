@@ -17,10 +17,11 @@ result, and never appears in a log record or an error message.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, MutableMapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .._cache import ChainListCache
 from .._clock import Clock
 from .._flow import Call, Flow
 from .._logging import logger
@@ -47,7 +48,7 @@ from .models import (
     SupportedChain,
 )
 
-__all__ = ["GaslessSwapResult", "gasless_swap", "service_contract"]
+__all__ = ["GaslessSwapResult", "gasless_swap", "routing_contract", "service_contract"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +120,8 @@ class _Verification:
 
     request: GaslessQuoteRequest
     spender: str | None
-    spender_cache: MutableMapping[int, str] | None
+    chains: ChainListCache[SupportedChain] | None
+    chains_key: str
     min_amount_out: int | None
     sign_unverified_payload: bool
 
@@ -152,7 +154,8 @@ def gasless_swap(
     is_done: Callable[[GaslessStatus], bool] | None,
     clock: Clock,
     spender: str | None = None,
-    spender_cache: MutableMapping[int, str] | None = None,
+    chains: ChainListCache[SupportedChain] | None = None,
+    chains_key: str = "",
     min_amount_out: int | str | None = None,
     sign_unverified_payload: bool = False,
     **quote_fields: Any,
@@ -170,11 +173,12 @@ def gasless_swap(
         is_done: the caller's own test of a status record.
         clock: the client's clock (the permit's deadline is checked by it).
         spender: the routing contract of ``from_chain`` as the caller pins it. When not
-            given, ``serviceContract`` from ``GET /supported-chains`` is used (read once,
-            then kept in ``spender_cache``). A pinned spender also holds against a
-            service that lies in both answers.
-        spender_cache: ``{chain_id: serviceContract}`` kept between calls (the client's);
-            read first, filled after ``/supported-chains`` is read.
+            given, ``serviceContract`` from ``GET /supported-chains`` is used (kept in
+            ``chains`` when given). A pinned spender also holds against a service that
+            lies in both answers.
+        chains: the client's chain-list cache, read before ``/supported-chains`` is
+            asked and filled after.
+        chains_key: the cache key (the client's base URL).
         min_amount_out: the least output accepted, in the output token's smallest units;
             a witness must name at least this.
         sign_unverified_payload: DANGEROUS. Sign the service's payload as it is, without
@@ -192,8 +196,8 @@ def gasless_swap(
     if not isinstance(sign_unverified_payload, bool):
         raise InvalidInputError("sign_unverified_payload", "must be True or False")
     pinned = None if spender is None else check_argument("spender", Address, spender)
-    if spender_cache is not None and not isinstance(spender_cache, MutableMapping):
-        raise InvalidInputError("spender_cache", "must be a dict {chain_id: address}")
+    if chains is not None and not isinstance(chains, ChainListCache):
+        raise InvalidInputError("chains", "must be the client's ChainListCache or None")
     least_out = (
         None
         if min_amount_out is None
@@ -205,7 +209,7 @@ def gasless_swap(
         paths,
         quote_operation,
         signer,
-        _Verification(request, pinned, spender_cache, least_out, sign_unverified_payload),
+        _Verification(request, pinned, chains, chains_key, least_out, sign_unverified_payload),
         wait=wait,
         wait_timeout=wait_timeout,
         poll_interval=poll_interval,
@@ -214,18 +218,29 @@ def gasless_swap(
     )
 
 
-def _expected_spender(paths: RoutingPaths, verification: _Verification) -> Flow[str]:
-    chain_id = verification.request.from_chain
-    if verification.spender is not None:
-        return verification.spender
-    cache = verification.spender_cache
-    if cache is not None and chain_id in cache:
-        return cache[chain_id]
-    chains: list[SupportedChain] = yield Call(operations.get_supported_chains(paths))
-    found = service_contract(chains, chain_id)
-    if cache is not None:
-        cache[chain_id] = found
-    return found
+def routing_contract(
+    paths: RoutingPaths,
+    chain_id: int,
+    *,
+    pinned: str | None,
+    chains: ChainListCache[SupportedChain] | None,
+    chains_key: str,
+    clock: Clock,
+) -> Flow[str]:
+    """The routing contract of ``chain_id``: ``pinned`` when the caller gave one, else
+    ``serviceContract`` from ``GET /supported-chains`` (through the client's cache).
+
+    Raises:
+        UnsafePayloadError: the list does not name a valid contract for the chain.
+    """
+    if pinned is not None:
+        return pinned
+    operation = operations.get_supported_chains(paths)
+    if chains is None:
+        listed: list[SupportedChain] = yield Call(operation)
+    else:
+        listed = yield from chains.read(chains_key, operation, clock=clock)
+    return service_contract(listed, chain_id)
 
 
 def _run(
@@ -243,7 +258,14 @@ def _run(
     spender: str | None = None
     if not verification.sign_unverified_payload:
         # Read before the quote, so that the quote is as fresh as can be when signed.
-        spender = yield from _expected_spender(paths, verification)
+        spender = yield from routing_contract(
+            paths,
+            verification.request.from_chain,
+            pinned=verification.spender,
+            chains=verification.chains,
+            chains_key=verification.chains_key,
+            clock=clock,
+        )
     quotes: list[GaslessQuote] = yield Call(quote_operation)
     if not quotes:
         raise APIError(

@@ -52,6 +52,7 @@ from ..types import Address, ChainId, HexBytes, TokenAmount, to_checksum
 __all__ = [
     "AcquisitionMode",
     "BuildBestPathRequest",
+    "BuildPathRequest",
     "BuiltPath",
     "ChainFeatures",
     "GasFee",
@@ -151,6 +152,10 @@ def _to_hash_or_reference(value: object) -> str:
             raise ValueError("must be a 0x-prefixed 32-byte hash (0x + 64 hex digits)")
         return value.lower()
     return value
+
+
+def _permit2_by_default(value: object) -> object:
+    return AcquisitionMode.PERMIT2 if value is None else value
 
 
 def _to_acquisition_mode(value: object) -> object:
@@ -254,6 +259,25 @@ class QuoteRequest(RequestModel):
     """Accepted; no effect on quote planning (``build-best-path``: simulation-aware)."""
 
 
+class BuildPathRequest(RequestModel):
+    """The spec's flat body of ``POST /build-path``: ``fromChain``, ``toChain``,
+    ``fromToken``, ``toToken``, ``Amount`` and ``Sender`` (capitalised as the spec
+    writes them), without a quoted route."""
+
+    from_chain: ChainId
+    """The source chain."""
+    to_chain: ChainId
+    """The destination chain."""
+    from_token: TokenAddress
+    """The input token on ``from_chain``."""
+    to_token: TokenAddress
+    """The output token on ``to_chain``."""
+    amount: Annotated[TokenAmount, Field(gt=0)] = Field(alias="Amount")
+    """The input, in the token's smallest units (``Amount``)."""
+    sender: Address = Field(alias="Sender")
+    """The wallet that will send the transaction (``Sender``)."""
+
+
 class BuildBestPathRequest(QuoteRequest):
     """The query of ``GET /build-best-path``: the quote's, plus three of its own."""
 
@@ -294,8 +318,11 @@ class GaslessQuoteRequest(RequestModel):
     """How to rank the quotes."""
     slippage: Percent | None = None
     """Percent (1 means 1 %)."""
-    acquisition_mode: Annotated[_Mode, AfterValidator(_permit2_only)] | None = None
-    """Permit2 (2, the default) or Permit2 witness (3)."""
+    acquisition_mode: Annotated[
+        _Mode, BeforeValidator(_permit2_by_default), AfterValidator(_permit2_only)
+    ] = AcquisitionMode.PERMIT2
+    """Permit2 (2, also when ``None`` is given) or Permit2 witness (3). Always sent:
+    the live docs mark ``acquisitionMode`` required."""
     deadline_minutes: Annotated[StrictInt, Field(gt=0)] | None = None
     """How long the permit stays valid, in minutes."""
     meta: StrictStr | None = None
@@ -439,6 +466,14 @@ class Route(WireModel):
     """The request's ``Integrator``, echoed; absent when none was given."""
 
     _wire: dict[str, Any] | None = PrivateAttr(default=None)
+    _request: QuoteRequest | None = PrivateAttr(default=None)
+
+    @property
+    def request(self) -> QuoteRequest | None:
+        """The ``get_quote`` arguments this route answered, when it came from
+        `RoutingClient.get_quote` (``None`` for a route read with `from_wire`).
+        `RoutingClient.execute_route` checks the route against them."""
+        return self._request
 
     @classmethod
     def from_wire(cls, data: Any) -> Route:

@@ -10,6 +10,15 @@ A submitted transaction moves NOT_PICKED_UP -> PENDING -> EXECUTED as time passe
 fields appear then, so ``wait_for_pending_execution_hash`` has something to find before
 EXECUTED. `RelayerService.fail_next` and `RelayerService.retry_next` script the fate of
 the next submissions; `RelayerService.fail` fails one that is already in flight.
+
+Besides the EVM chains of the catalogue it relays to Solana (chain id 10100000) and
+Aptos (88888888), and to any chain added with `RelayerService.add_chain` (NEAR or Sui
+under the id you use): ``to``, ``value`` and ``gasLimit`` are checked by the chain's
+family, as the live relayer does. EIP-7702 ``authorizationList`` entries are recovered
+and checked (a bad signature, a high ``s`` or another chain is refused); once the
+transaction executes, each authority delegates to its address
+(`RelayerService.delegation`). ``/api/user`` carries a ``userConfig``, whose
+``disabledChainIds`` (`RelayerService.disabled_chains`) refuse submissions.
 """
 
 from __future__ import annotations
@@ -19,6 +28,9 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import Field, StrictBool, StrictInt, StrictStr
 
+from ..chains import FAMILY_RULES, ChainFamily, check_address
+from ..errors import InvalidInputError
+from ..signing.eip7702 import SignedAuthorization
 from ..types import Address, ChainId, HexBytes, TokenAmount
 from ._catalog import CHAINS, derived_address
 from ._http import Handler, HTTPError, Request, Response, Service, check_api_key, checked
@@ -57,8 +69,34 @@ _OPTIONAL_FIELDS: dict[str, Any] = {
     "transactionType": StrictStr,
     "isAuthenticatedTx": StrictBool,
     "derivationPath": StrictStr,
-    "authorizationList": list[dict[str, Any]],
 }
+
+
+@dataclass(frozen=True, slots=True)
+class NonEvmChain:
+    """A chain the sandbox relayer serves that is not EVM.
+
+    Attributes:
+        id: the relayer's chain id for it.
+        family: ``"solana"``, ``"near"``, ``"aptos"`` or ``"sui"``.
+        name: its name in the chain list.
+        symbol: its native currency's symbol.
+        decimals: its native currency's decimals.
+        native_usd: the price of one native unit, for cost estimates.
+    """
+
+    id: int
+    family: ChainFamily
+    name: str
+    symbol: str
+    decimals: int
+    native_usd: float
+
+
+_NON_EVM: Final = (
+    NonEvmChain(10100000, "solana", "Solana", "SOL", 9, 150.0),
+    NonEvmChain(88888888, "aptos", "Aptos", "APT", 8, 5.0),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +158,8 @@ class RelayerService(Service):
         self.payment_required = False
         self._txs: dict[str, _Tx] = {}
         self._fates: OutcomeQueue[tuple[Fate, str]] = OutcomeQueue()
+        self.non_evm_chains: dict[int, NonEvmChain] = {chain.id: chain for chain in _NON_EVM}
+        self.disabled_chains: set[int] = set()
         submit_fields = (
             "to",
             "callData",
@@ -127,6 +167,7 @@ class RelayerService(Service):
             "value?",
             *(f"{name}?" for name in _UINT_FIELDS),
             *(f"{name}?" for name in _OPTIONAL_FIELDS),
+            "authorizationList?",
         )
         for method, path, handler, summary, query, body in (
             ("POST", "/api/submit-tx", self._submit, "relay a transaction", (), submit_fields),
@@ -206,6 +247,45 @@ class RelayerService(Service):
         """
         return self._txs[tx_id].timeline.changed_at(self._world.now() if at is None else at)
 
+    def add_chain(
+        self,
+        chain_id: int,
+        family: ChainFamily,
+        *,
+        name: str | None = None,
+        symbol: str = "NATIVE",
+        decimals: int = 9,
+        native_usd: float = 1.0,
+    ) -> None:
+        """Serve a non-EVM chain under ``chain_id`` (NEAR or Sui, say): submissions to
+        it are checked by ``family``'s rules. Give the client the same id in its
+        ``chain_families``.
+
+        Raises:
+            ValueError: ``family`` is not a non-EVM family, or the id is an EVM chain.
+        """
+        if family == "evm" or family not in FAMILY_RULES:
+            raise ValueError("family must be solana, near, aptos or sui")
+        if chain_id in CHAINS:
+            raise ValueError(f"chain {chain_id} is an EVM chain of the catalogue")
+        self.non_evm_chains[chain_id] = NonEvmChain(
+            chain_id, family, name or family.title(), symbol, decimals, native_usd
+        )
+
+    def delegation(self, authority: str) -> str | None:
+        """The contract ``authority`` delegates to (EIP-7702), by the last executed
+        transaction that carried an authorization of it; ``None`` if none did."""
+        wanted = authority.lower()
+        now = self._world.now()
+        delegate = None
+        for tx in self._txs.values():
+            if tx.timeline.at(now)["status"] != "EXECUTED":
+                continue
+            for entry in tx.extra.get("authorizations", ()):
+                if entry["authority"].lower() == wanted:
+                    delegate = entry["address"]
+        return delegate
+
     @property
     def transaction_ids(self) -> list[str]:
         """The ids of every submitted transaction, oldest first."""
@@ -243,6 +323,10 @@ class RelayerService(Service):
 
     # ------------------------------------------------------------------ submitting
 
+    def _family(self, chain_id: int) -> ChainFamily:
+        chain = self.non_evm_chains.get(chain_id)
+        return "evm" if chain is None else chain.family
+
     def _parse(self, body: Any) -> dict[str, Any]:
         if not isinstance(body, dict):
             raise _invalid("VALIDATION_001", "the request body must be a JSON object")
@@ -250,20 +334,40 @@ class RelayerService(Service):
             if body.get(name) is None:
                 raise _invalid("VALIDATION_002", f"{name} is required", name)
         chain_id = _field(body, "chainId", ChainId)
-        if chain_id not in CHAINS:
+        if chain_id not in CHAINS and chain_id not in self.non_evm_chains:
             raise _invalid("VALIDATION_004", f"chain {chain_id} is not supported", "chainId")
+        if chain_id in self.disabled_chains:
+            raise _invalid(
+                "VALIDATION_004", f"chain {chain_id} is disabled for this account", "chainId"
+            )
+        family = self._family(chain_id)
+        rules = FAMILY_RULES[family]
+        try:
+            to = check_address(family, body["to"])
+        except InvalidInputError as exc:
+            raise _invalid("VALIDATION_003", f"to: {exc.rule}", "to") from None
         tx: dict[str, Any] = {
-            "to": _field(body, "to", Address),
+            "to": to,
             "callData": _field(body, "callData", HexBytes),
             "chainId": chain_id,
             "value": str(_field(body, "value", TokenAmount)) if "value" in body else "0",
         }
+        if int(tx["value"]) > rules.max_value:
+            raise _invalid(
+                "VALIDATION_003", f"value must fit a {family} amount ({rules.value_unit})", "value"
+            )
         for name in _UINT_FIELDS:
             if body.get(name) is not None:
                 tx[name] = str(_field(body, name, TokenAmount))
+        if rules.gas_limit_required and "gasLimit" not in tx:
+            raise _invalid("VALIDATION_002", f"gasLimit is required on {family}", "gasLimit")
         for name, type_ in _OPTIONAL_FIELDS.items():
             if body.get(name) is not None:
                 tx[name] = _field(body, name, type_)
+        if body.get("authorizationList") is not None:
+            tx["authorizationList"] = self._authorizations(
+                body["authorizationList"], chain_id, family
+            )
         if "gasPrice" in tx and ("maxFeePerGas" in tx or "maxPriorityFeePerGas" in tx):
             raise _invalid(
                 "VALIDATION_003",
@@ -272,11 +376,43 @@ class RelayerService(Service):
             )
         return tx
 
+    def _authorizations(self, entries: Any, chain_id: int, family: ChainFamily) -> list[Any]:
+        """Recover and check each EIP-7702 authorization, as a node would before
+        applying it; keep who signed it."""
+        if not FAMILY_RULES[family].authorizations:
+            raise _invalid(
+                "VALIDATION_003",
+                f"authorizationList is for EVM chains, not {family}",
+                "authorizationList",
+            )
+        if not isinstance(entries, list):
+            raise _invalid(
+                "VALIDATION_003", "authorizationList must be an array", "authorizationList"
+            )
+        checked = []
+        for index, entry in enumerate(entries):
+            where = f"authorizationList[{index}]"
+            authorization = _field({where: entry}, where, SignedAuthorization)
+            if authorization.chain_id not in (0, chain_id):
+                raise _invalid(
+                    "VALIDATION_003",
+                    f"{where} is for chain {authorization.chain_id}, not {chain_id}",
+                    where,
+                )
+            checked.append({**authorization.to_wire(), "authority": authorization.authority})
+        return checked
+
     def _estimate(self, fields: dict[str, Any]) -> tuple[int, int, float]:
         """Gas used, gas price and cost in USD of a transaction."""
-        chain = CHAINS[fields["chainId"]]
         calldata = (len(fields["callData"]) - 2) // 2
         gas_used = 21_000 + 16 * calldata + self._world.rng.randrange(0, 40_000)
+        other = self.non_evm_chains.get(fields["chainId"])
+        if other is not None:
+            # A flat fee in native units: enough to show a cost, no chain's real model.
+            price = int(fields.get("gasPrice") or 1)
+            units = 5_000 * price
+            return gas_used, price, round(units / 10**other.decimals * other.native_usd, 6)
+        chain = CHAINS[fields["chainId"]]
         price = int(fields.get("gasPrice") or fields.get("maxFeePerGas") or chain.gas_price_wei)
         return gas_used, price, round(gas_used * price / 1e18 * chain.native_usd, 6)
 
@@ -318,7 +454,10 @@ class RelayerService(Service):
                 costUSD=cost,
                 isCharged=True,
             )
-        self._txs[tx_id] = _Tx(tx_id, fields, now, timeline, cost)
+        extra = {}
+        if "authorizationList" in fields:
+            extra["authorizations"] = fields["authorizationList"]
+        self._txs[tx_id] = _Tx(tx_id, fields, now, timeline, cost, extra)
         return tx_id
 
     def _check_payment(self, fields: dict[str, Any]) -> None:
@@ -334,7 +473,8 @@ class RelayerService(Service):
     def _submit(self, request: Request) -> Response:
         fields = self._parse(request.json())
         self._check_payment(fields)
-        return self._ok({"txId": self.submit(fields)})
+        tx_id = self.submit(fields)
+        return self._ok({"txId": tx_id, "estimatedCostUSD": self._txs[tx_id].cost_usd})
 
     def _submit_sync(self, request: Request) -> Response:
         body = request.json()
@@ -447,6 +587,18 @@ class RelayerService(Service):
                     "address": derived_address("xswap-sandbox relayer account"),
                     "derivationPath": "m/44'/60'/0'/0/0",
                 },
+                "userConfig": {
+                    "perTxLimit": 25,
+                    "dailyLimit": STARTING_BALANCE_USD,
+                    "dailyAmountConsumed": round(spent, 6),
+                    "disabledChainIds": sorted(self.disabled_chains),
+                    "maxRetries": 3,
+                    "circuitBreakerEnabled": False,
+                    "ipWhitelist": [],
+                    "domainWhitelist": [],
+                    "toAddressWhitelist": None,
+                    "isDisabled": False,
+                },
             }
         )
 
@@ -465,5 +617,20 @@ class RelayerService(Service):
                 "blockExplorers": {"default": {"name": "Explorer", "url": chain.explorer_url}},
             }
             for chain in CHAINS.values()
+        ]
+        chains += [
+            {
+                "id": chain.id,
+                "name": chain.name,
+                "iconUrl": f"https://sandbox.invalid/logos/{chain.family}.svg",
+                "isTestnet": False,
+                "nativeCurrency": {
+                    "name": chain.name,
+                    "symbol": chain.symbol,
+                    "decimals": chain.decimals,
+                },
+                "blockExplorers": {},
+            }
+            for chain in self.non_evm_chains.values()
         ]
         return self._ok(chains)

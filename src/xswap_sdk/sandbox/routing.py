@@ -10,7 +10,14 @@ another key); other endpoints do not check it.
 
 The sandbox has no chain. A transaction built by ``/build-path`` goes nowhere until
 `RoutingService.broadcast` stands in for sending it; ``/status`` then reports it
-``pending``, and ``completed`` once the route's estimated time has passed.
+``pending``, and ``completed`` once the route's estimated time has passed. ``/status``
+answers in both documented request shapes: ``txHash`` and ``fromChain``, or
+``providerKey`` and ``txRef`` (then in the second answer shape).
+
+Allowances can be emulated too: with ``enforce_allowances = True``, `broadcast` of an
+ERC-20 route needs the sender to have approved the transaction's target for the amount
+(`RoutingService.approve`, or a real chain's state copied in), and spends it, as the
+routing contract's ``transferFrom`` would; a short allowance fails the send.
 """
 
 from __future__ import annotations
@@ -130,6 +137,8 @@ class RoutingService(Service):
         self._quotes: dict[str, _Quoted] = {}
         self._built: dict[str, str] = {}
         self._tracked: dict[str, _Tracked] = {}
+        self.enforce_allowances = False
+        self._allowances: dict[tuple[int, str, str, str], int] = {}
         add = self.router.add
         add("GET", "/quote", self._quote, summary="ranked routes", query=_QUOTE_QUERY)
         add(
@@ -158,7 +167,7 @@ class RoutingService(Service):
             "/status",
             self._status,
             summary="follow a broadcast route (see POST /sandbox/routing/broadcast)",
-            query=("txHash", "fromChain", "userAddress?"),
+            query=("txHash?", "fromChain?", "userAddress?", "providerKey?", "txRef?"),
         )
         add(
             "GET",
@@ -358,7 +367,38 @@ class RoutingService(Service):
         sender = body.get("sender") or body.get("Sender") or quoted.route["sender"]
         return self._ok(self._tx(quoted.route, checked("sender", Address, sender)))
 
-    def broadcast(self, tx: Mapping[str, Any] | Any, *, fail: bool = False) -> str:
+    # ------------------------------------------------------------------ allowances
+
+    def approve(self, owner: str, token: str, spender: str, amount: int, *, chain_id: int) -> None:
+        """Set ``owner``'s allowance of ``token`` to ``spender`` on ``chain_id``, as an
+        ERC-20 ``approve`` would (used when ``enforce_allowances`` is on)."""
+        key = (chain_id, owner.lower(), token.lower(), spender.lower())
+        self._allowances[key] = int(amount)
+
+    def allowance(self, owner: str, token: str, spender: str, *, chain_id: int) -> int:
+        """``owner``'s emulated allowance of ``token`` to ``spender`` on ``chain_id``."""
+        return self._allowances.get((chain_id, owner.lower(), token.lower(), spender.lower()), 0)
+
+    def _spend_allowance(self, quoted: _Quoted, tx: Mapping[str, Any] | Any) -> None:
+        route = quoted.route
+        source = route["fromToken"]
+        token = find_token(source["chain"], source["address"])
+        if token is None or token.is_native:
+            return
+        target = tx.get("to") if isinstance(tx, Mapping) else getattr(tx, "to", None)
+        spender = str(target or CHAINS[source["chain"]].routing_contract)
+        owner, amount, chain_id = route["sender"], int(route["amount"]), source["chain"]
+        have = self.allowance(owner, source["address"], spender, chain_id=chain_id)
+        if have < amount:
+            raise ValueError(
+                f"transferFrom would revert: {owner} allowed {spender} {have} of "
+                f"{source['address']}, not the {amount} the route takes"
+            )
+        self.approve(owner, source["address"], spender, have - amount, chain_id=chain_id)
+
+    def broadcast(
+        self, tx: Mapping[str, Any] | Any, *, fail: bool = False, source_hash: str | None = None
+    ) -> str:
         """Stand in for sending a transaction built by ``/build-path``,
         ``/build-path-by-id`` or ``/build-best-path``: return its source hash, which
         ``/status`` then follows to ``completed`` (or ``failed``) after the route's
@@ -367,9 +407,12 @@ class RoutingService(Service):
         Args:
             tx: the built transaction (a dict, or a model with a ``data`` attribute).
             fail: make the route end ``failed``.
+            source_hash: the hash it was sent with, when a real (test) chain sent it;
+                by default the sandbox makes one up.
 
         Raises:
-            ValueError: the sandbox did not build this transaction from a quoted route.
+            ValueError: the sandbox did not build this transaction from a quoted route,
+                or (with ``enforce_allowances``) the sender's allowance is short.
         """
         data = tx.get("data") if isinstance(tx, Mapping) else getattr(tx, "data", None)
         quoted = self._quotes.get(self._built.get(str(data), ""))
@@ -378,8 +421,10 @@ class RoutingService(Service):
                 "the sandbox follows only transactions it built from a quoted route "
                 "(/build-path with a route, /build-path-by-id or /build-best-path)"
             )
+        if self.enforce_allowances:
+            self._spend_allowance(quoted, tx)
         now = self._world.now()
-        source_hash = self._world.tx_hash()
+        source_hash = self._world.tx_hash() if source_hash is None else source_hash.lower()
         done = now + quoted.plan.seconds
         timeline = Timeline().then(now, status="pending")
         if fail:
@@ -392,6 +437,12 @@ class RoutingService(Service):
     # ------------------------------------------------------------------ status
 
     def _status(self, request: Request) -> Response:
+        first = request.arg("txHash") is not None or request.arg("fromChain") is not None
+        second = request.arg("txRef") is not None or request.arg("providerKey") is not None
+        if first and second:
+            raise HTTPError(400, "send txHash and fromChain, or providerKey and txRef, not both")
+        if second and (not request.arg("txRef") or not request.arg("providerKey")):
+            raise HTTPError(400, "providerKey and txRef are required together")
         reference = request.arg("txHash") or request.arg("txRef")
         if not reference:
             raise HTTPError(400, "txHash and fromChain (or providerKey and txRef) are required")

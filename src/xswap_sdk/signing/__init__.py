@@ -13,6 +13,8 @@
   (`add_delegate_call`) and `gateway_mint_call` on the destination minter.
 - General helpers: `personal_sign` (EIP-191 login messages) and `sign_typed_data` (any
   EIP-712 payload, such as a routing service's Permit2 quote).
+- EIP-7702: `sign_authorization` makes the relayer's ``authorizationList`` entry
+  (`SignedAuthorization`); `recover_authorization` tells who signed one.
 
 Signatures are ``0x`` + 130 hex digits, ``r || s || v`` with ``v`` 27 or 28. They are
 never put in a ``repr``, a log record or an error message.
@@ -24,7 +26,7 @@ other than 1 and deposits of 0, which Circle Gateway's contracts refuse, are ref
 before signing.
 """
 
-from .authorization import (
+from .eip3009 import (
     DEFAULT_AUTHORIZATION_LIFETIME,
     DEPOSIT_WITH_AUTHORIZATION_BYTES_SELECTOR,
     DEPOSIT_WITH_AUTHORIZATION_SELECTOR,
@@ -35,6 +37,12 @@ from .authorization import (
     receive_authorization_typed_data,
     sign_deposit_authorization,
     sign_receive_authorization,
+)
+from .eip7702 import (
+    SignedAuthorization,
+    authorization_digest,
+    recover_authorization,
+    sign_authorization,
 )
 from .burn_intents import (
     DEFAULT_MAX_FEE,
@@ -106,6 +114,7 @@ __all__ = [
     "DepositTransaction",
     "PermitSignature",
     "ReceiveAuthorization",
+    "SignedAuthorization",
     "SignedBurnIntent",
     "SignedBurnIntentSet",
     "Signer",
@@ -115,6 +124,7 @@ __all__ = [
     "address_to_bytes32",
     "async_prepare_deposit_with_permit",
     "available_balance_call",
+    "authorization_digest",
     "build_burn_intent",
     "burn_intent_digest",
     "burn_intent_set_digest",
@@ -132,11 +142,13 @@ __all__ = [
     "prepare_deposit_with_authorization",
     "prepare_deposit_with_permit",
     "receive_authorization_typed_data",
+    "recover_authorization",
     "recover_burn_intent_set_signer",
     "recover_burn_intent_signer",
     "recover_personal_sign",
     "recover_typed_data",
     "remove_delegate_call",
+    "sign_authorization",
     "sign_burn_intent",
     "sign_burn_intent_set",
     "sign_deposit_authorization",

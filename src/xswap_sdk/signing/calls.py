@@ -2,7 +2,7 @@
 relayer.
 
 Every builder of the gateway contracts' calls (`xswap_sdk.signing.gateway_wallet`,
-`xswap_sdk.signing.authorization`) returns a `ContractCall`, or a `ViewCall` for a
+`xswap_sdk.signing.eip3009`) returns a `ContractCall`, or a `ViewCall` for a
 read. They do no I/O and need no web3: send a call with web3
 (``web3.eth.send_transaction(call.to_transaction())``), hand it to the relayer
 (``relayer.relay(**call.relay_arguments())``), or read a view with

@@ -1,0 +1,402 @@
+"""Executing a quoted route with web3: check it, approve the exact amount, send, follow.
+
+The routing service's own integration guide says: approve the route's
+``allowanceTarget``, send the built transaction, then poll ``/status``; before gasless
+swaps, approve Permit2 once. `RoutingClient.execute_route` and
+`RoutingClient.check_permit2_allowance` do it, and what they sign follows the SDK's rule
+(see the Trust model page): every value comes from the caller, from a pinned fact, or
+is checked against one.
+
+What `execute_route` checks before anything is signed:
+
+- the route is one `RoutingClient.get_quote` returned (it keeps the quote's arguments)
+  and still says what was asked: the same input token, chain, amount and sender, and
+  the sender is the signer;
+- web3 is connected to the route's source chain, and the built transaction is for it;
+- the transaction calls the routing contract of that chain (the client's
+  ``routing_contracts`` pin, else ``serviceContract`` from ``/supported-chains``), and
+  its ``allowanceTarget`` is that same contract: an approval never goes to an address
+  the transaction does not call;
+- an ERC-20 input sends no native value; a native input sends exactly the amount;
+- the transaction has not expired.
+
+The approval is for exactly the route's amount (never unlimited), of the token the
+caller asked for, to the checked contract; it is sent only when the allowance is short
+and ``approve=True``. What stays trusted: the transaction's calldata, which the routing
+contract executes and the SDK cannot read (as with any aggregator).
+
+Permit2 (`xswap_sdk.registry.PERMIT2`) is pinned: `check_permit2_allowance` approves it,
+and nothing else, for exactly the amount given.
+
+web3 is imported only here, when a route runs (the ``web3`` extra).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+from pydantic import BaseModel, ConfigDict
+
+from .._lazy import require
+from .._models import check_argument
+from ..errors import InvalidInputError, QuoteRejectedError, SwapFailedError, UnsafePayloadError
+from ..registry import PERMIT2
+from ..signing.signer import Signer, signer_address
+from ..types import Address, TokenAmount
+from .models import Route, Transaction, TransactionStatus
+
+if TYPE_CHECKING:
+    from web3 import AsyncWeb3, Web3
+
+__all__ = [
+    "NATIVE_TOKENS",
+    "AllowanceCheck",
+    "ExecutionPlan",
+    "RouteExecution",
+    "allowance",
+    "approval_fields",
+    "async_allowance",
+    "async_connected_chain",
+    "async_send",
+    "check_connected_chain",
+    "check_transaction",
+    "connected_chain",
+    "plan_allowance",
+    "plan_execution",
+    "route_fields",
+    "send",
+]
+
+NATIVE_TOKENS: Final = frozenset(
+    {
+        "0x0000000000000000000000000000000000000000",
+        "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee",
+    }
+)
+"""The addresses routing services use for a chain's native token (lower case)."""
+
+_APPROVE: Final = bytes.fromhex("095ea7b3")  # approve(address,uint256)
+_ALLOWANCE: Final = bytes.fromhex("dd62ed3e")  # allowance(address,address)
+
+
+class AllowanceCheck(BaseModel):
+    """An ERC-20 allowance, read and, when asked, raised to what is needed.
+
+    Attributes:
+        chain_id: the chain it was read on.
+        token: the ERC-20.
+        owner: whose tokens.
+        spender: who may move them (the routing contract, or Permit2).
+        amount: what is needed.
+        allowance: the allowance read before any approval.
+        approval_tx_hash: the hash of the approval sent, or ``None`` when none was.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    chain_id: int
+    token: str
+    owner: str
+    spender: str
+    amount: int
+    allowance: int
+    approval_tx_hash: str | None = None
+
+    @property
+    def sufficient(self) -> bool:
+        """Whether ``spender`` may now move ``amount``: it already could, or the
+        approval was sent (and mined successfully)."""
+        return self.allowance >= self.amount or self.approval_tx_hash is not None
+
+
+class RouteExecution(BaseModel):
+    """What `RoutingClient.execute_route` did.
+
+    Attributes:
+        transaction: the built transaction that was sent, as checked.
+        tx_hash: its hash on the source chain (follow it with ``get_status``).
+        allowance: the input token's allowance to the routing contract, and the
+            approval if one was sent; ``None`` for a native-token input.
+        status: the last ``/status`` record when the call waited, else ``None``.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    transaction: Transaction
+    tx_hash: str
+    allowance: AllowanceCheck | None = None
+    status: TransactionStatus | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ExecutionPlan:
+    """The checked arguments of a route execution.
+
+    Attributes:
+        route: the route to build.
+        owner: the signer's address, the route's sender.
+        chain_id: the source chain.
+        token: the ERC-20 input, or ``None`` for the native token.
+        amount: the input amount, in smallest units.
+    """
+
+    route: Route
+    owner: str
+    chain_id: int
+    token: str | None
+    amount: int
+
+
+def _web3(web3: object, web3_type: str, feature: str) -> None:
+    module = require("web3", extra="web3", feature=feature)
+    if web3 is None:
+        raise InvalidInputError("web3", f"is needed: pass a connected {web3_type}")
+    if not isinstance(web3, getattr(module, web3_type)):
+        raise InvalidInputError("web3", f"must be a web3.{web3_type} for this client")
+
+
+def _same(left: str, right: str) -> bool:
+    return left.lower() == right.lower()
+
+
+def plan_execution(
+    signer: Signer, route: object, *, web3: object, web3_type: str, approve: object
+) -> ExecutionPlan:
+    """Check `execute_route`'s arguments and the route against what was asked, before
+    any I/O.
+
+    Raises:
+        MissingDependencyError: web3 is not installed.
+        InvalidInputError: a bad argument, or a route without the quote it answered.
+        UnsafePayloadError: the route disagrees with the quote's arguments or the signer.
+    """
+    _web3(web3, web3_type, "RoutingClient.execute_route")
+    owner = signer_address(signer)
+    if not isinstance(approve, bool):
+        raise InvalidInputError("approve", "must be True or False")
+    if not isinstance(route, Route):
+        raise InvalidInputError("route", "must be a Route from get_quote()")
+    asked = route.request
+    if asked is None:
+        raise InvalidInputError(
+            "route",
+            "must come from get_quote() of this SDK, which keeps what was asked so the "
+            "approval can be checked against it; ask for a fresh quote",
+        )
+    source = route.from_token
+    for field, received, expected in (
+        ("route.fromToken.address", source.address, asked.from_token),
+        ("route.sender", route.sender, asked.sender),
+    ):
+        if not _same(str(received), str(expected)):
+            raise UnsafePayloadError(field, expected=expected, received=received)
+    for field, received_int, expected_int in (
+        ("route.fromToken.chain", source.chain, asked.from_chain),
+        ("route.amount", route.amount, asked.amount),
+    ):
+        if received_int != expected_int:
+            raise UnsafePayloadError(field, expected=expected_int, received=received_int)
+    if not _same(asked.sender, owner):
+        raise InvalidInputError("signer", f"must be the route's sender {asked.sender}, not {owner}")
+    token = None if source.address.lower() in NATIVE_TOKENS else asked.from_token
+    return ExecutionPlan(route, owner, asked.from_chain, token, asked.amount)
+
+
+def check_connected_chain(connected: int, chain_id: int) -> None:
+    """Refuse a web3 connected to another chain than the route's source chain.
+
+    Raises:
+        InvalidInputError: the chains differ.
+    """
+    if connected != chain_id:
+        raise InvalidInputError("web3", f"is connected to chain {connected}, not {chain_id}")
+
+
+def check_transaction(
+    tx: Transaction, plan: ExecutionPlan, contract: str, *, now: float
+) -> Transaction:
+    """Check the built transaction against the plan and the routing contract.
+
+    Raises:
+        UnsafePayloadError: another chain, target, allowance target or value.
+        QuoteRejectedError: the transaction has expired.
+    """
+    if tx.chain != plan.chain_id:
+        raise UnsafePayloadError("tx.chain", expected=plan.chain_id, received=tx.chain)
+    if not _same(tx.to, contract):
+        raise UnsafePayloadError(
+            "tx.to",
+            expected=f"the routing contract of chain {plan.chain_id}, {contract}",
+            received=tx.to,
+        )
+    value = tx.value or 0
+    if plan.token is None:
+        if value != plan.amount:
+            raise UnsafePayloadError("tx.value", expected=plan.amount, received=value)
+    else:
+        if value != 0:
+            raise UnsafePayloadError(
+                "tx.value", expected="0 (the input is an ERC-20)", received=value
+            )
+        target = tx.allowance_target
+        if target is None or not _same(target, contract):
+            raise UnsafePayloadError(
+                "tx.allowanceTarget",
+                expected=f"the contract the transaction calls, {contract}",
+                received=target,
+                hint="An approval to any other address could be spent by it.",
+            )
+    if tx.expiry and tx.expiry <= now:
+        raise QuoteRejectedError(
+            "route", f"the built transaction expired {now - tx.expiry:.0f} s ago; quote again"
+        )
+    return tx
+
+
+def plan_allowance(
+    signer: Signer, *, token: object, amount: object, web3: object, web3_type: str, approve: object
+) -> tuple[str, str, int]:
+    """Check `check_permit2_allowance`'s arguments: the owner, token and amount.
+
+    Raises:
+        MissingDependencyError: web3 is not installed.
+        InvalidInputError: a bad argument.
+    """
+    _web3(web3, web3_type, "RoutingClient.check_permit2_allowance")
+    owner = signer_address(signer)
+    checked_token: str = check_argument("token", Address, token)
+    units: int = check_argument("amount", TokenAmount, amount)
+    if units == 0:
+        raise InvalidInputError("amount", "must be positive")
+    if not isinstance(approve, bool):
+        raise InvalidInputError("approve", "must be True or False")
+    return owner, checked_token, units
+
+
+def _encode(types: list[str], values: list[Any]) -> bytes:
+    # Imported here: eth_abi builds its type grammar on import (about 0.1 s), and
+    # importing the routing client should not pay for it.
+    from eth_abi.abi import encode
+
+    return encode(types, values)
+
+
+def approval_fields(token: str, spender: str, amount: int) -> dict[str, Any]:
+    """``approve(spender, amount)`` on ``token``: exactly ``amount``, never unlimited."""
+    data = _APPROVE + _encode(["address", "uint256"], [spender, amount])
+    return {"to": token, "data": "0x" + data.hex(), "value": 0}
+
+
+def route_fields(tx: Transaction) -> dict[str, Any]:
+    """The checked route transaction as web3 fields."""
+    return {"to": tx.to, "data": tx.data, "value": tx.value or 0, "gas": tx.gas_limit}
+
+
+def _allowance_call(token: str, owner: str, spender: str) -> dict[str, Any]:
+    data = _ALLOWANCE + _encode(["address", "address"], [owner, spender])
+    return {"to": token, "data": "0x" + data.hex()}
+
+
+def _uint(raw: Any) -> int:
+    data = bytes(raw)
+    if len(data) != 32:
+        raise SwapFailedError(f"allowance() answered {len(data)} bytes, not a uint256")
+    return int.from_bytes(data, "big")
+
+
+def _hex(value: Any) -> str:
+    text = value.hex() if isinstance(value, bytes | bytearray) else str(value)
+    return text if text.startswith("0x") else "0x" + text
+
+
+def _fees(fields: dict[str, Any], base_fee: int | None, tip: int, gas_price: int) -> None:
+    if base_fee is None:
+        fields["gasPrice"] = gas_price
+    else:
+        # The usual wallet rule: room for the base fee to double, plus the tip.
+        fields["maxPriorityFeePerGas"] = tip
+        fields["maxFeePerGas"] = 2 * base_fee + tip
+
+
+def _mined(receipt: Any, what: str, tx_hash: str) -> str:
+    if int(receipt["status"]) != 1:
+        raise SwapFailedError(f"the {what} transaction {tx_hash} reverted", status=receipt)
+    return tx_hash
+
+
+def connected_chain(web3: Web3) -> int:
+    """The chain id web3 is connected to."""
+    return int(web3.eth.chain_id)
+
+
+async def async_connected_chain(web3: AsyncWeb3[Any]) -> int:
+    """The async twin of `connected_chain`."""
+    return int(await web3.eth.chain_id)
+
+
+def allowance(web3: Web3, token: str, owner: str, spender: str) -> int:
+    """``token.allowance(owner, spender)``, read with web3."""
+    return _uint(web3.eth.call(_allowance_call(token, owner, spender)))  # type: ignore[arg-type]
+
+
+async def async_allowance(web3: AsyncWeb3[Any], token: str, owner: str, spender: str) -> int:
+    """The async twin of `allowance`."""
+    call = _allowance_call(token, owner, spender)
+    return _uint(await web3.eth.call(call))  # type: ignore[arg-type]
+
+
+def send(web3: Web3, signer: Signer, fields: dict[str, Any], *, what: str) -> str:
+    """Send a transaction from the signer and wait until it is mined; return its hash.
+
+    Signed locally when the signer can sign transactions (an `eth_account`
+    ``LocalAccount``), otherwise sent with ``eth_sendTransaction`` by a node that holds
+    the account.
+
+    Raises:
+        SwapFailedError: it reverted.
+    """
+    owner = signer_address(signer)
+    fields = {**fields, "from": owner}
+    sign = getattr(signer, "sign_transaction", None)
+    if sign is None:
+        tx_hash = _hex(web3.eth.send_transaction(fields))  # type: ignore[arg-type]
+    else:
+        fields["nonce"] = web3.eth.get_transaction_count(owner, "pending")  # type: ignore[arg-type]
+        fields["chainId"] = int(web3.eth.chain_id)
+        if fields.get("gas") is None:
+            fields["gas"] = web3.eth.estimate_gas(fields)  # type: ignore[arg-type]
+        base_fee = web3.eth.get_block("latest").get("baseFeePerGas")
+        tip = web3.eth.max_priority_fee if base_fee is not None else 0
+        gas_price = web3.eth.gas_price if base_fee is None else 0
+        _fees(fields, base_fee, tip, gas_price)
+        tx_hash = _hex(web3.eth.send_raw_transaction(sign(fields).raw_transaction))
+    receipt = web3.eth.wait_for_transaction_receipt(tx_hash)  # type: ignore[arg-type]
+    return _mined(receipt, what, tx_hash)
+
+
+async def async_send(
+    web3: AsyncWeb3[Any], signer: Signer, fields: dict[str, Any], *, what: str
+) -> str:
+    """The async twin of `send`."""
+    owner = signer_address(signer)
+    fields = {**fields, "from": owner}
+    sign = getattr(signer, "sign_transaction", None)
+    if sign is None:
+        tx_hash = _hex(await web3.eth.send_transaction(fields))  # type: ignore[arg-type]
+    else:
+        fields["nonce"] = await web3.eth.get_transaction_count(owner, "pending")  # type: ignore[arg-type]
+        fields["chainId"] = int(await web3.eth.chain_id)
+        if fields.get("gas") is None:
+            fields["gas"] = await web3.eth.estimate_gas(fields)  # type: ignore[arg-type]
+        base_fee = (await web3.eth.get_block("latest")).get("baseFeePerGas")
+        tip = await web3.eth.max_priority_fee if base_fee is not None else 0
+        gas_price = await web3.eth.gas_price if base_fee is None else 0
+        _fees(fields, base_fee, tip, gas_price)
+        tx_hash = _hex(await web3.eth.send_raw_transaction(sign(fields).raw_transaction))
+    receipt = await web3.eth.wait_for_transaction_receipt(tx_hash)  # type: ignore[arg-type]
+    return _mined(receipt, what, tx_hash)
+
+
+PERMIT2_SPENDER: Final = PERMIT2
+"""The spender `check_permit2_allowance` approves: Permit2, pinned in the registry."""
