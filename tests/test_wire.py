@@ -38,6 +38,7 @@ from xswap_sdk import (
     VirtualClock,
     errors,
 )
+from xswap_sdk.events import RequestEvent, ResponseEvent, RetryEvent
 from xswap_sdk.flash import Quote
 from xswap_sdk.gateway import build_transfer_intent
 from xswap_sdk.registry import DEFAULT_REGISTRY
@@ -55,7 +56,7 @@ CLIENTS: dict[str, tuple[type[Any], type[Any]]] = {
     "flash": (FlashClient, AsyncFlashClient),
     "gateway": (GatewayClient, AsyncGatewayClient),
 }
-OPTIONS = ("timeout", "max_retries", "deadline")
+OPTIONS = ("timeout", "max_retries", "deadline", "extra_headers", "extra_query", "extra_body")
 """The request options every I/O method takes through ``**options``."""
 NOT_ARGUMENTS = {"close", "aclose", "capture_responses", "get_version"}
 """Public methods without arguments to forward."""
@@ -415,8 +416,41 @@ def made(value: Any, env: Env) -> Any:
     return value.make(env) if isinstance(value, From) else value
 
 
+class Collect:
+    """An event hook that keeps what it was given."""
+
+    def __init__(self) -> None:
+        self.events: list[Any] = []
+
+    def __call__(self, event: Any) -> None:
+        self.events.append(event)
+
+
+def hook_got(event_type: type) -> Check:
+    def check(env: Env, value: Any, result: Any, error: BaseException | None) -> None:
+        assert value.events, "the hook was never called"
+        assert all(isinstance(event, event_type) for event in value.events)
+        assert all("?" not in event.path for event in value.events)  # templates, no query
+
+    return check
+
+
+def extra_body_used(env: Env, value: Any, result: Any, error: BaseException | None) -> None:
+    # Sent in a JSON object body, or refused before any I/O by a call that has none.
+    if isinstance(error, errors.InvalidInputError):
+        assert error.argument == "extra_body"
+        return
+    assert sent(env, "wireExtraBody", "b-1"), [str(r.url) for r in env.recorder.requests]
+
+
 COMMON: dict[str, Sample] = {
     "timeout": Sample(1.25, timeout_applied),
+    "extra_headers": Sample({"X-Extra-Wire": "e-1"}, headers_sent),
+    "extra_query": Sample({"wireExtra": "q-1"}, wire("wireExtra", lambda _: "q-1")),
+    "extra_body": Sample({"wireExtraBody": "b-1"}, extra_body_used),
+    "on_request": Sample(From(lambda env: Collect()), hook_got(RequestEvent)),
+    "on_response": Sample(From(lambda env: Collect()), hook_got(ResponseEvent)),
+    "on_retry": Sample(From(lambda env: Collect()), hook_got(RetryEvent), refuse=lambda _: 1),
     "deadline": Sample(0.8, clipped_to_deadline),
     "max_response_bytes": Sample(64, refused(errors.ResponseTooLargeError)),
     "max_retries": Sample(3, attempts_made, refuse=lambda n: n + 1),

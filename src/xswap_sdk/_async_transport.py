@@ -24,7 +24,7 @@ from ._flow import Flow, Sleep
 from ._operation import Operation
 from ._options import RequestOptions
 from ._pagination import Emit, PageWalk
-from ._transport import Answer, BaseTransport, gave_up
+from ._transport import Answer, BaseTransport, Extras, gave_up
 from .errors import AuthenticationError, XSwapError
 
 __all__ = ["AsyncTransport"]
@@ -52,6 +52,7 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
         call_timeout = self._timeout(operation, options)
         max_retries = self._max_retries(options)
         deadline_at = self._deadline_at(options, until)
+        extras = self._extras(operation, options)
         auth = self.auth
         attempt = 0
         relogged = False
@@ -61,7 +62,7 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
             if auth.needs_login(operation):
                 await self._login(operation, seen, options)
             try:
-                answer = await self._exchange(operation, call_timeout, deadline_at)
+                answer = await self._exchange(operation, call_timeout, deadline_at, extras, attempt)
                 return self._handle_answer(operation, answer, attempt=attempt)
             except AuthenticationError:
                 if relogged or not auth.can_login(operation):
@@ -77,12 +78,17 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
                 await self.clock.asleep(delay)
 
     async def _exchange(
-        self, operation: Operation[Any], call_timeout: httpx.Timeout, deadline_at: float | None
+        self,
+        operation: Operation[Any],
+        call_timeout: httpx.Timeout,
+        deadline_at: float | None,
+        extras: Extras | None,
+        attempt: int,
     ) -> Answer:
         """One attempt's HTTP exchange: send, and read the whole answer."""
         timeout = self._attempt_timeout(operation, call_timeout, deadline_at, sent=False)
         client = self.pool.get()
-        request = self._build_request(client, operation, timeout)
+        request = self._build_request(client, operation, timeout, extras, attempt)
         url = request.url
         started = time.perf_counter()
         try:

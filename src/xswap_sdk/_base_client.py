@@ -30,8 +30,9 @@ from ._options import (
     ServiceConfig,
     TimeoutTypes,
 )
-from ._transport import BaseTransport, Pool, RawResponse, capture_responses
+from ._transport import BaseTransport, Hooks, Pool, RawResponse, capture_responses
 from .errors import InvalidInputError
+from .events import RequestHook, ResponseHook, RetryHook
 
 __all__ = ["APIClientBase"]
 
@@ -62,6 +63,9 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
         deadline: float | NotGiven | None = NOT_GIVEN,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         allow_insecure_http: bool = False,
+        on_request: RequestHook | None = None,
+        on_response: ResponseHook | None = None,
+        on_retry: RetryHook | None = None,
     ) -> None:
         expected = self._http_client_type
         if http_client is not None and not isinstance(http_client, expected):
@@ -89,6 +93,7 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
             pool=Pool(expected, http_client),
             auth=self._make_auth(),
             clock=clock,
+            hooks=Hooks.checked(on_request, on_response, on_retry),
         )
 
     def _make_auth(self) -> Auth:

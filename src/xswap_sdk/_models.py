@@ -14,7 +14,14 @@ import inspect
 from collections.abc import Iterator
 from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    PrivateAttr,
+    TypeAdapter,
+    ValidationError,
+)
 from pydantic.alias_generators import to_camel
 
 from .errors import InvalidInputError
@@ -57,6 +64,15 @@ class WireModel(BaseModel):
         validate_by_name=True,
         serialize_by_alias=True,
     )
+
+    _request_id: str | None = PrivateAttr(default=None)
+
+    @property
+    def request_id(self) -> str | None:
+        """The service's request or trace id of the answer this came from
+        (``x-request-id``, ``x-trace-id`` or ``traceparent``), for support tickets;
+        ``None`` when the service sent none or the model was built by hand."""
+        return self._request_id
 
     def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
         # Records have many optional fields; a repr that lists only the set ones reads

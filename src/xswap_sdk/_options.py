@@ -107,11 +107,20 @@ class RequestOptions(TypedDict, total=False):
         max_retries: retries after the first attempt (``0`` disables retrying).
         deadline: the most seconds the whole call may take, retries included, or
             ``None`` for no overall limit; see `DEFAULT_DEADLINE`.
+        extra_headers: headers to add to this call's requests, for what a service
+            accepts before the SDK knows it. They may not set the credentials header.
+        extra_query: query parameters to add; they may not repeat one the SDK sends.
+        extra_body: keys to add to a JSON object body; they may not replace one the SDK
+            sends (what it signed stays as signed), and a call with no JSON body refuses
+            them.
     """
 
     timeout: TimeoutTypes
     max_retries: int
     deadline: float | None
+    extra_headers: Mapping[str, str]
+    extra_query: Mapping[str, str]
+    extra_body: Mapping[str, Any]
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from ._flow import Flow, Sleep
 from ._operation import Operation
 from ._options import RequestOptions
 from ._pagination import Emit, PageWalk
-from ._transport import Answer, BaseTransport, gave_up
+from ._transport import Answer, BaseTransport, Extras, gave_up
 from .errors import AuthenticationError, XSwapError
 
 __all__ = ["SyncTransport"]
@@ -45,6 +45,7 @@ class SyncTransport(BaseTransport[httpx.Client]):
         call_timeout = self._timeout(operation, options)
         max_retries = self._max_retries(options)
         deadline_at = self._deadline_at(options, until)
+        extras = self._extras(operation, options)
         auth = self.auth
         attempt = 0
         relogged = False
@@ -54,7 +55,7 @@ class SyncTransport(BaseTransport[httpx.Client]):
             if auth.needs_login(operation):
                 self._login(operation, seen, options)
             try:
-                answer = self._exchange(operation, call_timeout, deadline_at)
+                answer = self._exchange(operation, call_timeout, deadline_at, extras, attempt)
                 return self._handle_answer(operation, answer, attempt=attempt)
             except AuthenticationError:
                 if relogged or not auth.can_login(operation):
@@ -70,12 +71,17 @@ class SyncTransport(BaseTransport[httpx.Client]):
                 self.clock.sleep(delay)
 
     def _exchange(
-        self, operation: Operation[Any], call_timeout: httpx.Timeout, deadline_at: float | None
+        self,
+        operation: Operation[Any],
+        call_timeout: httpx.Timeout,
+        deadline_at: float | None,
+        extras: Extras | None,
+        attempt: int,
     ) -> Answer:
         """One attempt's HTTP exchange: send, and read the whole answer."""
         timeout = self._attempt_timeout(operation, call_timeout, deadline_at, sent=False)
         client = self.pool.get()
-        request = self._build_request(client, operation, timeout)
+        request = self._build_request(client, operation, timeout, extras, attempt)
         url = request.url
         started = time.perf_counter()
         try:

@@ -30,7 +30,7 @@ import contextlib
 import contextvars
 import json
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, Self, TypeVar
 
@@ -41,12 +41,14 @@ from ._auth import Auth
 from ._body import BoundedBody, decode_body, decode_error_body
 from ._clock import SYSTEM_CLOCK, Clock
 from ._framing import Framing
-from ._logging import SENSITIVE_HEADERS, log_response, log_retry
+from ._logging import SENSITIVE_HEADERS, log_response, log_retry, logger
+from ._models import WireModel
 from ._operation import Operation
 from ._options import (
     ClientOptions,
     RequestOptions,
     check_deadline,
+    check_headers,
     check_max_retries,
     clip_timeout,
     normalize_timeout,
@@ -64,6 +66,7 @@ from .errors import (
     DeadlineExceededError,
     EnvelopeError,
     InternalServerError,
+    InvalidInputError,
     NotFoundError,
     PaymentRequiredError,
     PermissionDeniedError,
@@ -73,8 +76,16 @@ from .errors import (
     UnprocessableEntityError,
     XSwapError,
 )
+from .events import (
+    RequestEvent,
+    RequestHook,
+    ResponseEvent,
+    ResponseHook,
+    RetryEvent,
+    RetryHook,
+)
 
-__all__ = ["Answer", "BaseTransport", "Pool", "RawResponse", "capture_responses"]
+__all__ = ["Answer", "BaseTransport", "Extras", "Hooks", "Pool", "RawResponse", "capture_responses"]
 
 T = TypeVar("T")
 ClientT = TypeVar("ClientT", httpx.Client, httpx.AsyncClient)
@@ -193,6 +204,63 @@ class Answer:
     elapsed: float
 
 
+@dataclass(frozen=True, slots=True)
+class Hooks:
+    """The client's event hooks (see `xswap_sdk.events`); shared by its copies."""
+
+    on_request: RequestHook | None = None
+    on_response: ResponseHook | None = None
+    on_retry: RetryHook | None = None
+
+    @classmethod
+    def checked(
+        cls,
+        on_request: RequestHook | None,
+        on_response: ResponseHook | None,
+        on_retry: RetryHook | None,
+    ) -> Hooks:
+        """The hooks, each a callable or ``None``; refused otherwise, before any I/O."""
+        for name, hook in (
+            ("on_request", on_request),
+            ("on_response", on_response),
+            ("on_retry", on_retry),
+        ):
+            if hook is not None and not callable(hook):
+                raise InvalidInputError(name, "must be a function of the event, or None")
+        return cls(on_request, on_response, on_retry)
+
+
+def _emit(hook: Callable[[Any], None], event: object) -> None:
+    # A hook is the caller's code: its failure must not turn a sent payment into an error.
+    try:
+        hook(event)
+    except Exception as exc:
+        logger.warning(
+            "xswap_sdk event hook %s raised %s; ignored", type(event).__name__, type(exc).__name__
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Extras:
+    """A call's ``extra_headers``, ``extra_query`` and ``extra_body``, checked."""
+
+    headers: dict[str, str]
+    query: list[tuple[str, str]]
+    body: dict[str, Any]
+
+
+def _with_request_id(result: T, request_id: str | None) -> T:
+    if request_id is None:
+        return result
+    if isinstance(result, WireModel):
+        result._request_id = request_id
+    elif isinstance(result, list):
+        for item in result:
+            if isinstance(item, WireModel):
+                item._request_id = request_id
+    return result
+
+
 def _scrub(text: str, secrets: list[str]) -> str:
     for secret in secrets:
         if len(secret) >= _MIN_SECRET_LENGTH and secret in text:
@@ -243,12 +311,14 @@ class BaseTransport(Generic[ClientT]):
         pool: Pool[ClientT],
         auth: Auth,
         clock: Clock = SYSTEM_CLOCK,
+        hooks: Hooks = Hooks(),
     ) -> None:
         self.options = options
         self.framing = framing
         self.pool: Pool[ClientT] = pool
         self.auth = auth
         self.clock = clock
+        self.hooks = hooks
         self.owns_pool = True
 
     @property
@@ -284,6 +354,46 @@ class BaseTransport(Generic[ClientT]):
         if "max_retries" in options:
             return check_max_retries(options["max_retries"])
         return self.options.max_retries
+
+    def _extras(self, operation: Operation[Any], options: RequestOptions) -> Extras | None:
+        """The call's extra headers, query and body, checked before any I/O."""
+        if not ("extra_headers" in options or "extra_query" in options or "extra_body" in options):
+            return None
+        headers = check_headers(options.get("extra_headers") or {}, argument="extra_headers")
+        credential = self.options.service.api_key_header
+        for name in headers:
+            lowered = name.lower()
+            if lowered in SENSITIVE_HEADERS or lowered == (credential or "").lower():
+                raise InvalidInputError(
+                    f"extra_headers[{name!r}]",
+                    "must not set a credentials header: give the client its api_key= or "
+                    "jwt= instead",
+                )
+        query = options.get("extra_query") or {}
+        if not isinstance(query, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in query.items()
+        ):
+            raise InvalidInputError("extra_query", "must be a mapping of str to str")
+        sent = {name for name, _ in operation.params or ()}
+        for name in query:
+            if name in sent:
+                raise InvalidInputError(
+                    f"extra_query[{name!r}]", "is sent by the SDK already: use its argument"
+                )
+        body = options.get("extra_body") or {}
+        if not isinstance(body, Mapping) or not all(isinstance(k, str) for k in body):
+            raise InvalidInputError("extra_body", "must be a mapping with str keys")
+        if body and not isinstance(operation.json, dict):
+            raise InvalidInputError(
+                "extra_body", f"{operation.method} {operation.log_path} sends no JSON object body"
+            )
+        for name in body:
+            if name in operation.json:
+                raise InvalidInputError(
+                    f"extra_body[{name!r}]",
+                    "is sent by the SDK already (and may be what was signed): use its argument",
+                )
+        return Extras(headers, list(query.items()), dict(body))
 
     def _deadline_at(self, options: RequestOptions, until: float | None) -> float | None:
         """The clock time (``monotonic``) by which the call must end, if any: the call's
@@ -321,21 +431,38 @@ class BaseTransport(Generic[ClientT]):
         return remaining
 
     def _build_request(
-        self, client: ClientT, operation: Operation[Any], timeout: httpx.Timeout
+        self,
+        client: ClientT,
+        operation: Operation[Any],
+        timeout: httpx.Timeout,
+        extras: Extras | None,
+        attempt: int,
     ) -> httpx.Request:
+        hook = self.hooks.on_request
+        if hook is not None:
+            _emit(hook, RequestEvent(self.service, operation.method, operation.log_path, attempt))
         headers = {
             "User-Agent": USER_AGENT,
             "Accept": "application/json",
             # A compressed body inflates in chunks the size cap cannot see into.
             "Accept-Encoding": "identity",
             **self.options.headers,
-            **(self.auth.headers(operation) if operation.auth != "none" else {}),
         }
+        params: list[tuple[str, str | int | float | bool | None]] = list(operation.params or ())
+        body = operation.json
+        if extras is not None:
+            headers.update(extras.headers)
+            params.extend(extras.query)
+            if extras.body:
+                body = {**body, **extras.body}
+        # Last, so that nothing else can replace the credentials.
+        if operation.auth != "none":
+            headers.update(self.auth.headers(operation))
         return client.build_request(
             operation.method,
             self.options.base_url + operation.path,
-            params=list(operation.params) if operation.params else None,
-            json=operation.json,
+            params=params or None,
+            json=body,
             headers=headers,
             timeout=timeout,
         )
@@ -425,16 +552,23 @@ class BaseTransport(Generic[ClientT]):
             sent = not isinstance(exc, APIConnectionError) or exc.request_sent
             raise self._deadline_error(operation, sent=sent, asked=delay) from exc
         status = exc.status_code if isinstance(exc, APIStatusError) else None
+        reason = f"HTTP {status}" if status else type(exc).__name__
         log_retry(
             service=self.service,
             method=operation.method,
             path=operation.log_path,
             attempt=attempt,
             delay=delay,
-            reason=f"HTTP {status}" if status else type(exc).__name__,
+            reason=reason,
             status=status,
             trace_id=getattr(exc, "trace_id", None),
         )
+        hook = self.hooks.on_retry
+        if hook is not None:
+            event = RetryEvent(
+                self.service, operation.method, operation.log_path, attempt, delay, reason, status
+            )
+            _emit(hook, event)
         return delay
 
     # -- after receiving
@@ -453,6 +587,18 @@ class BaseTransport(Generic[ClientT]):
             elapsed=answer.elapsed,
             trace_id=trace_id,
         )
+        hook = self.hooks.on_response
+        if hook is not None:
+            event = ResponseEvent(
+                self.service,
+                operation.method,
+                operation.log_path,
+                attempt,
+                status,
+                answer.elapsed,
+                trace_id,
+            )
+            _emit(hook, event)
         self._capture(operation, answer, attempt)
         if 300 <= status < 400:
             raise RedirectError.from_location(
@@ -490,7 +636,7 @@ class BaseTransport(Generic[ClientT]):
             exc.outcome_unknown = unknown
             raise
         try:
-            return operation.parse(data)
+            return _with_request_id(operation.parse(data), trace_id)
         except ValidationError as exc:
             # Not chained: pydantic's text quotes the response, which may hold a token.
             first = exc.errors(include_input=False, include_url=False)[0]

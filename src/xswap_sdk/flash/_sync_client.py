@@ -31,6 +31,7 @@ from .._pagination import PageWalk, walk_pages
 from .._sync_base_client import SyncAPIClient
 from .._sync_transport import SyncTransport
 from ..errors import InvalidInputError
+from ..events import RequestHook, ResponseHook, RetryHook
 from ..gateway import GatewayClient
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..relayer import RelayerClient
@@ -141,6 +142,9 @@ class FlashClient(SyncAPIClient):
             one raises `ResponseTooLargeError`.
         allow_insecure_http: DANGEROUS: accept an ``http://`` base URL to a host that is
             not this machine, which sends credentials and payments in clear text.
+        on_request: called with a `xswap_sdk.events.RequestEvent` before each attempt.
+        on_response: called with a `xswap_sdk.events.ResponseEvent` for each answer.
+        on_retry: called with a `xswap_sdk.events.RetryEvent` before each retry wait.
 
     Example:
         ```python
@@ -181,6 +185,9 @@ class FlashClient(SyncAPIClient):
         deadline: float | NotGiven | None = NOT_GIVEN,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         allow_insecure_http: bool = False,
+        on_request: RequestHook | None = None,
+        on_response: ResponseHook | None = None,
+        on_retry: RetryHook | None = None,
     ) -> None:
         if registry is not None and not isinstance(registry, Registry):
             raise InvalidInputError("registry", "must be a xswap_sdk.registry.Registry")
@@ -201,6 +208,9 @@ class FlashClient(SyncAPIClient):
             deadline=deadline,
             max_response_bytes=max_response_bytes,
             allow_insecure_http=allow_insecure_http,
+            on_request=on_request,
+            on_response=on_response,
+            on_retry=on_retry,
         )
 
     def _make_auth(self) -> FlashAuth:

@@ -37,9 +37,9 @@ from .._lazy import require
 from .._models import check_argument
 from ..errors import InvalidInputError, UnsafePayloadError
 from ..registry import DEFAULT_REGISTRY, Registry
-from ..signing.eip3009 import AuthorizationDeposit, prepare_deposit_with_authorization
 from ..signing.calls import ContractCall
 from ..signing.deposit import DepositTransaction, _no_version_errors
+from ..signing.eip3009 import AuthorizationDeposit, prepare_deposit_with_authorization
 from ..signing.signer import Signer, signer_address
 from ..types import TokenAmount
 from . import _trust

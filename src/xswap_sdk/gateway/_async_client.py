@@ -28,6 +28,7 @@ from .._options import (
     TimeoutTypes,
 )
 from ..errors import InvalidInputError
+from ..events import RequestHook, ResponseHook, RetryHook
 from ..registry import DEFAULT_REGISTRY, Registry
 from . import _operations as operations
 from ._operations import (
@@ -104,6 +105,9 @@ class AsyncGatewayClient(AsyncAPIClient):
             one raises `ResponseTooLargeError`.
         allow_insecure_http: DANGEROUS: accept an ``http://`` base URL to a host that is
             not this machine, which sends credentials and payments in clear text.
+        on_request: called with a `xswap_sdk.events.RequestEvent` before each attempt.
+        on_response: called with a `xswap_sdk.events.ResponseEvent` for each answer.
+        on_retry: called with a `xswap_sdk.events.RetryEvent` before each retry wait.
 
     Example:
         ```python
@@ -131,6 +135,9 @@ class AsyncGatewayClient(AsyncAPIClient):
         deadline: float | NotGiven | None = NOT_GIVEN,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         allow_insecure_http: bool = False,
+        on_request: RequestHook | None = None,
+        on_response: ResponseHook | None = None,
+        on_retry: RetryHook | None = None,
     ) -> None:
         if registry is not None and not isinstance(registry, Registry):
             raise InvalidInputError("registry", "must be a xswap_sdk.registry.Registry or None")
@@ -144,6 +151,9 @@ class AsyncGatewayClient(AsyncAPIClient):
             deadline=deadline,
             max_response_bytes=max_response_bytes,
             allow_insecure_http=allow_insecure_http,
+            on_request=on_request,
+            on_response=on_response,
+            on_retry=on_retry,
         )
         self._testnet = testnet
         self._registry = DEFAULT_REGISTRY if registry is None else registry

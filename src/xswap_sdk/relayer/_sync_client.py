@@ -29,6 +29,7 @@ from .._options import (
 from .._sync_base_client import SyncAPIClient
 from .._version import __version__
 from ..chains import ChainFamily, check_chain_families
+from ..events import RequestHook, ResponseHook, RetryHook
 from ..signing.eip7702 import SignedAuthorization
 from . import _operations as operations
 from ._operations import RelayerPaths
@@ -67,6 +68,9 @@ class RelayerClient(SyncAPIClient):
             one raises `ResponseTooLargeError`.
         allow_insecure_http: DANGEROUS: accept an ``http://`` base URL to a host that is
             not this machine, which sends credentials and payments in clear text.
+        on_request: called with a `xswap_sdk.events.RequestEvent` before each attempt.
+        on_response: called with a `xswap_sdk.events.ResponseEvent` for each answer.
+        on_retry: called with a `xswap_sdk.events.RetryEvent` before each retry wait.
         paths: the relayer's HTTP paths, to override any of them.
         chain_families: ``{chain_id: family}`` added to (or overriding)
             `xswap_sdk.chains.DEFAULT_CHAIN_FAMILIES`: ``"evm"``, ``"solana"``,
@@ -100,6 +104,9 @@ class RelayerClient(SyncAPIClient):
         deadline: float | NotGiven | None = NOT_GIVEN,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         allow_insecure_http: bool = False,
+        on_request: RequestHook | None = None,
+        on_response: ResponseHook | None = None,
+        on_retry: RetryHook | None = None,
         paths: RelayerPaths | None = None,
         chain_families: Mapping[int, ChainFamily] | None = None,
         chain_list_ttl: float = DEFAULT_CHAIN_LIST_TTL,
@@ -115,6 +122,9 @@ class RelayerClient(SyncAPIClient):
             deadline=deadline,
             max_response_bytes=max_response_bytes,
             allow_insecure_http=allow_insecure_http,
+            on_request=on_request,
+            on_response=on_response,
+            on_retry=on_retry,
         )
         self.paths = paths or RelayerPaths()
         self.chain_families = check_chain_families(chain_families)

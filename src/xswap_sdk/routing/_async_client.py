@@ -28,6 +28,7 @@ from .._options import (
     TimeoutTypes,
 )
 from ..errors import InvalidInputError
+from ..events import RequestHook, ResponseHook, RetryHook
 from ..signing import Signer
 from . import _operations as operations
 from . import execution, gasless
@@ -90,6 +91,9 @@ class AsyncRoutingClient(AsyncAPIClient):
             one raises `ResponseTooLargeError`.
         allow_insecure_http: DANGEROUS: accept an ``http://`` base URL to a host that is
             not this machine, which sends credentials and payments in clear text.
+        on_request: called with a `xswap_sdk.events.RequestEvent` before each attempt.
+        on_response: called with a `xswap_sdk.events.ResponseEvent` for each answer.
+        on_retry: called with a `xswap_sdk.events.RetryEvent` before each retry wait.
         paths: the service's HTTP paths, to override any of them.
         chain_list_ttl: seconds the chain list (``/supported-chains``) is kept
             (default 300); 0 reads it every time. ``refresh=True`` on
@@ -124,6 +128,9 @@ class AsyncRoutingClient(AsyncAPIClient):
         deadline: float | NotGiven | None = NOT_GIVEN,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         allow_insecure_http: bool = False,
+        on_request: RequestHook | None = None,
+        on_response: ResponseHook | None = None,
+        on_retry: RetryHook | None = None,
         paths: RoutingPaths | None = None,
         chain_list_ttl: float = DEFAULT_CHAIN_LIST_TTL,
     ) -> None:
@@ -138,6 +145,9 @@ class AsyncRoutingClient(AsyncAPIClient):
             deadline=deadline,
             max_response_bytes=max_response_bytes,
             allow_insecure_http=allow_insecure_http,
+            on_request=on_request,
+            on_response=on_response,
+            on_retry=on_retry,
         )
         self.paths = paths or RoutingPaths()
         self._routing_contracts = gasless.check_routing_contracts(routing_contracts)

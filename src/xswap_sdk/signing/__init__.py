@@ -26,24 +26,6 @@ other than 1 and deposits of 0, which Circle Gateway's contracts refuse, are ref
 before signing.
 """
 
-from .eip3009 import (
-    DEFAULT_AUTHORIZATION_LIFETIME,
-    DEPOSIT_WITH_AUTHORIZATION_BYTES_SELECTOR,
-    DEPOSIT_WITH_AUTHORIZATION_SELECTOR,
-    AuthorizationDeposit,
-    ReceiveAuthorization,
-    deposit_with_authorization_call,
-    prepare_deposit_with_authorization,
-    receive_authorization_typed_data,
-    sign_deposit_authorization,
-    sign_receive_authorization,
-)
-from .eip7702 import (
-    SignedAuthorization,
-    authorization_digest,
-    recover_authorization,
-    sign_authorization,
-)
 from .burn_intents import (
     DEFAULT_MAX_FEE,
     GATEWAY_DOMAIN,
@@ -68,6 +50,24 @@ from .deposit import (
     prepare_deposit_with_permit,
 )
 from .eip712 import recover_typed_data, sign_typed_data, typed_data_digest
+from .eip3009 import (
+    DEFAULT_AUTHORIZATION_LIFETIME,
+    DEPOSIT_WITH_AUTHORIZATION_BYTES_SELECTOR,
+    DEPOSIT_WITH_AUTHORIZATION_SELECTOR,
+    AuthorizationDeposit,
+    ReceiveAuthorization,
+    deposit_with_authorization_call,
+    prepare_deposit_with_authorization,
+    receive_authorization_typed_data,
+    sign_deposit_authorization,
+    sign_receive_authorization,
+)
+from .eip7702 import (
+    SignedAuthorization,
+    authorization_digest,
+    recover_authorization,
+    sign_authorization,
+)
 from .gateway_wallet import (
     DEPOSIT_WITH_PERMIT_BYTES_SELECTOR,
     add_delegate_call,
