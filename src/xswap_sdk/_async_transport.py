@@ -61,6 +61,8 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
             seen = auth.generation
             if auth.needs_login(operation):
                 await self._login(operation, seen, options)
+                # A 401 on what this login gave must lead to one more login, not a resend.
+                seen = auth.generation
             try:
                 answer = await self._exchange(operation, call_timeout, deadline_at, extras, attempt)
                 return self._handle_answer(operation, answer, attempt=attempt)

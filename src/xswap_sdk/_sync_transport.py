@@ -54,6 +54,8 @@ class SyncTransport(BaseTransport[httpx.Client]):
             seen = auth.generation
             if auth.needs_login(operation):
                 self._login(operation, seen, options)
+                # A 401 on what this login gave must lead to one more login, not a resend.
+                seen = auth.generation
             try:
                 answer = self._exchange(operation, call_timeout, deadline_at, extras, attempt)
                 return self._handle_answer(operation, answer, attempt=attempt)

@@ -16,7 +16,6 @@ import pytest
 
 from xswap_sdk import errors
 from xswap_sdk.flash import swap as swaps
-from xswap_sdk.flash._login_message import check_login_message
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.sandbox._catalog import CHAINS
 from xswap_sdk.sandbox.faults import REMOVE
@@ -388,12 +387,30 @@ async def test_signing_unverified_is_possible_only_when_asked_loudly(
 async def test_a_tampered_login_message_is_refused(
     sb: Sandbox, kind: str, signer: RecordingSigner, tampered: str
 ) -> None:
-    # The lead calls check_login_message from the login flow; here the client fetches
-    # the tampered message and the check refuses it.
     sb.faults.tamper_login_message(tampered)
-    message = await resolve(flash(sb, kind, signer).request_auth_message(TEST_ADDRESS))
-    assert message.message == tampered
-    with pytest.raises(errors.UnsafePayloadError):
-        check_login_message(message.message, address=TEST_ADDRESS, host="sandbox.invalid")
-    honest = await resolve(flash(sb, kind, signer).request_auth_message(TEST_ADDRESS))
-    check_login_message(honest.message, address=TEST_ADDRESS, host="sandbox.invalid")
+    client = flash(sb, kind, signer)
+    with pytest.raises(errors.UnsafePayloadError) as info:
+        await resolve(client.login())
+    assert info.value.field.startswith("auth message")
+    assert signer.messages == []  # the key was asked to sign nothing
+    assert not sb.requests.select("flash", "POST", "/auth/verify")
+    # The honest message is signed the next time.
+    await resolve(client.login())
+    only_logged_in(signer)
+
+
+async def test_a_backend_that_keeps_refusing_the_session_gets_three_logins_a_minute(
+    sb: Sandbox, kind: str, signer: RecordingSigner
+) -> None:
+    # Every token the backend issues is refused: each call logs in again once (never in
+    # a loop), and the fourth login within a minute is refused before anything is signed.
+    sb.flash.accounts.token_lifetime = 0.0  # every JWT has expired when it is used
+    client = flash(sb, kind, signer)
+    failures = []
+    for _ in range(3):
+        with pytest.raises((errors.AuthenticationError, errors.LoginError)) as info:
+            await resolve(client.get_history())
+        failures.append(type(info.value))
+    assert failures == [errors.AuthenticationError, errors.AuthenticationError, errors.LoginError]
+    assert len(signer.messages) == 3  # never more than the budget
+    assert "3 logins in the last 60 s" in str(info.value)
