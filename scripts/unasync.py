@@ -26,6 +26,8 @@ PACKAGE = ROOT / "src" / "xswap_sdk"
 
 # (async source, generated blocking module), relative to the package.
 PAIRS = [
+    ("_async_web3.py", "_sync_web3.py"),
+    ("signing/_async_permit_deposit.py", "signing/_sync_permit_deposit.py"),
     ("_async_transport.py", "_sync_transport.py"),
     ("_async_base_client.py", "_sync_base_client.py"),
     ("relayer/_async_client.py", "relayer/_sync_client.py"),
@@ -116,9 +118,18 @@ def generate(source: str, target: str) -> str:
     original = (PACKAGE / source).read_text()
     text = header(source) + _module_docstring(source, unasync_text(original))
     path = PACKAGE / target
-    # Renamed imports may sort differently, shorter names may fit on fewer lines, and an
+    # Renamed imports may sort differently, a name only the async form needed (``Any`` of
+    # ``AsyncWeb3[Any]``) goes unused, shorter names may fit on fewer lines, and an
     # ``async for x in it: yield x`` becomes the ``yield from it`` a blocking reader expects.
-    fixes = ["check", "--select", "I,UP028", "--fix", "--unsafe-fixes", "--quiet", "--exit-zero"]
+    fixes = [
+        "check",
+        "--select",
+        "I,F401,UP028",
+        "--fix",
+        "--unsafe-fixes",
+        "--quiet",
+        "--exit-zero",
+    ]
     text = _ruff(fixes, text, path)
     return _ruff(["format", "--quiet"], text, path)
 

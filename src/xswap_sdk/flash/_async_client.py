@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Final, Unpack
 import httpx
 from pydantic import SecretStr
 
+from .. import _async_web3 as web3io
 from .._async_base_client import AsyncAPIClient
 from .._async_transport import AsyncTransport
 from .._clock import SYSTEM_CLOCK, Clock
@@ -38,7 +39,7 @@ from ..events import RequestHook, ResponseHook, RetryHook
 from ..gateway import AsyncGatewayClient
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..relayer import AsyncRelayerClient
-from ..signing.deposit import async_prepare_deposit_with_permit
+from ..signing._async_permit_deposit import async_prepare_deposit_with_permit
 from ..signing.signer import Signer, signer_address
 from . import _balance as balances
 from . import _operations as operations
@@ -769,7 +770,7 @@ class AsyncFlashClient(AsyncAPIClient):
             return DepositResult(
                 transaction=transaction, chain_id=plan.chain_id, relayer_tx_id=tx_id
             )
-        tx_hash = await deposits.async_send_transaction(web3, signer, transaction)
+        tx_hash = await web3io.async_send_transaction(web3, signer, transaction.to_transaction())
         return DepositResult(transaction=transaction, chain_id=plan.chain_id, tx_hash=tx_hash)
 
     async def _deposit_by_authorization(
@@ -797,7 +798,7 @@ class AsyncFlashClient(AsyncAPIClient):
         target = deposits.deposit_target(chains, plan.chain_id, registry=self._registry)
         pinned = self._registry.chain(plan.chain_id)
         if token_name is None and pinned.usdc_eip712_name is None and web3 is not None:
-            token_name, read_version = await deposits.async_token_domain(web3, target.usdc)
+            token_name, read_version = await web3io.async_token_domain(web3, target.usdc)
             token_version = token_version or read_version or target.usdc_version
         call = deposits.authorization_deposit(
             signer,
@@ -811,7 +812,7 @@ class AsyncFlashClient(AsyncAPIClient):
             tx_id = await relayer.relay(**call.relay_arguments())
             return DepositResult(transaction=call, chain_id=plan.chain_id, relayer_tx_id=tx_id)
         assert web3 is not None  # check_authorization_deposit refuses neither
-        tx_hash = await deposits.async_send_transaction(web3, signer, call)
+        tx_hash = await web3io.async_send_transaction(web3, signer, call.to_transaction())
         return DepositResult(transaction=call, chain_id=plan.chain_id, tx_hash=tx_hash)
 
     async def wait_for_gateway_balance(

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Final, Unpack
 import httpx
 from pydantic import SecretStr
 
+from .. import _sync_web3 as web3io
 from .._clock import SYSTEM_CLOCK, Clock
 from .._framing import BareJSON
 from .._options import (
@@ -35,7 +36,7 @@ from ..events import RequestHook, ResponseHook, RetryHook
 from ..gateway import GatewayClient
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..relayer import RelayerClient
-from ..signing.deposit import prepare_deposit_with_permit
+from ..signing._sync_permit_deposit import prepare_deposit_with_permit
 from ..signing.signer import Signer, signer_address
 from . import _balance as balances
 from . import _operations as operations
@@ -764,7 +765,7 @@ class FlashClient(SyncAPIClient):
             return DepositResult(
                 transaction=transaction, chain_id=plan.chain_id, relayer_tx_id=tx_id
             )
-        tx_hash = deposits.send_transaction(web3, signer, transaction)
+        tx_hash = web3io.send_transaction(web3, signer, transaction.to_transaction())
         return DepositResult(transaction=transaction, chain_id=plan.chain_id, tx_hash=tx_hash)
 
     def _deposit_by_authorization(
@@ -792,7 +793,7 @@ class FlashClient(SyncAPIClient):
         target = deposits.deposit_target(chains, plan.chain_id, registry=self._registry)
         pinned = self._registry.chain(plan.chain_id)
         if token_name is None and pinned.usdc_eip712_name is None and web3 is not None:
-            token_name, read_version = deposits.token_domain(web3, target.usdc)
+            token_name, read_version = web3io.token_domain(web3, target.usdc)
             token_version = token_version or read_version or target.usdc_version
         call = deposits.authorization_deposit(
             signer,
@@ -806,7 +807,7 @@ class FlashClient(SyncAPIClient):
             tx_id = relayer.relay(**call.relay_arguments())
             return DepositResult(transaction=call, chain_id=plan.chain_id, relayer_tx_id=tx_id)
         assert web3 is not None  # check_authorization_deposit refuses neither
-        tx_hash = deposits.send_transaction(web3, signer, call)
+        tx_hash = web3io.send_transaction(web3, signer, call.to_transaction())
         return DepositResult(transaction=call, chain_id=plan.chain_id, tx_hash=tx_hash)
 
     def wait_for_gateway_balance(

@@ -19,26 +19,25 @@ either:
 
 By authorization (`check_authorization_deposit`, `authorization_deposit`) nothing is
 read from the chain: the nonce is random and USDC's EIP-712 name and version come from
-the registry or the caller (or from the token through web3, `token_domain`, where the
-registry does not pin them). With the relayer, such a deposit needs no RPC at all.
+the registry or the caller (or read from the token through web3 where the registry does not
+pin them). With the relayer, such a deposit needs no RPC at all.
 
-web3 is imported only here, when a deposit runs (the ``web3`` extra).
+Pure: the reads and sends go through ``xswap_sdk._async_web3`` (and its generated blocking
+twin), and web3 is imported only when a deposit runs (the ``web3`` extra).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal
 
-from eth_typing import ChecksumAddress
 from pydantic import BaseModel, ConfigDict
 
 from .._lazy import require
 from .._models import check_argument
 from ..errors import InvalidInputError, UnsafePayloadError
 from ..registry import DEFAULT_REGISTRY, Registry
-from ..signing.calls import ContractCall
-from ..signing.deposit import DepositTransaction, _no_version_errors
+from ..signing.deposit import DepositTransaction
 from ..signing.eip3009 import AuthorizationDeposit, prepare_deposit_with_authorization
 from ..signing.signer import Signer, signer_address
 from ..types import TokenAmount
@@ -47,21 +46,17 @@ from ._operations import check_chain_id
 from .models import Chain
 
 if TYPE_CHECKING:
-    from web3 import AsyncWeb3, Web3
+    pass
 
 __all__ = [
     "DepositMethod",
     "DepositPlan",
     "DepositResult",
-    "async_send_transaction",
-    "async_token_domain",
     "authorization_deposit",
     "check_authorization_deposit",
     "check_deposit",
     "check_prepared",
     "deposit_target",
-    "send_transaction",
-    "token_domain",
 ]
 
 _FEATURE = "FlashClient.deposit"
@@ -230,62 +225,6 @@ def check_prepared(
     return transaction
 
 
-def _fields(owner: str, transaction: DepositTransaction | ContractCall) -> dict[str, Any]:
-    return {**transaction.to_transaction(), "from": owner}
-
-
-def _fees(fields: dict[str, Any], base_fee: int | None, tip: int, gas_price: int) -> None:
-    if base_fee is None:
-        fields["gasPrice"] = gas_price
-    else:
-        # The usual wallet rule: room for the base fee to double, plus the tip.
-        fields["maxPriorityFeePerGas"] = tip
-        fields["maxFeePerGas"] = 2 * base_fee + tip
-
-
-def _hex(value: Any) -> str:
-    text = value.hex() if isinstance(value, bytes | bytearray) else str(value)
-    return text if text.startswith("0x") else "0x" + text
-
-
-def send_transaction(
-    web3: Web3, signer: Signer, transaction: DepositTransaction | ContractCall
-) -> str:
-    """Send a deposit with web3 from the signer; return the transaction hash."""
-    owner = signer_address(signer)
-    fields = _fields(owner, transaction)
-    sign = getattr(signer, "sign_transaction", None)
-    if sign is None:
-        return _hex(web3.eth.send_transaction(fields))  # type: ignore[arg-type]
-    fields["nonce"] = web3.eth.get_transaction_count(owner, "pending")  # type: ignore[arg-type]
-    fields["gas"] = web3.eth.estimate_gas(fields)  # type: ignore[arg-type]
-    base_fee = web3.eth.get_block("latest").get("baseFeePerGas")
-    tip = web3.eth.max_priority_fee if base_fee is not None else 0
-    gas_price = web3.eth.gas_price if base_fee is None else 0
-    _fees(fields, base_fee, tip, gas_price)
-    signed = sign(fields)
-    return _hex(web3.eth.send_raw_transaction(signed.raw_transaction))
-
-
-async def async_send_transaction(
-    web3: AsyncWeb3[Any], signer: Signer, transaction: DepositTransaction | ContractCall
-) -> str:
-    """The async twin of `send_transaction`, over an `AsyncWeb3`."""
-    owner = signer_address(signer)
-    fields = _fields(owner, transaction)
-    sign = getattr(signer, "sign_transaction", None)
-    if sign is None:
-        return _hex(await web3.eth.send_transaction(fields))  # type: ignore[arg-type]
-    fields["nonce"] = await web3.eth.get_transaction_count(owner, "pending")  # type: ignore[arg-type]
-    fields["gas"] = await web3.eth.estimate_gas(fields)  # type: ignore[arg-type]
-    base_fee = (await web3.eth.get_block("latest")).get("baseFeePerGas")
-    tip = await web3.eth.max_priority_fee if base_fee is not None else 0
-    gas_price = await web3.eth.gas_price if base_fee is None else 0
-    _fees(fields, base_fee, tip, gas_price)
-    signed = sign(fields)
-    return _hex(await web3.eth.send_raw_transaction(signed.raw_transaction))
-
-
 # ------------------------------------------------------------------------------ authorization
 
 
@@ -384,44 +323,3 @@ def authorization_deposit(
             "authorization.value", expected=plan.amount, received=authorization.value
         )
     return call
-
-
-_DOMAIN_ABI: list[dict[str, Any]] = [
-    {
-        "type": "function",
-        "name": name,
-        "stateMutability": "view",
-        "inputs": [],
-        "outputs": [{"name": "", "type": "string"}],
-    }
-    for name in ("name", "version")
-]
-
-
-def token_domain(web3: Web3, usdc: str) -> tuple[str, str | None]:
-    """USDC's EIP-712 ``name()`` and ``version()`` (``None`` when it has none), read
-    through web3: for a chain whose registry entry does not pin them.
-
-    Pass them to `authorization_deposit`; an authorization signed for another domain is
-    refused by the token, so a wrong answer costs a failed transaction, never funds.
-    """
-    no_version = _no_version_errors()
-    token = web3.eth.contract(address=cast(ChecksumAddress, usdc), abi=_DOMAIN_ABI)
-    name: str = token.functions.name().call()
-    try:
-        version: str | None = token.functions.version().call()
-    except no_version:
-        version = None
-    return name, version
-
-
-async def async_token_domain(web3: AsyncWeb3[Any], usdc: str) -> tuple[str, str | None]:
-    """The async twin of `token_domain`, over an `AsyncWeb3`."""
-    no_version = _no_version_errors()
-    token = web3.eth.contract(address=cast(ChecksumAddress, usdc), abi=_DOMAIN_ABI)
-    name: str = await token.functions.name().call()
-    try:
-        version: str | None = await token.functions.version().call()
-    except no_version:
-        version = None
-    return name, version

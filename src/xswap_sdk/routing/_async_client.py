@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Final, Unpack
 import httpx
 from pydantic import SecretStr
 
+from .. import _async_web3 as web3io
 from .._async_base_client import AsyncAPIClient
 from .._cache import DEFAULT_CHAIN_LIST_TTL, ChainListCache
 from .._clock import SYSTEM_CLOCK, Clock
@@ -838,7 +839,7 @@ class AsyncRoutingClient(AsyncAPIClient):
         predicate = operations.check_wait(wait_timeout, poll_interval, is_done)
         if not isinstance(wait, bool):
             raise InvalidInputError("wait", "must be True or False")
-        execution.check_connected_chain(await execution.async_connected_chain(web3), plan.chain_id)
+        execution.check_connected_chain(await web3io.async_chain_id(web3), plan.chain_id)
         tx = await self.build_path(plan.route, plan.owner, **options)
         contract_flow = gasless.routing_contract(
             self.paths,
@@ -852,7 +853,7 @@ class AsyncRoutingClient(AsyncAPIClient):
         execution.check_transaction(tx, plan, contract, now=self.clock.time())
         allowance = None
         if plan.token is not None:
-            current = await execution.async_allowance(web3, plan.token, plan.owner, contract)
+            current = await web3io.async_allowance(web3, plan.token, plan.owner, contract)
             allowance = AllowanceCheck(
                 chain_id=plan.chain_id,
                 token=plan.token,
@@ -870,9 +871,11 @@ class AsyncRoutingClient(AsyncAPIClient):
                         "that amount first, or approve it yourself",
                     )
                 fields = execution.approval_fields(plan.token, contract, plan.amount)
-                approval = await execution.async_send(web3, signer, fields, what="approval")
+                approval = await web3io.async_send_and_confirm(web3, signer, fields, "approval")
                 allowance = allowance.model_copy(update={"approval_tx_hash": approval})
-        tx_hash = await execution.async_send(web3, signer, execution.route_fields(tx), what="route")
+        tx_hash = await web3io.async_send_and_confirm(
+            web3, signer, execution.route_fields(tx), "route"
+        )
         status = None
         if wait:
             status = await self.wait_for_status(
@@ -920,9 +923,9 @@ class AsyncRoutingClient(AsyncAPIClient):
         owner, checked_token, units = execution.plan_allowance(
             signer, token=token, amount=amount, web3=web3, web3_type="AsyncWeb3", approve=approve
         )
-        chain = await execution.async_connected_chain(web3)
+        chain = await web3io.async_chain_id(web3)
         spender = execution.PERMIT2_SPENDER
-        current = await execution.async_allowance(web3, checked_token, owner, spender)
+        current = await web3io.async_allowance(web3, checked_token, owner, spender)
         result = AllowanceCheck(
             chain_id=chain,
             token=checked_token,
@@ -933,6 +936,6 @@ class AsyncRoutingClient(AsyncAPIClient):
         )
         if current < units and approve:
             fields = execution.approval_fields(checked_token, spender, units)
-            approval = await execution.async_send(web3, signer, fields, what="approval")
+            approval = await web3io.async_send_and_confirm(web3, signer, fields, "approval")
             result = result.model_copy(update={"approval_tx_hash": approval})
         return result

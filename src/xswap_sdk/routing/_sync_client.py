@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Final, Unpack
 import httpx
 from pydantic import SecretStr
 
+from .. import _sync_web3 as web3io
 from .._cache import DEFAULT_CHAIN_LIST_TTL, ChainListCache
 from .._clock import SYSTEM_CLOCK, Clock
 from .._framing import CodeEnvelope
@@ -824,7 +825,7 @@ class RoutingClient(SyncAPIClient):
         predicate = operations.check_wait(wait_timeout, poll_interval, is_done)
         if not isinstance(wait, bool):
             raise InvalidInputError("wait", "must be True or False")
-        execution.check_connected_chain(execution.connected_chain(web3), plan.chain_id)
+        execution.check_connected_chain(web3io.chain_id(web3), plan.chain_id)
         tx = self.build_path(plan.route, plan.owner, **options)
         contract_flow = gasless.routing_contract(
             self.paths,
@@ -838,7 +839,7 @@ class RoutingClient(SyncAPIClient):
         execution.check_transaction(tx, plan, contract, now=self.clock.time())
         allowance = None
         if plan.token is not None:
-            current = execution.allowance(web3, plan.token, plan.owner, contract)
+            current = web3io.allowance(web3, plan.token, plan.owner, contract)
             allowance = AllowanceCheck(
                 chain_id=plan.chain_id,
                 token=plan.token,
@@ -856,9 +857,9 @@ class RoutingClient(SyncAPIClient):
                         "that amount first, or approve it yourself",
                     )
                 fields = execution.approval_fields(plan.token, contract, plan.amount)
-                approval = execution.send(web3, signer, fields, what="approval")
+                approval = web3io.send_and_confirm(web3, signer, fields, "approval")
                 allowance = allowance.model_copy(update={"approval_tx_hash": approval})
-        tx_hash = execution.send(web3, signer, execution.route_fields(tx), what="route")
+        tx_hash = web3io.send_and_confirm(web3, signer, execution.route_fields(tx), "route")
         status = None
         if wait:
             status = self.wait_for_status(
@@ -906,9 +907,9 @@ class RoutingClient(SyncAPIClient):
         owner, checked_token, units = execution.plan_allowance(
             signer, token=token, amount=amount, web3=web3, web3_type="Web3", approve=approve
         )
-        chain = execution.connected_chain(web3)
+        chain = web3io.chain_id(web3)
         spender = execution.PERMIT2_SPENDER
-        current = execution.allowance(web3, checked_token, owner, spender)
+        current = web3io.allowance(web3, checked_token, owner, spender)
         result = AllowanceCheck(
             chain_id=chain,
             token=checked_token,
@@ -919,6 +920,6 @@ class RoutingClient(SyncAPIClient):
         )
         if current < units and approve:
             fields = execution.approval_fields(checked_token, spender, units)
-            approval = execution.send(web3, signer, fields, what="approval")
+            approval = web3io.send_and_confirm(web3, signer, fields, "approval")
             result = result.model_copy(update={"approval_tx_hash": approval})
         return result

@@ -40,32 +40,26 @@ from pydantic import BaseModel, ConfigDict
 
 from .._lazy import require
 from .._models import check_argument
-from ..errors import InvalidInputError, QuoteRejectedError, SwapFailedError, UnsafePayloadError
+from ..errors import InvalidInputError, QuoteRejectedError, UnsafePayloadError
 from ..registry import PERMIT2
 from ..signing.signer import Signer, signer_address
 from ..types import Address, TokenAmount
 from .models import Route, Transaction, TransactionStatus
 
 if TYPE_CHECKING:
-    from web3 import AsyncWeb3, Web3
+    pass
 
 __all__ = [
     "NATIVE_TOKENS",
     "AllowanceCheck",
     "ExecutionPlan",
     "RouteExecution",
-    "allowance",
     "approval_fields",
-    "async_allowance",
-    "async_connected_chain",
-    "async_send",
     "check_connected_chain",
     "check_transaction",
-    "connected_chain",
     "plan_allowance",
     "plan_execution",
     "route_fields",
-    "send",
 ]
 
 NATIVE_TOKENS: Final = frozenset(
@@ -291,111 +285,6 @@ def approval_fields(token: str, spender: str, amount: int) -> dict[str, Any]:
 def route_fields(tx: Transaction) -> dict[str, Any]:
     """The checked route transaction as web3 fields."""
     return {"to": tx.to, "data": tx.data, "value": tx.value or 0, "gas": tx.gas_limit}
-
-
-def _allowance_call(token: str, owner: str, spender: str) -> dict[str, Any]:
-    data = _ALLOWANCE + _encode(["address", "address"], [owner, spender])
-    return {"to": token, "data": "0x" + data.hex()}
-
-
-def _uint(raw: Any) -> int:
-    data = bytes(raw)
-    if len(data) != 32:
-        raise SwapFailedError(f"allowance() answered {len(data)} bytes, not a uint256")
-    return int.from_bytes(data, "big")
-
-
-def _hex(value: Any) -> str:
-    text = value.hex() if isinstance(value, bytes | bytearray) else str(value)
-    return text if text.startswith("0x") else "0x" + text
-
-
-def _fees(fields: dict[str, Any], base_fee: int | None, tip: int, gas_price: int) -> None:
-    if base_fee is None:
-        fields["gasPrice"] = gas_price
-    else:
-        # The usual wallet rule: room for the base fee to double, plus the tip.
-        fields["maxPriorityFeePerGas"] = tip
-        fields["maxFeePerGas"] = 2 * base_fee + tip
-
-
-def _mined(receipt: Any, what: str, tx_hash: str) -> str:
-    if int(receipt["status"]) != 1:
-        raise SwapFailedError(f"the {what} transaction {tx_hash} reverted", status=receipt)
-    return tx_hash
-
-
-def connected_chain(web3: Web3) -> int:
-    """The chain id web3 is connected to."""
-    return int(web3.eth.chain_id)
-
-
-async def async_connected_chain(web3: AsyncWeb3[Any]) -> int:
-    """The async twin of `connected_chain`."""
-    return int(await web3.eth.chain_id)
-
-
-def allowance(web3: Web3, token: str, owner: str, spender: str) -> int:
-    """``token.allowance(owner, spender)``, read with web3."""
-    return _uint(web3.eth.call(_allowance_call(token, owner, spender)))  # type: ignore[arg-type]
-
-
-async def async_allowance(web3: AsyncWeb3[Any], token: str, owner: str, spender: str) -> int:
-    """The async twin of `allowance`."""
-    call = _allowance_call(token, owner, spender)
-    return _uint(await web3.eth.call(call))  # type: ignore[arg-type]
-
-
-def send(web3: Web3, signer: Signer, fields: dict[str, Any], *, what: str) -> str:
-    """Send a transaction from the signer and wait until it is mined; return its hash.
-
-    Signed locally when the signer can sign transactions (an `eth_account`
-    ``LocalAccount``), otherwise sent with ``eth_sendTransaction`` by a node that holds
-    the account.
-
-    Raises:
-        SwapFailedError: it reverted.
-    """
-    owner = signer_address(signer)
-    fields = {**fields, "from": owner}
-    sign = getattr(signer, "sign_transaction", None)
-    if sign is None:
-        tx_hash = _hex(web3.eth.send_transaction(fields))  # type: ignore[arg-type]
-    else:
-        fields["nonce"] = web3.eth.get_transaction_count(owner, "pending")  # type: ignore[arg-type]
-        fields["chainId"] = int(web3.eth.chain_id)
-        if fields.get("gas") is None:
-            fields["gas"] = web3.eth.estimate_gas(fields)  # type: ignore[arg-type]
-        base_fee = web3.eth.get_block("latest").get("baseFeePerGas")
-        tip = web3.eth.max_priority_fee if base_fee is not None else 0
-        gas_price = web3.eth.gas_price if base_fee is None else 0
-        _fees(fields, base_fee, tip, gas_price)
-        tx_hash = _hex(web3.eth.send_raw_transaction(sign(fields).raw_transaction))
-    receipt = web3.eth.wait_for_transaction_receipt(tx_hash)  # type: ignore[arg-type]
-    return _mined(receipt, what, tx_hash)
-
-
-async def async_send(
-    web3: AsyncWeb3[Any], signer: Signer, fields: dict[str, Any], *, what: str
-) -> str:
-    """The async twin of `send`."""
-    owner = signer_address(signer)
-    fields = {**fields, "from": owner}
-    sign = getattr(signer, "sign_transaction", None)
-    if sign is None:
-        tx_hash = _hex(await web3.eth.send_transaction(fields))  # type: ignore[arg-type]
-    else:
-        fields["nonce"] = await web3.eth.get_transaction_count(owner, "pending")  # type: ignore[arg-type]
-        fields["chainId"] = int(await web3.eth.chain_id)
-        if fields.get("gas") is None:
-            fields["gas"] = await web3.eth.estimate_gas(fields)  # type: ignore[arg-type]
-        base_fee = (await web3.eth.get_block("latest")).get("baseFeePerGas")
-        tip = await web3.eth.max_priority_fee if base_fee is not None else 0
-        gas_price = await web3.eth.gas_price if base_fee is None else 0
-        _fees(fields, base_fee, tip, gas_price)
-        tx_hash = _hex(await web3.eth.send_raw_transaction(sign(fields).raw_transaction))
-    receipt = await web3.eth.wait_for_transaction_receipt(tx_hash)  # type: ignore[arg-type]
-    return _mined(receipt, what, tx_hash)
 
 
 PERMIT2_SPENDER: Final = PERMIT2

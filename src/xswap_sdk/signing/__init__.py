@@ -26,6 +26,8 @@ other than 1 and deposits of 0, which Circle Gateway's contracts refuse, are ref
 before signing.
 """
 
+from ._async_permit_deposit import async_prepare_deposit_with_permit
+from ._sync_permit_deposit import prepare_deposit_with_permit
 from .burn_intents import (
     DEFAULT_MAX_FEE,
     GATEWAY_DOMAIN,
@@ -45,9 +47,7 @@ from .calls import ContractCall, ViewCall
 from .deposit import (
     DEPOSIT_WITH_PERMIT_SELECTOR,
     DepositTransaction,
-    async_prepare_deposit_with_permit,
     deposit_with_permit_calldata,
-    prepare_deposit_with_permit,
 )
 from .eip712 import recover_typed_data, sign_typed_data, typed_data_digest
 from .eip3009 import (

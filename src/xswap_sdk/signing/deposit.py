@@ -1,15 +1,14 @@
 """Depositing USDC into the gateway wallet with a permit: calldata and transactions.
 
-`deposit_with_permit_calldata` is pure. `prepare_deposit_with_permit` and its async twin
-read the token through `web3` (the ``web3`` extra), which is imported only when they run,
-so ``import xswap_sdk.signing`` works without it.
+Pure: `deposit_with_permit_calldata`, and the checks and signing beneath
+`prepare_deposit_with_permit`, which reads the token through web3 (the ``web3`` extra)
+and is written once in ``_async_permit_deposit.py``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
-from eth_typing import ChecksumAddress
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from .._models import RequestModel, validate_request
@@ -21,14 +20,14 @@ from .permit import PermitSignature, sign_permit
 from .signer import Signer, signer_address
 
 if TYPE_CHECKING:
-    from web3 import AsyncWeb3, Web3
+    from .._web3_support import PermitFacts
 
 __all__ = [
     "DEPOSIT_WITH_PERMIT_SELECTOR",
     "DepositTransaction",
-    "async_prepare_deposit_with_permit",
+    "deposit_arguments",
     "deposit_with_permit_calldata",
-    "prepare_deposit_with_permit",
+    "permit_deposit",
 ]
 
 DEPOSIT_WITH_PERMIT_SELECTOR = "0x8ef59739"
@@ -46,22 +45,6 @@ _DEPOSIT_ARGUMENT_TYPES = [
 ]
 
 _FALLBACK_USDC_VERSION = "2"
-
-_TOKEN_ABI: list[dict[str, Any]] = [
-    {
-        "type": "function",
-        "name": name,
-        "stateMutability": "view",
-        "inputs": inputs,
-        "outputs": [{"name": "", "type": output}],
-    }
-    for name, inputs, output in (
-        ("name", [], "string"),
-        ("version", [], "string"),
-        ("nonces", [{"name": "owner", "type": "address"}], "uint256"),
-        ("DOMAIN_SEPARATOR", [], "bytes32"),
-    )
-]
 
 _ZERO_DEPOSIT_RULE = (
     "must be positive: the gateway wallet refuses a deposit of 0 (DepositValueMustBePositive)"
@@ -184,19 +167,14 @@ def _checked_domain(
         )
 
 
-def _deposit_transaction(
-    signer: Signer,
-    args: _DepositArguments,
-    *,
-    name: str,
-    version: str | None,
-    nonce: int,
-    chain_id: int,
-    on_chain_domain: bytes | None,
+def permit_deposit(
+    signer: Signer, args: _DepositArguments, facts: PermitFacts
 ) -> DepositTransaction:
-    token_version = version or args.usdc_version or _FALLBACK_USDC_VERSION
+    """Sign the permit for what the chain said (``facts``) and build the deposit."""
+    name, nonce, chain_id = facts.name, facts.nonce, facts.chain_id
+    token_version = facts.version or args.usdc_version or _FALLBACK_USDC_VERSION
     _checked_domain(
-        args, name=name, version=token_version, chain_id=chain_id, on_chain=on_chain_domain
+        args, name=name, version=token_version, chain_id=chain_id, on_chain=facts.domain_separator
     )
     permit = sign_permit(
         signer,
@@ -221,26 +199,7 @@ def _deposit_transaction(
     return DepositTransaction(to=args.gateway_wallet, data=data, chain_id=chain_id, permit=permit)
 
 
-def _no_version_errors() -> tuple[type[Exception], ...]:
-    # What a token without version() makes web3 raise: a revert, or empty return data.
-    try:
-        from web3.exceptions import BadFunctionCallOutput, ContractLogicError, Web3ValueError
-    except ImportError as exc:
-        raise ImportError('preparing a deposit needs web3: pip install "xswap-sdk[web3]"') from exc
-    errors: tuple[type[Exception], ...] = (
-        ContractLogicError,
-        BadFunctionCallOutput,
-        Web3ValueError,
-    )
-    try:
-        # web3's in-process EthereumTesterProvider lets eth-tester's own revert through.
-        from eth_tester.exceptions import TransactionFailed
-    except ImportError:
-        return errors
-    return (*errors, TransactionFailed)
-
-
-def _arguments(
+def deposit_arguments(
     signer: Signer,
     gateway_wallet: str,
     usdc: str,
@@ -248,6 +207,8 @@ def _arguments(
     deadline: int | str | None,
     usdc_version: str | None,
 ) -> tuple[str, _DepositArguments]:
+    """Check the arguments of a permit deposit before any call to the node; return the
+    owner's address and the checked arguments."""
     owner = signer_address(signer)
     args = validate_request(
         _DepositArguments,
@@ -260,116 +221,3 @@ def _arguments(
     if args.value == 0:
         raise InvalidInputError("value", _ZERO_DEPOSIT_RULE)
     return owner, args
-
-
-def prepare_deposit_with_permit(
-    web3: Web3,
-    signer: Signer,
-    *,
-    gateway_wallet: str,
-    usdc: str,
-    value: int | str,
-    deadline: int | str | None = None,
-    usdc_version: str | None = None,
-) -> DepositTransaction:
-    """Read the token, sign a permit for the gateway wallet, and build the deposit.
-
-    Reads the USDC ``name()``, ``version()`` (when the token has none: ``usdc_version``,
-    which is the chain configuration's ``usdc.version``, then ``"2"``), the signer's
-    ``nonces(owner)`` and the chain id, then signs the permit with the gateway wallet
-    as spender. Before signing, the permit's EIP-712 domain (that name and version, the
-    chain id, the token) is compared with the token's own ``DOMAIN_SEPARATOR()`` when it
-    has one: a permit the token would refuse is not signed. Needs the ``web3`` extra:
-    ``pip install "xswap-sdk[web3]"``.
-
-    The ``gateway_wallet`` and ``usdc`` given here are signed as they are: take them
-    from `xswap_sdk.registry` (``FlashClient.deposit`` does), not from a service.
-
-    Args:
-        web3: a connected `web3.Web3`.
-        signer: the USDC holder.
-        gateway_wallet: the chain's ``gatewayWallet``.
-        usdc: the chain's USDC address.
-        value: the amount to deposit, in smallest units.
-        deadline: unix time after which the permit is void; one hour from now if not
-            given.
-        usdc_version: the permit domain version to use if the token has no
-            ``version()``.
-
-    Returns:
-        The transaction to send (value 0), with the permit it carries.
-
-    Raises:
-        InvalidInputError: a bad argument, or a ``value`` of 0 (checked before any call
-            to the node).
-        UnsafePayloadError: the token's ``DOMAIN_SEPARATOR()`` is not the permit's
-            domain (a wrong ``usdc_version``, or not the token it claims to be).
-        ImportError: web3 is not installed.
-    """
-    no_version = _no_version_errors()
-    owner, args = _arguments(signer, gateway_wallet, usdc, value, deadline, usdc_version)
-    token = web3.eth.contract(address=cast(ChecksumAddress, args.usdc), abi=_TOKEN_ABI)
-    name = token.functions.name().call()
-    try:
-        version = token.functions.version().call()
-    except no_version:
-        version = None
-    try:
-        on_chain_domain = token.functions.DOMAIN_SEPARATOR().call()
-    except no_version:
-        on_chain_domain = None
-    nonce = token.functions.nonces(owner).call()
-    chain_id = web3.eth.chain_id
-    return _deposit_transaction(
-        signer,
-        args,
-        name=name,
-        version=version,
-        nonce=nonce,
-        chain_id=chain_id,
-        on_chain_domain=on_chain_domain,
-    )
-
-
-async def async_prepare_deposit_with_permit(
-    web3: AsyncWeb3[Any],
-    signer: Signer,
-    *,
-    gateway_wallet: str,
-    usdc: str,
-    value: int | str,
-    deadline: int | str | None = None,
-    usdc_version: str | None = None,
-) -> DepositTransaction:
-    """The async twin of `prepare_deposit_with_permit`, over a `web3.AsyncWeb3`.
-
-    Raises:
-        InvalidInputError: a bad argument, or a ``value`` of 0 (checked before any call
-            to the node).
-        UnsafePayloadError: the token's ``DOMAIN_SEPARATOR()`` is not the permit's
-            domain.
-        ImportError: web3 is not installed.
-    """
-    no_version = _no_version_errors()
-    owner, args = _arguments(signer, gateway_wallet, usdc, value, deadline, usdc_version)
-    token = web3.eth.contract(address=cast(ChecksumAddress, args.usdc), abi=_TOKEN_ABI)
-    name = await token.functions.name().call()
-    try:
-        version = await token.functions.version().call()
-    except no_version:
-        version = None
-    try:
-        on_chain_domain = await token.functions.DOMAIN_SEPARATOR().call()
-    except no_version:
-        on_chain_domain = None
-    nonce = await token.functions.nonces(owner).call()
-    chain_id = await web3.eth.chain_id
-    return _deposit_transaction(
-        signer,
-        args,
-        name=name,
-        version=version,
-        nonce=nonce,
-        chain_id=chain_id,
-        on_chain_domain=on_chain_domain,
-    )
