@@ -128,3 +128,45 @@ def documented_objects() -> list[tuple[str, object]]:
 @pytest.mark.parametrize(("name", "obj"), documented_objects())
 def test_every_public_name_has_a_docstring(name: str, obj: object) -> None:
     assert inspect.getdoc(obj), f"{name} has no docstring"
+
+
+# ---------------------------------------------------------------------------- every public module
+
+
+def public_modules() -> list[str]:
+    """Every module of the package a user may import: no part of its name private."""
+    import pkgutil
+
+    found = ["xswap_sdk"]
+    for info in pkgutil.walk_packages(xswap_sdk.__path__, "xswap_sdk."):
+        if not any(part.startswith("_") for part in info.name.split(".")):
+            found.append(info.name)
+    return sorted(found)
+
+
+PUBLIC_MODULES = public_modules()
+
+
+@pytest.mark.parametrize("name", PUBLIC_MODULES)
+def test_a_public_module_says_what_it_exports_and_documents_it(name: str) -> None:
+    import importlib
+
+    module = importlib.import_module(name)
+    exported = getattr(module, "__all__", None)
+    assert exported is not None, f"{name} has no __all__"
+    assert len(exported) == len(set(exported)), f"{name}.__all__ repeats a name"
+    for export in exported:
+        assert hasattr(module, export), f"{name}.__all__ names {export}, which does not exist"
+    # Nothing defined here is public by accident: a class or function of this module
+    # that is not exported has a private name.
+    for attribute, value in vars(module).items():
+        if attribute.startswith("_") or attribute in exported:
+            continue
+        if (inspect.isclass(value) or inspect.isfunction(value)) and (
+            getattr(value, "__module__", None) == name
+        ):
+            raise AssertionError(f"{name}.{attribute} is public but not in __all__")
+    for export in exported:
+        value = getattr(module, export)
+        if inspect.isclass(value) or inspect.isfunction(value):
+            assert inspect.getdoc(value), f"{name}.{export} has no docstring"

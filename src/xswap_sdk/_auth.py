@@ -5,7 +5,7 @@ carries, whether the client must log in before sending it, and whether it may lo
 again after a 401. Logging in is a flow (see ``xswap_sdk._flow``) that the transport
 runs like any other, under the auth's lock, so one loop serves the static API keys of
 the routing service and the relayer and the swap backend's wallet login alike (its
-`FlashAuth` lives in ``xswap_sdk.flash.auth``).
+`FlashAuth` lives in ``xswap_sdk.flash._auth``).
 
 Pure: nothing here does I/O.
 """

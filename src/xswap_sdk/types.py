@@ -96,7 +96,7 @@ def _to_hex_bytes(value: object) -> str:
     return _to_hex(value, length=None)
 
 
-def uint_parser(bits: int, *, hint: str = "") -> Callable[[object], int]:
+def _uint_parser(bits: int, *, hint: str = "") -> Callable[[object], int]:
     """A validator for an unsigned integer of ``bits`` bits, given as an int or a string
     of decimal digits. ``hint`` is added to the message for wrong types."""
     top = 2**bits - 1
@@ -119,7 +119,7 @@ def uint_parser(bits: int, *, hint: str = "") -> Callable[[object], int]:
     return parse
 
 
-_to_amount = uint_parser(256, hint="use to_units() to convert a display amount")
+_to_amount = _uint_parser(256, hint="use to_units() to convert a display amount")
 
 
 def _to_chain_id(value: object) -> int:

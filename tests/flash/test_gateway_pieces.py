@@ -14,7 +14,7 @@ from xswap_sdk import AsyncRelayerClient, RelayerClient, errors
 from xswap_sdk._clock import VirtualClock
 from xswap_sdk.flash import Chain
 from xswap_sdk.flash._balance import wait_for_balance
-from xswap_sdk.flash.deposit import (
+from xswap_sdk.flash._deposit import (
     DepositResult,
     DepositTarget,
     authorization_deposit,

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from xswap_sdk import errors
-from xswap_sdk.flash.orders import default_max_fee_cap
+from xswap_sdk.flash._orders import default_max_fee_cap
 from xswap_sdk.gateway import EstimatedBurnIntent, EstimatedTransfer, apply_estimate
 from xswap_sdk.gateway import build_transfer_intent as build
 from xswap_sdk.gateway._operations import default_fee_cap

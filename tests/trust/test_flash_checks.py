@@ -12,7 +12,7 @@ from eth_account import Account
 from xswap_sdk import errors
 from xswap_sdk.flash import Chain, Order, Quote, build_order, sign_order
 from xswap_sdk.flash._operations import quote_request
-from xswap_sdk.flash.orders import default_max_fee_cap
+from xswap_sdk.flash._orders import default_max_fee_cap
 from xswap_sdk.registry import DEFAULT_REGISTRY
 
 from ..flash.backend import FEE, START, SWAP_ROUTER, WETH_BASE, chains, quote

@@ -11,7 +11,7 @@ from eth_account import Account
 
 from xswap_sdk import errors
 from xswap_sdk.flash import Chain
-from xswap_sdk.flash.deposit import DepositPlan, check_prepared, deposit_target
+from xswap_sdk.flash._deposit import DepositPlan, check_prepared, deposit_target
 from xswap_sdk.registry import DEFAULT_REGISTRY, GATEWAY_WALLET_MAINNET
 from xswap_sdk.signing import DepositTransaction, deposit_with_permit_calldata, sign_permit
 

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from xswap_sdk import errors
 from xswap_sdk._cache import ChainListCache
-from xswap_sdk.routing import AcquisitionMode, GaslessQuote, gasless
+from xswap_sdk.routing import AcquisitionMode, GaslessQuote
+from xswap_sdk.routing import _gasless as gasless
 from xswap_sdk.routing._operations import gasless_quote_request
 from xswap_sdk.routing._permit2 import (
     DEFAULT_PERMIT_WINDOW,

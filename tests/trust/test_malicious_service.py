@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from xswap_sdk import errors
-from xswap_sdk.flash import swap as swaps
+from xswap_sdk.flash import _swap as swaps
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.sandbox._catalog import CHAINS
 from xswap_sdk.sandbox.faults import REMOVE
@@ -344,7 +344,7 @@ async def test_signing_unverified_is_possible_only_when_asked_loudly(
     sb: Sandbox, kind: str, signer: RecordingSigner, caplog: pytest.LogCaptureFixture
 ) -> None:
     # The opt-in is a parameter of the flow; the client argument is the lead's to add.
-    from xswap_sdk.routing import gasless
+    from xswap_sdk.routing import _gasless as gasless
 
     sb.faults.tamper_gasless_quote({"eip712.message.nonce": "1"})
     client = routing(sb, kind)

@@ -8,9 +8,11 @@ one call, and `FlashClient.deposit` fills the gateway wallet with a USDC permit.
 """
 
 from ._async_client import AsyncFlashClient
+from ._auth import AuthSession
+from ._deposit import DepositResult
+from ._orders import Order, OrderSource, SignedOrder, build_order, select_sources, sign_order
+from ._swap import DEFAULT_SWAP_POLL_INTERVAL, DEFAULT_SWAP_TIMEOUT
 from ._sync_client import FlashClient
-from .auth import AuthSession
-from .deposit import DepositResult
 from .models import (
     AuthMessage,
     AuthVerification,
@@ -37,8 +39,6 @@ from .models import (
     Token,
     TokenSearchResult,
 )
-from .orders import Order, OrderSource, SignedOrder, build_order, select_sources, sign_order
-from .swap import DEFAULT_SWAP_POLL_INTERVAL, DEFAULT_SWAP_TIMEOUT
 
 # The clients first, sync before async: the API reference follows this order.
 __all__ = [

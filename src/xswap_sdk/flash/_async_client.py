@@ -41,15 +41,18 @@ from ..registry import DEFAULT_REGISTRY, Registry
 from ..relayer import AsyncRelayerClient
 from ..signing._async_permit_deposit import async_prepare_deposit_with_permit
 from ..signing.signer import Signer, signer_address
+from . import _auth as auth
 from . import _balance as balances
+from . import _deposit as deposits
 from . import _operations as operations
-from . import auth, orders
-from . import deposit as deposits
-from . import swap as swaps
+from . import _orders as orders
+from . import _swap as swaps
+from ._auth import JWT_ENV, AuthSession, FlashAuth, SessionState
 from ._balance import DEFAULT_BALANCE_POLL_INTERVAL, DEFAULT_BALANCE_TIMEOUT
+from ._deposit import DepositMethod, DepositResult
+from ._orders import BalancesArg, ChainsArg, MaxFeeArg, Order, SignedOrder
+from ._swap import DEFAULT_SWAP_POLL_INTERVAL, DEFAULT_SWAP_TIMEOUT
 from ._trust import check_trusted_routers
-from .auth import JWT_ENV, AuthSession, FlashAuth, SessionState
-from .deposit import DepositMethod, DepositResult
 from .models import (
     AuthMessage,
     AuthVerification,
@@ -65,8 +68,6 @@ from .models import (
     Token,
     TokenSearchResult,
 )
-from .orders import BalancesArg, ChainsArg, MaxFeeArg, Order, SignedOrder
-from .swap import DEFAULT_SWAP_POLL_INTERVAL, DEFAULT_SWAP_TIMEOUT
 
 if TYPE_CHECKING:
     from web3 import AsyncWeb3
@@ -261,7 +262,7 @@ class AsyncFlashClient(AsyncAPIClient):
         min_amount_out: int | str | None = None,
         max_fee_cap: int | str | None = None,
     ) -> Order:
-        """Choose source chains and build the burn intents; see `orders.build_order`.
+        """Choose source chains and build the burn intents; see `xswap_sdk.flash.build_order`.
 
         No I/O: pass what `get_supported_chains` and `get_balance` returned.
 
@@ -298,7 +299,7 @@ class AsyncFlashClient(AsyncAPIClient):
         )
 
     def sign_order(self, order: Order, signer: Signer) -> SignedOrder:
-        """Sign an order (one BurnIntent, or one BurnIntentSet); see `orders.sign_order`.
+        """Sign an order (one BurnIntent, or one BurnIntentSet); see `xswap_sdk.flash.sign_order`.
 
         Every intent is checked again against the client's registry and trusted routers
         right before it is signed.

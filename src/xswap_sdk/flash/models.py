@@ -51,6 +51,7 @@ __all__ = [
     "QuoteToken",
     "Referral",
     "ReferralOverview",
+    "SearchTokenRequest",
     "SWAP_STATUSES",
     "SwapRecord",
     "SwapRequest",
@@ -59,6 +60,7 @@ __all__ = [
     "TIME_RANGES",
     "TimeRange",
     "Token",
+    "TokenList",
     "TokenSearchResult",
 ]
 
@@ -81,7 +83,7 @@ _MILLISECONDS_FROM: Final = 100_000_000_000
 _Timestamp = Annotated[datetime | str | None, Field(union_mode="left_to_right")]
 
 
-def timestamp_seconds(value: int | float) -> float:
+def _timestamp_seconds(value: int | float) -> float:
     """A Unix timestamp in seconds, from seconds or milliseconds (inferred from magnitude).
 
     The spec does not give the unit of ``expires_at`` and ``expiry``: values from 1e11
@@ -336,7 +338,7 @@ class Quote(_SnakeModel):
     @property
     def expires_at_seconds(self) -> float:
         """``expires_at`` as Unix seconds: values from 1e11 on are taken as milliseconds."""
-        return timestamp_seconds(self.expires_at)
+        return _timestamp_seconds(self.expires_at)
 
     @property
     def gateway_fee(self) -> int:

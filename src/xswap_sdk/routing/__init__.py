@@ -1,10 +1,10 @@
 """The routing service: quotes, executable transactions, status and gasless swaps."""
 
 from ._async_client import AsyncRoutingClient
+from ._execution import AllowanceCheck, RouteExecution
+from ._gasless import GaslessSwapResult
 from ._operations import DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT, RoutingPaths
 from ._sync_client import RoutingClient
-from .execution import AllowanceCheck, RouteExecution
-from .gasless import GaslessSwapResult
 from .models import (
     AcquisitionMode,
     BuildBestPathRequest,

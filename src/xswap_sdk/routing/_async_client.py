@@ -31,11 +31,12 @@ from .._options import (
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
 from ..signing import Signer
+from . import _execution as execution
+from . import _gasless as gasless
 from . import _operations as operations
-from . import execution, gasless
+from ._execution import AllowanceCheck, RouteExecution
+from ._gasless import GaslessSwapResult
 from ._operations import DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT, RoutingPaths
-from .execution import AllowanceCheck, RouteExecution
-from .gasless import GaslessSwapResult
 from .models import (
     AcquisitionMode,
     BuiltPath,
@@ -803,7 +804,7 @@ class AsyncRoutingClient(AsyncAPIClient):
         and the built transaction must call the chain's routing contract (the client's
         ``routing_contracts`` pin, else ``serviceContract`` from
         `get_supported_chains`), with that same contract as ``allowance_target`` and
-        no native value for an ERC-20 input. See ``xswap_sdk.routing.execution``.
+        no native value for an ERC-20 input. See ``xswap_sdk.routing._execution``.
 
         Args:
             signer: the route's sender, such as an `eth_account` ``LocalAccount`` (it

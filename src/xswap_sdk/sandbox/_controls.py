@@ -16,8 +16,8 @@ from pydantic import Field, StrictBool, StrictInt, StrictStr, ValidationError
 from .._clock import VirtualClock
 from .._models import invalid_input
 from ..errors import InvalidInputError
+from ..flash._orders import build_order
 from ..flash.models import Quote
-from ..flash.orders import build_order
 from ..types import Address, ChainId, TokenAmount
 from ._http import HTTPError, Request, Response, Service, checked, neutral_rule
 from ._world import iso

@@ -41,7 +41,16 @@ from typing import Any, Final, Literal
 
 from ._http import HTTPError, Request, Response, Service
 
-__all__ = ["REMOVE", "SERVICES", "Fault", "FaultKind", "Faults", "Outcome", "Tamper"]
+__all__ = [
+    "REMOVE",
+    "SERVICES",
+    "Fault",
+    "FaultKind",
+    "Faults",
+    "Outcome",
+    "Tamper",
+    "set_path",
+]
 
 SERVICES: Final = ("flash", "routing", "relayer", "gateway")
 """The names of the emulated services, as used in rules and in the request log."""

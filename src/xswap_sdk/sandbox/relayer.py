@@ -36,7 +36,7 @@ from ._catalog import CHAINS, derived_address
 from ._http import Handler, HTTPError, Request, Response, Service, check_api_key, checked
 from ._world import OutcomeQueue, Timeline, World, iso
 
-__all__ = ["RelayerService", "RelayerTimings"]
+__all__ = ["NonEvmChain", "RelayerService", "RelayerTimings"]
 
 API_KEY: Final = "sandbox-relayer-key"
 """The API key the sandbox relayer accepts."""

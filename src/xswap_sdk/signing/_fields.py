@@ -7,18 +7,18 @@ from typing import Annotated
 
 from pydantic import BeforeValidator, PlainSerializer
 
-from ..types import to_checksum, uint_parser
+from ..types import _uint_parser, to_checksum
 
 __all__ = ["AddressOrBytes32", "Uint32", "Uint256", "pad_address"]
 
 _BYTES32 = re.compile(r"0x[0-9a-fA-F]{64}")
 
 
-Uint32 = Annotated[int, BeforeValidator(uint_parser(32))]
+Uint32 = Annotated[int, BeforeValidator(_uint_parser(32))]
 """A uint32 (domains, versions): an int, or a decimal string; kept and sent as an int."""
 
 Uint256 = Annotated[
-    int, BeforeValidator(uint_parser(256)), PlainSerializer(str, return_type=str, when_used="json")
+    int, BeforeValidator(_uint_parser(256)), PlainSerializer(str, return_type=str, when_used="json")
 ]
 """A uint256: an int, or a decimal string; kept as an int, sent as a decimal string."""
 

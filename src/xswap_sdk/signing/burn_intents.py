@@ -24,6 +24,10 @@ from .eip712 import domain_separator, eip712_digest, type_hash
 
 __all__ = [
     "DEFAULT_MAX_FEE",
+    "as_intent",
+    "as_intents",
+    "check_signable",
+    "signable_problem",
     "GATEWAY_DOMAIN",
     "MAX_INTENTS_PER_SET",
     "TRANSFER_SPEC_VERSION",

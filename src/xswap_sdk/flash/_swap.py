@@ -17,7 +17,7 @@ The checks made before signing (nothing is signed or sent when one fails):
   just before signing;
 - the quote's gateway fee is at most ``max_fee_cap`` when one is given
   (`QuoteRejectedError`), else at most the default cap, 2.01 USDC plus 1 bp of the
-  amount (`UnsafePayloadError`, see `xswap_sdk.flash.orders.default_max_fee_cap`);
+  amount (`UnsafePayloadError`, see `xswap_sdk.flash._orders.default_max_fee_cap`);
 - everything `build_order` and `sign_order` check: the chain list against the
   registry, the router against the destination chain's ``routerAddress`` and the
   caller's ``trusted_routers``, every field of every intent.
@@ -45,6 +45,7 @@ from ..signing.signer import Signer, signer_address
 from ..types import ChainId, TokenAmount
 from . import _operations as operations
 from . import _trust
+from ._orders import SignedOrder, TrustedRoutersArg, build_order, sign_order
 from .models import (
     Chain,
     HistoryPage,
@@ -54,7 +55,6 @@ from .models import (
     SwapRequest,
     SwapSubmission,
 )
-from .orders import SignedOrder, TrustedRoutersArg, build_order, sign_order
 
 __all__ = [
     "DEFAULT_SWAP_POLL_INTERVAL",
