@@ -63,6 +63,9 @@ class WireModel(BaseModel):
         validate_by_alias=True,
         validate_by_name=True,
         serialize_by_alias=True,
+        # Built on first use, not at import: a program that uses one client should not
+        # pay for the schemas of every model of every service.
+        defer_build=True,
     )
 
     _request_id: str | None = PrivateAttr(default=None)
@@ -93,6 +96,7 @@ class RequestModel(BaseModel):
         validate_by_name=True,
         serialize_by_alias=True,
         loc_by_alias=False,
+        defer_build=True,
     )
 
     def to_wire(self) -> dict[str, Any]:
