@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import inspect
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
 from typing import Any
 
 RELAYER_URL = "https://relayer.test"
@@ -278,3 +283,22 @@ def supported_chain_wire(chain_id: int, service_contract: str) -> dict[str, Any]
         },
         "features": {"gaslessSwaps": True, "crossChain": True, "permit2": True},
     }
+
+
+SRC = str(Path(__file__).resolve().parents[1] / "src")
+
+
+def run_python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a fresh interpreter that imports this checkout, with no
+    ``XSWAP_*`` variable but those in ``env``."""
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("XSWAP_")}
+    environ["PYTHONPATH"] = SRC + os.pathsep + environ.get("PYTHONPATH", "")
+    environ.update(env)
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        env=environ,
+        check=False,
+        timeout=120,
+    )

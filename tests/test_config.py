@@ -2,33 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import textwrap
-from pathlib import Path
-
 import httpx
 import pytest
 
 from xswap_sdk import RelayerClient, errors
 from xswap_sdk._options import DEFAULT_TIMEOUT
 
-SRC = str(Path(__file__).resolve().parents[1] / "src")
-
-
-def run_python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
-    environ = {k: v for k, v in os.environ.items() if not k.startswith("XSWAP_")}
-    environ["PYTHONPATH"] = SRC + os.pathsep + environ.get("PYTHONPATH", "")
-    environ.update(env)
-    return subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        capture_output=True,
-        text=True,
-        env=environ,
-        check=False,
-        timeout=120,
-    )
+from .support import run_python
 
 
 def test_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -107,11 +87,13 @@ def test_import_reads_no_environment_starts_no_thread_and_skips_heavy_packages()
                   os.environ.encodevalue, os.environ.decodevalue)
         os.environ = spy
         threads = threading.active_count()
+        import importlib
         import xswap_sdk
-        import xswap_sdk.relayer
-        import xswap_sdk.routing
-        import xswap_sdk.flash
-        import xswap_sdk.signing
+        # Every public name of every package, since each loads on first use.
+        for name in ("", ".relayer", ".routing", ".flash", ".gateway", ".signing"):
+            package = importlib.import_module("xswap_sdk" + name)
+            for public in package.__all__:
+                getattr(package, public)
         assert threading.active_count() == threads, "import started a thread"
         # Heavy packages wait for the features that need them (about 0.5 s saved).
         for heavy in ("web3", "eth_account", "eth_abi"):

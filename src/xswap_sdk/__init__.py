@@ -14,9 +14,9 @@ client is asked for.
 """
 
 # Private names only: everything public here is in __all__ (a test checks).
-import importlib as _importlib
 import typing as _typing
 
+from ._exports import attach as _attach
 from ._version import __version__
 
 if _typing.TYPE_CHECKING:
@@ -70,49 +70,6 @@ __all__ = [
     "to_units",
 ]
 
-_HOMES = {
-    "errors": ".errors",
-    "Clock": "._clock",
-    "SystemClock": "._clock",
-    "VirtualClock": "._clock",
-    "NOT_GIVEN": "._options",
-    "RequestOptions": "._options",
-    "RawResponse": "._transport",
-    "KnownChain": ".chains",
-    "AsyncFlashClient": ".flash",
-    "FlashClient": ".flash",
-    "AsyncRelayerClient": ".relayer",
-    "RelayerClient": ".relayer",
-    "AsyncRoutingClient": ".routing",
-    "RoutingClient": ".routing",
-    "AsyncGatewayClient": ".gateway",
-    "GatewayClient": ".gateway",
-    **dict.fromkeys(
-        (
-            "MAX_UINT256",
-            "Address",
-            "Bytes32",
-            "ChainId",
-            "HexBytes",
-            "TokenAmount",
-            "from_units",
-            "to_checksum",
-            "to_units",
-        ),
-        ".types",
-    ),
-}
-
-
-def __getattr__(name: str) -> _typing.Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module = _importlib.import_module(home, __name__)
-    value = module if name == "errors" else getattr(module, name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+# Each name above is imported on first use (PEP 562): see xswap_sdk._exports.
+if not _typing.TYPE_CHECKING:
+    __getattr__, __dir__ = _attach(__name__, __file__)

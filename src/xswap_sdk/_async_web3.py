@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from eth_typing import ChecksumAddress
-
 from ._web3_support import (
     TOKEN_ABI,
     PermitFacts,
@@ -27,6 +25,7 @@ from ._web3_support import (
 )
 
 if TYPE_CHECKING:
+    from eth_typing import ChecksumAddress
     from web3 import AsyncWeb3
 
     from .signing.signer import Signer
@@ -50,7 +49,7 @@ async def async_chain_id(web3: AsyncWeb3[Any]) -> int:
 async def async_token_domain(web3: AsyncWeb3[Any], token: str) -> tuple[str, str | None]:
     """The token's EIP-712 ``name()`` and ``version()`` (``None`` when it has none)."""
     missing = no_version_errors()
-    contract = web3.eth.contract(address=cast(ChecksumAddress, token), abi=TOKEN_ABI)
+    contract = web3.eth.contract(address=cast("ChecksumAddress", token), abi=TOKEN_ABI)
     name: str = await contract.functions.name().call()
     try:
         version: str | None = await contract.functions.version().call()
@@ -63,7 +62,7 @@ async def async_permit_facts(web3: AsyncWeb3[Any], token: str, owner: str) -> Pe
     """The token's domain, the owner's permit nonce and the chain id."""
     missing = no_version_errors()
     name, version = await async_token_domain(web3, token)
-    contract = web3.eth.contract(address=cast(ChecksumAddress, token), abi=TOKEN_ABI)
+    contract = web3.eth.contract(address=cast("ChecksumAddress", token), abi=TOKEN_ABI)
     try:
         separator: bytes | None = await contract.functions.DOMAIN_SEPARATOR().call()
     except missing:

@@ -12,16 +12,18 @@ Pure: nothing here does I/O.
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import SecretStr
 
 from ._flow import Flow
 from ._operation import Operation
 from .errors import MissingCredentialsError
+
+if TYPE_CHECKING:
+    import asyncio
 
 __all__ = ["ApiKeyAuth", "Auth"]
 
@@ -73,6 +75,8 @@ class Auth:
     def async_lock(self) -> asyncio.Lock:
         """The lock async calls log in under, created on first use (it needs a loop)."""
         if self._async_lock is None:
+            import asyncio  # here: a blocking program never pays for importing it
+
             self._async_lock = asyncio.Lock()
         return self._async_lock
 

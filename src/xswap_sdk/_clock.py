@@ -6,7 +6,6 @@ sandbox and tests can move time forward instead of waiting for it.
 
 from __future__ import annotations
 
-import asyncio
 import threading
 import time
 from typing import Protocol, runtime_checkable
@@ -52,6 +51,8 @@ class SystemClock:
 
     async def asleep(self, seconds: float) -> None:
         """Suspend with `asyncio.sleep`."""
+        import asyncio  # here: a blocking program never pays for importing it
+
         await asyncio.sleep(seconds)
 
     def __repr__(self) -> str:
@@ -101,6 +102,8 @@ class VirtualClock:
 
     async def asleep(self, seconds: float) -> None:
         """Record the wait, move time forward, and let other tasks run."""
+        import asyncio
+
         self.sleep(seconds)
         await asyncio.sleep(0)
 

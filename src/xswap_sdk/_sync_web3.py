@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from eth_typing import ChecksumAddress
-
 from ._web3_support import (
     TOKEN_ABI,
     PermitFacts,
@@ -23,6 +21,7 @@ from ._web3_support import (
 )
 
 if TYPE_CHECKING:
+    from eth_typing import ChecksumAddress
     from web3 import Web3
 
     from .signing.signer import Signer
@@ -46,7 +45,7 @@ def chain_id(web3: Web3) -> int:
 def token_domain(web3: Web3, token: str) -> tuple[str, str | None]:
     """The token's EIP-712 ``name()`` and ``version()`` (``None`` when it has none)."""
     missing = no_version_errors()
-    contract = web3.eth.contract(address=cast(ChecksumAddress, token), abi=TOKEN_ABI)
+    contract = web3.eth.contract(address=cast("ChecksumAddress", token), abi=TOKEN_ABI)
     name: str = contract.functions.name().call()
     try:
         version: str | None = contract.functions.version().call()
@@ -59,7 +58,7 @@ def permit_facts(web3: Web3, token: str, owner: str) -> PermitFacts:
     """The token's domain, the owner's permit nonce and the chain id."""
     missing = no_version_errors()
     name, version = token_domain(web3, token)
-    contract = web3.eth.contract(address=cast(ChecksumAddress, token), abi=TOKEN_ABI)
+    contract = web3.eth.contract(address=cast("ChecksumAddress", token), abi=TOKEN_ABI)
     try:
         separator: bytes | None = contract.functions.DOMAIN_SEPARATOR().call()
     except missing:

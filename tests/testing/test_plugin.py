@@ -157,7 +157,8 @@ def test_the_plugin_imports_nothing_of_the_sdk_until_a_fixture_is_used(
         test_user="""
         import sys
 
-        PLUGIN_ONLY = {"xswap_sdk", "xswap_sdk._version", "xswap_sdk.testing",
+        PLUGIN_ONLY = {"xswap_sdk", "xswap_sdk._exports", "xswap_sdk._version",
+                       "xswap_sdk.testing",
                        "xswap_sdk.testing.plugin"}
 
         def loaded():

@@ -7,38 +7,43 @@ the gateway balances into signed burn intents, `FlashClient.swap` does the whole
 one call, and `FlashClient.deposit` fills the gateway wallet with a USDC permit.
 """
 
-from ._async_client import AsyncFlashClient
-from ._auth import AuthSession
-from ._deposit import DepositResult
-from ._orders import Order, OrderSource, SignedOrder, build_order, select_sources, sign_order
-from ._swap import DEFAULT_SWAP_POLL_INTERVAL, DEFAULT_SWAP_TIMEOUT
-from ._sync_client import FlashClient
-from .models import (
-    AuthMessage,
-    AuthVerification,
-    Chain,
-    ChainToken,
-    GatewayBalance,
-    GatewayBalanceEntry,
-    HistoryPage,
-    HistorySummary,
-    LeaderboardEntry,
-    LeaderboardPage,
-    Pagination,
-    Quote,
-    QuoteFees,
-    QuoteRequest,
-    QuoteToken,
-    Referral,
-    ReferralOverview,
-    SwapRecord,
-    SwapRequest,
-    SwapStatus,
-    SwapSubmission,
-    TimeRange,
-    Token,
-    TokenSearchResult,
-)
+import typing as _typing
+
+from .._exports import attach as _attach
+
+if _typing.TYPE_CHECKING:
+    from ._async_client import AsyncFlashClient
+    from ._auth import AuthSession
+    from ._deposit import DepositResult
+    from ._orders import Order, OrderSource, SignedOrder, build_order, select_sources, sign_order
+    from ._swap import DEFAULT_SWAP_POLL_INTERVAL, DEFAULT_SWAP_TIMEOUT
+    from ._sync_client import FlashClient
+    from .models import (
+        AuthMessage,
+        AuthVerification,
+        Chain,
+        ChainToken,
+        GatewayBalance,
+        GatewayBalanceEntry,
+        HistoryPage,
+        HistorySummary,
+        LeaderboardEntry,
+        LeaderboardPage,
+        Pagination,
+        Quote,
+        QuoteFees,
+        QuoteRequest,
+        QuoteToken,
+        Referral,
+        ReferralOverview,
+        SwapRecord,
+        SwapRequest,
+        SwapStatus,
+        SwapSubmission,
+        TimeRange,
+        Token,
+        TokenSearchResult,
+    )
 
 # The clients first, sync before async: the API reference follows this order.
 __all__ = [
@@ -79,3 +84,7 @@ __all__ = [
     "select_sources",
     "sign_order",
 ]
+
+# Each name above is imported on first use (PEP 562): see xswap_sdk._exports.
+if not _typing.TYPE_CHECKING:
+    __getattr__, __dir__ = _attach(__name__, __file__)

@@ -17,10 +17,9 @@ a newer generation and resend with the new token.
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from pydantic import BaseModel, ConfigDict, SecretStr
 
@@ -39,6 +38,9 @@ from ..signing.signer import Signer, personal_sign, signer_address
 from . import _operations as operations
 from ._login_message import LoginBudget, check_login_message
 from .models import AuthMessage, AuthVerification
+
+if TYPE_CHECKING:
+    import asyncio
 
 __all__ = [
     "JWT_ENV",
@@ -113,6 +115,8 @@ class SessionState:
     def async_lock(self) -> asyncio.Lock:
         """The lock async calls log in under, created on first use (it needs a loop)."""
         if self._async_lock is None:
+            import asyncio  # here: a blocking program never pays for importing it
+
             self._async_lock = asyncio.Lock()
         return self._async_lock
 

@@ -10,42 +10,47 @@ authorization or permit, withdrawals, delegates, ``gatewayMint``) is in
 `xswap_sdk.signing`. See ``docs/gateway.md``.
 """
 
-from ._async_client import (
-    GATEWAY_MAINNET_URL,
-    GATEWAY_SERVICE,
-    GATEWAY_TESTNET_URL,
-    AsyncGatewayClient,
-)
-from ._operations import (
-    DEFAULT_BALANCE_POLL_INTERVAL,
-    DEFAULT_BALANCE_TIMEOUT,
-    DEFAULT_TRANSFER_POLL_INTERVAL,
-    DEFAULT_TRANSFER_TIMEOUT,
-    apply_estimate,
-    build_transfer_intent,
-)
-from ._sync_client import GatewayClient
-from .models import (
-    TERMINAL_TRANSFER_STATES,
-    AttestationDetails,
-    BalanceSource,
-    BalancesRequest,
-    ContractInfo,
-    DomainBalance,
-    DomainInfo,
-    EstimatedBurnIntent,
-    EstimatedBurnIntentSet,
-    EstimatedTransfer,
-    ForwardingDetails,
-    GatewayBalances,
-    GatewayInfo,
-    IntentFee,
-    TransferDetails,
-    TransferFees,
-    TransferIntentSummary,
-    TransferResult,
-    TransferState,
-)
+import typing as _typing
+
+from .._exports import attach as _attach
+
+if _typing.TYPE_CHECKING:
+    from ._async_client import (
+        GATEWAY_MAINNET_URL,
+        GATEWAY_SERVICE,
+        GATEWAY_TESTNET_URL,
+        AsyncGatewayClient,
+    )
+    from ._operations import (
+        DEFAULT_BALANCE_POLL_INTERVAL,
+        DEFAULT_BALANCE_TIMEOUT,
+        DEFAULT_TRANSFER_POLL_INTERVAL,
+        DEFAULT_TRANSFER_TIMEOUT,
+        apply_estimate,
+        build_transfer_intent,
+    )
+    from ._sync_client import GatewayClient
+    from .models import (
+        TERMINAL_TRANSFER_STATES,
+        AttestationDetails,
+        BalanceSource,
+        BalancesRequest,
+        ContractInfo,
+        DomainBalance,
+        DomainInfo,
+        EstimatedBurnIntent,
+        EstimatedBurnIntentSet,
+        EstimatedTransfer,
+        ForwardingDetails,
+        GatewayBalances,
+        GatewayInfo,
+        IntentFee,
+        TransferDetails,
+        TransferFees,
+        TransferIntentSummary,
+        TransferResult,
+        TransferState,
+    )
 
 __all__ = [
     "DEFAULT_BALANCE_POLL_INTERVAL",
@@ -79,3 +84,7 @@ __all__ = [
     "apply_estimate",
     "build_transfer_intent",
 ]
+
+# Each name above is imported on first use (PEP 562): see xswap_sdk._exports.
+if not _typing.TYPE_CHECKING:
+    __getattr__, __dir__ = _attach(__name__, __file__)

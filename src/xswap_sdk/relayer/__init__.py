@@ -1,19 +1,24 @@
 """The transaction relayer: submit a transaction, then poll until it executed or failed."""
 
-from ._async_client import AsyncRelayerClient
-from ._operations import RelayerPaths
-from ._sync_client import RelayerClient
-from .models import (
-    AccountInfo,
-    NativeCurrency,
-    RelayerChain,
-    RelayState,
-    RelayStatus,
-    SubmitTxRequest,
-    SubmitTxResult,
-    TransactionType,
-    UserConfig,
-)
+import typing as _typing
+
+from .._exports import attach as _attach
+
+if _typing.TYPE_CHECKING:
+    from ._async_client import AsyncRelayerClient
+    from ._operations import RelayerPaths
+    from ._sync_client import RelayerClient
+    from .models import (
+        AccountInfo,
+        NativeCurrency,
+        RelayerChain,
+        RelayState,
+        RelayStatus,
+        SubmitTxRequest,
+        SubmitTxResult,
+        TransactionType,
+        UserConfig,
+    )
 
 # The clients first, sync before async: the API reference follows this order.
 __all__ = [
@@ -30,3 +35,7 @@ __all__ = [
     "TransactionType",
     "UserConfig",
 ]
+
+# Each name above is imported on first use (PEP 562): see xswap_sdk._exports.
+if not _typing.TYPE_CHECKING:
+    __getattr__, __dir__ = _attach(__name__, __file__)

@@ -26,75 +26,80 @@ other than 1 and deposits of 0, which Circle Gateway's contracts refuse, are ref
 before signing.
 """
 
-from ._async_permit_deposit import async_prepare_deposit_with_permit
-from ._sync_permit_deposit import prepare_deposit_with_permit
-from .burn_intents import (
-    DEFAULT_MAX_FEE,
-    GATEWAY_DOMAIN,
-    MAX_INTENTS_PER_SET,
-    TRANSFER_SPEC_VERSION,
-    BurnIntent,
-    BurnIntentSet,
-    TransferSpec,
-    address_to_bytes32,
-    build_burn_intent,
-    burn_intent_digest,
-    burn_intent_set_digest,
-    burn_intent_set_typed_data,
-    burn_intent_typed_data,
-)
-from .calls import ContractCall, ViewCall
-from .deposit import (
-    DEPOSIT_WITH_PERMIT_SELECTOR,
-    DepositTransaction,
-    deposit_with_permit_calldata,
-)
-from .eip712 import recover_typed_data, sign_typed_data, typed_data_digest
-from .eip3009 import (
-    DEFAULT_AUTHORIZATION_LIFETIME,
-    DEPOSIT_WITH_AUTHORIZATION_BYTES_SELECTOR,
-    DEPOSIT_WITH_AUTHORIZATION_SELECTOR,
-    AuthorizationDeposit,
-    ReceiveAuthorization,
-    deposit_with_authorization_call,
-    prepare_deposit_with_authorization,
-    receive_authorization_typed_data,
-    sign_deposit_authorization,
-    sign_receive_authorization,
-)
-from .eip7702 import (
-    SignedAuthorization,
-    authorization_digest,
-    recover_authorization,
-    sign_authorization,
-)
-from .gateway_wallet import (
-    DEPOSIT_WITH_PERMIT_BYTES_SELECTOR,
-    add_delegate_call,
-    available_balance_call,
-    deposit_with_permit_bytes_calldata,
-    deposit_with_permit_call,
-    gateway_mint_call,
-    initiate_withdrawal_call,
-    is_authorized_for_balance_call,
-    remove_delegate_call,
-    total_balance_call,
-    withdraw_call,
-    withdrawable_balance_call,
-    withdrawal_block_call,
-    withdrawal_delay_call,
-    withdrawing_balance_call,
-)
-from .permit import DEFAULT_PERMIT_LIFETIME, PermitSignature, permit_typed_data, sign_permit
-from .signed_intents import (
-    SignedBurnIntent,
-    SignedBurnIntentSet,
-    recover_burn_intent_set_signer,
-    recover_burn_intent_signer,
-    sign_burn_intent,
-    sign_burn_intent_set,
-)
-from .signer import Signer, personal_sign, recover_personal_sign
+import typing as _typing
+
+from .._exports import attach as _attach
+
+if _typing.TYPE_CHECKING:
+    from ._async_permit_deposit import async_prepare_deposit_with_permit
+    from ._sync_permit_deposit import prepare_deposit_with_permit
+    from .burn_intents import (
+        DEFAULT_MAX_FEE,
+        GATEWAY_DOMAIN,
+        MAX_INTENTS_PER_SET,
+        TRANSFER_SPEC_VERSION,
+        BurnIntent,
+        BurnIntentSet,
+        TransferSpec,
+        address_to_bytes32,
+        build_burn_intent,
+        burn_intent_digest,
+        burn_intent_set_digest,
+        burn_intent_set_typed_data,
+        burn_intent_typed_data,
+    )
+    from .calls import ContractCall, ViewCall
+    from .deposit import (
+        DEPOSIT_WITH_PERMIT_SELECTOR,
+        DepositTransaction,
+        deposit_with_permit_calldata,
+    )
+    from .eip712 import recover_typed_data, sign_typed_data, typed_data_digest
+    from .eip3009 import (
+        DEFAULT_AUTHORIZATION_LIFETIME,
+        DEPOSIT_WITH_AUTHORIZATION_BYTES_SELECTOR,
+        DEPOSIT_WITH_AUTHORIZATION_SELECTOR,
+        AuthorizationDeposit,
+        ReceiveAuthorization,
+        deposit_with_authorization_call,
+        prepare_deposit_with_authorization,
+        receive_authorization_typed_data,
+        sign_deposit_authorization,
+        sign_receive_authorization,
+    )
+    from .eip7702 import (
+        SignedAuthorization,
+        authorization_digest,
+        recover_authorization,
+        sign_authorization,
+    )
+    from .gateway_wallet import (
+        DEPOSIT_WITH_PERMIT_BYTES_SELECTOR,
+        add_delegate_call,
+        available_balance_call,
+        deposit_with_permit_bytes_calldata,
+        deposit_with_permit_call,
+        gateway_mint_call,
+        initiate_withdrawal_call,
+        is_authorized_for_balance_call,
+        remove_delegate_call,
+        total_balance_call,
+        withdraw_call,
+        withdrawable_balance_call,
+        withdrawal_block_call,
+        withdrawal_delay_call,
+        withdrawing_balance_call,
+    )
+    from .permit import DEFAULT_PERMIT_LIFETIME, PermitSignature, permit_typed_data, sign_permit
+    from .signed_intents import (
+        SignedBurnIntent,
+        SignedBurnIntentSet,
+        recover_burn_intent_set_signer,
+        recover_burn_intent_signer,
+        sign_burn_intent,
+        sign_burn_intent_set,
+    )
+    from .signer import Signer, personal_sign, recover_personal_sign
 
 __all__ = [
     "DEFAULT_AUTHORIZATION_LIFETIME",
@@ -163,3 +168,7 @@ __all__ = [
     "withdrawal_delay_call",
     "withdrawing_balance_call",
 ]
+
+# Each name above is imported on first use (PEP 562): see xswap_sdk._exports.
+if not _typing.TYPE_CHECKING:
+    __getattr__, __dir__ = _attach(__name__, __file__)

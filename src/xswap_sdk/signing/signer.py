@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import coincurve
 from eth_hash.auto import keccak
-from eth_typing import Hash32
 
 from .._models import check_argument
 from ..errors import InvalidInputError, SigningError
@@ -192,7 +191,7 @@ def sign_digest(signer: Signer, digest: bytes) -> bytes:
     sign_hash = getattr(signer, "unsafe_sign_hash", None)
     if not callable(sign_hash):
         raise SigningError("the signer cannot sign a raw digest (it has no unsafe_sign_hash)")
-    return _asked(address, digest, lambda: sign_hash(Hash32(digest)))
+    return _asked(address, digest, lambda: sign_hash(digest))
 
 
 def sign_eip712(

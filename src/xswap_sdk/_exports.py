@@ -1,0 +1,79 @@
+"""A package's public names, imported on first use (PEP 562).
+
+A lazy package lists each public name once, as an import in its ``if TYPE_CHECKING:``
+block, which is what type checkers and IDEs read; `attach` reads that same block from the
+package's source, on the first attribute asked for, to learn where each name lives. So
+``from xswap_sdk import RelayerClient`` loads the relayer's blocking client and what it
+needs, not the async client, the other services or the signing package.
+
+Only ``from module import name [as alias]`` statements count; anything else in the block
+(a bare annotation, ``import x``) is for type checkers alone.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+__all__ = ["attach"]
+
+
+def attach(package: str, source: str) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+    """The ``__getattr__`` and ``__dir__`` for the package named ``package``.
+
+    Args:
+        package: the package's ``__name__``.
+        source: the package's ``__file__``, whose ``TYPE_CHECKING`` imports say where
+            each lazy name lives.
+    """
+    homes: dict[str, tuple[str, str | None]] = {}
+
+    def load(name: str) -> Any:
+        if not homes:
+            homes.update(read_homes(Path(source)))
+        try:
+            module_name, attribute = homes[name]
+        except KeyError:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}") from None
+        module = importlib.import_module(module_name, package)
+        value = module if attribute is None else getattr(module, attribute)
+        # Cached in the package, so this runs once per name.
+        setattr(sys.modules[package], name, value)
+        return value
+
+    def names() -> list[str]:
+        return sorted({*vars(sys.modules[package]), *sys.modules[package].__all__})
+
+    return load, names
+
+
+def read_homes(source: Path) -> dict[str, tuple[str, str | None]]:
+    """``{name: (module, attribute)}`` from the ``if TYPE_CHECKING:`` imports in
+    ``source``; ``attribute`` is ``None`` for a submodule (``from . import errors``)."""
+    import ast  # only on a package's first lazy name: most programs never need it
+
+    homes: dict[str, tuple[str, str | None]] = {}
+    for node in ast.parse(source.read_text(encoding="utf-8")).body:
+        if not (isinstance(node, ast.If) and _is_type_checking(node.test)):
+            continue
+        for statement in node.body:
+            if not isinstance(statement, ast.ImportFrom):
+                continue
+            module = "." * statement.level + (statement.module or "")
+            for alias in statement.names:
+                if statement.module is None:  # ``from . import errors``: a submodule
+                    homes[alias.asname or alias.name] = (module + alias.name, None)
+                else:
+                    homes[alias.asname or alias.name] = (module, alias.name)
+    return homes
+
+
+def _is_type_checking(test: object) -> bool:
+    import ast
+
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
