@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from decimal import Decimal
 from typing import Any
 
+import httpx
 import pytest
 from pytest_httpx import HTTPXMock
 
@@ -259,6 +261,30 @@ async def test_wait_custom_timeout_and_interval(
         await resolve(relayer.wait_for_execution_hash(TX_ID, timeout_ms=1000, poll_interval_ms=250))
     assert len(httpx_mock.get_requests()) == 4
     assert clock.sleeps == [0.25] * 3
+
+
+async def test_the_interval_runs_from_the_start_of_the_previous_request(
+    relayer: Any, httpx_mock: HTTPXMock, clock: VirtualClock
+) -> None:
+    # Answers that take 20 ms, then one that takes 80 ms (longer than the interval),
+    # then 20 ms again: the waiter sleeps what is left of each 50 ms, and after the slow
+    # answer asks again at once, without a second request to catch up.
+    slow = iter([0.02, 0.08, 0.02, 0.02])
+    statuses = iter(["PENDING", "PENDING", "PENDING", "EXECUTED"])
+    started: list[float] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        started.append(clock.monotonic())
+        clock.advance(next(slow))
+        return httpx.Response(200, json=relayer_ok(tx_record(next(statuses))))
+
+    httpx_mock.add_callback(answer, url=STATUS_URL, is_reusable=True)
+    record = await resolve(relayer.wait_for_execution_hash(TX_ID))
+    assert record.status == "EXECUTED"
+    assert clock.sleeps == [pytest.approx(0.03), pytest.approx(0.03)]
+    assert started == [0, pytest.approx(0.05), pytest.approx(0.13), pytest.approx(0.18)]
+    gaps = [b - a for a, b in itertools.pairwise(started)]
+    assert all(gap >= 0.05 - 1e-9 for gap in gaps)  # never two requests in one interval
 
 
 async def test_wait_with_zero_timeout_polls_once(relayer: Any, httpx_mock: HTTPXMock) -> None:

@@ -7,8 +7,11 @@ up. The clients' ``wait_for_*`` methods run it; for example
 ``waitForExecutionHash`` with its 5000 ms timeout and 50 ms interval.
 
 Timing follows that client: the first request goes out at once, then one request per
-interval while less than ``timeout`` has passed since the start. A record is always
-requested at least once, even with a zero timeout. When the time is up, a
+interval while less than ``timeout`` has passed since the start. The interval runs from
+the start of the previous request, not from its answer, so a record that changes is
+seen within one interval plus one round trip; an answer slower than the interval is
+followed at once by the next request, never by two. A record is always requested at
+least once, even with a zero timeout. When the time is up, a
 `WaitTimeoutError` carries the last record seen; the operation itself may still
 complete.
 """
@@ -76,6 +79,7 @@ def poll(
     until = started + timeout if timeout > 0 else None
     last: T | None = None
     while True:
+        asked = clock.monotonic()
         try:
             record: T = yield Call(fetch(), until=until)
         except not_yet_visible:
@@ -89,9 +93,12 @@ def poll(
             last = record
             if is_done(record):
                 return record
+        now = clock.monotonic()
+        wait = max(0.0, interval - (now - asked))
         # The next request would start at or after the deadline: the JS client's loop
         # would not send it either, so give up now instead of sleeping first. The
         # tolerance absorbs float drift (99 * 0.05 falls just short of 4.95).
-        if clock.monotonic() - started + interval >= timeout - _TOLERANCE:
+        if now - started + wait >= timeout - _TOLERANCE:
             raise WaitTimeoutError(timeout_message(last), last_status=last, timeout=timeout)
-        yield Sleep(interval)
+        if wait > 0:
+            yield Sleep(wait)
