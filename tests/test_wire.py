@@ -38,6 +38,7 @@ from xswap_sdk import (
     VirtualClock,
     errors,
 )
+from xswap_sdk._gate import pool_size
 from xswap_sdk.events import RequestEvent, ResponseEvent, RetryEvent
 from xswap_sdk.flash import Quote
 from xswap_sdk.gateway import build_transfer_intent
@@ -443,6 +444,13 @@ def extra_body_used(env: Env, value: Any, result: Any, error: BaseException | No
     assert sent(env, "wireExtraBody", "b-1"), [str(r.url) for r in env.recorder.requests]
 
 
+def pool_limited(env: Env, value: Any, result: Any, error: BaseException | None) -> None:
+    # The pool the SDK created for the call, and the gate in front of it.
+    client = env.made[-1]
+    assert pool_size(client._transport.pool.get()) == value.max_connections
+    assert client._transport.pool.gate.size == value.max_connections
+
+
 COMMON: dict[str, Sample] = {
     "timeout": Sample(1.25, timeout_applied),
     "extra_headers": Sample({"X-Extra-Wire": "e-1"}, headers_sent),
@@ -457,6 +465,13 @@ COMMON: dict[str, Sample] = {
     "headers": Sample({"X-Wire-Test": "h-1"}, headers_sent),
     "http_client": Sample(From(lambda env: env.http_client()), anything_sent),
     "clock": Sample(From(lambda env: VirtualClock(start=0)), clock_used, refuse=lambda _: 1),
+    # Limits configure the pool the SDK creates, so no http_client here; the call goes
+    # to a closed port on this machine and fails at once, after the pool was made.
+    "limits": Sample(
+        httpx.Limits(max_connections=3, max_keepalive_connections=3),
+        pool_limited,
+        client={"http_client": None, "base_url": "http://127.0.0.1:9"},
+    ),
 }
 """Arguments whose sample and check are the same in every client."""
 

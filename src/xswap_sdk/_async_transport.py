@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 import httpx
 
 from ._flow import Flow, Sleep
+from ._gate import AsyncGate
 from ._operation import Operation
 from ._options import RequestOptions
 from ._pagination import Emit, PageWalk
@@ -35,6 +36,8 @@ R = TypeVar("R")
 
 class AsyncTransport(BaseTransport[httpx.AsyncClient]):
     """Sends operations with an `httpx.AsyncClient`, and drives flows and page walks."""
+
+    gate_type = AsyncGate
 
     async def request(
         self,
@@ -87,7 +90,28 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
         extras: Extras | None,
         attempt: int,
     ) -> Answer:
-        """One attempt's HTTP exchange: send, and read the whole answer."""
+        """One attempt's HTTP exchange, once the in-flight gate lets it through."""
+        gate = self.pool.gate
+        if gate is not None:
+            # A burst waits here, within the call's deadline, not in httpcore's queue.
+            waited = self._check_deadline(operation, deadline_at, sent=False)
+            if not await gate.acquire(waited):
+                raise self._deadline_error(operation, sent=False)
+        try:
+            return await self._send(operation, call_timeout, deadline_at, extras, attempt)
+        finally:
+            if gate is not None:
+                gate.release()
+
+    async def _send(
+        self,
+        operation: Operation[Any],
+        call_timeout: httpx.Timeout,
+        deadline_at: float | None,
+        extras: Extras | None,
+        attempt: int,
+    ) -> Answer:
+        """Send, and read the whole answer within the size cap and the deadline."""
         timeout = self._attempt_timeout(operation, call_timeout, deadline_at, sent=False)
         client = self.pool.get()
         request = self._build_request(client, operation, timeout, extras, attempt)

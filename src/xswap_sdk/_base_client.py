@@ -20,15 +20,18 @@ from pydantic import SecretStr
 from ._auth import ApiKeyAuth, Auth
 from ._clock import SYSTEM_CLOCK, Clock
 from ._framing import Framing
+from ._gate import pool_size
 from ._logging import configure_from_env
 from ._options import (
     DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT,
     NOT_GIVEN,
     ClientOptions,
     NotGiven,
     ServiceConfig,
     TimeoutTypes,
+    check_limits,
 )
 from ._transport import BaseTransport, Hooks, Pool, RawResponse, capture_responses
 from .errors import InvalidInputError
@@ -66,6 +69,7 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
         on_request: RequestHook | None = None,
         on_response: ResponseHook | None = None,
         on_retry: RetryHook | None = None,
+        limits: httpx.Limits | None = None,
     ) -> None:
         expected = self._http_client_type
         if http_client is not None and not isinstance(http_client, expected):
@@ -75,6 +79,7 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
             )
         if not isinstance(clock, Clock):
             raise InvalidInputError("clock", "must have monotonic(), sleep() and asleep()")
+        checked_limits = check_limits(limits, http_client_given=http_client is not None)
         configure_from_env()
         self._options = ClientOptions.resolve(
             self._service,
@@ -90,11 +95,23 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
         self._transport = self._transport_type(  # type: ignore[assignment]
             options=self._options,
             framing=self._framing,
-            pool=Pool(expected, http_client),
+            pool=self._pool(http_client, checked_limits),
             auth=self._make_auth(),
             clock=clock,
             hooks=Hooks.checked(on_request, on_response, on_retry),
         )
+
+    def _pool(self, http_client: HttpClientT | None, limits: httpx.Limits) -> Pool[HttpClientT]:
+        """The connection pool: the caller's httpx client, or one made on first use with
+        ``limits`` and `DEFAULT_TIMEOUT`; either way with a gate sized to it."""
+        size = limits.max_connections if http_client is None else pool_size(http_client)
+        gate = None if size is None else self._transport_type.gate_type(size)
+        http_client_type = self._http_client_type
+
+        def create() -> HttpClientT:
+            return http_client_type(limits=limits, timeout=DEFAULT_TIMEOUT)  # type: ignore[no-any-return]
+
+        return Pool(create, http_client, gate)
 
     def _make_auth(self) -> Auth:
         """The auth of this client's options: the service's API key header, if it has one."""
@@ -161,8 +178,9 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
 
     @property
     def timeout(self) -> httpx.Timeout:
-        """The default timeout of every request."""
-        return self._options.timeout
+        """The default timeout of every request: the one given to this client, else its
+        ``http_client``'s own, else `DEFAULT_TIMEOUT`."""
+        return self._options.timeout or self._transport.pool.timeout
 
     @property
     def max_retries(self) -> int:

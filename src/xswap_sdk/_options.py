@@ -39,6 +39,7 @@ __all__ = [
     "DEFAULT_DEADLINE",
     "DEFAULT_MAX_RESPONSE_BYTES",
     "DEFAULT_MAX_RETRIES",
+    "DEFAULT_LIMITS",
     "DEFAULT_TIMEOUT",
     "NOT_GIVEN",
     "ClientOptions",
@@ -51,6 +52,7 @@ __all__ = [
     "check_deadline",
     "check_header_value",
     "check_headers",
+    "check_limits",
     "check_max_response_bytes",
     "check_max_retries",
     "check_seconds",
@@ -60,7 +62,15 @@ __all__ = [
 ]
 
 DEFAULT_TIMEOUT: Final = httpx.Timeout(30.0, connect=5.0)
-"""Connect within 5 s; read, write and pool waits up to 30 s each."""
+"""Connect within 5 s; read, write and pool waits up to 30 s each. The timeout of the
+connection pool the SDK creates; a client you pass in as ``http_client`` keeps its own."""
+
+DEFAULT_LIMITS: Final = httpx.Limits(
+    max_connections=100, max_keepalive_connections=100, keepalive_expiry=5.0
+)
+"""The connection pool the SDK creates: up to 100 connections, every one of them kept
+alive between requests (httpx's own default keeps 20, so a burst above 20 would open
+and close a connection per request)."""
 
 DEFAULT_MAX_RETRIES: Final = 2
 
@@ -286,6 +296,33 @@ def check_max_response_bytes(value: object, *, argument: str = "max_response_byt
     return value
 
 
+def check_limits(value: object, *, http_client_given: bool) -> httpx.Limits:
+    """Validate the connection pool limits of the httpx client the SDK creates.
+
+    Args:
+        value: an `httpx.Limits`, or ``None`` for `DEFAULT_LIMITS`.
+        http_client_given: whether the caller passed their own ``http_client``, whose
+            pool the SDK does not configure.
+
+    Returns:
+        The limits.
+
+    Raises:
+        InvalidInputError: not an `httpx.Limits`, or given together with an
+            ``http_client``.
+    """
+    if value is None:
+        return DEFAULT_LIMITS
+    if not isinstance(value, httpx.Limits):
+        raise InvalidInputError("limits", "must be an httpx.Limits, or None for the defaults")
+    if http_client_given:
+        raise InvalidInputError(
+            "limits",
+            "configures the pool the SDK creates: give your http_client its own limits instead",
+        )
+    return value
+
+
 # Printable ASCII and the horizontal tab; what is left of a credential or header value
 # once its surrounding whitespace is stripped must be made of these.
 _HEADER_VALUE: Final = re.compile(r"[\x20-\x7e\t]*")
@@ -495,7 +532,9 @@ class ClientOptions:
         service: what the service needs configured.
         base_url: the checked base URL, without a trailing slash.
         api_key: the API key, masked, or ``None``.
-        timeout: the per-phase timeout of each request.
+        timeout: the per-phase timeout of each request; ``None`` when not set, so that
+            the httpx client's own applies (`DEFAULT_TIMEOUT` for the one the SDK
+            creates).
         max_retries: retries after the first attempt.
         headers: extra headers, checked and stripped.
         deadline: the most seconds one call may take in all (see `DEFAULT_DEADLINE`),
@@ -509,7 +548,7 @@ class ClientOptions:
     service: ServiceConfig
     base_url: str
     api_key: SecretStr | None = None
-    timeout: httpx.Timeout = field(default_factory=lambda: DEFAULT_TIMEOUT)
+    timeout: httpx.Timeout | None = None
     max_retries: int = DEFAULT_MAX_RETRIES
     headers: Mapping[str, str] = field(default_factory=dict)
     deadline: float | None = DEFAULT_DEADLINE
@@ -540,7 +579,7 @@ class ClientOptions:
             base_url: the base URL; defaults to the service's ``XSWAP_*_URL`` variable,
                 then to its public URL.
             api_key: the API key; defaults to the service's ``XSWAP_*_API_KEY``.
-            timeout: per-phase timeout; `DEFAULT_TIMEOUT` when not given.
+            timeout: per-phase timeout; when not given, the httpx client's own.
             max_retries: retries after the first attempt.
             headers: extra headers for every request.
             deadline: the total seconds per call; `DEFAULT_DEADLINE` when not given,
@@ -580,9 +619,7 @@ class ClientOptions:
                 url, argument=url_argument, allow_insecure_http=allow_insecure_http
             ),
             api_key=key,
-            timeout=DEFAULT_TIMEOUT
-            if isinstance(timeout, NotGiven)
-            else normalize_timeout(timeout),
+            timeout=None if isinstance(timeout, NotGiven) else normalize_timeout(timeout),
             max_retries=check_max_retries(max_retries),
             headers=check_headers(headers or {}),
             deadline=DEFAULT_DEADLINE

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 import httpx
 
 from ._flow import Flow, Sleep
+from ._gate import Gate
 from ._operation import Operation
 from ._options import RequestOptions
 from ._pagination import Emit, PageWalk
@@ -28,6 +29,8 @@ R = TypeVar("R")
 
 class SyncTransport(BaseTransport[httpx.Client]):
     """Sends operations with an `httpx.Client`, and drives flows and page walks."""
+
+    gate_type = Gate
 
     def request(
         self,
@@ -80,7 +83,28 @@ class SyncTransport(BaseTransport[httpx.Client]):
         extras: Extras | None,
         attempt: int,
     ) -> Answer:
-        """One attempt's HTTP exchange: send, and read the whole answer."""
+        """One attempt's HTTP exchange, once the in-flight gate lets it through."""
+        gate = self.pool.gate
+        if gate is not None:
+            # A burst waits here, within the call's deadline, not in httpcore's queue.
+            waited = self._check_deadline(operation, deadline_at, sent=False)
+            if not gate.acquire(waited):
+                raise self._deadline_error(operation, sent=False)
+        try:
+            return self._send(operation, call_timeout, deadline_at, extras, attempt)
+        finally:
+            if gate is not None:
+                gate.release()
+
+    def _send(
+        self,
+        operation: Operation[Any],
+        call_timeout: httpx.Timeout,
+        deadline_at: float | None,
+        extras: Extras | None,
+        attempt: int,
+    ) -> Answer:
+        """Send, and read the whole answer within the size cap and the deadline."""
         timeout = self._attempt_timeout(operation, call_timeout, deadline_at, sent=False)
         client = self.pool.get()
         request = self._build_request(client, operation, timeout, extras, attempt)

@@ -32,7 +32,8 @@ import json
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
+from urllib.parse import urlencode
 
 import httpx
 from pydantic import ValidationError
@@ -41,10 +42,12 @@ from ._auth import Auth
 from ._body import BoundedBody, decode_body, decode_error_body
 from ._clock import SYSTEM_CLOCK, Clock
 from ._framing import Framing
+from ._gate import AsyncGate, Gate
 from ._logging import SENSITIVE_HEADERS, log_response, log_retry, logger
 from ._models import WireModel
 from ._operation import Operation
 from ._options import (
+    DEFAULT_TIMEOUT,
     ClientOptions,
     RequestOptions,
     check_deadline,
@@ -157,17 +160,26 @@ def capture_responses(pool: object) -> Iterator[list[RawResponse]]:
 
 
 class Pool(Generic[ClientT]):
-    """The httpx client, created on first use and shared by ``with_options`` copies.
+    """The httpx client, created on first use and shared by ``with_options`` copies,
+    with its in-flight gate (see ``xswap_sdk._gate``).
 
     A client passed in by the caller is used as is and never closed by us.
     """
 
-    def __init__(self, factory: Callable[[], ClientT], client: ClientT | None) -> None:
+    def __init__(
+        self,
+        factory: Callable[[], ClientT],
+        client: ClientT | None,
+        gate: Any = None,
+    ) -> None:
         self._factory: Callable[[], ClientT] = factory
         self._client: ClientT | None = client
+        self._given: ClientT | None = client
         self._owned = client is None
         self._closed = False
         self._lock = threading.Lock()
+        self.gate = gate
+        """The `Gate` or `AsyncGate` every attempt passes, or ``None``."""
 
     def get(self) -> ClientT:
         """The httpx client, created now if this is the first request."""
@@ -180,6 +192,11 @@ class Pool(Generic[ClientT]):
                     self._client = self._factory()
                 client = self._client
         return client
+
+    @property
+    def timeout(self) -> httpx.Timeout:
+        """The timeout of a caller's httpx client, or of the one the SDK creates."""
+        return DEFAULT_TIMEOUT if self._given is None else self._given.timeout
 
     def close(self) -> ClientT | None:
         """Mark the pool closed; return the httpx client to close, if we created one."""
@@ -261,6 +278,15 @@ def _with_request_id(result: T, request_id: str | None) -> T:
     return result
 
 
+def _merged_query(
+    defaults: httpx.QueryParams, params: list[tuple[str, str]]
+) -> list[tuple[str, str]]:
+    """An httpx client's own query parameters, then the call's, merged as httpx merges
+    them: a name the call sends replaces the client's."""
+    sent = {name for name, _ in params}
+    return [(k, v) for k, v in defaults.multi_items() if k not in sent] + params
+
+
 def _scrub(text: str, secrets: list[str]) -> str:
     for secret in secrets:
         if len(secret) >= _MIN_SECRET_LENGTH and secret in text:
@@ -303,6 +329,9 @@ _STATUS_ERRORS: dict[int, type[APIStatusError]] = {
 class BaseTransport(Generic[ClientT]):
     """The state and the non-I/O steps of a transport; see the module docstring."""
 
+    gate_type: ClassVar[type[Gate] | type[AsyncGate]]
+    """Makes the in-flight gate of a pool of the given size (see ``xswap_sdk._gate``)."""
+
     def __init__(
         self,
         *,
@@ -320,6 +349,7 @@ class BaseTransport(Generic[ClientT]):
         self.clock = clock
         self.hooks = hooks
         self.owns_pool = True
+        self._merged_headers: tuple[list[tuple[bytes, bytes]], httpx.Headers] | None = None
 
     @property
     def service(self) -> str:
@@ -330,6 +360,7 @@ class BaseTransport(Generic[ClientT]):
         """A transport with other settings over the same connection pool."""
         clone = self.with_auth(auth)
         clone.options = options
+        clone._merged_headers = None
         # The pool belongs to the original client: closing a copy must not close it.
         clone.owns_pool = False
         return clone
@@ -344,11 +375,12 @@ class BaseTransport(Generic[ClientT]):
     # -- before sending
 
     def _timeout(self, operation: Operation[Any], options: RequestOptions) -> httpx.Timeout:
+        # The call's, the operation's own, the client's, then the httpx client's.
         if "timeout" in options:
             return normalize_timeout(options["timeout"])
         if isinstance(operation.timeout, httpx.Timeout):
             return operation.timeout
-        return self.options.timeout
+        return self.options.timeout or self.pool.timeout
 
     def _max_retries(self, options: RequestOptions) -> int:
         if "max_retries" in options:
@@ -441,31 +473,53 @@ class BaseTransport(Generic[ClientT]):
         hook = self.hooks.on_request
         if hook is not None:
             _emit(hook, RequestEvent(self.service, operation.method, operation.log_path, attempt))
-        headers = {
-            "User-Agent": USER_AGENT,
-            "Accept": "application/json",
-            # A compressed body inflates in chunks the size cap cannot see into.
-            "Accept-Encoding": "identity",
-            **self.options.headers,
-        }
-        params: list[tuple[str, str | int | float | bool | None]] = list(operation.params or ())
+        headers = self._headers(client)
+        params = list(operation.params or ())
         body = operation.json
         if extras is not None:
-            headers.update(extras.headers)
-            params.extend(extras.query)
+            for name, value in extras.headers.items():
+                headers[name] = value
+            params += extras.query
             if extras.body:
                 body = {**body, **extras.body}
         # Last, so that nothing else can replace the credentials.
         if operation.auth != "none":
-            headers.update(self.auth.headers(operation))
-        return client.build_request(
+            for name, value in self.auth.headers(operation).items():
+                headers[name] = value
+        if client.params:
+            params = _merged_query(client.params, params)
+        url = self.options.base_url + operation.path
+        if params:
+            url += ("&" if "?" in url else "?") + urlencode(params)
+        # What client.build_request would build, made directly: it parses the URL three
+        # times over, which costs more than the rest of a call's work on our side.
+        return httpx.Request(
             operation.method,
-            self.options.base_url + operation.path,
-            params=params or None,
-            json=body,
+            url,
             headers=headers,
-            timeout=timeout,
+            cookies=client.cookies,
+            json=body,
+            extensions={"timeout": timeout.as_dict()},
         )
+
+    def _headers(self, client: ClientT) -> httpx.Headers:
+        """A fresh copy of the httpx client's headers with the SDK's and the client
+        options' on top; the merge is cached until the httpx client's headers change."""
+        current = client.headers.raw
+        cached = self._merged_headers
+        if cached is None or cached[0] != current:
+            merged = httpx.Headers(client.headers)
+            merged.update(
+                {
+                    "User-Agent": USER_AGENT,
+                    "Accept": "application/json",
+                    # A compressed body inflates in chunks the size cap cannot see into.
+                    "Accept-Encoding": "identity",
+                    **self.options.headers,
+                }
+            )
+            cached = self._merged_headers = (current, merged)
+        return httpx.Headers(cached[1])
 
     def _body(self, operation: Operation[Any], headers: httpx.Headers) -> BoundedBody:
         """The accumulator a body streams into: refuses an announced size over the cap."""

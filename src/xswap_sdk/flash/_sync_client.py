@@ -125,7 +125,7 @@ class FlashClient(SyncAPIClient):
             that needs it and again once after a 401.
         jwt: a JWT from an earlier login; defaults to ``XSWAP_FLASH_JWT``.
         timeout: seconds, an `httpx.Timeout`, or ``None`` for none; default connect 5 s,
-            read 30 s.
+            read 30 s, or the ``http_client``'s own timeout when you pass one.
         max_retries: retries of a failed request where retrying is safe (default 2).
         headers: extra headers sent with every request.
         http_client: an `httpx.Client` you own; we never close it.
@@ -147,6 +147,9 @@ class FlashClient(SyncAPIClient):
         on_request: called with a `xswap_sdk.events.RequestEvent` before each attempt.
         on_response: called with a `xswap_sdk.events.ResponseEvent` for each answer.
         on_retry: called with a `xswap_sdk.events.RetryEvent` before each retry wait.
+        limits: the connection pool the SDK creates (default: 100 connections, all
+            kept alive; see ``docs/performance.md``); a client you pass as
+            ``http_client`` keeps its own.
 
     Example:
         ```python
@@ -190,6 +193,7 @@ class FlashClient(SyncAPIClient):
         on_request: RequestHook | None = None,
         on_response: ResponseHook | None = None,
         on_retry: RetryHook | None = None,
+        limits: httpx.Limits | None = None,
     ) -> None:
         if registry is not None and not isinstance(registry, Registry):
             raise InvalidInputError("registry", "must be a xswap_sdk.registry.Registry")
@@ -213,6 +217,7 @@ class FlashClient(SyncAPIClient):
             on_request=on_request,
             on_response=on_response,
             on_retry=on_retry,
+            limits=limits,
         )
 
     def _make_auth(self) -> FlashAuth:

@@ -88,7 +88,7 @@ class GatewayClient(SyncAPIClient):
         base_url: defaults to ``XSWAP_GATEWAY_URL``, then the API of ``testnet``'s
             network.
         timeout: seconds, an `httpx.Timeout`, or ``None`` for none; default connect 5 s,
-            read 30 s.
+            read 30 s, or the ``http_client``'s own timeout when you pass one.
         max_retries: retries of a failed request where retrying is safe (default 2).
         headers: extra headers sent with every request.
         http_client: an `httpx.Client` you own (proxies, certificates,
@@ -106,6 +106,9 @@ class GatewayClient(SyncAPIClient):
         on_request: called with a `xswap_sdk.events.RequestEvent` before each attempt.
         on_response: called with a `xswap_sdk.events.ResponseEvent` for each answer.
         on_retry: called with a `xswap_sdk.events.RetryEvent` before each retry wait.
+        limits: the connection pool the SDK creates (default: 100 connections, all
+            kept alive; see ``docs/performance.md``); a client you pass as
+            ``http_client`` keeps its own.
 
     Example:
         ```python
@@ -136,6 +139,7 @@ class GatewayClient(SyncAPIClient):
         on_request: RequestHook | None = None,
         on_response: ResponseHook | None = None,
         on_retry: RetryHook | None = None,
+        limits: httpx.Limits | None = None,
     ) -> None:
         if registry is not None and not isinstance(registry, Registry):
             raise InvalidInputError("registry", "must be a xswap_sdk.registry.Registry or None")
@@ -152,6 +156,7 @@ class GatewayClient(SyncAPIClient):
             on_request=on_request,
             on_response=on_response,
             on_retry=on_retry,
+            limits=limits,
         )
         self._testnet = testnet
         self._registry = DEFAULT_REGISTRY if registry is None else registry

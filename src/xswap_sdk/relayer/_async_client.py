@@ -55,7 +55,7 @@ class AsyncRelayerClient(AsyncAPIClient):
             anything is sent.
         base_url: defaults to ``XSWAP_RELAYER_URL``, then ``https://tachyon.rath.fi``.
         timeout: seconds, an `httpx.Timeout`, or ``None`` for none; default connect 5 s,
-            read 30 s.
+            read 30 s, or the ``http_client``'s own timeout when you pass one.
         max_retries: retries of a failed request where retrying is safe (default 2).
         headers: extra headers sent with every request.
         http_client: an `httpx.AsyncClient` you own (proxies, certificates,
@@ -71,6 +71,9 @@ class AsyncRelayerClient(AsyncAPIClient):
         on_request: called with a `xswap_sdk.events.RequestEvent` before each attempt.
         on_response: called with a `xswap_sdk.events.ResponseEvent` for each answer.
         on_retry: called with a `xswap_sdk.events.RetryEvent` before each retry wait.
+        limits: the connection pool the SDK creates (default: 100 connections, all
+            kept alive; see ``docs/performance.md``); a client you pass as
+            ``http_client`` keeps its own.
         paths: the relayer's HTTP paths, to override any of them.
         chain_families: ``{chain_id: family}`` added to (or overriding)
             `xswap_sdk.chains.DEFAULT_CHAIN_FAMILIES`: ``"evm"``, ``"solana"``,
@@ -107,6 +110,7 @@ class AsyncRelayerClient(AsyncAPIClient):
         on_request: RequestHook | None = None,
         on_response: ResponseHook | None = None,
         on_retry: RetryHook | None = None,
+        limits: httpx.Limits | None = None,
         paths: RelayerPaths | None = None,
         chain_families: Mapping[int, ChainFamily] | None = None,
         chain_list_ttl: float = DEFAULT_CHAIN_LIST_TTL,
@@ -125,6 +129,7 @@ class AsyncRelayerClient(AsyncAPIClient):
             on_request=on_request,
             on_response=on_response,
             on_retry=on_retry,
+            limits=limits,
         )
         self.paths = paths or RelayerPaths()
         self.chain_families = check_chain_families(chain_families)

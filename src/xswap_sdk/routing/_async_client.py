@@ -76,7 +76,7 @@ class AsyncRoutingClient(AsyncAPIClient):
             reported before the request); sent with every other call when set.
         base_url: defaults to ``XSWAP_ROUTING_URL``, then ``https://operations.xpath.rath.fi``.
         timeout: seconds, an `httpx.Timeout`, or ``None`` for none; default connect 5 s,
-            read 30 s.
+            read 30 s, or the ``http_client``'s own timeout when you pass one.
         max_retries: retries of a failed request where retrying is safe (default 2).
         headers: extra headers sent with every request.
         http_client: an `httpx.AsyncClient` you own (proxies, certificates, transports); we
@@ -96,6 +96,9 @@ class AsyncRoutingClient(AsyncAPIClient):
         on_request: called with a `xswap_sdk.events.RequestEvent` before each attempt.
         on_response: called with a `xswap_sdk.events.ResponseEvent` for each answer.
         on_retry: called with a `xswap_sdk.events.RetryEvent` before each retry wait.
+        limits: the connection pool the SDK creates (default: 100 connections, all
+            kept alive; see ``docs/performance.md``); a client you pass as
+            ``http_client`` keeps its own.
         paths: the service's HTTP paths, to override any of them.
         chain_list_ttl: seconds the chain list (``/supported-chains``) is kept
             (default 300); 0 reads it every time. ``refresh=True`` on
@@ -133,6 +136,7 @@ class AsyncRoutingClient(AsyncAPIClient):
         on_request: RequestHook | None = None,
         on_response: ResponseHook | None = None,
         on_retry: RetryHook | None = None,
+        limits: httpx.Limits | None = None,
         paths: RoutingPaths | None = None,
         chain_list_ttl: float = DEFAULT_CHAIN_LIST_TTL,
     ) -> None:
@@ -150,6 +154,7 @@ class AsyncRoutingClient(AsyncAPIClient):
             on_request=on_request,
             on_response=on_response,
             on_retry=on_retry,
+            limits=limits,
         )
         self.paths = paths or RoutingPaths()
         self._routing_contracts = gasless.check_routing_contracts(routing_contracts)

@@ -1,0 +1,82 @@
+"""The in-flight gate: at most as many requests in flight as the pool has connections.
+
+httpcore's connection pool (1.0) looks for a connection for every queued request each
+time any request starts or ends, so its cost grows with the queue times the pool size:
+1,000 concurrent requests on a 100-connection pool starve the event loop until
+connections time out before they are made. The gate keeps httpcore's queue empty: a
+burst waits here, in a plain FIFO semaphore, for as long as the call's deadline allows,
+and a request reaches the pool only when a connection is free for it.
+
+`AsyncGate` is for the async transport and `Gate` for the blocking one (threads); the
+transports acquire one around each attempt's exchange. A pool of unknown size (a
+caller's client with a custom transport) or with no connection limit has no gate.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import asyncio
+
+__all__ = ["AsyncGate", "Gate", "pool_size"]
+
+
+class Gate:
+    """At most ``size`` requests in flight across threads."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._slots = threading.BoundedSemaphore(size)
+
+    def acquire(self, within: float | None) -> bool:
+        """Take a slot, waiting at most ``within`` seconds (``None``: as long as it
+        takes); ``False`` when none freed up in time."""
+        return self._slots.acquire(timeout=within)
+
+    def release(self) -> None:
+        """Give the slot back."""
+        self._slots.release()
+
+
+class AsyncGate:
+    """At most ``size`` requests in flight across the tasks of one event loop."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._slots: asyncio.Semaphore | None = None
+
+    async def acquire(self, within: float | None) -> bool:
+        """Take a slot, waiting at most ``within`` seconds (``None``: as long as it
+        takes); ``False`` when none freed up in time."""
+        import asyncio  # here: a blocking program never pays for importing it
+
+        slots = self._slots
+        if slots is None:
+            slots = self._slots = asyncio.Semaphore(self.size)
+        if not slots.locked():
+            await slots.acquire()  # a free slot: no timer to arm
+            return True
+        try:
+            await asyncio.wait_for(slots.acquire(), within)
+        except TimeoutError:
+            return False
+        return True
+
+    def release(self) -> None:
+        """Give the slot back."""
+        assert self._slots is not None
+        self._slots.release()
+
+
+def pool_size(client: Any) -> int | None:
+    """The connection limit of an httpx client's pool, when it can be read.
+
+    httpx does not expose it, so this reads the default transport's httpcore pool and
+    answers ``None`` for anything else (a mounted or custom transport, another httpx
+    version's layout): such a client runs without a gate.
+    """
+    pool = getattr(getattr(client, "_transport", None), "_pool", None)
+    size = getattr(pool, "_max_connections", None)
+    return size if isinstance(size, int) and not isinstance(size, bool) and size > 0 else None
