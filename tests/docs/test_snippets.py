@@ -94,8 +94,8 @@ def python_blocks(page: Path) -> list[Block]:
 
 @contextmanager
 def clients_on(default: Sandbox) -> Iterator[list[Sandbox]]:
-    """Point every client built without an ``http_client`` at the sandbox the page made
-    last (``default`` until it makes one)."""
+    """Point every client built without an ``http_client`` (or ``limits``) at the
+    sandbox the page made last (``default`` until it makes one)."""
     made: list[Sandbox] = [default]
     original_sandbox_init = Sandbox.__init__
 
@@ -113,7 +113,9 @@ def clients_on(default: Sandbox) -> Iterator[list[Sandbox]]:
                 self: Any, *args: Any, __original: Any = original, __service: str = service,
                 __async: bool = name.startswith("Async"), **kwargs: Any,
             ) -> None:  # fmt: skip
-                if "http_client" not in kwargs:
+                # A client given limits= makes its own pool, which cannot reach the
+                # sandbox: such a snippet shows configuration and makes no call.
+                if "http_client" not in kwargs and "limits" not in kwargs:
                     sandbox = made[-1]
                     kwargs["http_client"] = (
                         sandbox.async_http_client() if __async else sandbox.http_client()
