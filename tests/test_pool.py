@@ -256,3 +256,24 @@ async def test_waiting_in_the_gate_ends_at_the_deadline_before_anything_is_sent(
     unsent = [e for e in waited if not e.request_sent]
     assert len(unsent) == 2
     assert all(not e.outcome_unknown for e in unsent)
+
+
+def test_an_async_client_gates_a_burst_in_a_second_event_loop_too() -> None:
+    # A notebook or script that calls asyncio.run twice with one client: the gate of the
+    # first loop, which made requests wait there, must not refuse to wait in the second.
+    tally = _Tally(hold=0.01)
+    with FaultServer(routes={"/api/tx": tally}) as server:
+        client = AsyncRelayerClient(
+            api_key=RELAYER_KEY, base_url=server.url, limits=httpx.Limits(max_connections=1)
+        )
+
+        async def burst() -> list[Any]:
+            # A pool of its own per loop: httpx's connections belong to the loop too.
+            client._transport.pool._client = httpx.AsyncClient(
+                limits=httpx.Limits(max_connections=1)
+            )
+            return await asyncio.gather(*(client.get_relay_status(TX_ID) for _ in range(3)))
+
+        assert len(asyncio.run(burst())) == 3
+        assert len(asyncio.run(burst())) == 3
+    assert tally.most == 1

@@ -92,16 +92,18 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
     ) -> Answer:
         """One attempt's HTTP exchange, once the in-flight gate lets it through."""
         gate = self.pool.gate
+        slot = None
         if gate is not None:
             # A burst waits here, within the call's deadline, not in httpcore's queue.
             waited = self._check_deadline(operation, deadline_at, sent=False)
-            if not await gate.acquire(waited):
+            slot = await gate.acquire(waited)
+            if slot is None:
                 raise self._deadline_error(operation, sent=False)
         try:
             return await self._send(operation, call_timeout, deadline_at, extras, attempt)
         finally:
-            if gate is not None:
-                gate.release()
+            if slot is not None:
+                slot.release()
 
     async def _send(
         self,

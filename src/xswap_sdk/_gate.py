@@ -30,44 +30,45 @@ class Gate:
         self.size = size
         self._slots = threading.BoundedSemaphore(size)
 
-    def acquire(self, within: float | None) -> bool:
+    def acquire(self, within: float | None) -> threading.BoundedSemaphore | None:
         """Take a slot, waiting at most ``within`` seconds (``None``: as long as it
-        takes); ``False`` when none freed up in time."""
-        return self._slots.acquire(timeout=within)
-
-    def release(self) -> None:
-        """Give the slot back."""
-        self._slots.release()
+        takes). Returns what to ``release()`` the slot on, or ``None`` when no slot
+        freed up in time."""
+        return self._slots if self._slots.acquire(timeout=within) else None
 
 
 class AsyncGate:
-    """At most ``size`` requests in flight across the tasks of one event loop."""
+    """At most ``size`` requests in flight across the tasks of one event loop.
+
+    A client used from another event loop later (a notebook that calls ``asyncio.run``
+    again) gets a fresh semaphore there: one bound to the first loop would refuse to
+    wait in the second.
+    """
 
     def __init__(self, size: int) -> None:
         self.size = size
         self._slots: asyncio.Semaphore | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
-    async def acquire(self, within: float | None) -> bool:
+    async def acquire(self, within: float | None) -> asyncio.Semaphore | None:
         """Take a slot, waiting at most ``within`` seconds (``None``: as long as it
-        takes); ``False`` when none freed up in time."""
+        takes). Returns what to ``release()`` the slot on, or ``None`` when no slot
+        freed up in time."""
         import asyncio  # here: a blocking program never pays for importing it
 
+        loop = asyncio.get_running_loop()
         slots = self._slots
-        if slots is None:
-            slots = self._slots = asyncio.Semaphore(self.size)
+        if slots is None or self._loop is not loop:
+            slots, self._loop = asyncio.Semaphore(self.size), loop
+            self._slots = slots
         if not slots.locked():
             await slots.acquire()  # a free slot: no timer to arm
-            return True
+            return slots
         try:
             await asyncio.wait_for(slots.acquire(), within)
         except TimeoutError:
-            return False
-        return True
-
-    def release(self) -> None:
-        """Give the slot back."""
-        assert self._slots is not None
-        self._slots.release()
+            return None
+        return slots
 
 
 def pool_size(client: Any) -> int | None:

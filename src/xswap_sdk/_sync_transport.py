@@ -85,16 +85,18 @@ class SyncTransport(BaseTransport[httpx.Client]):
     ) -> Answer:
         """One attempt's HTTP exchange, once the in-flight gate lets it through."""
         gate = self.pool.gate
+        slot = None
         if gate is not None:
             # A burst waits here, within the call's deadline, not in httpcore's queue.
             waited = self._check_deadline(operation, deadline_at, sent=False)
-            if not gate.acquire(waited):
+            slot = gate.acquire(waited)
+            if slot is None:
                 raise self._deadline_error(operation, sent=False)
         try:
             return self._send(operation, call_timeout, deadline_at, extras, attempt)
         finally:
-            if gate is not None:
-                gate.release()
+            if slot is not None:
+                slot.release()
 
     def _send(
         self,
