@@ -20,6 +20,7 @@ SOURCES = [
     "src/xswap_sdk/relayer/_async_client.py",
     "src/xswap_sdk/routing/_async_client.py",
     "src/xswap_sdk/flash/_async_client.py",
+    "src/xswap_sdk/gateway/_async_client.py",
 ]
 FORWARDING = re.compile(r"\s+(\w+)=\1,\n")
 # Methods the wire test leaves to another module (its ELSEWHERE): that module runs too.

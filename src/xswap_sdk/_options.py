@@ -232,6 +232,9 @@ def clip_timeout(timeout: httpx.Timeout, remaining: float) -> httpx.Timeout:
         A timeout whose every phase is at most ``remaining``.
     """
     left = max(remaining, 0.001)
+    phases = (timeout.connect, timeout.read, timeout.write, timeout.pool)
+    if all(phase is not None and phase <= left for phase in phases):
+        return timeout  # the usual case, far from the deadline: nothing to shorten
 
     def clip(phase: float | None) -> float:
         return left if phase is None else min(phase, left)
