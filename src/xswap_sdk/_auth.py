@@ -25,7 +25,29 @@ from .errors import MissingCredentialsError
 if TYPE_CHECKING:
     import asyncio
 
-__all__ = ["ApiKeyAuth", "Auth"]
+__all__ = ["ApiKeyAuth", "AsyncLoginLock", "Auth"]
+
+
+class AsyncLoginLock:
+    """The `asyncio.Lock` async calls log in under, one per event loop.
+
+    An asyncio lock belongs to the first event loop that waits on it, and refuses to wait
+    in any other. A client kept across ``asyncio.run`` calls (a notebook cell, a script
+    that runs several) gets a fresh lock on each new loop; calls on one loop share one.
+    """
+
+    def __init__(self) -> None:
+        self._lock: asyncio.Lock | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def for_running_loop(self) -> asyncio.Lock:
+        """The lock of the running event loop, created on its first use there."""
+        import asyncio  # here: a blocking program never pays for importing it
+
+        loop = asyncio.get_running_loop()
+        if self._lock is None or self._loop is not loop:
+            self._lock, self._loop = asyncio.Lock(), loop
+        return self._lock
 
 
 class Auth:
@@ -37,7 +59,7 @@ class Auth:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._async_lock: asyncio.Lock | None = None
+        self._async_lock = AsyncLoginLock()
 
     @property
     def generation(self) -> int:
@@ -73,12 +95,8 @@ class Auth:
         return self._lock
 
     def async_lock(self) -> asyncio.Lock:
-        """The lock async calls log in under, created on first use (it needs a loop)."""
-        if self._async_lock is None:
-            import asyncio  # here: a blocking program never pays for importing it
-
-            self._async_lock = asyncio.Lock()
-        return self._async_lock
+        """The lock async calls log in under, on the running event loop."""
+        return self._async_lock.for_running_loop()
 
 
 class ApiKeyAuth(Auth):

@@ -197,6 +197,30 @@ async def test_concurrent_first_calls_share_one_lazy_login(
     assert backend.logins == 1
 
 
+def test_an_async_client_logs_in_again_from_a_second_event_loop(
+    backend: FakeFlash, wallet: LocalAccount, httpx_mock: HTTPXMock
+) -> None:
+    # A notebook or script that calls asyncio.run twice with one client: the login lock
+    # that concurrent calls waited on in the first loop must not refuse to wait in the
+    # second.
+    async def slow_login(request: httpx.Request) -> httpx.Response:
+        if request.url.path.startswith("/auth/"):
+            await asyncio.sleep(0.01)  # the other calls queue on the lock meanwhile
+        return backend(request)
+
+    httpx_mock.reset()
+    httpx_mock.add_callback(slow_login, is_reusable=True)
+    client = AsyncFlashClient(base_url=FLASH_URL, signer=wallet)
+
+    async def concurrent_calls() -> None:
+        await asyncio.gather(*(client.get_history() for _ in range(4)))
+
+    asyncio.run(concurrent_calls())
+    backend.expire_tokens()
+    asyncio.run(concurrent_calls())
+    assert backend.logins == 2
+
+
 async def test_no_credentials_says_how_to_authenticate_before_any_io(
     make_flash: Any, httpx_mock: HTTPXMock
 ) -> None:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from pydantic import BaseModel, ConfigDict, SecretStr
 
-from .._auth import Auth
+from .._auth import AsyncLoginLock, Auth
 from .._clock import SYSTEM_CLOCK, Clock
 from .._flow import Call, Flow
 from .._operation import Operation
@@ -92,7 +92,7 @@ class SessionState:
         # asks for logins it should not) gets a few signatures a minute, not one per call.
         self.budget = LoginBudget(clock=clock)
         self._lock = threading.Lock()
-        self._async_lock: asyncio.Lock | None = None
+        self._async_lock = AsyncLoginLock()
 
     @property
     def token(self) -> SecretStr | None:
@@ -113,12 +113,8 @@ class SessionState:
         return self._lock
 
     def async_lock(self) -> asyncio.Lock:
-        """The lock async calls log in under, created on first use (it needs a loop)."""
-        if self._async_lock is None:
-            import asyncio  # here: a blocking program never pays for importing it
-
-            self._async_lock = asyncio.Lock()
-        return self._async_lock
+        """The lock async calls log in under, on the running event loop."""
+        return self._async_lock.for_running_loop()
 
     def store(self, session: AuthSession, signer: Signer) -> AuthSession:
         """Keep a new login's token; later re-logins use ``signer``."""
