@@ -35,10 +35,10 @@ from ..errors import InvalidInputError, SigningError
 from ..types import Address, ChainId, to_checksum
 from .signer import (
     Signer,
+    _asked,
     _local_account,
     _sign_locally,
     recover_digest,
-    signature_bytes,
     signer_address,
 )
 
@@ -186,12 +186,13 @@ class SignedAuthorization(RequestModel):
         }
 
 
-def _answer_signature(answer: object) -> bytes:
-    # eth_account answers with r, s and y_parity; others may give a 65-byte signature.
+def _answer_signature(answer: object) -> object:
+    # eth_account answers with r, s and y_parity; any other answer is left to the
+    # signature checks every signer's answer goes through.
     r, s, parity = (getattr(answer, name, None) for name in ("r", "s", "y_parity"))
     if isinstance(r, int) and isinstance(s, int) and parity in (0, 1):
         return r.to_bytes(32, "big") + s.to_bytes(32, "big") + bytes((int(parity) + 27,))
-    return signature_bytes(answer)
+    return answer
 
 
 def sign_authorization(
@@ -231,18 +232,8 @@ def sign_authorization(
         if not callable(sign):
             raise SigningError("the signer cannot sign EIP-7702 authorizations")
         request = {"chainId": checked_chain, "address": checked_address, "nonce": checked_nonce}
-        try:
-            raw = _answer_signature(sign(request))
-        except InvalidInputError as exc:
-            raise SigningError(f"the signer returned an unusable signature: {exc.rule}") from None
-        except SigningError:
-            raise
-        except Exception as exc:
-            raise SigningError(f"the signer failed to sign: {type(exc).__name__}") from exc
-    if recover_digest(digest, raw) != owner:
-        raise SigningError(
-            "the signer returned an authorization that does not recover to its own address"
-        )
+        # Checked like every other signer's answer: usable, and recovering to the owner.
+        raw = _asked(owner, digest, lambda: _answer_signature(sign(request)))
     return SignedAuthorization(
         chain_id=checked_chain,
         address=checked_address,
