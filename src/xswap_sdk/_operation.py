@@ -7,8 +7,8 @@ transport sends them. Flows and page walks yield them as steps.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Generic, Literal, TypeVar
+from dataclasses import dataclass, replace
+from typing import Any, Generic, Literal, TypeVar, cast
 
 import httpx
 
@@ -18,6 +18,7 @@ from ._options import NOT_GIVEN, NotGiven
 __all__ = ["AuthRequirement", "Operation", "parser"]
 
 T = TypeVar("T")
+U = TypeVar("U")
 
 AuthRequirement = Literal["required", "optional", "none"]
 """Whether an operation needs credentials (checked before I/O), sends them when the
@@ -62,6 +63,11 @@ class Operation(Generic[T]):
     def log_path(self) -> str:
         """The path as logged and reported: the template when there is one."""
         return self.path_template or self.path
+
+    def reading(self, parse: Callable[[Any], U]) -> Operation[U]:
+        """The same request, its answer read by ``parse`` instead (a waiter that reads a
+        page down to the one entry it watches, so a timeout reports that entry)."""
+        return cast("Operation[U]", replace(self, parse=parse))  # type: ignore[arg-type]
 
 
 def parser(type_: Any) -> Callable[[Any], Any]:

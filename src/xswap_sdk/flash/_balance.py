@@ -14,7 +14,6 @@ from typing import Any, Final
 from .._clock import Clock
 from .._flow import Flow
 from .._models import check_argument
-from .._operation import Operation
 from .._polling import check_wait_arguments, poll
 from ..errors import InvalidInputError
 from ..types import Address, TokenAmount
@@ -75,9 +74,7 @@ def wait_for_balance(
 
     # The answer read down to the chain's entry, so that a timeout's ``last_status`` is
     # that entry.
-    operation: Operation[GatewayBalanceEntry | None] = Operation(
-        page.method, page.path, parse, auth=page.auth, path_template=page.path_template
-    )
+    operation = page.reading(parse)
 
     def done(entry: GatewayBalanceEntry | None) -> bool:
         return entry is not None and entry.balance >= wanted

@@ -33,7 +33,6 @@ from typing import Any, Final
 from .._clock import Clock
 from .._flow import Call, Flow
 from .._models import check_argument, refuse_unawaited, validate_request
-from .._operation import Operation
 from .._polling import check_wait_arguments, poll
 from ..errors import (
     InvalidInputError,
@@ -386,14 +385,7 @@ def wait_for_swap(
 
     # The history page read down to this swap's record (None while it is not listed),
     # so a timeout's ``last_status`` is the record itself.
-    operation: Operation[SwapRecord | None] = Operation(
-        page.method,
-        page.path,
-        parse,
-        params=page.params,
-        auth=page.auth,
-        path_template=page.path_template,
-    )
+    operation = page.reading(parse)
 
     def done(record: SwapRecord | None) -> bool:
         if record is None:

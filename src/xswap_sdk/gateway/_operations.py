@@ -460,9 +460,7 @@ def wait_for_balance(
 
     # The answer read down to this depositor's entry, so that a timeout's
     # ``last_status`` is that entry.
-    operation: Operation[DomainBalance | None] = Operation(
-        balances.method, balances.path, entry, json=balances.json, auth=balances.auth
-    )
+    operation = balances.reading(entry)
 
     def done(found: DomainBalance | None) -> bool:
         return found is not None and found.balance_units >= wanted
