@@ -37,6 +37,7 @@ from .._lazy import require
 from .._models import check_argument
 from ..errors import InvalidInputError, UnsafePayloadError
 from ..registry import DEFAULT_REGISTRY, Registry
+from ..signing._fields import require_addresses
 from ..signing.deposit import DepositTransaction
 from ..signing.eip3009 import AuthorizationDeposit, prepare_deposit_with_authorization
 from ..signing.signer import Signer, signer_address
@@ -208,14 +209,12 @@ def check_prepared(
     if target is None:
         return transaction
     permit = transaction.permit
-    for field, received, expected in (
+    require_addresses(
         ("transaction.to", transaction.to, target.gateway_wallet),
         ("permit.spender", permit.spender, target.gateway_wallet),
         ("permit.token_address", permit.token_address, target.usdc),
         ("permit.owner", permit.owner, plan.owner),
-    ):
-        if received.lower() != expected.lower():
-            raise UnsafePayloadError(field, expected=expected, received=received)
+    )
     if permit.value != plan.amount:
         raise UnsafePayloadError("permit.value", expected=plan.amount, received=permit.value)
     if permit.chain_id != plan.chain_id:
@@ -310,14 +309,12 @@ def authorization_deposit(
         registry=pins,
     )
     authorization = call.authorization
-    for field, received, expected in (
+    require_addresses(
         ("transaction.to", call.to, target.gateway_wallet),
         ("authorization.to", authorization.to, target.gateway_wallet),
         ("authorization.token", authorization.token, target.usdc),
         ("authorization.authorizer", authorization.authorizer, plan.owner),
-    ):
-        if received.lower() != expected.lower():
-            raise UnsafePayloadError(field, expected=expected, received=received)
+    )
     if authorization.value != plan.amount:
         raise UnsafePayloadError(
             "authorization.value", expected=plan.amount, received=authorization.value

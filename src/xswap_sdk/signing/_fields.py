@@ -1,4 +1,5 @@
-"""Field types shared by the signing models: unsigned integers and bytes32 addresses."""
+"""Field types shared by the signing models (unsigned integers, bytes32 addresses), and
+the address check every signed or sent payment runs against its pinned contracts."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ from typing import Annotated
 
 from pydantic import BeforeValidator, PlainSerializer
 
+from ..errors import UnsafePayloadError
 from ..types import _uint_parser, to_checksum
 
-__all__ = ["AddressOrBytes32", "Uint32", "Uint256", "pad_address"]
+__all__ = ["AddressOrBytes32", "Uint32", "Uint256", "pad_address", "require_addresses"]
 
 _BYTES32 = re.compile(r"0x[0-9a-fA-F]{64}")
 
@@ -21,6 +23,14 @@ Uint256 = Annotated[
     int, BeforeValidator(_uint_parser(256)), PlainSerializer(str, return_type=str, when_used="json")
 ]
 """A uint256: an int, or a decimal string; kept as an int, sent as a decimal string."""
+
+
+def require_addresses(*checks: tuple[str, str, str], hint: str | None = None) -> None:
+    """Refuse the first ``(field, received, expected)`` whose two addresses differ (case
+    aside: both are validated addresses) with an `UnsafePayloadError` naming the field."""
+    for field, received, expected in checks:
+        if received.lower() != expected.lower():
+            raise UnsafePayloadError(field, expected=expected, received=received, hint=hint)
 
 
 def pad_address(address: str) -> str:

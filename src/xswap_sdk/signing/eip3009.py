@@ -25,10 +25,10 @@ from eth_hash.auto import keccak
 from pydantic import BaseModel, ConfigDict, Field
 
 from .._models import RequestModel, check_argument, validate_request
-from ..errors import InvalidInputError, UnsafePayloadError
+from ..errors import InvalidInputError
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..types import Address, Bytes32, ChainId
-from ._fields import Uint256
+from ._fields import Uint256, require_addresses
 from .calls import ContractCall
 from .eip712 import domain_separator, eip712_digest, type_hash
 from .signer import Signer, sign_eip712, signer_address
@@ -425,18 +425,12 @@ def _checked_chain_id(chain_id: object) -> int:
 
 def _checked_against_registry(authorization: ReceiveAuthorization, registry: Registry) -> None:
     chain = registry.chain(authorization.chain_id)
-    for field, received, expected in (
+    require_addresses(
         ("authorization.to", authorization.to, chain.gateway_wallet),
         ("authorization.token", authorization.token, chain.usdc),
-    ):
-        if received.lower() != expected.lower():
-            raise UnsafePayloadError(
-                field,
-                expected=expected,
-                received=received,
-                hint=f"A gateway deposit on {chain.name} authorizes its GatewayWallet to "
-                "receive its native USDC (xswap_sdk.registry).",
-            )
+        hint=f"A gateway deposit on {chain.name} authorizes its GatewayWallet to receive "
+        "its native USDC (xswap_sdk.registry).",
+    )
     if authorization.value == 0:
         raise InvalidInputError("authorization.value", _ZERO_DEPOSIT_RULE)
 

@@ -25,10 +25,10 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from .._models import check_argument
-from ..errors import InvalidInputError, UnsafePayloadError
+from ..errors import InvalidInputError
 from ..registry import DEFAULT_REGISTRY, GatewayChain, Registry
 from ..types import Address, HexBytes
-from ._fields import Uint256
+from ._fields import Uint256, require_addresses
 from .calls import ContractCall, ViewCall
 from .deposit import DEPOSIT_WITH_PERMIT_SELECTOR, deposit_with_permit_calldata
 from .permit import PermitSignature
@@ -196,12 +196,10 @@ def deposit_with_permit_call(
             know the chain).
     """
     chain = _chain(permit.chain_id, registry)
-    for field, received, expected in (
+    require_addresses(
         ("permit.spender", permit.spender, chain.gateway_wallet),
         ("permit.token_address", permit.token_address, chain.usdc),
-    ):
-        if received.lower() != expected.lower():
-            raise UnsafePayloadError(field, expected=expected, received=received)
+    )
     if signature_form == "vrs":
         data = deposit_with_permit_calldata(
             token=permit.token_address,
