@@ -19,35 +19,14 @@ from typing import TYPE_CHECKING, Any
 from pydantic import SecretStr
 
 from ._flow import Flow
+from ._gate import LoopBound
 from ._operation import Operation
 from .errors import MissingCredentialsError
 
 if TYPE_CHECKING:
     import asyncio
 
-__all__ = ["ApiKeyAuth", "AsyncLoginLock", "Auth"]
-
-
-class AsyncLoginLock:
-    """The `asyncio.Lock` async calls log in under, one per event loop.
-
-    An asyncio lock belongs to the first event loop that waits on it, and refuses to wait
-    in any other. A client kept across ``asyncio.run`` calls (a notebook cell, a script
-    that runs several) gets a fresh lock on each new loop; calls on one loop share one.
-    """
-
-    def __init__(self) -> None:
-        self._lock: asyncio.Lock | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-
-    def for_running_loop(self) -> asyncio.Lock:
-        """The lock of the running event loop, created on its first use there."""
-        import asyncio  # here: a blocking program never pays for importing it
-
-        loop = asyncio.get_running_loop()
-        if self._lock is None or self._loop is not loop:
-            self._lock, self._loop = asyncio.Lock(), loop
-        return self._lock
+__all__ = ["ApiKeyAuth", "Auth", "new_login_lock"]
 
 
 class Auth:
@@ -59,7 +38,7 @@ class Auth:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._async_lock = AsyncLoginLock()
+        self._async_lock = LoopBound(new_login_lock)
 
     @property
     def generation(self) -> int:
@@ -96,7 +75,7 @@ class Auth:
 
     def async_lock(self) -> asyncio.Lock:
         """The lock async calls log in under, on the running event loop."""
-        return self._async_lock.for_running_loop()
+        return self._async_lock.get()
 
 
 class ApiKeyAuth(Auth):
@@ -139,3 +118,10 @@ class ApiKeyAuth(Auth):
 
     def __repr__(self) -> str:
         return f"ApiKeyAuth(header={self._header!r}, key={'set' if self._key else 'unset'})"
+
+
+def new_login_lock() -> asyncio.Lock:
+    """A lock for async logins, on the running loop (see `LoopBound`)."""
+    import asyncio  # here: a blocking program never pays for importing it
+
+    return asyncio.Lock()

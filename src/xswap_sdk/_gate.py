@@ -10,17 +10,21 @@ and a request reaches the pool only when a connection is free for it.
 `AsyncGate` is for the async transport and `Gate` for the blocking one (threads); the
 transports acquire one around each attempt's exchange. A pool of unknown size (a
 caller's client with a custom transport) or with no connection limit has no gate.
+`LoopBound` keeps the async gate's semaphore, and the async login lock, per event loop.
 """
 
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
     import asyncio
 
-__all__ = ["AsyncGate", "Gate", "pool_size"]
+__all__ = ["AsyncGate", "Gate", "LoopBound", "pool_size"]
+
+P = TypeVar("P")
 
 
 class Gate:
@@ -37,18 +41,43 @@ class Gate:
         return self._slots if self._slots.acquire(timeout=within) else None
 
 
-class AsyncGate:
-    """At most ``size`` requests in flight across the tasks of one event loop.
+class LoopBound(Generic[P]):
+    """An asyncio primitive (lock, semaphore) for the running event loop, made by
+    ``make`` on the loop's first use.
 
-    A client used from another event loop later (a notebook that calls ``asyncio.run``
-    again) gets a fresh semaphore there: one bound to the first loop would refuse to
-    wait in the second.
+    An asyncio primitive belongs to the first event loop that waits on it and refuses to
+    wait in any other. A client kept across ``asyncio.run`` calls (a notebook cell, a
+    script that runs several) gets a fresh one on each new loop; the tasks of one loop
+    share one.
     """
+
+    def __init__(self, make: Callable[[], P]) -> None:
+        self._make = make
+        self._value: P | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def get(self) -> P:
+        """The running loop's primitive."""
+        import asyncio  # here: a blocking program never pays for importing it
+
+        loop = asyncio.get_running_loop()
+        if self._value is None or self._loop is not loop:
+            self._value, self._loop = self._make(), loop
+        return self._value
+
+
+class AsyncGate:
+    """At most ``size`` requests in flight across the tasks of one event loop (one
+    semaphore per loop: see `LoopBound`)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._slots: asyncio.Semaphore | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
+        self._slots = LoopBound(self._semaphore)
+
+    def _semaphore(self) -> asyncio.Semaphore:
+        import asyncio
+
+        return asyncio.Semaphore(self.size)
 
     async def acquire(self, within: float | None) -> asyncio.Semaphore | None:
         """Take a slot, waiting at most ``within`` seconds (``None``: as long as it
@@ -56,11 +85,7 @@ class AsyncGate:
         freed up in time."""
         import asyncio  # here: a blocking program never pays for importing it
 
-        loop = asyncio.get_running_loop()
-        slots = self._slots
-        if slots is None or self._loop is not loop:
-            slots, self._loop = asyncio.Semaphore(self.size), loop
-            self._slots = slots
+        slots = self._slots.get()
         if not slots.locked():
             await slots.acquire()  # a free slot: no timer to arm
             return slots

@@ -23,9 +23,10 @@ from typing import TYPE_CHECKING, Any, Final
 
 from pydantic import BaseModel, ConfigDict, SecretStr
 
-from .._auth import AsyncLoginLock, Auth
+from .._auth import Auth, new_login_lock
 from .._clock import SYSTEM_CLOCK, Clock
 from .._flow import Call, Flow
+from .._gate import LoopBound
 from .._operation import Operation
 from ..errors import (
     APIError,
@@ -92,7 +93,7 @@ class SessionState:
         # asks for logins it should not) gets a few signatures a minute, not one per call.
         self.budget = LoginBudget(clock=clock)
         self._lock = threading.Lock()
-        self._async_lock = AsyncLoginLock()
+        self._async_lock = LoopBound(new_login_lock)
 
     @property
     def token(self) -> SecretStr | None:
@@ -114,7 +115,7 @@ class SessionState:
 
     def async_lock(self) -> asyncio.Lock:
         """The lock async calls log in under, on the running event loop."""
-        return self._async_lock.for_running_loop()
+        return self._async_lock.get()
 
     def store(self, session: AuthSession, signer: Signer) -> AuthSession:
         """Keep a new login's token; later re-logins use ``signer``."""
