@@ -1,9 +1,11 @@
 """The sandbox's fixed world: chains, tokens and USD prices, shared by all three services.
 
 Chain ids, Circle Gateway domains, the Gateway contracts and the token addresses are the
-real mainnet ones. Addresses that belong to the services themselves (the swap router,
-the routing contract) are not public, so they are derived from a label: obviously
-made up, and the same in every sandbox. Logos point at ``sandbox.invalid``.
+real mainnet ones; the Gateway's facts (domains, contracts, USDC) are read from
+`xswap_sdk.registry`, so the sandbox and the SDK's checks share one source. Addresses
+that belong to the services themselves (the swap router, the routing contract) are not
+public, so they are derived from a label: obviously made up, and the same in every
+sandbox. Logos point at ``sandbox.invalid``.
 """
 
 from __future__ import annotations
@@ -14,6 +16,10 @@ from typing import Any, Final
 
 from eth_hash.auto import keccak
 
+from ..registry import DEFAULT_REGISTRY
+from ..registry import GATEWAY_MINTER_MAINNET as GATEWAY_MINTER
+from ..registry import GATEWAY_WALLET_MAINNET as GATEWAY_WALLET
+from ..registry import PERMIT2 as PERMIT2
 from ..types import to_checksum
 
 __all__ = [
@@ -31,15 +37,6 @@ __all__ = [
     "token_json",
     "usdc",
 ]
-
-GATEWAY_WALLET: Final = "0x77777777Dcc4d5A8B6E418Fd04D8997ef11000eE"
-"""Circle's mainnet GatewayWallet (the same address on every EVM chain)."""
-
-GATEWAY_MINTER: Final = "0x2222222d7164433c4C09B0b0D809a9b52C04C205"
-"""Circle's mainnet GatewayMinter (the same address on every EVM chain)."""
-
-PERMIT2: Final = "0x000000000022D473030F116dDEE9F6B43aC78BA3"
-"""Uniswap's Permit2 contract (the same address on every EVM chain)."""
 
 NATIVE_TOKEN: Final = "0x0000000000000000000000000000000000000000"
 """How the swap backend writes a chain's native token address."""
@@ -88,18 +85,23 @@ class Chain:
 
 _GWEI = 10**9
 
+
+def _domain(chain_id: int) -> int:
+    return DEFAULT_REGISTRY.chain(chain_id).domain
+
+
 CHAINS: Final[dict[int, Chain]] = {
     chain.id: chain
     for chain in (
         Chain(1, "ethereum", "Ethereum", "ETH", "Ether", 3200.0, "ethereum",
               "https://etherscan.io", "https://ethereum-rpc.publicnode.com", 12 * _GWEI,
-              gateway_domain=0, gateway_min_fee=2_000_000),
+              gateway_domain=_domain(1), gateway_min_fee=2_000_000),
         Chain(8453, "base", "Base", "ETH", "Ether", 3200.0, "ethereum",
               "https://basescan.org", "https://mainnet.base.org", _GWEI // 100,
-              gateway_domain=6, gateway_min_fee=10_000),
+              gateway_domain=_domain(8453), gateway_min_fee=10_000),
         Chain(42161, "arbitrum", "Arbitrum One", "ETH", "Ether", 3200.0, "ethereum",
               "https://arbiscan.io", "https://arb1.arbitrum.io/rpc", _GWEI // 100,
-              gateway_domain=3, gateway_min_fee=10_000),
+              gateway_domain=_domain(42161), gateway_min_fee=10_000),
         Chain(10, "optimism", "OP Mainnet", "ETH", "Ether", 3200.0, "ethereum",
               "https://optimistic.etherscan.io", "https://mainnet.optimism.io", _GWEI // 1000),
         Chain(137, "polygon", "Polygon", "MATIC", "Polygon", 0.45, "matic-network",
@@ -151,13 +153,20 @@ def _tokens(chain_id: int, *rows: tuple[str, str, str, int, float]) -> list[Toke
 
 
 _USDC = ("USDC", "USD Coin", 6, 1.0)
+
+
+def _usdc_row(chain_id: int) -> tuple[str, str, str, int, float]:
+    """Native USDC's row: its address from the registry."""
+    return (DEFAULT_REGISTRY.chain(chain_id).usdc, *_USDC)
+
+
 _ETH_USD = 3200.0
 _BTC_USD = 95000.0
 
 TOKENS: Final[list[Token]] = [
     *_tokens(
         1,
-        ("0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48", *_USDC),
+        _usdc_row(1),
         ("0xdAC17F958D2ee523a2206206994597C13D831ec7", "USDT", "Tether USD", 6, 1.0),
         ("0x6B175474E89094C44Da98b954EedeAC495271d0F", "DAI", "Dai Stablecoin", 18, 1.0),
         ("0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2", "WETH", "Wrapped Ether", 18, _ETH_USD),
@@ -165,7 +174,7 @@ TOKENS: Final[list[Token]] = [
     ),
     *_tokens(
         8453,
-        ("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", *_USDC),
+        _usdc_row(8453),
         ("0x4200000000000000000000000000000000000006", "WETH", "Wrapped Ether", 18, _ETH_USD),
         ("0xcbB7C0000aB88B473b1f5aFd9ef808440eed33Bf", "cbBTC", "Coinbase Wrapped BTC", 8,
          _BTC_USD),
@@ -174,14 +183,14 @@ TOKENS: Final[list[Token]] = [
     ),
     *_tokens(
         42161,
-        ("0xaf88d065e77c8cC2239327C5EDb3A432268e5831", *_USDC),
+        _usdc_row(42161),
         ("0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9", "USDT", "Tether USD", 6, 1.0),
         ("0x82aF49447D8a07e3bd95BD0d56f35241523fBab1", "WETH", "Wrapped Ether", 18, _ETH_USD),
         ("0x912CE59144191C1204E64559FE8253a0e49E6548", "ARB", "Arbitrum", 18, 0.75),
         ("0x2f2a2543B76A4166549F7aaB2e75Bef0aefC5B0f", "WBTC", "Wrapped BTC", 8, _BTC_USD),
     ),
-    *_tokens(10, ("0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85", *_USDC)),
-    *_tokens(137, ("0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359", *_USDC)),
+    *_tokens(10, _usdc_row(10)),
+    *_tokens(137, _usdc_row(137)),
 ]  # fmt: skip
 """Every token the sandbox can quote, per chain; the native token first."""
 
