@@ -333,7 +333,9 @@ class AsyncFlashClient(AsyncAPIClient):
         Args:
             signer: defaults to the client's ``signer``.
             referred_by_code: a referral code to attribute this user to.
-            **options: ``timeout`` and ``max_retries`` for these calls.
+            **options: per-call options for these calls (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The session; ``session.token`` is a `pydantic.SecretStr`.
@@ -357,7 +359,9 @@ class AsyncFlashClient(AsyncAPIClient):
 
         Args:
             user_address: the wallet that will sign the message.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         operation = operations.request_auth_message(user_address)
         return await self._transport.request(operation, options)
@@ -378,7 +382,9 @@ class AsyncFlashClient(AsyncAPIClient):
             signature: the EIP-191 signature of the message.
             message_id: the ``message_id`` from `request_auth_message`.
             referred_by_code: a referral code to attribute this user to.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         operation = operations.verify_auth(signature, message_id, referred_by_code)
         return await self._transport.request(operation, options)
@@ -389,7 +395,9 @@ class AsyncFlashClient(AsyncAPIClient):
         """The chains and their gateway contracts (``GET /supported-chains``).
 
         Args:
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         return await self._transport.request(operations.get_supported_chains(), options)
 
@@ -400,7 +408,9 @@ class AsyncFlashClient(AsyncAPIClient):
 
         Args:
             chain_id: the chain, or ``None`` for every chain.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         return await self._transport.request(operations.get_token_list(chain_id), options)
 
@@ -412,7 +422,9 @@ class AsyncFlashClient(AsyncAPIClient):
         Args:
             chain_id: the token's chain.
             address: the token's address.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         return await self._transport.request(operations.search_token(chain_id, address), options)
 
@@ -436,7 +448,9 @@ class AsyncFlashClient(AsyncAPIClient):
             sender: the user's wallet (sent as ``from``).
             slippage: percent, a whole number of basis points: ``1.5`` or ``"0.5"``.
             recipient: who receives the output; the backend uses ``sender`` if omitted.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         request = operations.quote_request(
             input_amount=input_amount,
@@ -453,7 +467,9 @@ class AsyncFlashClient(AsyncAPIClient):
 
         Args:
             address: the depositor's wallet.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         return await self._transport.request(operations.get_balance(address), options)
 
@@ -470,7 +486,9 @@ class AsyncFlashClient(AsyncAPIClient):
             page: from 1.
             page_size: 1 to 100.
             status: ``pending``, ``completed`` or ``failed``; all when ``None``.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         operation = operations.get_history(page, page_size, status)
         return await self._transport.request(operation, options)
@@ -492,7 +510,9 @@ class AsyncFlashClient(AsyncAPIClient):
             page: the first page to read, from 1.
             page_size: 1 to 100.
             status: ``pending``, ``completed`` or ``failed``; all when ``None``.
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: per-call options for each request (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         walk = _history_walk(page, page_size, status)
         async for record in self._transport.iterate(walk, options):
@@ -512,7 +532,9 @@ class AsyncFlashClient(AsyncAPIClient):
             page_size: 1 to 100.
             time_range: ``all``, ``30d``, ``7d`` or ``24h``; the backend's default when
                 ``None``.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         operation = operations.get_leaderboard(page, page_size, time_range)
         return await self._transport.request(operation, options)
@@ -531,7 +553,9 @@ class AsyncFlashClient(AsyncAPIClient):
             page_size: 1 to 100.
             time_range: ``all``, ``30d``, ``7d`` or ``24h``; the backend's default when
                 ``None``.
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: per-call options for each request (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         walk = _leaderboard_walk(page, page_size, time_range)
         async for entry in self._transport.iterate(walk, options):
@@ -541,7 +565,9 @@ class AsyncFlashClient(AsyncAPIClient):
         """The logged-in user's referrals (``GET /referrals``, needs login).
 
         Args:
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         return await self._transport.request(operations.get_referrals(), options)
 
@@ -571,7 +597,9 @@ class AsyncFlashClient(AsyncAPIClient):
             chain_id: the destination chain.
             swap_router_address: the quote's ``swap_router_address``.
             swap_calldata: the quote's ``swap_calldata``.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         request = swaps.submission(
             signed_order,
@@ -623,7 +651,9 @@ class AsyncFlashClient(AsyncAPIClient):
             wait: poll the history until the swap completed or failed.
             wait_timeout: seconds to wait with ``wait=True``.
             poll_interval: seconds between history reads with ``wait=True``.
-            **options: ``timeout`` and ``max_retries`` for each call.
+            **options: per-call options for each call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The submission; with ``wait=True``, ``record`` is the completed swap.
@@ -677,7 +707,9 @@ class AsyncFlashClient(AsyncAPIClient):
             transaction_hash: from `SwapSubmission.transaction_hash`.
             wait_timeout: seconds before giving up.
             poll_interval: seconds between reads of the history.
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: per-call options for each request (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Raises:
             SwapFailedError: the swap's status became ``failed``.
@@ -724,7 +756,9 @@ class AsyncFlashClient(AsyncAPIClient):
             token_name: USDC's EIP-712 name, for an authorization on a chain whose
                 registry entry does not pin it (read through web3 when not given).
             token_version: USDC's EIP-712 version, likewise.
-            **options: ``timeout`` and ``max_retries`` for the chain list request.
+            **options: per-call options for the chain list request (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The transaction, and its hash (web3) or the relayer's transaction id.
@@ -842,7 +876,9 @@ class AsyncFlashClient(AsyncAPIClient):
             at_least: smallest USDC units to wait for.
             wait_timeout: seconds before giving up (default 1800).
             poll_interval: seconds between two reads (default 10).
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: per-call options for each request (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The balance reached, in smallest USDC units.

@@ -330,7 +330,9 @@ class FlashClient(SyncAPIClient):
         Args:
             signer: defaults to the client's ``signer``.
             referred_by_code: a referral code to attribute this user to.
-            **options: ``timeout`` and ``max_retries`` for these calls.
+            **options: per-call options for these calls (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The session; ``session.token`` is a `pydantic.SecretStr`.
@@ -354,7 +356,9 @@ class FlashClient(SyncAPIClient):
 
         Args:
             user_address: the wallet that will sign the message.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         operation = operations.request_auth_message(user_address)
         return self._transport.request(operation, options)
@@ -375,7 +379,9 @@ class FlashClient(SyncAPIClient):
             signature: the EIP-191 signature of the message.
             message_id: the ``message_id`` from `request_auth_message`.
             referred_by_code: a referral code to attribute this user to.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         operation = operations.verify_auth(signature, message_id, referred_by_code)
         return self._transport.request(operation, options)
@@ -386,7 +392,9 @@ class FlashClient(SyncAPIClient):
         """The chains and their gateway contracts (``GET /supported-chains``).
 
         Args:
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         return self._transport.request(operations.get_supported_chains(), options)
 
@@ -397,7 +405,9 @@ class FlashClient(SyncAPIClient):
 
         Args:
             chain_id: the chain, or ``None`` for every chain.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         return self._transport.request(operations.get_token_list(chain_id), options)
 
@@ -409,7 +419,9 @@ class FlashClient(SyncAPIClient):
         Args:
             chain_id: the token's chain.
             address: the token's address.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         return self._transport.request(operations.search_token(chain_id, address), options)
 
@@ -433,7 +445,9 @@ class FlashClient(SyncAPIClient):
             sender: the user's wallet (sent as ``from``).
             slippage: percent, a whole number of basis points: ``1.5`` or ``"0.5"``.
             recipient: who receives the output; the backend uses ``sender`` if omitted.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         request = operations.quote_request(
             input_amount=input_amount,
@@ -450,7 +464,9 @@ class FlashClient(SyncAPIClient):
 
         Args:
             address: the depositor's wallet.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         return self._transport.request(operations.get_balance(address), options)
 
@@ -467,7 +483,9 @@ class FlashClient(SyncAPIClient):
             page: from 1.
             page_size: 1 to 100.
             status: ``pending``, ``completed`` or ``failed``; all when ``None``.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         operation = operations.get_history(page, page_size, status)
         return self._transport.request(operation, options)
@@ -489,7 +507,9 @@ class FlashClient(SyncAPIClient):
             page: the first page to read, from 1.
             page_size: 1 to 100.
             status: ``pending``, ``completed`` or ``failed``; all when ``None``.
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: per-call options for each request (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         walk = _history_walk(page, page_size, status)
         yield from self._transport.iterate(walk, options)
@@ -508,7 +528,9 @@ class FlashClient(SyncAPIClient):
             page_size: 1 to 100.
             time_range: ``all``, ``30d``, ``7d`` or ``24h``; the backend's default when
                 ``None``.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         operation = operations.get_leaderboard(page, page_size, time_range)
         return self._transport.request(operation, options)
@@ -527,7 +549,9 @@ class FlashClient(SyncAPIClient):
             page_size: 1 to 100.
             time_range: ``all``, ``30d``, ``7d`` or ``24h``; the backend's default when
                 ``None``.
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: per-call options for each request (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         walk = _leaderboard_walk(page, page_size, time_range)
         yield from self._transport.iterate(walk, options)
@@ -536,7 +560,9 @@ class FlashClient(SyncAPIClient):
         """The logged-in user's referrals (``GET /referrals``, needs login).
 
         Args:
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         return self._transport.request(operations.get_referrals(), options)
 
@@ -566,7 +592,9 @@ class FlashClient(SyncAPIClient):
             chain_id: the destination chain.
             swap_router_address: the quote's ``swap_router_address``.
             swap_calldata: the quote's ``swap_calldata``.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         request = swaps.submission(
             signed_order,
@@ -618,7 +646,9 @@ class FlashClient(SyncAPIClient):
             wait: poll the history until the swap completed or failed.
             wait_timeout: seconds to wait with ``wait=True``.
             poll_interval: seconds between history reads with ``wait=True``.
-            **options: ``timeout`` and ``max_retries`` for each call.
+            **options: per-call options for each call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The submission; with ``wait=True``, ``record`` is the completed swap.
@@ -672,7 +702,9 @@ class FlashClient(SyncAPIClient):
             transaction_hash: from `SwapSubmission.transaction_hash`.
             wait_timeout: seconds before giving up.
             poll_interval: seconds between reads of the history.
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: per-call options for each request (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Raises:
             SwapFailedError: the swap's status became ``failed``.
@@ -719,7 +751,9 @@ class FlashClient(SyncAPIClient):
             token_name: USDC's EIP-712 name, for an authorization on a chain whose
                 registry entry does not pin it (read through web3 when not given).
             token_version: USDC's EIP-712 version, likewise.
-            **options: ``timeout`` and ``max_retries`` for the chain list request.
+            **options: per-call options for the chain list request (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The transaction, and its hash (web3) or the relayer's transaction id.
@@ -837,7 +871,9 @@ class FlashClient(SyncAPIClient):
             at_least: smallest USDC units to wait for.
             wait_timeout: seconds before giving up (default 1800).
             poll_interval: seconds between two reads (default 10).
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: per-call options for each request (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The balance reached, in smallest USDC units.

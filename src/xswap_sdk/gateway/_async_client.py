@@ -192,7 +192,9 @@ class AsyncGatewayClient(AsyncAPIClient):
         signs only for the registry's.
 
         Args:
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         return await self._transport.request(operations.get_info(), options)
 
@@ -216,7 +218,9 @@ class AsyncGatewayClient(AsyncAPIClient):
                 every domain when neither this nor ``domains`` is given.
             domains: Gateway domains to ask about, instead of ``chain_ids``.
             token: the token (``"USDC"``).
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             One entry per depositor and domain, in USDC (``balance``) and smallest units
@@ -252,7 +256,9 @@ class AsyncGatewayClient(AsyncAPIClient):
             intents: a `BurnIntent` (from `build_burn_intent`), a `TransferSpec` alone
                 (Gateway fills in the rest), or a list of them.
             max_attestation_size: the largest attestation you can mint, in bytes.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             One element per intent, in order.
@@ -285,7 +291,9 @@ class AsyncGatewayClient(AsyncAPIClient):
                 Gateway refuses to make a larger one.
             enable_forwarder: let Gateway's forwarder mint on the destination chain
                 for you (for a forwarding fee).
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The attestation and Gateway's signature: mint with
@@ -311,7 +319,9 @@ class AsyncGatewayClient(AsyncAPIClient):
 
         Args:
             transfer_id: `TransferResult.transfer_id`.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Raises:
             InvalidInputError: ``transfer_id`` is not a UUID.
@@ -337,7 +347,9 @@ class AsyncGatewayClient(AsyncAPIClient):
             until: ``"finalized"`` (the mint is final) or ``"confirmed"`` (minted).
             wait_timeout: seconds before giving up.
             poll_interval: seconds between two reads.
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: per-call options for each request (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Raises:
             TransferFailedError: the transfer ``failed`` or ``expired``.
@@ -374,7 +386,9 @@ class AsyncGatewayClient(AsyncAPIClient):
             wait_timeout: seconds before giving up.
             poll_interval: seconds between two reads.
             token: the token (``"USDC"``).
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: per-call options for each request (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The depositor's entry for the chain's domain.

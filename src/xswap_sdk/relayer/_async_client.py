@@ -192,7 +192,9 @@ class AsyncRelayerClient(AsyncAPIClient):
                 `xswap_sdk.signing.sign_authorization` or as the relayer's dicts; each
                 is checked (its signature must recover) and must be for ``chain_id``
                 or for every chain (0).
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The submission, whose ``tx_id`` identifies it (and, when the relayer says,
@@ -266,7 +268,9 @@ class AsyncRelayerClient(AsyncAPIClient):
             is_authenticated_tx: the relayer's ``isAuthenticatedTx`` flag.
             derivation_path: the relayer account's derivation path.
             authorization_list: EIP-7702 authorizations (EVM only).
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The relayer's transaction id.
@@ -349,7 +353,9 @@ class AsyncRelayerClient(AsyncAPIClient):
             is_authenticated_tx: the relayer's ``isAuthenticatedTx`` flag.
             derivation_path: the relayer account's derivation path.
             authorization_list: EIP-7702 authorizations (EVM only).
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The transaction's record when the relayer stopped waiting.
@@ -397,7 +403,9 @@ class AsyncRelayerClient(AsyncAPIClient):
             tx_id: the id from `submit_tx` or `relay`.
             include_receipt: ask for the transaction receipt in the record.
             include_revert_info: ask for revert details in the record.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         operation = operations.get_relay_status(
             self.paths,
@@ -424,7 +432,9 @@ class AsyncRelayerClient(AsyncAPIClient):
             tx_id: the id from `submit_tx` or `relay`.
             timeout_ms: milliseconds to keep polling.
             poll_interval_ms: milliseconds between requests.
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: per-call options for each request (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Raises:
             RelayFailedError: the status became FAILED (the error carries the record).
@@ -453,7 +463,9 @@ class AsyncRelayerClient(AsyncAPIClient):
             tx_id: the id from `submit_tx` or `relay`.
             timeout_ms: milliseconds to keep polling.
             poll_interval_ms: milliseconds between requests.
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: per-call options for each request (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Raises:
             RelayFailedError: the status became FAILED.
@@ -476,7 +488,9 @@ class AsyncRelayerClient(AsyncAPIClient):
 
         Args:
             address: the account's address.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         operation = operations.check_account_info(self.paths, address)
         return await self._transport.request(operation, options)
@@ -491,7 +505,9 @@ class AsyncRelayerClient(AsyncAPIClient):
 
         Args:
             refresh: read the list again even if a fresh one is kept.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         operation = operations.get_supported_chains(self.paths)
         flow = self._chains.read(self.base_url, operation, clock=self.clock, refresh=refresh)
@@ -506,7 +522,9 @@ class AsyncRelayerClient(AsyncAPIClient):
         Args:
             chain_id: the chain to look for.
             refresh: read the list again even if a fresh one is kept.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         wanted = operations.check_chain_id(chain_id)
         chains = await self.get_supported_chains(refresh=refresh, **options)

@@ -221,7 +221,9 @@ class AsyncRoutingClient(AsyncAPIClient):
             destination_gas_limit: accepted, no effect on planning.
             allowed_price_impact: accepted (percent), no effect on planning.
             simulation: accepted by ``/quote``, no effect on planning.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The routes, best first (the list order is the service's ranking). Pass one
@@ -290,7 +292,9 @@ class AsyncRoutingClient(AsyncAPIClient):
             min_output_amount: the least output to accept, in the output token's
                 smallest units.
             include_route: add route composition detail when available.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The transaction to send (``tx``) and the planned route (``route``).
@@ -339,7 +343,9 @@ class AsyncRoutingClient(AsyncAPIClient):
         Args:
             route: a `Route` from `get_quote`, or a route's wire dict.
             sender: the wallet that will send the transaction.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The transaction; send exactly this (after approving
@@ -375,7 +381,9 @@ class AsyncRoutingClient(AsyncAPIClient):
             to_token: the output token's address on ``to_chain``.
             amount: the input amount in the token's smallest units (``Amount``).
             sender: the wallet that will send the transaction (``Sender``).
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The transaction to send.
@@ -404,7 +412,9 @@ class AsyncRoutingClient(AsyncAPIClient):
         Args:
             quote_id: a route's ``quote_id`` from `get_quote`.
             sender: the sending wallet, when it should be stated again.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         operation = operations.build_path_by_id(self.paths, quote_id, sender)
         return await self._transport.request(operation, options)
@@ -433,7 +443,9 @@ class AsyncRoutingClient(AsyncAPIClient):
             provider_key: the provider's key (second shape), e.g. a status record's
                 ``provider.key``.
             tx_ref: the provider's reference of the transfer (second shape).
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The status, read from either documented answer shape.
@@ -472,7 +484,9 @@ class AsyncRoutingClient(AsyncAPIClient):
             wait_timeout: seconds to keep polling (default 900, 15 minutes).
             poll_interval: seconds between requests (default 5).
             is_done: your own test of a record, for states the SDK does not know.
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: per-call options for each request (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Raises:
             SwapFailedError: the status became ``failed``; ``status`` holds the record.
@@ -503,7 +517,9 @@ class AsyncRoutingClient(AsyncAPIClient):
 
         Args:
             refresh: read the list again even if a fresh one is kept.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         operation = operations.get_supported_chains(self.paths)
         flow = self._chains.read(self.base_url, operation, clock=self.clock, refresh=refresh)
@@ -517,7 +533,9 @@ class AsyncRoutingClient(AsyncAPIClient):
         Args:
             query: what to match against symbol, name or address.
             chain_id: only this chain's tokens.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         operation = operations.search_token(self.paths, query, chain_id)
         return await self._transport.request(operation, options)
@@ -529,7 +547,9 @@ class AsyncRoutingClient(AsyncAPIClient):
 
         Args:
             chain_id: only this chain's tokens (sent as ``chainId``).
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         return await self._transport.request(operations.get_tokens(self.paths, chain_id), options)
 
@@ -578,7 +598,9 @@ class AsyncRoutingClient(AsyncAPIClient):
             meta: free-form metadata, sent as given.
             include_providers: only use these providers.
             exclude_providers: never use these providers.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         request = operations.gasless_quote_request(
             from_chain=from_chain,
@@ -615,7 +637,9 @@ class AsyncRoutingClient(AsyncAPIClient):
         Args:
             quote_id: the gasless quote's ``quote_id``.
             signature: the 65-byte signature of the quote's ``eip712`` payload.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The submission, whose ``swap_id`` identifies the swap.
@@ -630,7 +654,9 @@ class AsyncRoutingClient(AsyncAPIClient):
 
         Args:
             swap_id: the ``swap_id`` from `submit_gasless_swap`.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         return await self._transport.request(
             operations.get_gasless_status(self.paths, swap_id), options
@@ -656,7 +682,9 @@ class AsyncRoutingClient(AsyncAPIClient):
             wait_timeout: seconds to keep polling (default 900, 15 minutes).
             poll_interval: seconds between requests (default 5).
             is_done: your own test of a record, for states the SDK does not know.
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: per-call options for each request (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Raises:
             SwapFailedError: the status became ``failed``; ``status`` holds the record.
@@ -743,7 +771,9 @@ class AsyncRoutingClient(AsyncAPIClient):
                 without comparing it with what was asked: a compromised or spoofed
                 service can then take any of the signer's tokens that Permit2 may move.
                 Only for a service you control whose payload the SDK cannot read.
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: per-call options for each request (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The signed quote, the submission and, when waiting, the final status.
@@ -823,7 +853,9 @@ class AsyncRoutingClient(AsyncAPIClient):
             wait_timeout: seconds to keep polling when waiting (default 900).
             poll_interval: seconds between status requests (default 5).
             is_done: your own test of a status record, when waiting.
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: per-call options for each request (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The transaction, its hash, the allowance (and approval) and, when waiting,

@@ -221,7 +221,9 @@ class RoutingClient(SyncAPIClient):
             destination_gas_limit: accepted, no effect on planning.
             allowed_price_impact: accepted (percent), no effect on planning.
             simulation: accepted by ``/quote``, no effect on planning.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The routes, best first (the list order is the service's ranking). Pass one
@@ -290,7 +292,9 @@ class RoutingClient(SyncAPIClient):
             min_output_amount: the least output to accept, in the output token's
                 smallest units.
             include_route: add route composition detail when available.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The transaction to send (``tx``) and the planned route (``route``).
@@ -337,7 +341,9 @@ class RoutingClient(SyncAPIClient):
         Args:
             route: a `Route` from `get_quote`, or a route's wire dict.
             sender: the wallet that will send the transaction.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The transaction; send exactly this (after approving
@@ -371,7 +377,9 @@ class RoutingClient(SyncAPIClient):
             to_token: the output token's address on ``to_chain``.
             amount: the input amount in the token's smallest units (``Amount``).
             sender: the wallet that will send the transaction (``Sender``).
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The transaction to send.
@@ -398,7 +406,9 @@ class RoutingClient(SyncAPIClient):
         Args:
             quote_id: a route's ``quote_id`` from `get_quote`.
             sender: the sending wallet, when it should be stated again.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         operation = operations.build_path_by_id(self.paths, quote_id, sender)
         return self._transport.request(operation, options)
@@ -427,7 +437,9 @@ class RoutingClient(SyncAPIClient):
             provider_key: the provider's key (second shape), e.g. a status record's
                 ``provider.key``.
             tx_ref: the provider's reference of the transfer (second shape).
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The status, read from either documented answer shape.
@@ -466,7 +478,9 @@ class RoutingClient(SyncAPIClient):
             wait_timeout: seconds to keep polling (default 900, 15 minutes).
             poll_interval: seconds between requests (default 5).
             is_done: your own test of a record, for states the SDK does not know.
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: per-call options for each request (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Raises:
             SwapFailedError: the status became ``failed``; ``status`` holds the record.
@@ -497,7 +511,9 @@ class RoutingClient(SyncAPIClient):
 
         Args:
             refresh: read the list again even if a fresh one is kept.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         operation = operations.get_supported_chains(self.paths)
         flow = self._chains.read(self.base_url, operation, clock=self.clock, refresh=refresh)
@@ -511,7 +527,9 @@ class RoutingClient(SyncAPIClient):
         Args:
             query: what to match against symbol, name or address.
             chain_id: only this chain's tokens.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         operation = operations.search_token(self.paths, query, chain_id)
         return self._transport.request(operation, options)
@@ -523,7 +541,9 @@ class RoutingClient(SyncAPIClient):
 
         Args:
             chain_id: only this chain's tokens (sent as ``chainId``).
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         return self._transport.request(operations.get_tokens(self.paths, chain_id), options)
 
@@ -572,7 +592,9 @@ class RoutingClient(SyncAPIClient):
             meta: free-form metadata, sent as given.
             include_providers: only use these providers.
             exclude_providers: never use these providers.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         request = operations.gasless_quote_request(
             from_chain=from_chain,
@@ -607,7 +629,9 @@ class RoutingClient(SyncAPIClient):
         Args:
             quote_id: the gasless quote's ``quote_id``.
             signature: the 65-byte signature of the quote's ``eip712`` payload.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The submission, whose ``swap_id`` identifies the swap.
@@ -620,7 +644,9 @@ class RoutingClient(SyncAPIClient):
 
         Args:
             swap_id: the ``swap_id`` from `submit_gasless_swap`.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         return self._transport.request(operations.get_gasless_status(self.paths, swap_id), options)
 
@@ -644,7 +670,9 @@ class RoutingClient(SyncAPIClient):
             wait_timeout: seconds to keep polling (default 900, 15 minutes).
             poll_interval: seconds between requests (default 5).
             is_done: your own test of a record, for states the SDK does not know.
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: per-call options for each request (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Raises:
             SwapFailedError: the status became ``failed``; ``status`` holds the record.
@@ -731,7 +759,9 @@ class RoutingClient(SyncAPIClient):
                 without comparing it with what was asked: a compromised or spoofed
                 service can then take any of the signer's tokens that Permit2 may move.
                 Only for a service you control whose payload the SDK cannot read.
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: per-call options for each request (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The signed quote, the submission and, when waiting, the final status.
@@ -811,7 +841,9 @@ class RoutingClient(SyncAPIClient):
             wait_timeout: seconds to keep polling when waiting (default 900).
             poll_interval: seconds between status requests (default 5).
             is_done: your own test of a status record, when waiting.
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: per-call options for each request (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The transaction, its hash, the allowance (and approval) and, when waiting,
