@@ -25,6 +25,7 @@ EXPECTED = {
     "GatewayClient",
     "HexBytes",
     "KnownChain",
+    "NotGiven",
     "RawResponse",
     "RelayerClient",
     "RequestOptions",

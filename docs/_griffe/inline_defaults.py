@@ -32,9 +32,20 @@ def _inline(value: Any, module: griffe.Object) -> str | None:
             return None
         value = target.value
     text = str(value)
-    if isinstance(value, griffe.ExprName) or len(text) > _MAX_LENGTH:
+    if isinstance(value, griffe.ExprName) or len(text) > _MAX_LENGTH or _names_sdk(value):
         return None
     return text
+
+
+def _names_sdk(value: Any) -> bool:
+    # A sentinel (NOT_GIVEN = NotGiven()) reads better by its name than as the call
+    # that made it: only values built from literals and other libraries are inlined.
+    if not isinstance(value, griffe.Expr):
+        return False
+    return any(
+        isinstance(part, griffe.ExprName) and part.canonical_path.startswith("xswap_sdk")
+        for part in value.iterate(flat=True)
+    )
 
 
 class InlineDefaults(griffe.Extension):

@@ -22,7 +22,7 @@ from ._version import __version__
 if _typing.TYPE_CHECKING:
     from . import errors
     from ._clock import Clock, SystemClock, VirtualClock
-    from ._options import NOT_GIVEN, RequestOptions
+    from ._options import NOT_GIVEN, NotGiven, RequestOptions
     from ._transport import RawResponse
     from .chains import KnownChain
     from .flash import AsyncFlashClient, FlashClient
@@ -56,6 +56,7 @@ __all__ = [
     "GatewayClient",
     "HexBytes",
     "KnownChain",
+    "NotGiven",
     "RawResponse",
     "RelayerClient",
     "RequestOptions",

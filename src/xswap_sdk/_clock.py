@@ -78,6 +78,7 @@ class VirtualClock:
         self._elapsed = 0.0
         self._lock = threading.Lock()
         self.sleeps: list[float] = []
+        """Every wait asked of this clock, in seconds, in order (``sleep`` and ``asleep``)."""
 
     def monotonic(self) -> float:
         """Seconds elapsed since the clock was created."""

@@ -89,8 +89,14 @@ TimeoutTypes = float | httpx.Timeout | None
 
 
 class NotGiven:
-    """Marks an argument the caller did not pass, where ``None`` has a meaning of its own
-    (``timeout=None`` disables timeouts)."""
+    """The type of `NOT_GIVEN`, the default of an argument where ``None`` has a meaning
+    of its own (``timeout=None`` disables timeouts, ``deadline=None`` removes the
+    deadline): ``timeout: float | Timeout | None | NotGiven = NOT_GIVEN`` means "keep
+    the client's setting" when left out.
+
+    There is one instance, falsy; test for it with ``value is NOT_GIVEN``. Name the type
+    in a wrapper of your own that passes such an argument through.
+    """
 
     _instance: NotGiven | None = None
 
@@ -107,6 +113,7 @@ class NotGiven:
 
 
 NOT_GIVEN: Final = NotGiven()
+"""The value of an argument that was not passed (see `NotGiven`)."""
 
 
 class RequestOptions(TypedDict, total=False):

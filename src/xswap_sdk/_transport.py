@@ -113,13 +113,21 @@ class RawResponse:
     """
 
     service: str
+    """The service that answered: ``"flash"``, ``"routing"``, ``"relayer"`` or ``"gateway"``."""
     method: str
+    """The HTTP method of the request (``"POST"``)."""
     path: str
+    """The request path without its query string (``"/api/submit-tx"``)."""
     status_code: int
+    """The HTTP status of the answer."""
     headers: httpx.Headers
+    """The answer's headers, as received."""
     content: bytes
+    """The answer's body, credentials replaced by ``"[redacted]"``."""
     elapsed: float
+    """Seconds from sending the request to reading the whole answer."""
     attempt: int
+    """Which attempt of the call this answer came from (``1`` for the first)."""
 
     @property
     def text(self) -> str:

@@ -145,6 +145,9 @@ class MissingCredentialsError(InvalidInputError):
 
     The message names the constructor argument and the environment variable that provide
     them. Raised before any network I/O.
+
+    Attributes:
+        env_var: the environment variable that would provide them, if one does.
     """
 
     def __init__(self, argument: str, rule: str, *, env_var: str | None = None) -> None:
@@ -189,6 +192,7 @@ class APIError(XSwapError):
     """A request to a service failed.
 
     Attributes:
+        message: what went wrong, without the method, the path or any secret.
         method: the HTTP method of the request, e.g. ``"POST"``.
         path: the request path without its query string, e.g. ``"/api/submit-tx"``.
         outcome_unknown: ``True`` when a state-changing request was sent but no usable

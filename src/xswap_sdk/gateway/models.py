@@ -90,7 +90,9 @@ class DomainInfo(WireModel):
     domain: LenientInt
     """The Gateway domain number."""
     wallet_contract: ContractInfo
+    """Its GatewayWallet, which holds deposits and burns what transfers spend."""
     minter_contract: ContractInfo
+    """Its GatewayMinter, which mints transfers on this domain."""
     processed_height: LenientInt
     """The last block Gateway has processed on this domain."""
     burn_intent_expiration_height: LenientInt
@@ -102,7 +104,9 @@ class GatewayInfo(WireModel):
     """What ``GET /v1/info`` returns: the API version and the domains served."""
 
     version: LenientInt
+    """The API version (``1``)."""
     domains: list[DomainInfo]
+    """Every domain Gateway serves."""
 
     def domain(self, domain: int) -> DomainInfo | None:
         """The entry of Gateway domain ``domain``, or ``None`` when it is not served."""
@@ -117,21 +121,27 @@ class BalanceSource(RequestModel):
     domain where the depositor is valid."""
 
     depositor: Address
+    """The address whose deposits to count."""
     domain: Uint32 | None = None
+    """A Gateway domain number; ``None`` for every domain."""
 
 
 class BalancesRequest(RequestModel):
     """The body of ``POST /v1/balances``."""
 
     token: TokenSymbol = "USDC"
+    """The token to count, as Gateway names it."""
     sources: list[BalanceSource] = Field(min_length=1)
+    """Whose balances to read, and where; at least one."""
 
 
 class DomainBalance(WireModel):
     """A depositor's available balance on one domain."""
 
     domain: LenientInt
+    """The Gateway domain number."""
     depositor: LenientAddress
+    """The address the deposits belong to."""
     balance: Decimal
     """In USDC (``Decimal("1.5")``), as Gateway sends it."""
 
@@ -149,7 +159,9 @@ class GatewayBalances(WireModel):
     """
 
     token: str
+    """The token counted (``"USDC"``)."""
     balances: list[DomainBalance]
+    """One entry per depositor and domain asked about."""
 
     def for_domain(self, domain: int, depositor: str | None = None) -> DomainBalance | None:
         """The entry of ``domain`` (and ``depositor``, when given), or ``None``."""
@@ -178,6 +190,7 @@ class IntentFee(WireModel):
     """The fee of one burn intent of a transfer."""
 
     transfer_spec_hash: str | None = None
+    """The keccak-256 hash of the intent's transfer spec, ``0x`` hex: which intent this is."""
     domain: LenientInt | None = None
     """The intent's source domain."""
     base_fee: Decimal | None = None
@@ -190,8 +203,11 @@ class TransferFees(WireModel):
     """What a transfer costs, in USDC."""
 
     total: Decimal
+    """Every fee of the transfer added up, in USDC."""
     token: str
+    """The token the fees are in (``"USDC"``)."""
     per_intent: list[IntentFee] = Field(default_factory=list)
+    """The fees of each burn intent, when Gateway itemises them."""
     forwarding_fee: Decimal | None = None
     """Charged when Gateway's forwarder mints for you (``enable_forwarder``)."""
 
@@ -214,15 +230,19 @@ class EstimatedBurnIntent(WireModel):
     """
 
     max_block_height: LenientInt
+    """The last source block at which the intent may be spent, as Gateway would accept it
+    now."""
     max_fee: LenientInt
     """In smallest USDC units."""
     spec: dict[str, Any]
+    """The transfer spec as Gateway sent it back (wire names, not checked)."""
 
 
 class EstimatedBurnIntentSet(WireModel):
     """A burn intent set as ``/v1/estimate`` returns it."""
 
     intents: list[EstimatedBurnIntent]
+    """Its intents, in the order they were sent."""
 
 
 class EstimatedTransfer(WireModel):
@@ -230,8 +250,11 @@ class EstimatedTransfer(WireModel):
     the fees when Gateway states them."""
 
     burn_intent: EstimatedBurnIntent | None = None
+    """The estimated intent, when a single intent was sent."""
     burn_intent_set: EstimatedBurnIntentSet | None = None
+    """The estimated set, when a burn intent set was sent."""
     fees: TransferFees | None = None
+    """What the transfer would cost, when Gateway states it."""
 
     @property
     def intents(self) -> list[EstimatedBurnIntent]:
@@ -264,11 +287,13 @@ class TransferResult(WireModel):
     """
 
     transfer_id: str
+    """Gateway's id of the transfer, for `GatewayClient.get_transfer`."""
     attestation: str
     """The attestation payload, ``0x`` hex."""
     signature: str = Field(repr=False)
     """Gateway's signature over the attestation, ``0x`` hex."""
     fees: TransferFees | None = None
+    """What the transfer costs, when Gateway states it."""
     expiration_block: LenientInt | None = None
     """The destination block after which the attestation can no longer be minted."""
 
@@ -299,36 +324,50 @@ class TransferIntentSummary(WireModel):
     """A burn intent of a transfer, as ``GET /v1/transfer/{id}`` summarises it."""
 
     transfer_spec_hash: str | None = None
+    """The keccak-256 hash of the intent's transfer spec, ``0x`` hex."""
     max_block_height: LenientInt | None = None
+    """The last source block at which the intent could be spent."""
     max_fee: LenientInt | None = None
+    """The most fee the intent allowed, in smallest USDC units."""
 
 
 class ForwardingDetails(WireModel):
     """Whether Gateway's forwarder mints the transfer, and why it failed if it did."""
 
     forwarding_enabled: bool | None = None
+    """Whether Gateway's forwarder mints the transfer on the destination chain."""
     failure_reason: str | None = None
+    """Why forwarding failed, if it did."""
 
 
 class AttestationDetails(WireModel):
     """A transfer's attestation, as ``GET /v1/transfer/{id}`` returns it."""
 
     payload: str | None = None
+    """The attestation payload, ``0x`` hex."""
     signature: str | None = Field(default=None, repr=False)
+    """Gateway's signature over the payload, ``0x`` hex."""
     expiration_block: LenientInt | None = None
+    """The destination block after which the attestation can no longer be minted."""
 
 
 class TransferDetails(WireModel):
     """A transfer's record (``GET /v1/transfer/{id}``)."""
 
     status: TransferState | str
+    """Where the transfer is (see `TransferState`); a state Circle adds is kept as is."""
     destination_domain: LenientInt | None = None
+    """The Gateway domain the transfer mints on."""
     burn_intents: list[TransferIntentSummary] = Field(default_factory=list)
+    """The burn intents it spends."""
     transaction_hash: str | None = None
     """The mint on the destination chain, once there is one."""
     forwarding_details: ForwardingDetails | None = None
+    """Whether Gateway's forwarder mints it, and why that failed if it did."""
     fees: TransferFees | None = None
+    """What the transfer costs, when Gateway states it."""
     attestation: AttestationDetails | None = None
+    """The attestation to mint with, once Gateway has issued it."""
 
     @property
     def is_terminal(self) -> bool:

@@ -132,7 +132,9 @@ class AsyncRelayerClient(AsyncAPIClient):
             limits=limits,
         )
         self.paths = paths or RelayerPaths()
+        """The relayer's HTTP paths this client calls."""
         self.chain_families = check_chain_families(chain_families)
+        """``{chain_id: family}`` known beyond the built-in ones (``chain_families=``)."""
         # Shared by with_options copies; entries are per base URL.
         self._chains: ChainListCache[RelayerChain] = ChainListCache(chain_list_ttl)
 

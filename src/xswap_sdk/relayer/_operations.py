@@ -43,10 +43,15 @@ class RelayerPaths:
     """
 
     submit_tx: str = "/api/submit-tx"
+    """Submit a transaction (`RelayerClient.submit_tx`, `RelayerClient.relay`)."""
     submit_tx_sync: str = "/api/submit-tx-sync"
+    """Submit and wait in the service (`RelayerClient.relay_sync`)."""
     tx: str = "/api/tx"
+    """A transaction's status (`RelayerClient.get_relay_status`)."""
     user: str = "/api/user"
+    """An account's status and limits (`RelayerClient.check_account_info`)."""
     supported_chains: str = "/api/supported-chains"
+    """The chain list (`RelayerClient.get_supported_chains`)."""
 
 
 def _flag(value: bool) -> str:

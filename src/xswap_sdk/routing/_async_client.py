@@ -157,6 +157,7 @@ class AsyncRoutingClient(AsyncAPIClient):
             limits=limits,
         )
         self.paths = paths or RoutingPaths()
+        """The routing service's HTTP paths this client calls."""
         self._routing_contracts = gasless.check_routing_contracts(routing_contracts)
         # The chain list (serviceContract per chain, features), kept per base URL;
         # shared by with_options copies.

@@ -90,16 +90,27 @@ class RoutingPaths:
     ``RoutingClient(paths=RoutingPaths(quote="/v2/quote"))``."""
 
     quote: str = "/quote"
+    """Ranked routes (`RoutingClient.get_quote`)."""
     build_best_path: str = "/build-best-path"
+    """The best route's transaction (`RoutingClient.build_best_path`)."""
     build_path: str = "/build-path"
+    """A chosen route's transaction (`RoutingClient.build_path`)."""
     build_path_by_id: str = "/build-path-by-id"
+    """A quoted route's transaction by its id (`RoutingClient.build_path_by_id`)."""
     status: str = "/status"
+    """A route execution's status (`RoutingClient.get_status`)."""
     supported_chains: str = "/supported-chains"
+    """The chain list (`RoutingClient.get_supported_chains`)."""
     search_token: str = "/search-token"
+    """Token search (`RoutingClient.search_token`)."""
     tokens: str = "/tokens"
+    """The token list (`RoutingClient.get_tokens`)."""
     gasless_quote: str = "/gasless/quote"
+    """A gasless Permit2 quote (`RoutingClient.get_gasless_quote`)."""
     gasless_submit: str = "/gasless/submit-swap"
+    """Submit a signed gasless swap (`RoutingClient.submit_gasless_swap`)."""
     gasless_status: str = "/gasless/status"
+    """A gasless swap's status (`RoutingClient.get_gasless_status`)."""
 
 
 # ---------------------------------------------------------------------------- query strings

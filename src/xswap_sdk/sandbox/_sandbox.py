@@ -159,8 +159,10 @@ class Sandbox:
         if jwt_secret is not None and (not isinstance(jwt_secret, bytes) or len(jwt_secret) < 16):
             raise ValueError("jwt_secret must be bytes, at least 16 of them")
         self.seed = seed
+        """The seed of the emulated world (ids, hashes, addresses)."""
         self.clock: Clock = VirtualClock() if clock is None else clock
         self.base_url = base_url.rstrip("/")
+        """The URL the services are emulated under (``url(service)`` adds the service)."""
         world = World(seed, self.clock)
         self.relayer = RelayerService(world)
         self.flash = FlashService(world, host=httpx.URL(self.base_url).host, jwt_secret=jwt_secret)

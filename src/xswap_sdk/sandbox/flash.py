@@ -159,6 +159,7 @@ class FlashService(Service):
     """
 
     name = "flash"
+    """Its name in fault rules, the request log and `Sandbox.url`."""
 
     def __init__(
         self, world: World, *, host: str = "sandbox.invalid", jwt_secret: bytes | None = None

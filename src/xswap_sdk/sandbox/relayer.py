@@ -149,6 +149,7 @@ class RelayerService(Service):
     """
 
     name = "relayer"
+    """Its name in fault rules, the request log and `Sandbox.url`."""
 
     def __init__(self, world: World) -> None:
         super().__init__()
@@ -159,7 +160,9 @@ class RelayerService(Service):
         self._txs: dict[str, _Tx] = {}
         self._fates: OutcomeQueue[tuple[Fate, str]] = OutcomeQueue()
         self.non_evm_chains: dict[int, NonEvmChain] = {chain.id: chain for chain in _NON_EVM}
+        """The non-EVM chains listed and accepted, by chain id; add one to emulate it."""
         self.disabled_chains: set[int] = set()
+        """Chain ids listed as ``disabledChainIds``, whose submissions are refused."""
         submit_fields = (
             "to",
             "callData",

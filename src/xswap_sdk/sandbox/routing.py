@@ -126,6 +126,7 @@ class RoutingService(Service):
     """
 
     name = "routing"
+    """Its name in fault rules, the request log and `Sandbox.url`."""
 
     def __init__(self, world: World, relayer: RelayerService) -> None:
         super().__init__()
@@ -138,6 +139,8 @@ class RoutingService(Service):
         self._built: dict[str, str] = {}
         self._tracked: dict[str, _Tracked] = {}
         self.enforce_allowances = False
+        """Whether `broadcast` refuses a swap whose sender has not approved enough
+        (see `approve`)."""
         self._allowances: dict[tuple[int, str, str, str], int] = {}
         add = self.router.add
         add("GET", "/quote", self._quote, summary="ranked routes", query=_QUOTE_QUERY)
