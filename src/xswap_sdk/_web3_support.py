@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
+from ._lazy import install_hint
 from .errors import SwapFailedError
 
 __all__ = [
@@ -109,7 +110,7 @@ def no_version_errors() -> tuple[type[Exception], ...]:
     try:
         from web3.exceptions import BadFunctionCallOutput, ContractLogicError, Web3ValueError
     except ImportError as exc:
-        raise ImportError('reading a token needs web3: pip install "xswap-sdk[web3]"') from exc
+        raise ImportError(f"reading a token needs web3, from {install_hint('web3')}") from exc
     errors: tuple[type[Exception], ...] = (
         ContractLogicError,
         BadFunctionCallOutput,

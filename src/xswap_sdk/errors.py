@@ -825,5 +825,5 @@ class MissingDependencyError(XSwapError, ImportError):
     """A feature needs an optional extra that is not installed.
 
     The message gives the command that installs it, e.g.
-    ``pip install "xswap-sdk[web3]"``.
+    ``pip install ".[web3]"`` in a checkout of xswap-sdk.
     """

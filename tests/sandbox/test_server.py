@@ -17,6 +17,7 @@ import pytest
 import uvicorn
 
 from xswap_sdk import RelayerClient, SystemClock, errors
+from xswap_sdk._lazy import install_hint
 from xswap_sdk.sandbox import Sandbox, server
 from xswap_sdk.sandbox.__main__ import main
 from xswap_sdk.sandbox.server import create_app
@@ -141,11 +142,11 @@ def test_without_the_extra_the_command_says_what_to_install(
 ) -> None:
     def missing(module: str, *, extra: str, feature: str) -> object:
         raise errors.MissingDependencyError(
-            f'{feature} needs {module!r}: pip install "xswap-sdk[{extra}]"'
+            f"{feature} needs {module!r}, from {install_hint(extra)}"
         )
 
     monkeypatch.setattr(server, "require", missing)
     with pytest.raises(SystemExit) as exited:
         main(["--port", "1"])
     assert exited.value.code == 2
-    assert 'pip install "xswap-sdk[sandbox]"' in capsys.readouterr().err
+    assert 'pip install ".[sandbox]"' in capsys.readouterr().err

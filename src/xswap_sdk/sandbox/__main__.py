@@ -1,6 +1,6 @@
 """``python -m xswap_sdk.sandbox``: serve the three emulated services on localhost.
 
-Needs the ``sandbox`` extra (``pip install "xswap-sdk[sandbox]"``).
+Needs the ``sandbox`` extra (``pip install ".[sandbox]"`` in a checkout).
 """
 
 from __future__ import annotations

@@ -134,8 +134,8 @@ def create_app(
         max_body: the largest request body read, in bytes; above it, HTTP 413.
 
     Raises:
-        MissingDependencyError: Starlette is not installed (``pip install
-            "xswap-sdk[sandbox]"``).
+        MissingDependencyError: Starlette is not installed (the ``sandbox`` extra:
+            ``pip install ".[sandbox]"`` in a checkout).
     """
     applications = require("starlette.applications", extra="sandbox", feature=_FEATURE)
     routing = require("starlette.routing", extra="sandbox", feature=_FEATURE)

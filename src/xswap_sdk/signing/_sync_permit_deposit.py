@@ -37,7 +37,7 @@ def prepare_deposit_with_permit(
     as spender. Before signing, the permit's EIP-712 domain (that name and version, the
     chain id, the token) is compared with the token's own ``DOMAIN_SEPARATOR()`` when it
     has one: a permit the token would refuse is not signed. Needs the ``web3`` extra:
-    ``pip install "xswap-sdk[web3]"``.
+    ``pip install ".[web3]"`` in a checkout.
 
     The ``gateway_wallet`` and ``usdc`` given here are signed as they are: take them
     from `xswap_sdk.registry` (``FlashClient.deposit`` does), not from a service.
