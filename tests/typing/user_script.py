@@ -107,6 +107,22 @@ def swap(sb: Sandbox) -> tuple[Quote, SwapSubmission, SwapRecord]:
     return quote, submission, record
 
 
+def configured_clients(sb: Sandbox) -> None:
+    """The sandbox's factories take their client's own keyword arguments, typed."""
+    relayer = sb.relayer_client(timeout=5.0, max_retries=1, chain_list_ttl=60)
+    routing = sb.async_routing_client(deadline=30.0)
+    flash = sb.flash_client(signer=TEST_SIGNER, max_retries=0)
+    gateway = sb.gateway_client(timeout=None)
+    print(type(relayer).__name__, type(routing).__name__, type(flash).__name__, gateway)
+
+
+def misspelled(sb: Sandbox) -> None:
+    """Never run: a misspelled or mistyped argument is a type error (mypy --strict
+    reports an ``ignore`` that is not needed, so these prove the factories are typed)."""
+    sb.relayer_client(tiemout=5.0)  # type: ignore[call-arg]
+    sb.async_flash_client(max_retries="2")  # type: ignore[arg-type]
+
+
 def main() -> None:
     """Run each part against a fresh sandbox."""
     with Sandbox() as sb:
@@ -114,6 +130,7 @@ def main() -> None:
         gasless_quote(sb)
         relay(sb)
         swap(sb)
+        configured_clients(sb)
 
 
 if __name__ == "__main__":

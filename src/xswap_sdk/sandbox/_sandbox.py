@@ -11,11 +11,12 @@ in ``server.py`` only translate to and from it.
 
 from __future__ import annotations
 
+import inspect
 import threading
-from collections.abc import Coroutine, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import TracebackType
-from typing import Any, Final, Self, TypeVar
+from typing import Any, Concatenate, Final, ParamSpec, Self, TypeVar
 
 import httpx
 
@@ -44,6 +45,31 @@ BASE_URL: Final = "https://sandbox.invalid"
 """The host the in-process clients talk to (``.invalid`` never resolves)."""
 
 ClientT = TypeVar("ClientT")
+ClientArgs = ParamSpec("ClientArgs")
+
+
+def _takes_the_arguments_of(
+    client: Callable[ClientArgs, ClientT],
+) -> Callable[[Callable[..., ClientT]], Callable[Concatenate[Sandbox, ClientArgs], ClientT]]:
+    """Give a client factory the keyword arguments of the client's own constructor.
+
+    Type checkers and editors complete ``sb.relayer_client(time...`` from the
+    constructor itself (one source of truth: an argument added to a client is there
+    too), and notebooks read the same list from the factory's ``__signature__``.
+    """
+
+    def decorate(
+        factory: Callable[..., ClientT],
+    ) -> Callable[Concatenate[Sandbox, ClientArgs], ClientT]:
+        constructor = inspect.signature(client)
+        self_parameter = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        factory.__signature__ = constructor.replace(  # type: ignore[attr-defined]
+            parameters=[self_parameter, *constructor.parameters.values()],
+            return_annotation=client,
+        )
+        return factory
+
+    return decorate
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,54 +420,63 @@ class Sandbox:
         self._clients.append(client)
         return client
 
+    @_takes_the_arguments_of(FlashClient)
     def flash_client(self, signer: Signer | None = None, **kwargs: Any) -> FlashClient:
         """A `FlashClient` wired to the sandbox: its URL, its clock, and its routers as
         ``trusted_routers``.
 
-        Args:
-            signer: the wallet the client logs in with, on its first call that needs it.
-            **kwargs: any other `FlashClient` argument, or an override of these.
+        Takes every `FlashClient` argument, by keyword (type checkers and editors see
+        the constructor's own list): ``signer=`` is the wallet the client logs in with,
+        on its first call that needs it; an argument the sandbox sets (``base_url``,
+        ``clock``, ``http_client``, ``trusted_routers``) may be overridden.
         """
         return self._keep(FlashClient(signer=signer, **self._wire("flash", kwargs, sync=True)))
 
+    @_takes_the_arguments_of(AsyncFlashClient)
     def async_flash_client(self, signer: Signer | None = None, **kwargs: Any) -> AsyncFlashClient:
         """An `AsyncFlashClient` wired to the sandbox; see `flash_client`."""
         return self._keep(
             AsyncFlashClient(signer=signer, **self._wire("flash", kwargs, sync=False))
         )
 
+    @_takes_the_arguments_of(RoutingClient)
     def routing_client(self, **kwargs: Any) -> RoutingClient:
         """A `RoutingClient` wired to the sandbox: its URL, its API key, its clock.
 
-        Args:
-            **kwargs: any other `RoutingClient` argument, or an override of these.
+        Takes every `RoutingClient` argument, by keyword; an argument the sandbox sets
+        (``base_url``, ``api_key``, ``clock``, ``http_client``) may be overridden.
         """
         return self._keep(RoutingClient(**self._wire("routing", kwargs, sync=True)))
 
+    @_takes_the_arguments_of(AsyncRoutingClient)
     def async_routing_client(self, **kwargs: Any) -> AsyncRoutingClient:
         """An `AsyncRoutingClient` wired to the sandbox; see `routing_client`."""
         return self._keep(AsyncRoutingClient(**self._wire("routing", kwargs, sync=False)))
 
+    @_takes_the_arguments_of(RelayerClient)
     def relayer_client(self, **kwargs: Any) -> RelayerClient:
         """A `RelayerClient` wired to the sandbox: its URL, its API key, its clock.
 
-        Args:
-            **kwargs: any other `RelayerClient` argument, or an override of these.
+        Takes every `RelayerClient` argument, by keyword; an argument the sandbox sets
+        (``base_url``, ``api_key``, ``clock``, ``http_client``) may be overridden.
         """
         return self._keep(RelayerClient(**self._wire("relayer", kwargs, sync=True)))
 
+    @_takes_the_arguments_of(AsyncRelayerClient)
     def async_relayer_client(self, **kwargs: Any) -> AsyncRelayerClient:
         """An `AsyncRelayerClient` wired to the sandbox; see `relayer_client`."""
         return self._keep(AsyncRelayerClient(**self._wire("relayer", kwargs, sync=False)))
 
+    @_takes_the_arguments_of(GatewayClient)
     def gateway_client(self, **kwargs: Any) -> GatewayClient:
         """A `GatewayClient` wired to the sandbox's Gateway API: its URL, its clock.
 
-        Args:
-            **kwargs: any other `GatewayClient` argument, or an override of these.
+        Takes every `GatewayClient` argument, by keyword; an argument the sandbox sets
+        (``base_url``, ``clock``, ``http_client``) may be overridden.
         """
         return self._keep(GatewayClient(**self._wire("gateway", kwargs, sync=True)))
 
+    @_takes_the_arguments_of(AsyncGatewayClient)
     def async_gateway_client(self, **kwargs: Any) -> AsyncGatewayClient:
         """An `AsyncGatewayClient` wired to the sandbox; see `gateway_client`."""
         return self._keep(AsyncGatewayClient(**self._wire("gateway", kwargs, sync=False)))
