@@ -38,6 +38,10 @@ PAIRS = [
 
 # Applied in order to the whole text, so docstrings read right in the blocking module too.
 SUBSTITUTIONS: list[tuple[str, str]] = [
+    # The article before a name whose twin starts with a consonant ("an AsyncGatewayClient"
+    # is "a GatewayClient"): the twins below start with S, or with what follows "Async".
+    (r"\b([Aa])n (?=Async(?:APIClient|Transport)\b)", r"\1 "),
+    (r"\b([Aa])n (?=Async[B-DF-HJ-NP-TV-Z])", r"\1 "),
     # Names whose blocking twin is not simply the name without "Async".
     (r"\bAsyncAPIClient\b", "SyncAPIClient"),
     (r"\bAsyncTransport\b", "SyncTransport"),

@@ -67,3 +67,17 @@ def test_the_rewrite_turns_async_into_blocking_code() -> None:
         "        yield prepare_deposit_with_permit(web3)\n"
         "from ._sync_transport import SyncTransport\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("source", "blocking"),
+    [
+        ("must be an AsyncGatewayClient or None", "must be a GatewayClient or None"),
+        ("An AsyncAPIClient holds", "A SyncAPIClient holds"),
+        ("an AsyncWeb3[Any] instance", "a Web3 instance"),
+        ("an AsyncIterator of pages", "an Iterator of pages"),
+        ("an AsyncOrder", "an Order"),
+    ],
+)
+def test_the_article_agrees_with_the_blocking_name(source: str, blocking: str) -> None:
+    assert unasync.unasync_text(source) == blocking

@@ -200,7 +200,7 @@ class FlashClient(SyncAPIClient):
         self._registry = DEFAULT_REGISTRY if registry is None else registry
         self._trusted_routers = check_trusted_routers(trusted_routers)
         if gateway is not None and not isinstance(gateway, GatewayClient):
-            raise InvalidInputError("gateway", "must be an GatewayClient or None")
+            raise InvalidInputError("gateway", "must be a GatewayClient or None")
         self._gateway = gateway
         # Set before the base class builds the transport, which asks for the auth.
         self._session = _session_state(signer, jwt, clock)
