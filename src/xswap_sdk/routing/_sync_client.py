@@ -74,7 +74,7 @@ class RoutingClient(SyncAPIClient):
         api_key: the routing API key; defaults to ``XSWAP_ROUTING_API_KEY``. Required by
             `get_supported_chains` and the gasless status calls (a missing key is
             reported before the request); sent with every other call when set.
-        base_url: defaults to ``XSWAP_ROUTING_URL``, then ``https://operations.xpath.rath.fi``.
+        base_url: defaults to ``XSWAP_ROUTING_URL``, then ``https://api.xpath.rath.fi``.
         timeout: seconds, an `httpx.Timeout`, or ``None`` for none; default connect 5 s,
             read 30 s, or the ``http_client``'s own timeout when you pass one.
         max_retries: retries of a failed request where retrying is safe (default 2).

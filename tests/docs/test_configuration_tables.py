@@ -1,0 +1,81 @@
+"""The configuration tables (README.md and docs/configuration.md) name every client and
+every ``XSWAP_*`` environment variable the SDK reads, with each client's default URL."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+import xswap_sdk
+from xswap_sdk._options import ServiceConfig
+from xswap_sdk.flash._async_client import FLASH_SERVICE
+from xswap_sdk.gateway._async_client import GATEWAY_SERVICE, GATEWAY_TESTNET_URL
+from xswap_sdk.relayer._async_client import RELAYER_SERVICE
+from xswap_sdk.routing._async_client import ROUTING_SERVICE
+
+ROOT = Path(__file__).resolve().parents[2]
+SERVICES = [FLASH_SERVICE, ROUTING_SERVICE, RELAYER_SERVICE, GATEWAY_SERVICE]
+
+
+def variables_read_in_src() -> set[str]:
+    found: set[str] = set()
+    for path in (ROOT / "src").rglob("*.py"):
+        found |= set(re.findall(r"\bXSWAP_[A-Z][A-Z0-9_]*", path.read_text()))
+    return found
+
+
+def configuration_section(page: Path) -> str:
+    text = page.read_text()
+    if page.name == "README.md":
+        start = text.index("## Configuration")
+        return text[start : text.index("\n## ", start + 1)]
+    return text
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/configuration.md"])
+def test_the_table_names_every_variable_and_client(page: str) -> None:
+    section = configuration_section(ROOT / page)
+    variables = variables_read_in_src()
+    assert {"XSWAP_FLASH_JWT", "XSWAP_GATEWAY_URL", "XSWAP_LOG"} <= variables
+    assert sorted(name for name in variables if f"`{name}" not in section) == []
+    clients = [name for name in xswap_sdk.__all__ if name.endswith("Client")]
+    assert len(clients) == 8
+    missing = [name for name in clients if not name.startswith("Async") and name not in section]
+    assert missing == []
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/configuration.md"])
+def test_the_table_gives_each_default_url(page: str) -> None:
+    section = configuration_section(ROOT / page)
+    for service in SERVICES:
+        assert service.default_base_url in section
+        assert service.base_url_env in section
+    assert GATEWAY_TESTNET_URL in section
+
+
+@pytest.mark.parametrize(
+    ("client", "service"),
+    [
+        ("FlashClient", FLASH_SERVICE),
+        ("RoutingClient", ROUTING_SERVICE),
+        ("RelayerClient", RELAYER_SERVICE),
+    ],
+)
+def test_each_client_docstring_names_its_default_url(client: str, service: ServiceConfig) -> None:
+    # (The Gateway client's default depends on testnet=; its docstring names both URLs.)
+    doc = getattr(xswap_sdk, client).__doc__ or ""
+    assert f"``{service.base_url_env}``, then ``{service.default_base_url}``" in doc
+
+
+def test_the_architecture_page_lists_each_generated_pair_once() -> None:
+    page = (ROOT / "docs" / "architecture.md").read_text()
+    rows = re.findall(r"^\| `([\w/]*_async_\w+\.py)` \| `([\w/]+\.py)` \|$", page, re.MULTILINE)
+    assert len(rows) == len(set(rows))
+    spec = importlib.util.spec_from_file_location("unasync", ROOT / "scripts" / "unasync.py")
+    assert spec is not None and spec.loader is not None
+    unasync = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(unasync)
+    assert sorted(rows) == sorted(unasync.PAIRS)
