@@ -389,3 +389,55 @@ def test_every_rendered_field_is_described(rendered: Rendered) -> None:
 def _is_enum_member(cls: Any) -> bool:
     value = _try_runtime(cls.path)
     return inspect.isclass(value) and issubclass(value, enum.Enum)
+
+
+# ------------------------------------------------------------------ per-call options, once
+
+
+def _options_paragraph(doc: str) -> str:
+    """The ``**options:`` entry of a Google-style Args section, continuation lines too."""
+    lines = doc.splitlines()
+    for index, line in enumerate(lines):
+        if line.lstrip().startswith("**options:"):
+            indent = len(line) - len(line.lstrip())
+            entry = [line.strip()]
+            for more in lines[index + 1 :]:
+                if not more.strip() or len(more) - len(more.lstrip()) <= indent:
+                    break
+                entry.append(more.strip())
+            return " ".join(entry)
+    return ""
+
+
+def _methods_taking_options() -> Iterator[tuple[str, Any, str]]:
+    import xswap_sdk
+
+    for client in [name for name in xswap_sdk.__all__ if name.endswith("Client")]:
+        cls = getattr(xswap_sdk, client)
+        for name, method in inspect.getmembers(cls, inspect.isfunction):
+            if name.startswith("_"):
+                continue
+            parameter = inspect.signature(method).parameters.get("options")
+            if parameter is not None and parameter.kind is inspect.Parameter.VAR_KEYWORD:
+                yield f"{client}.{name}", method, str(parameter.annotation)
+
+
+def test_every_options_line_refers_to_the_per_call_options_with_every_key() -> None:
+    from xswap_sdk import _options
+
+    checked, wrong = 0, []
+    for where, method, annotation in _methods_taking_options():
+        typed_dict = re.fullmatch(r"Unpack\[(\w+)\]", annotation)
+        assert typed_dict, f"{where}: **options is {annotation}"
+        name = typed_dict[1]
+        if where.split(".")[1].startswith("wait_") and name == "RequestOptions":
+            continue  # the waits' own options (without timeout=) are documented with them
+        line = _options_paragraph(inspect.getdoc(method) or "")
+        keys = getattr(_options, name).__annotations__
+        named = set(re.findall(r"``(\w+)``", line))
+        expected = set(keys) if name == "RequestOptions" else set()
+        if f"`{name}`" not in line or not expected <= named:
+            wrong.append(f"{where}: {line!r}")
+        checked += 1
+    assert checked > 60
+    assert wrong == []

@@ -707,9 +707,7 @@ class AsyncFlashClient(AsyncAPIClient):
             transaction_hash: from `SwapSubmission.transaction_hash`.
             wait_timeout: seconds before giving up.
             poll_interval: seconds between reads of the history.
-            **options: per-call options for each request (`RequestOptions`): ``timeout``,
-                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
-                ``extra_body``; see "Per-call options" in the configuration guide.
+            **options: ``timeout`` and ``max_retries`` for each request.
 
         Raises:
             SwapFailedError: the swap's status became ``failed``.
@@ -876,9 +874,7 @@ class AsyncFlashClient(AsyncAPIClient):
             at_least: smallest USDC units to wait for.
             wait_timeout: seconds before giving up (default 1800).
             poll_interval: seconds between two reads (default 10).
-            **options: per-call options for each request (`RequestOptions`): ``timeout``,
-                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
-                ``extra_body``; see "Per-call options" in the configuration guide.
+            **options: ``timeout`` and ``max_retries`` for each request.
 
         Returns:
             The balance reached, in smallest USDC units.

@@ -702,9 +702,7 @@ class FlashClient(SyncAPIClient):
             transaction_hash: from `SwapSubmission.transaction_hash`.
             wait_timeout: seconds before giving up.
             poll_interval: seconds between reads of the history.
-            **options: per-call options for each request (`RequestOptions`): ``timeout``,
-                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
-                ``extra_body``; see "Per-call options" in the configuration guide.
+            **options: ``timeout`` and ``max_retries`` for each request.
 
         Raises:
             SwapFailedError: the swap's status became ``failed``.
@@ -871,9 +869,7 @@ class FlashClient(SyncAPIClient):
             at_least: smallest USDC units to wait for.
             wait_timeout: seconds before giving up (default 1800).
             poll_interval: seconds between two reads (default 10).
-            **options: per-call options for each request (`RequestOptions`): ``timeout``,
-                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
-                ``extra_body``; see "Per-call options" in the configuration guide.
+            **options: ``timeout`` and ``max_retries`` for each request.
 
         Returns:
             The balance reached, in smallest USDC units.

@@ -347,9 +347,7 @@ class AsyncGatewayClient(AsyncAPIClient):
             until: ``"finalized"`` (the mint is final) or ``"confirmed"`` (minted).
             wait_timeout: seconds before giving up.
             poll_interval: seconds between two reads.
-            **options: per-call options for each request (`RequestOptions`): ``timeout``,
-                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
-                ``extra_body``; see "Per-call options" in the configuration guide.
+            **options: ``timeout`` and ``max_retries`` for each request.
 
         Raises:
             TransferFailedError: the transfer ``failed`` or ``expired``.
@@ -386,9 +384,7 @@ class AsyncGatewayClient(AsyncAPIClient):
             wait_timeout: seconds before giving up.
             poll_interval: seconds between two reads.
             token: the token (``"USDC"``).
-            **options: per-call options for each request (`RequestOptions`): ``timeout``,
-                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
-                ``extra_body``; see "Per-call options" in the configuration guide.
+            **options: ``timeout`` and ``max_retries`` for each request.
 
         Returns:
             The depositor's entry for the chain's domain.

@@ -343,9 +343,7 @@ class GatewayClient(SyncAPIClient):
             until: ``"finalized"`` (the mint is final) or ``"confirmed"`` (minted).
             wait_timeout: seconds before giving up.
             poll_interval: seconds between two reads.
-            **options: per-call options for each request (`RequestOptions`): ``timeout``,
-                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
-                ``extra_body``; see "Per-call options" in the configuration guide.
+            **options: ``timeout`` and ``max_retries`` for each request.
 
         Raises:
             TransferFailedError: the transfer ``failed`` or ``expired``.
@@ -382,9 +380,7 @@ class GatewayClient(SyncAPIClient):
             wait_timeout: seconds before giving up.
             poll_interval: seconds between two reads.
             token: the token (``"USDC"``).
-            **options: per-call options for each request (`RequestOptions`): ``timeout``,
-                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
-                ``extra_body``; see "Per-call options" in the configuration guide.
+            **options: ``timeout`` and ``max_retries`` for each request.
 
         Returns:
             The depositor's entry for the chain's domain.

@@ -434,9 +434,7 @@ class AsyncRelayerClient(AsyncAPIClient):
             tx_id: the id from `submit_tx` or `relay`.
             timeout_ms: milliseconds to keep polling.
             poll_interval_ms: milliseconds between requests.
-            **options: per-call options for each request (`RequestOptions`): ``timeout``,
-                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
-                ``extra_body``; see "Per-call options" in the configuration guide.
+            **options: ``timeout`` and ``max_retries`` for each request.
 
         Raises:
             RelayFailedError: the status became FAILED (the error carries the record).
@@ -465,9 +463,7 @@ class AsyncRelayerClient(AsyncAPIClient):
             tx_id: the id from `submit_tx` or `relay`.
             timeout_ms: milliseconds to keep polling.
             poll_interval_ms: milliseconds between requests.
-            **options: per-call options for each request (`RequestOptions`): ``timeout``,
-                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
-                ``extra_body``; see "Per-call options" in the configuration guide.
+            **options: ``timeout`` and ``max_retries`` for each request.
 
         Raises:
             RelayFailedError: the status became FAILED.

@@ -479,9 +479,7 @@ class RoutingClient(SyncAPIClient):
             wait_timeout: seconds to keep polling (default 900, 15 minutes).
             poll_interval: seconds between requests (default 5).
             is_done: your own test of a record, for states the SDK does not know.
-            **options: per-call options for each request (`RequestOptions`): ``timeout``,
-                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
-                ``extra_body``; see "Per-call options" in the configuration guide.
+            **options: ``timeout`` and ``max_retries`` for each request.
 
         Raises:
             SwapFailedError: the status became ``failed``; ``status`` holds the record.
@@ -671,9 +669,7 @@ class RoutingClient(SyncAPIClient):
             wait_timeout: seconds to keep polling (default 900, 15 minutes).
             poll_interval: seconds between requests (default 5).
             is_done: your own test of a record, for states the SDK does not know.
-            **options: per-call options for each request (`RequestOptions`): ``timeout``,
-                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
-                ``extra_body``; see "Per-call options" in the configuration guide.
+            **options: ``timeout`` and ``max_retries`` for each request.
 
         Raises:
             SwapFailedError: the status became ``failed``; ``status`` holds the record.
