@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import html
 import importlib
@@ -441,3 +442,24 @@ def test_every_options_line_refers_to_the_per_call_options_with_every_key() -> N
         checked += 1
     assert checked > 60
     assert wrong == []
+
+
+# What the reference leaves out on purpose, and why.
+NOT_IN_THE_REFERENCE = {
+    # How the sandbox applies a fault rule to its own answers (faults.py's internals).
+    "xswap_sdk.sandbox.faults.Outcome",
+}
+
+
+def test_every_public_model_and_dataclass_is_in_the_reference(rendered: Rendered) -> None:
+    missing = set()
+    for module in _public_modules():
+        for name in getattr(module, "__all__", ()):
+            value = getattr(module, name)
+            if not inspect.isclass(value):
+                continue
+            if issubclass(value, BaseModel) or dataclasses.is_dataclass(value):
+                path = f"{value.__module__}.{value.__qualname__}"
+                if path not in rendered.seen and path not in NOT_IN_THE_REFERENCE:
+                    missing.add(path)
+    assert sorted(missing) == []

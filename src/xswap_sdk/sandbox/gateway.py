@@ -139,6 +139,7 @@ class GatewayService(Service):
     """
 
     name = "gateway"
+    """Its name in fault rules, the request log and `Sandbox.url`."""
 
     def __init__(self, world: World, flash: FlashService) -> None:
         super().__init__()
