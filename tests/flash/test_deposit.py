@@ -256,7 +256,7 @@ async def test_without_web3_installed_the_error_names_the_extra(
     make_flash: Any, wallet: LocalAccount, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(sys.modules, "web3", None)
-    with pytest.raises(errors.MissingDependencyError, match=r"xswap-sdk\[web3\]"):
+    with pytest.raises(errors.MissingDependencyError, match=r'pip install "\.\[web3\]"'):
         await resolve(make_flash().deposit(wallet, chain_id=1, amount=1, web3=object()))
 
 

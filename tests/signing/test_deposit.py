@@ -44,7 +44,7 @@ def test_missing_web3_says_how_to_install_it(
 ) -> None:
     monkeypatch.setitem(sys.modules, "web3", None)
     monkeypatch.setitem(sys.modules, "web3.exceptions", None)
-    with pytest.raises(ImportError, match=r'pip install "xswap-sdk\[web3\]"'):
+    with pytest.raises(ImportError, match=r'pip install "\.\[web3\]" in a checkout'):
         prepare_deposit_with_permit(
             UntouchableWeb3(),
             account,
