@@ -139,10 +139,7 @@ _REDACTED = "[redacted]"
 
 
 def _is_secret_key(key: object) -> bool:
-    return (
-        isinstance(key, str)
-        and key.lower().replace("_", "").replace("-", "") in _SECRET_KEYS
-    )
+    return isinstance(key, str) and key.lower().replace("_", "").replace("-", "") in _SECRET_KEYS
 
 
 def _redact_scalar(value: Any, secret: bool) -> Any:

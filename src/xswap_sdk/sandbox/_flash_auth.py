@@ -14,11 +14,11 @@ import string
 from dataclasses import InitVar, dataclass, field
 from typing import Any
 
-from ..errors import InvalidInputError, SigningError
-from ..signing import recover_personal_sign
+from ..errors import InvalidInputError
 from ..types import Address
 from . import _jwt
 from ._http import HTTPError, Request, checked
+from ._oracle import recover_message
 from ._world import World, iso
 
 __all__ = ["Accounts", "User"]
@@ -107,8 +107,8 @@ class Accounts:
         try:
             if not isinstance(signature, str):
                 raise InvalidInputError("signature", "must be a string")
-            signer = recover_personal_sign(message.text, signature)
-        except (InvalidInputError, SigningError):
+            signer = recover_message(message.text, signature)
+        except (InvalidInputError, ValueError):
             raise HTTPError(400, "signature must be a 65-byte hex signature") from None
         if signer != message.address:
             raise HTTPError(401, "the signature does not match the address")

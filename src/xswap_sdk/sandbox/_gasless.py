@@ -18,11 +18,11 @@ from typing import Any, Final
 
 from eth_hash.auto import keccak
 
-from ..errors import InvalidInputError, SigningError
-from ..signing import recover_typed_data
+from ..errors import InvalidInputError
 from ._abi import abi_words
 from ._catalog import CHAINS, PERMIT2, derived_address
 from ._http import HTTPError
+from ._oracle import recover_typed_data
 from ._routes import Plan, RouteQuery, min_amount_out, plan_routes, rank
 from ._world import World, iso
 from .relayer import RelayerService
@@ -209,7 +209,7 @@ class GaslessDesk:
             if not isinstance(signature, str):
                 raise InvalidInputError("signature", "must be a string")
             signer = recover_typed_data(quote.typed_data, signature)
-        except (InvalidInputError, SigningError):
+        except (InvalidInputError, ValueError):
             raise HTTPError(400, "signature must be a 65-byte hex signature") from None
         if signer != quote.query.sender:
             raise HTTPError(400, "invalid signature: the permit was not signed by the sender")

@@ -34,6 +34,7 @@ from ..signing.eip7702 import SignedAuthorization
 from ..types import Address, ChainId, HexBytes, TokenAmount
 from ._catalog import CHAINS, derived_address
 from ._http import Handler, HTTPError, Request, Response, Service, check_api_key, checked
+from ._oracle import recover_authorization
 from ._world import OutcomeQueue, Timeline, World, iso
 
 __all__ = ["NonEvmChain", "RelayerService", "RelayerTimings"]
@@ -399,7 +400,16 @@ class RelayerService(Service):
                     f"{where} is for chain {authorization.chain_id}, not {chain_id}",
                     where,
                 )
-            checked.append({**authorization.to_wire(), "authority": authorization.authority})
+            # Who signed, by eth-keys (the sandbox's own oracle), not by the SDK's code.
+            authority = recover_authorization(
+                authorization.chain_id,
+                authorization.address,
+                authorization.nonce,
+                authorization.y_parity,
+                int(authorization.r, 16),
+                int(authorization.s, 16),
+            )
+            checked.append({**authorization.to_wire(), "authority": authority})
         return checked
 
     def _estimate(self, fields: dict[str, Any]) -> tuple[int, int, float]:
