@@ -265,9 +265,7 @@ def get_relay_status(
     def parse(data: Any) -> RelayStatus:
         submitted = submissions.get(checked) if submissions is not None else None
         record: RelayStatus = read(data)
-        return check_record(
-            record, method="GET", path=paths.tx, tx_id=checked, submitted=submitted
-        )
+        return check_record(record, method="GET", path=paths.tx, tx_id=checked, submitted=submitted)
 
     return Operation("GET", paths.tx, parse, params=params, auth="required")
 
