@@ -13,7 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from xswap_sdk.errors import InvalidInputError, UnsafePayloadError
+from xswap_sdk.gateway import build_transfer_intent
 from xswap_sdk.registry import DEFAULT_REGISTRY
+from xswap_sdk.sandbox._attestation import encode_attestation, sign_attestation
 from xswap_sdk.signing import (
     DEPOSIT_WITH_PERMIT_BYTES_SELECTOR,
     DEPOSIT_WITH_PERMIT_SELECTOR,
@@ -35,8 +37,6 @@ from xswap_sdk.signing import (
     withdrawal_delay_call,
     withdrawing_balance_call,
 )
-from xswap_sdk.gateway import build_transfer_intent
-from xswap_sdk.sandbox._attestation import encode_attestation, sign_attestation
 from xswap_sdk.signing.gateway_wallet import SELECTORS
 
 BASE = DEFAULT_REGISTRY.chain(8453)
