@@ -106,12 +106,12 @@ def recover_authorization(
     chain_id: int, address: str, nonce: int, y_parity: int, r: int, s: int
 ) -> str:
     """The authority of an EIP-7702 authorization, by eth-keys over its own hash."""
-    import rlp
+    import rlp  # type: ignore[import-untyped]
     from eth_hash.auto import keccak
-    from eth_keys import keys
-    from eth_utils import to_checksum_address
+    from eth_keys.datatypes import Signature
+    from eth_utils.address import to_checksum_address
 
     encoded = rlp.encode([chain_id, bytes.fromhex(address.removeprefix("0x")), nonce])
     digest = keccak(b"\x05" + encoded)
-    public = keys.Signature(vrs=(y_parity, r, s)).recover_public_key_from_msg_hash(digest)
+    public = Signature(vrs=(y_parity, r, s)).recover_public_key_from_msg_hash(digest)
     return str(to_checksum_address(public.to_canonical_address()))

@@ -281,9 +281,9 @@ def check_attestation(
             intents' (named by field: ``attestation[0].spec.destinationRecipient``),
             including their destination domain, minter and USDC from the registry.
     """
-    for name, value in (("attestation", attestation), ("signature", signature)):
-        if isinstance(value, str) and check_argument(name, HexBytes, value) == "0x":
-            raise InvalidInputError(name, "must not be empty")
+    for argument, given in (("attestation", attestation), ("signature", signature)):
+        if isinstance(given, str) and check_argument(argument, HexBytes, given) == "0x":
+            raise InvalidInputError(argument, "must not be empty")
     expected = expected_intents(intents)
     for index, intent in enumerate(expected):
         spec = intent.spec
