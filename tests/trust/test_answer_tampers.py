@@ -266,3 +266,20 @@ async def test_a_permit2_signature_stays_in_no_frame_when_the_submission_fails(
     (signature,) = signatures
     assert_no_secret_in_frames(info.value, [signature])
     assert_no_secret_in_frames(info.value, [signature], objects=False)
+
+
+async def test_burn_intent_signatures_stay_in_no_frame_when_the_submission_fails(
+    sb: Sandbox, kind: str
+) -> None:
+    signatures: list[str] = []
+    signer = KeepingSigner(signatures)
+    sb.faults.server_error(500, service="flash", path="/swap")
+    with pytest.raises(errors.APIError) as swap_failed:
+        await resolve(client(sb, kind, "flash", signer).swap(signer, **SWAP))
+    sb.faults.server_error(500, service="gateway", path="/v1/transfer")
+    with pytest.raises(errors.APIError) as transfer_failed:
+        await transfer(sb, kind, signer)
+    assert len(signatures) == 2
+    for failure in (swap_failed.value, transfer_failed.value):
+        assert failure.outcome_unknown
+        assert_no_secret_in_frames(failure, signatures)
