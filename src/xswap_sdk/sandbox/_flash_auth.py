@@ -2,8 +2,8 @@
 
 ``POST /auth/message`` issues a sign-in message in the style of EIP-4361 (it carries a
 nonce, an issue time and an expiry); the wallet signs its text with EIP-191
-``personal_sign``; ``POST /auth/verify`` recovers the signer with
-`xswap_sdk.signing.recover_personal_sign`, refuses an unknown, expired, reused or
+``personal_sign``; ``POST /auth/verify`` recovers the signer with eth-account
+(``._oracle``, not the SDK's signing code), refuses an unknown, expired, reused or
 wrongly signed message, and returns an HS256 JWT carrying ``exp``.
 """
 

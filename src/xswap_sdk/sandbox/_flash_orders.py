@@ -1,8 +1,9 @@
 """The checks ``POST /swap`` makes on a signed order, before any balance moves.
 
 Each burn intent is read with the SDK's own `BurnIntent` model, its signature is
-recovered with `xswap_sdk.signing` (one intent signed alone or as a set of one; several
-signed once as a set, the signature on the first element), and every field is compared
+recovered by eth-account (``._oracle``, not the SDK's signing code: one intent signed
+alone or as a set of one; several signed once as a set, the signature on the first
+element), and every field is compared
 with the chain configuration and the quote the order was built from. The messages
 follow Circle Gateway's where it has one ("Invalid signature: recovered signer does not
 match sourceSigner", "Insufficient max fee: expected at least X, got Y").

@@ -5,7 +5,8 @@ The payload is real Permit2 typed data: domain ``{name: "Permit2", chainId,
 verifyingContract: 0x000000000022D473030F116dDEE9F6B43aC78BA3}`` (no ``version``),
 primary type ``PermitTransferFrom`` (``acquisitionMode`` 2) or
 ``PermitWitnessTransferFrom`` with a swap witness (3). On submission the signature is
-recovered with `xswap_sdk.signing.recover_typed_data` and must be the quote's sender.
+recovered by eth-account (``._oracle``, not the SDK's signing code) and must be the
+quote's sender.
 The swap is then handed to the sandbox relayer, so it moves through the relayer's
 states (and `RelayerService.fail_next` can fail it); the live service's spelling
 ``tachyonTxId`` carries the relayer's transaction id.

@@ -15,8 +15,8 @@ Besides the EVM chains of the catalogue it relays to Solana (chain id 10100000) 
 Aptos (88888888), and to any chain added with `RelayerService.add_chain` (NEAR or Sui
 under the id you use): ``to``, ``value`` and ``gasLimit`` are checked by the chain's
 family, as the live relayer does. EIP-7702 ``authorizationList`` entries are recovered
-and checked (a bad signature, a high ``s`` or another chain is refused); once the
-transaction executes, each authority delegates to its address
+(by eth-keys, ``._oracle``) and checked (a bad signature, a high ``s`` or another chain
+is refused); once the transaction executes, each authority delegates to its address
 (`RelayerService.delegation`). ``/api/user`` carries a ``userConfig``, whose
 ``disabledChainIds`` (`RelayerService.disabled_chains`) refuse submissions.
 """
