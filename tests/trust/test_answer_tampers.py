@@ -283,3 +283,27 @@ async def test_burn_intent_signatures_stay_in_no_frame_when_the_submission_fails
     for failure in (swap_failed.value, transfer_failed.value):
         assert failure.outcome_unknown
         assert_no_secret_in_frames(failure, signatures)
+
+
+# ------------------------------------------------------------------ EIP-3009 windows
+
+
+@pytest.mark.parametrize(
+    ("window", "argument"),
+    [
+        ({"valid_before": 1}, "valid_before"),  # long past
+        ({"valid_after": 4_102_444_800, "valid_before": 4_102_444_800}, "valid_before"),  # empty
+    ],
+    ids=["expired", "empty"],
+)
+def test_an_authorization_the_token_would_refuse_is_not_signed(
+    window: dict[str, Any], argument: str
+) -> None:
+    from xswap_sdk.signing import prepare_deposit_with_authorization
+
+    signer = RecordingSigner()
+    with pytest.raises(errors.InvalidInputError) as info:
+        prepare_deposit_with_authorization(signer, chain_id=8453, value=1_000_000, **window)
+    assert info.value.argument == argument
+    assert signer.typed == []
+    assert signer.digests == []
