@@ -6,7 +6,7 @@ it was raised from or during, and, in each frame of the chosen modules, looks th
 every local: strings and bytes, containers, `httpx.Headers`, `httpx.Request`, and the
 attributes of objects, a few levels deep, as a tracker's serializer would; plus the
 ``repr`` of each local, which is what trackers send for objects they do not walk.
-`pydantic.SecretStr` and `SecretBytes` are masking containers and are not opened.
+`pydantic.SecretStr`, `SecretBytes` and `Secret` are masking containers and are not opened.
 
     with pytest.raises(errors.AuthenticationError) as info:
         client.get_relay_status(tx_id)
@@ -22,11 +22,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx
-from pydantic import SecretBytes, SecretStr
+from pydantic import Secret, SecretBytes, SecretStr
 
 __all__ = ["Finding", "assert_no_secret_in_frames", "find_secrets_in_frames"]
 
-_MASKED = (SecretStr, SecretBytes)
+# pydantic's masking containers: their repr is "**********", and no tracker opens them.
+_MASKED = (SecretStr, SecretBytes, Secret)
 _OPAQUE = (
     types.ModuleType,
     types.FunctionType,

@@ -481,3 +481,45 @@ def test_codecs_we_refuse_are_real_codecs() -> None:
 
     for name in ("punycode", "idna", "utf-7", "unicode_escape", "raw_unicode_escape"):
         assert codecs.lookup(name).name in _REFUSED_CODECS
+
+
+# ---------------------------------------------------------------------------- lone surrogates
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b'{"a": "\\ud800"}',
+        b'{"a": ["x", {"b": "tail \\uDFFF"}]}',
+        b'{"\\udc00": 1}',
+        b'"\\ud83d"',  # a high surrogate without its pair
+        '{"a": "\ud800"}'.encode("utf-8", "surrogatepass"),  # raw, not escaped
+        '{"a": "\ud800"}'.encode("utf-16", "surrogatepass"),
+    ],
+)
+def test_a_lone_surrogate_is_a_typed_error(content: bytes) -> None:
+    with pytest.raises(errors.ResponseValidationError, match="surrogate") as info:
+        decode_body(content, status_code=200, method="GET", path="/x", outcome_unknown=True)
+    assert info.value.body is None
+    assert info.value.outcome_unknown
+    # An error body only feeds a message: it comes back as text that encodes.
+    decode_error_body(content).encode("utf-8")
+
+
+def test_paired_surrogates_and_look_alikes_are_text() -> None:
+    assert decode_body(b'{"a": "\\ud83d\\ude00"}') == {"a": "\U0001f600"}
+    assert decode_body(b'{"a": "\\\\ud800"}') == {"a": "\\ud800"}  # an escaped backslash
+    assert decode_body(b'{"a": "\\u00e9"}') == {"a": "\u00e9"}
+
+
+@given(
+    value=json_values,
+    surrogate=st.integers(min_value=0xD800, max_value=0xDFFF),
+)
+@settings(suppress_health_check=[HealthCheck.too_slow])
+def test_any_answer_holding_a_lone_surrogate_is_refused(value: Any, surrogate: int) -> None:
+    document = json.dumps({"ok": value, "bad": [f"x{chr(surrogate)}y"]})
+    with pytest.raises(errors.ResponseValidationError):
+        decode_body(document.encode())
+    # And the same answer without it parses.
+    assert decode_body(json.dumps({"ok": value}).encode()) == {"ok": value}

@@ -196,3 +196,28 @@ async def test_a_refused_jwt_sits_in_no_frame(kind: str, httpx_mock: HTTPXMock) 
     with pytest.raises(errors.AuthenticationError) as info:
         await resolve(client.get_referrals())
     assert_no_secret_in_frames(info.value, [jwt])
+
+
+def test_an_operation_holds_its_body_and_signatures_sealed() -> None:
+    from xswap_sdk._operation import Operation
+
+    signature = "0x" + "5e" * 65
+    operation: Operation[Any] = Operation(
+        "POST", "/submit", lambda data: data, json={"signature": signature}, secrets=(signature,)
+    )
+    assert operation.json == {"signature": signature}
+    assert operation.secrets == (signature,)
+    assert operation.reading(str).json == operation.json
+    assert signature not in repr(operation)
+
+    def raise_with_operation(held: Operation[Any]) -> None:
+        raise errors.APIError("boom")
+
+    with pytest.raises(errors.APIError) as info:
+        raise_with_operation(operation)
+    found = find_secrets_in_frames(info.value, [signature], modules=HERE)
+    # Only this test's own frame, which made the signature, holds it; not the one
+    # that held nothing but the operation.
+    assert {finding.frame.rpartition(".")[2] for finding in found} == {
+        "test_an_operation_holds_its_body_and_signatures_sealed"
+    }

@@ -125,3 +125,60 @@ def test_logger_has_no_handlers_of_its_own() -> None:
     import xswap_sdk  # noqa: F401
 
     assert logging.getLogger("xswap_sdk").handlers == []
+
+
+# ---------------------------------------------------------------------------- bodies on errors
+
+
+def test_bodies_kept_on_errors_drop_credentials_and_signatures() -> None:
+    body = {
+        "token": JWT,
+        "user": {"access_token": API_KEY, "Api-Key": API_KEY, "name": "kept"},
+        "echo": [{"signature": SIGNATURE}, f"Bearer {JWT}"],
+        "message": "kept",
+    }
+    made = [
+        errors.ResponseValidationError("x", body=body),
+        errors.BadRequestError("x", status_code=400, body=body),
+        errors.EnvelopeError("x", code=1, status_code=200, body=body),
+        errors.ResponseValidationError("x", body=f"not json but {JWT}"),
+    ]
+    for error in made:
+        text = repr(error.body) + repr(vars(error)) + str(error)
+        assert_clean(text)
+    kept = made[0].body
+    assert kept["token"] == "[redacted]"
+    assert kept["user"]["name"] == "kept"
+    assert kept["message"] == "kept"
+    assert body["token"] == JWT  # the answer itself is not changed
+
+
+async def test_a_login_answer_that_does_not_fit_keeps_no_jwt(
+    kind: str, httpx_mock: HTTPXMock
+) -> None:
+    from eth_account import Account
+
+    from xswap_sdk import AsyncFlashClient, FlashClient
+
+    account = Account.from_key(PRIVATE_KEY)
+    flash_url = "https://flash.test"
+    httpx_mock.add_response(
+        url=f"{flash_url}/auth/message",
+        json={
+            "message": f"Sign in to flash.test\nWallet address: {account.address}",
+            "expiry": 9_999_999_999,
+            "messageId": "m1",
+        },
+    )
+    # The JWT arrives, in an answer that does not fit the model.
+    httpx_mock.add_response(
+        url=f"{flash_url}/auth/verify", json={"token": JWT, "user_address": "not an address"}
+    )
+    cls = FlashClient if kind == "sync" else AsyncFlashClient
+    client: Any = cls(signer=account, base_url=flash_url)
+    with pytest.raises(errors.XSwapError) as info:
+        await resolve(client.login())
+    current: BaseException | None = info.value
+    while current is not None:
+        assert_clean(repr(vars(current)) + str(current) + repr(current))
+        current = current.__cause__ or current.__context__

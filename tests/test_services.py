@@ -59,7 +59,9 @@ def test_authorizations_match_eth_account_and_recover(
     chain_id: int, nonce: int, delegate: bytes
 ) -> None:
     address = "0x" + delegate.hex()
-    ours = sign_authorization(KEY, chain_id=chain_id, address=address, nonce=nonce)
+    ours = sign_authorization(
+        KEY, chain_id=chain_id, address=address, nonce=nonce, unsafe_any_chain=chain_id == 0
+    )
     theirs = Account.sign_authorization(
         {"chainId": chain_id, "address": address, "nonce": nonce}, KEY.key
     )
@@ -207,7 +209,9 @@ async def test_authorizations_are_for_evm_and_for_the_chain(kind: str) -> None:
                     )
                 )
             assert info.value.argument == "authorization_list"
-        everywhere = sign_authorization(TEST_SIGNER, chain_id=0, address=DELEGATE, nonce=0)
+        everywhere = sign_authorization(
+            TEST_SIGNER, chain_id=0, address=DELEGATE, nonce=0, unsafe_any_chain=True
+        )
         assert await resolve(
             client.relay(
                 chain_id=42161,

@@ -21,6 +21,11 @@ still decides the error (and whether a read is retried).
 
 `copy_json` copies parsed JSON without recursion, for models that keep the wire form.
 
+JSON may spell a lone UTF-16 surrogate (``"\\ud800"``) and `json.loads` returns it as is,
+but it is not text: encoding it as UTF-8 raises an untyped `UnicodeEncodeError`, which
+would surface wherever the value is first encoded (a log line, a request, a signature).
+`decode_body` refuses such an answer once, here, with `ResponseValidationError`.
+
 Pure functions and one small accumulator; no I/O.
 """
 
@@ -29,11 +34,12 @@ from __future__ import annotations
 import codecs
 import io
 import json
+import re
 from collections.abc import Mapping
 from itertools import accumulate
 from typing import Any, Final
 
-from .errors import ResponseTooDeepError, ResponseTooLargeError
+from .errors import ResponseTooDeepError, ResponseTooLargeError, ResponseValidationError
 
 __all__ = [
     "DEFAULT_MAX_NESTING",
@@ -45,6 +51,7 @@ __all__ = [
     "decode_text",
     "json_nesting_depth",
     "json_nesting_ok",
+    "lone_surrogate_in",
     "response_charset",
     "value_nesting_depth",
 ]
@@ -72,6 +79,10 @@ _NOT_STRUCTURAL: Final = bytes(sorted(set(range(256)) - set(b'"[]{}')))
 _AS_PARENS: Final = bytes.maketrans(b"[{]}", b"(())")
 _STEP: Final = {ord("("): 1, ord(")"): -1}
 _CHUNK: Final = 1 << 16
+# A \\u escape of a UTF-16 surrogate (D800-DFFF): the only way, besides raw surrogate
+# code points, that json.loads can return one. Pairs are joined by the parser; a hit
+# (an escaped emoji, say) only means the parsed value is walked.
+_SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89a-fA-F]")
 _REDUCTION_PASSES: Final = 8
 
 # Codecs that are text encodings to Python but are not charsets a server could mean,
@@ -294,6 +305,8 @@ def decode_body(
     Raises:
         ResponseTooDeepError: the body is JSON-like and nests deeper than
             ``max_nesting``; it was not parsed.
+        ResponseValidationError: the JSON holds a lone UTF-16 surrogate, a string no
+            text encoding can write (see `lone_surrogate_in`); nothing of it is kept.
     """
     if not content:
         return None
@@ -310,9 +323,19 @@ def decode_body(
             outcome_unknown=outcome_unknown,
         )
     try:
-        return json.loads(text)
+        parsed = json.loads(text)
     except ValueError:  # not JSON, a lone BOM, a number past int's digit limit...
         return decode_text(content, content_type)
+    if lone_surrogate_in(text, parsed):
+        raise ResponseValidationError(
+            f"the {'' if status_code is None else f'HTTP {status_code} '}answer holds a lone "
+            "UTF-16 surrogate (such as \\ud800): valid JSON, but not text; nothing of it "
+            "was used",
+            method=method,
+            path=path,
+            outcome_unknown=outcome_unknown,
+        )
+    return parsed
 
 
 def decode_error_body(
@@ -334,8 +357,44 @@ def decode_error_body(
     """
     try:
         return decode_body(content, content_type, max_nesting=max_nesting)
-    except ResponseTooDeepError:
-        return decode_text(content, content_type)
+    except ResponseValidationError:  # too deep, or a lone surrogate: the text, escaped
+        return decode_text(content, content_type).encode("utf-8", "replace").decode()
+
+
+def lone_surrogate_in(text: str, parsed: Any) -> bool:
+    """Whether parsed JSON holds a lone UTF-16 surrogate in a string or a key.
+
+    Only a document whose text has a raw surrogate code point, or a ``\\u`` escape of
+    one, can; the parsed value is walked (without recursion) only then.
+
+    Args:
+        text: the document `json.loads` read.
+        parsed: what it returned.
+
+    Returns:
+        ``True`` when a string of ``parsed`` cannot be encoded as UTF-8.
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        pass  # a raw surrogate code point: walk
+    else:
+        if _SURROGATE_ESCAPE.search(text) is None:
+            return False
+    stack: list[Any] = [parsed]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def copy_json(value: Any) -> Any:

@@ -7,10 +7,11 @@ transport sends them. Flows and page walks yield them as steps.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, Generic, Literal, TypeVar, cast
+from dataclasses import dataclass
+from typing import Any, Generic, Literal, TypeVar
 
 import httpx
+from pydantic import Secret
 
 from ._models import adapter_for
 from ._options import NOT_GIVEN, NotGiven
@@ -25,9 +26,14 @@ AuthRequirement = Literal["required", "optional", "none"]
 client has them, or never sends them."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Operation(Generic[T]):
     """One HTTP call, described as data: what to send and how to read the answer.
+
+    The body and the secrets are held sealed (in `pydantic.Secret`): an operation sits
+    in every frame of the transport, so when a call fails, an error tracker that records
+    frame locals (Sentry's default) sees ``Secret('**********')`` instead of the
+    signatures a body carries. Read them with ``json`` and ``secrets``.
 
     Attributes:
         method: HTTP method.
@@ -35,14 +41,12 @@ class Operation(Generic[T]):
         parse: turns the unwrapped payload into the result (raises pydantic's
             ``ValidationError`` when it does not fit).
         params: query parameters as pairs, so a name may repeat.
-        json: the JSON body, if any.
         idempotent: whether sending it twice is harmless, so it may be retried after it
             was sent. ``False`` for anything that moves money or state.
         auth: whether credentials are ``"required"`` (checked before I/O), sent when
             configured (``"optional"``), or never sent (``"none"``).
         path_template: the path with placeholders, for logs (``/balance/{address}``).
         timeout: this operation's own default timeout, when it needs a longer one.
-        secrets: values in this request to keep out of error messages (signatures).
         redact: top-level keys of a JSON answer whose values are credentials (a login's
             ``token``), replaced in what ``capture_responses()`` keeps.
     """
@@ -50,14 +54,66 @@ class Operation(Generic[T]):
     method: str
     path: str
     parse: Callable[[Any], T]
-    params: Sequence[tuple[str, str]] | None = None
-    json: Any = None
-    idempotent: bool = True
-    auth: AuthRequirement = "optional"
-    path_template: str | None = None
-    timeout: httpx.Timeout | NotGiven = NOT_GIVEN
-    secrets: tuple[str, ...] = ()
-    redact: tuple[str, ...] = ()
+    params: Sequence[tuple[str, str]] | None
+    idempotent: bool
+    auth: AuthRequirement
+    path_template: str | None
+    timeout: httpx.Timeout | NotGiven
+    redact: tuple[str, ...]
+    _json: Secret[Any]
+    _secrets: Secret[tuple[str, ...]]
+
+    def __init__(
+        self,
+        method: str,
+        path: str,
+        parse: Callable[[Any], T],
+        params: Sequence[tuple[str, str]] | None = None,
+        json: Any = None,
+        idempotent: bool = True,
+        auth: AuthRequirement = "optional",
+        path_template: str | None = None,
+        timeout: httpx.Timeout | NotGiven = NOT_GIVEN,
+        secrets: tuple[str, ...] = (),
+        redact: tuple[str, ...] = (),
+    ) -> None:
+        """Describe the call.
+
+        Args:
+            method: see the attributes.
+            path: see the attributes.
+            parse: see the attributes.
+            params: see the attributes.
+            json: the JSON body, if any.
+            idempotent: see the attributes.
+            auth: see the attributes.
+            path_template: see the attributes.
+            timeout: see the attributes.
+            secrets: values in this request to keep out of error messages (signatures).
+            redact: see the attributes.
+        """
+        init = object.__setattr__
+        init(self, "method", method)
+        init(self, "path", path)
+        init(self, "parse", parse)
+        init(self, "params", params)
+        init(self, "idempotent", idempotent)
+        init(self, "auth", auth)
+        init(self, "path_template", path_template)
+        init(self, "timeout", timeout)
+        init(self, "redact", redact)
+        init(self, "_json", Secret(json))
+        init(self, "_secrets", Secret(tuple(secrets)))
+
+    @property
+    def json(self) -> Any:
+        """The JSON body, if any."""
+        return self._json.get_secret_value()
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """Values in this request to keep out of error messages (signatures)."""
+        return self._secrets.get_secret_value()
 
     @property
     def log_path(self) -> str:
@@ -67,7 +123,19 @@ class Operation(Generic[T]):
     def reading(self, parse: Callable[[Any], U]) -> Operation[U]:
         """The same request, its answer read by ``parse`` instead (a waiter that reads a
         page down to the one entry it watches, so a timeout reports that entry)."""
-        return cast("Operation[U]", replace(self, parse=parse))  # type: ignore[arg-type]
+        return Operation(
+            self.method,
+            self.path,
+            parse,
+            params=self.params,
+            json=self.json,
+            idempotent=self.idempotent,
+            auth=self.auth,
+            path_template=self.path_template,
+            timeout=self.timeout,
+            secrets=self.secrets,
+            redact=self.redact,
+        )
 
 
 def parser(type_: Any) -> Callable[[Any], Any]:

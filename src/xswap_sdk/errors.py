@@ -107,6 +107,83 @@ _OUTCOME_UNKNOWN_HINT = (
 )
 
 
+# Keys whose values are credentials or signatures, compared lower-case without "_" or
+# "-": a login's JWT, an API key, a Permit2 or burn-intent signature echoed back.
+_SECRET_KEYS = frozenset(
+    {
+        "token",
+        "jwt",
+        "accesstoken",
+        "refreshtoken",
+        "idtoken",
+        "authtoken",
+        "bearertoken",
+        "sessiontoken",
+        "authorization",
+        "apikey",
+        "xapikey",
+        "secret",
+        "clientsecret",
+        "privatekey",
+        "mnemonic",
+        "password",
+        "signature",
+        "signatures",
+        "sig",
+        "permitsignature",
+    }
+)
+# A JWT anywhere in a string (three base64url parts, the header a JSON object).
+_JWT = re.compile(r"eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*")
+_REDACTED = "[redacted]"
+
+
+def _is_secret_key(key: object) -> bool:
+    return isinstance(key, str) and key.lower().replace("_", "").replace("-", "") in _SECRET_KEYS
+
+
+def _redact_scalar(value: Any, secret: bool) -> Any:
+    if secret and value is not None and not isinstance(value, bool):
+        return _REDACTED
+    if isinstance(value, str) and "eyJ" in value:
+        return _JWT.sub(_REDACTED, value)
+    return value
+
+
+def _redact_body(body: Any) -> Any:
+    """A copy of a service's answer fit to keep on an exception: the value of every
+    secret-shaped key (``token``, ``jwt``, ``accessToken``, ``apiKey``, ``signature``,
+    ... at any depth, any spelling) and every JWT inside a string replaced by
+    ``"[redacted]"``. Walked without recursion; the answer itself is not changed.
+
+    Args:
+        body: parsed JSON, text, or ``None``.
+
+    Returns:
+        The redacted copy (the same object when it holds nothing to redact).
+    """
+    if not isinstance(body, dict | list):
+        return _redact_scalar(body, False)
+    root: list[Any] = [None]
+    # Each entry: a source value, whether it sits under a secret key, and where its copy goes.
+    stack: list[tuple[Any, bool, Any, Any]] = [(body, False, root, 0)]
+    while stack:
+        source, secret, parent, key = stack.pop()
+        if isinstance(source, dict):
+            copied: dict[Any, Any] = {}
+            parent[key] = copied
+            for name, item in source.items():
+                copied[name] = None
+                stack.append((item, secret or _is_secret_key(name), copied, name))
+        elif isinstance(source, list):
+            items: list[Any] = [None] * len(source)
+            parent[key] = items
+            stack.extend((item, secret, items, index) for index, item in enumerate(source))
+        else:
+            parent[key] = _redact_scalar(source, secret)
+    return root[0]
+
+
 def _error_object(body: Any) -> Mapping[str, Any] | None:
     """The ``error`` object of an error body (the relayer's framing), if there is one."""
     error = body.get("error") if isinstance(body, Mapping) else None
@@ -233,7 +310,8 @@ class APIStatusError(APIError):
 
     Attributes:
         status_code: the HTTP status.
-        body: the parsed JSON body, or the text when the body is not JSON.
+        body: the parsed JSON body, or the text when the body is not JSON; credentials
+            and signatures in it are ``"[redacted]"``.
         code: the service's own error code when it sends one (``"AUTH_002"``, ``401``).
         trace_id: the service's trace or request id, for support tickets.
         headers: the response headers.
@@ -253,7 +331,7 @@ class APIStatusError(APIError):
         outcome_unknown: bool = False,
     ) -> None:
         self.status_code = status_code
-        self.body = body
+        self.body = _redact_body(body)
         self.code = code
         self.trace_id = trace_id
         # Case-insensitive, like the response's own headers.
@@ -436,7 +514,7 @@ class EnvelopeError(APIError):
         code: the envelope's error code (routing: the numeric ``code``; relayer: the
             ``error.code`` string).
         status_code: the HTTP status, usually 200.
-        body: the parsed body.
+        body: the parsed body; credentials and signatures in it are ``"[redacted]"``.
         trace_id: the service's trace id when present.
     """
 
@@ -454,7 +532,7 @@ class EnvelopeError(APIError):
     ) -> None:
         self.code = code
         self.status_code = status_code
-        self.body = body
+        self.body = _redact_body(body)
         self.trace_id = trace_id
         super().__init__(message, method=method, path=path, outcome_unknown=outcome_unknown)
 
@@ -482,7 +560,8 @@ class ResponseValidationError(APIError):
     """The response body does not fit the model the SDK expected.
 
     Attributes:
-        body: the parsed body, kept so nothing the service said is lost.
+        body: the parsed body, kept so nothing the service said is lost, except
+            secrets: credentials and signatures in it are ``"[redacted]"``.
         errors: pydantic's list of validation errors.
         outcome_unknown: ``True`` when the request moved money or state: an answer the
             SDK cannot read says nothing about whether the service acted on it.
@@ -498,7 +577,7 @@ class ResponseValidationError(APIError):
         path: str | None = None,
         outcome_unknown: bool = False,
     ) -> None:
-        self.body = body
+        self.body = _redact_body(body)
         self.errors = errors or []
         super().__init__(message, method=method, path=path, outcome_unknown=outcome_unknown)
 

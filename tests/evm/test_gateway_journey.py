@@ -164,15 +164,21 @@ def test_an_authorization_outside_its_window_reverts(
     w3: Web3, usdc: Contract, registry: Registry, holder: LocalAccount
 ) -> None:
     now = int(w3.eth.get_block("latest")["timestamp"])
-    for window, reason in (
-        ({"valid_before": now - 1}, "authorization is expired"),
-        ({"valid_after": now + 3600, "valid_before": now + 7200}, "not yet valid"),
-    ):
-        deposit = prepare_deposit_with_authorization(
-            holder, chain_id=w3.eth.chain_id, value=DEPOSIT, registry=registry, **window
+    # An expired window is refused before signing; the token would refuse it too.
+    with pytest.raises(InvalidInputError, match="valid_before"):
+        prepare_deposit_with_authorization(
+            holder, chain_id=w3.eth.chain_id, value=DEPOSIT, registry=registry, valid_before=1
         )
-        with pytest.raises(REVERTED, match=reason):
-            relay(w3, deposit)
+    deposit = prepare_deposit_with_authorization(
+        holder,
+        chain_id=w3.eth.chain_id,
+        value=DEPOSIT,
+        registry=registry,
+        valid_after=now + 3600,
+        valid_before=now + 7200,
+    )
+    with pytest.raises(REVERTED, match="not yet valid"):
+        relay(w3, deposit)
     assert usdc.functions.balanceOf(holder.address).call() == MINTED
 
 

@@ -188,6 +188,23 @@ async def test_a_web3_on_another_chain_is_refused_before_sending(
     assert await deposited(evm, wallet.address) == (MINTED, 0)
 
 
+async def test_an_authorization_deposit_checks_web3s_chain_before_signing(
+    make_flash: Any, evm: Chain, wallet: LocalAccount, httpx_mock: HTTPXMock
+) -> None:
+    # web3 talks to the test chain; the deposit is for Base: refused before anything is
+    # signed, asked or sent (not even the chain list).
+    with pytest.raises(errors.InvalidInputError) as info:
+        await resolve(
+            make_flash(registry=evm.registry).deposit(
+                wallet, chain_id=8453, amount=DEPOSIT, web3=evm.web3, method="authorization"
+            )
+        )
+    assert info.value.argument == "web3"
+    assert f"chain {evm.chain_id}" in info.value.rule
+    assert httpx_mock.get_requests() == []
+    assert await deposited(evm, wallet.address) == (MINTED, 0)
+
+
 async def test_an_unsupported_chain_is_refused(
     make_flash: Any, evm: Chain, wallet: LocalAccount, httpx_mock: HTTPXMock
 ) -> None:

@@ -84,7 +84,7 @@ def test_the_default_cap_is_the_swap_backends() -> None:
 
 
 def test_a_fee_above_the_cap_is_refused() -> None:
-    own = intent(value=40_000_000)
+    own = intent(value=40_000_000, max_fee=10**9)
     cap = default_fee_cap(40_000_000)
     assert apply_estimate(own, estimated(own, fee=cap)).max_fee == cap
     with pytest.raises(errors.UnsafePayloadError) as info:
@@ -96,6 +96,52 @@ def test_a_fee_above_the_cap_is_refused() -> None:
     assert apply_estimate(own, estimated(own, fee=60_000_000), max_fee_cap=10**9).max_fee == (
         60_000_000
     )
+
+
+def test_a_fee_above_the_intents_own_max_fee_needs_consent() -> None:
+    own = intent(max_fee=30_000)
+    assert apply_estimate(own, estimated(own, fee=20_000)).max_fee == 20_000  # tighter: taken
+    assert apply_estimate(own, estimated(own, fee=30_000)).max_fee == 30_000
+    with pytest.raises(errors.QuoteRejectedError) as refused:
+        apply_estimate(own, estimated(own, fee=30_001))
+    assert refused.value.argument == "allow_higher_fee"
+    assert "30001" in str(refused.value)
+    assert "30000" in str(refused.value)
+    raised = apply_estimate(own, estimated(own, fee=30_001), allow_higher_fee=True)
+    assert raised.max_fee == 30_001
+    # Consent stops at the cap.
+    with pytest.raises(errors.QuoteRejectedError) as capped:
+        apply_estimate(own, estimated(own, fee=40_001), allow_higher_fee=True, max_fee_cap=40_000)
+    assert capped.value.argument == "max_fee_cap"
+    with pytest.raises(errors.InvalidInputError):
+        apply_estimate(own, estimated(own), allow_higher_fee="yes")  # type: ignore[arg-type]
+
+
+def test_the_expiry_is_never_widened() -> None:
+    # The caller's 1,000 blocks stay 1,000 blocks, whatever Gateway estimates.
+    own = intent(max_block_height=1_000)
+    for height in (1_001, 10**9, 2**256 - 1):
+        assert apply_estimate(own, estimated(own, height=height)).max_block_height == 1_000
+    # A tighter estimate is taken; an intent built without expiry takes Gateway's.
+    assert apply_estimate(own, estimated(own, height=900)).max_block_height == 900
+    assert apply_estimate(intent(), estimated(intent(), height=777)).max_block_height == 777
+
+
+@given(
+    mine=st.integers(min_value=0, max_value=2**256 - 1),
+    theirs=st.integers(min_value=0, max_value=2**256 - 1),
+    fee=st.integers(min_value=0, max_value=2_010_000),
+    own_fee=st.integers(min_value=0, max_value=2_010_000),
+)
+def test_no_estimate_loosens_the_intent(mine: int, theirs: int, fee: int, own_fee: int) -> None:
+    own = intent(max_block_height=mine, max_fee=own_fee)
+    try:
+        ready = apply_estimate(own, estimated(own, fee=fee, height=theirs))
+    except errors.QuoteRejectedError:
+        assert fee > own_fee
+        return
+    assert ready.max_block_height <= mine
+    assert ready.max_fee <= own_fee
 
 
 def test_an_answer_without_one_intent_or_with_a_bad_fee_is_refused() -> None:

@@ -52,6 +52,8 @@ addresses = st.binary(min_size=20, max_size=20).map(lambda raw: "0x" + raw.hex()
 nonces = st.binary(min_size=32, max_size=32).map(lambda raw: "0x" + raw.hex())
 amounts = st.integers(min_value=1, max_value=2**256 - 1)
 times = st.integers(min_value=0, max_value=2**64)
+NOW = int(time.time())
+LATER = 4_102_444_800  # 2100-01-01: a window still open when the tests run
 
 
 def _typed(authorization: Any) -> dict[str, Any]:
@@ -221,7 +223,7 @@ def test_the_signature_stays_out_of_reprs(account: LocalAccount) -> None:
 
 def test_the_vrs_calldata_carries_what_was_signed(account: LocalAccount) -> None:
     deposit = prepare_deposit_with_authorization(
-        account, chain_id=8453, value=7_000_000, valid_after=5, valid_before=99, nonce=NONCE
+        account, chain_id=8453, value=7_000_000, valid_after=5, valid_before=LATER, nonce=NONCE
     )
     signature = "depositWithAuthorization(" + ",".join(VRS_TYPES) + ")"
     assert "0x" + keccak(signature.encode())[:4].hex() == DEPOSIT_WITH_AUTHORIZATION_SELECTOR
@@ -232,7 +234,7 @@ def test_the_vrs_calldata_carries_what_was_signed(account: LocalAccount) -> None
     )
     authorization = deposit.authorization
     assert (token.lower(), owner.lower()) == (BASE.usdc.lower(), account.address.lower())
-    assert (value, after, before) == (7_000_000, 5, 99)
+    assert (value, after, before) == (7_000_000, 5, LATER)
     assert "0x" + nonce.hex() == NONCE
     assert (v, "0x" + r.hex(), "0x" + s.hex()) == (
         authorization.v,
@@ -323,7 +325,7 @@ def test_any_authorization_signs_as_eth_account_does_and_recovers(
         to=to,
         value=value,
         valid_after=after,
-        valid_before=after + window,
+        valid_before=max(after, NOW + 86_400) + window,
         nonce=nonce,
     )
     typed = _typed(authorization)

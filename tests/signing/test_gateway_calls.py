@@ -13,7 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from xswap_sdk.errors import InvalidInputError, UnsafePayloadError
+from xswap_sdk.gateway import build_transfer_intent
 from xswap_sdk.registry import DEFAULT_REGISTRY
+from xswap_sdk.sandbox._attestation import encode_attestation, sign_attestation
 from xswap_sdk.signing import (
     DEPOSIT_WITH_PERMIT_BYTES_SELECTOR,
     DEPOSIT_WITH_PERMIT_SELECTOR,
@@ -150,12 +152,31 @@ def test_a_delegate_the_wallet_would_refuse_is_refused(delegate: str, rule: str)
     assert rule in info.value.rule
 
 
+def _transfer(chain_id: int = 42161) -> Any:
+    return build_transfer_intent(
+        source_chain_id=8453,
+        destination_chain_id=chain_id,
+        depositor=DEPOSITOR,
+        recipient=DEPOSITOR,
+        value=1_000_000,
+    )
+
+
+def _attested(intent: Any) -> tuple[str, str]:
+    payload = encode_attestation([(10**6, intent.spec.to_wire())])
+    return "0x" + payload.hex(), sign_attestation(payload)
+
+
 def test_gateway_mint_targets_the_destination_minter() -> None:
-    call = gateway_mint_call(chain_id=42161, attestation="0xDEADBEEF", signature="0x" + "11" * 65)
+    intent = _transfer()
+    attestation, signature = _attested(intent)
+    call = gateway_mint_call(
+        chain_id=42161, attestation=attestation, signature=signature, intents=intent
+    )
     arbitrum = DEFAULT_REGISTRY.chain(42161)
     assert call.to == arbitrum.gateway_minter
     assert call.data.startswith(SELECTORS["gatewayMint(bytes,bytes)"])
-    assert arguments(call) == (bytes.fromhex("deadbeef"), bytes.fromhex("11" * 65))
+    assert arguments(call) == (bytes.fromhex(attestation[2:]), bytes.fromhex(signature[2:]))
     assert call.sender is None
     assert call.relay_arguments()["to"] == arbitrum.gateway_minter
 
@@ -172,7 +193,13 @@ def test_gateway_mint_targets_the_destination_minter() -> None:
 def test_a_mint_needs_an_attestation_and_a_signature(
     arguments_: dict[str, Any], argument: str
 ) -> None:
-    given_ = {"chain_id": 8453, "attestation": "0xaa", "signature": "0xbb", **arguments_}
+    given_ = {
+        "chain_id": 8453,
+        "attestation": "0xaa",
+        "signature": "0xbb",
+        "intents": _transfer(8453),
+        **arguments_,
+    }
     with pytest.raises(InvalidInputError) as info:
         gateway_mint_call(**given_)
     assert info.value.argument == argument
@@ -186,7 +213,7 @@ def test_a_mint_needs_an_attestation_and_a_signature(
         (available_balance_call, {"depositor": DEPOSITOR}),
         (withdrawal_delay_call, {}),
         (add_delegate_call, {"delegate": DELEGATE, "depositor": DEPOSITOR}),
-        (gateway_mint_call, {"attestation": "0xaa", "signature": "0xbb"}),
+        (gateway_mint_call, {"attestation": "0xaa", "signature": "0xbb", "intents": []}),
     ],
 )
 def test_a_chain_outside_the_registry_is_refused(builder: Any, extra: dict[str, Any]) -> None:

@@ -762,6 +762,8 @@ class AsyncFlashClient(AsyncAPIClient):
             The transaction, and its hash (web3) or the relayer's transaction id.
 
         Raises:
+            InvalidInputError: a bad argument, or web3 connected (``eth_chainId``) to
+                another chain than ``chain_id``, checked before anything is signed.
             UnsafePayloadError: the backend's chain list disagrees with the registry.
         """
         if method == "authorization":
@@ -832,6 +834,8 @@ class AsyncFlashClient(AsyncAPIClient):
             relayer=relayer,
             relayer_type=AsyncRelayerClient,
         )
+        if relayer is None and web3 is not None:  # web3 sends it: it must be on the chain
+            deposits.check_web3_chain(await web3io.async_chain_id(web3), plan)
         chains = await self.get_supported_chains(**options)
         target = deposits.deposit_target(chains, plan.chain_id, registry=self._registry)
         pinned = self._registry.chain(plan.chain_id)

@@ -305,13 +305,14 @@ def swap(plan: SwapPlan, *, clock: Clock) -> Flow[SwapSubmission]:
         max_fee_cap=plan.max_fee_cap,
         min_amount_out=plan.min_amount_out,
     )
-    signed = sign_order(
-        order, plan.signer, registry=plan.registry, trusted_routers=plan.trusted_routers
-    )
+    # The signed order is not kept in a local: this frame is in the traceback if the
+    # submission fails, and its signature would be recorded with it.
     submitted: SwapSubmission = yield Call(
         operations.submit_swap(
             submission(
-                signed,
+                sign_order(
+                    order, plan.signer, registry=plan.registry, trusted_routers=plan.trusted_routers
+                ),
                 slippage_bps=plan.slippage_bps,
                 user_address=None,
                 chain_id=None,

@@ -757,6 +757,8 @@ class FlashClient(SyncAPIClient):
             The transaction, and its hash (web3) or the relayer's transaction id.
 
         Raises:
+            InvalidInputError: a bad argument, or web3 connected (``eth_chainId``) to
+                another chain than ``chain_id``, checked before anything is signed.
             UnsafePayloadError: the backend's chain list disagrees with the registry.
         """
         if method == "authorization":
@@ -827,6 +829,8 @@ class FlashClient(SyncAPIClient):
             relayer=relayer,
             relayer_type=RelayerClient,
         )
+        if relayer is None and web3 is not None:  # web3 sends it: it must be on the chain
+            deposits.check_web3_chain(web3io.chain_id(web3), plan)
         chains = self.get_supported_chains(**options)
         target = deposits.deposit_target(chains, plan.chain_id, registry=self._registry)
         pinned = self._registry.chain(plan.chain_id)

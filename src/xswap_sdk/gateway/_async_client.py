@@ -309,6 +309,7 @@ class AsyncGatewayClient(AsyncAPIClient):
             max_attestation_size=max_attestation_size,
             enable_forwarder=enable_forwarder,
         )
+        del signed  # the operation holds the signatures sealed; keep them out of this frame
         return await self._transport.run(operations.typed_refusals(operation), options)
 
     async def get_transfer(

@@ -37,6 +37,7 @@ from ..errors import (
 )
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing._fields import pad_address
+from ..signing.attestations import expected_intents
 from ..signing.burn_intents import (
     DEFAULT_MAX_FEE,
     BurnIntent,
@@ -327,6 +328,14 @@ def transfer(
 ) -> Operation[TransferResult]:
     """``POST /v1/transfer``: not idempotent; the signatures are kept out of errors."""
     body = transfer_body(signed)
+    sent = expected_intents(signed if isinstance(signed, Sequence) else [signed])
+    read = parser(TransferResult)
+
+    def parse(data: Any) -> TransferResult:
+        # The result remembers what it attests, so mint_call() can check the attestation.
+        result: TransferResult = read(data)
+        return result.with_intents(sent)
+
     params = []
     size = _check_size(max_attestation_size)
     if size is not None:
@@ -336,7 +345,7 @@ def transfer(
     return Operation(
         "POST",
         TRANSFER_PATH,
-        parser(TransferResult),
+        parse,
         json=body,
         params=params or None,
         idempotent=False,
@@ -512,30 +521,47 @@ def apply_estimate(
     estimated: EstimatedBurnIntent | EstimatedTransfer,
     *,
     max_fee_cap: int | None = None,
+    allow_higher_fee: bool = False,
 ) -> BurnIntent:
-    """Your burn intent with the ``maxFee`` and ``maxBlockHeight`` Gateway estimated,
-    and nothing else of its answer.
+    """Your burn intent with Gateway's estimated ``maxFee`` and ``maxBlockHeight`` where
+    they are tighter than yours, and nothing else of its answer.
 
     The estimate's spec must be your own, field by field (Gateway may write addresses
     as 20 bytes; that is not a difference): Gateway supplies a price and a height, never
-    what moves where.
+    what moves where. Neither can loosen what you signed for:
+
+    - ``maxBlockHeight`` becomes the lower of yours and the estimate's: an intent built
+      to expire in 1,000 blocks keeps that expiry, one built with no expiry (the
+      default) takes Gateway's.
+    - ``maxFee`` becomes the estimate's when it is at most yours. A higher one is your
+      consent to give: it is refused unless ``allow_higher_fee=True``, and even then
+      only up to ``max_fee_cap`` (or the default cap).
 
     Args:
         intent: the intent you built (`build_burn_intent`) and sent to ``estimate``.
         estimated: the matching element of ``GatewayClient.estimate``'s answer.
         max_fee_cap: the most you accept as ``maxFee``, in smallest USDC units; without
             it, 2.01 USDC plus 1 basis point of the value.
+        allow_higher_fee: accept an estimated fee above your intent's own ``maxFee``
+            (up to the cap) instead of refusing it.
 
     Returns:
         A new `BurnIntent`, ready to sign.
 
     Raises:
+        InvalidInputError: ``allow_higher_fee`` is not a bool, or a bad ``max_fee_cap``.
         UnsafePayloadError: the estimate's spec differs from yours, it holds no single
-            intent, its fee is not a uint256, or (with no ``max_fee_cap``) its fee is
-            above the default cap.
-        QuoteRejectedError: its fee is above your ``max_fee_cap``.
+            intent, its fee or height is not a uint256, or (with no ``max_fee_cap``) its
+            fee is above the default cap.
+        QuoteRejectedError: its fee is above your intent's ``maxFee`` (without
+            ``allow_higher_fee=True``) or above your ``max_fee_cap``.
     """
+    if not isinstance(allow_higher_fee, bool):
+        raise InvalidInputError("allow_higher_fee", "must be True or False")
     own = as_intent(intent)
+    cap: int | None = None
+    if max_fee_cap is not None:
+        cap = check_argument("max_fee_cap", TokenAmount, max_fee_cap)
     if isinstance(estimated, EstimatedTransfer):
         found = estimated.intents
         if len(found) != 1:
@@ -550,28 +576,36 @@ def apply_estimate(
             raise UnsafePayloadError(
                 f"estimate.spec.{key}", expected=mine.get(key), received=theirs.get(key)
             )
-    fee = estimated.max_fee
-    if max_fee_cap is not None:
-        cap: int = check_argument("max_fee_cap", TokenAmount, max_fee_cap)
-        if fee > cap:
-            raise QuoteRejectedError(
-                "max_fee_cap",
-                f"is {cap} units, and Gateway asks a maxFee of {fee}: raise the cap or try "
-                "again later",
-                quote=estimated,
-            )
-    elif fee > default_fee_cap(own.spec.value):
+    fee, height = estimated.max_fee, estimated.max_block_height
+    if not (0 <= fee <= MAX_UINT256 and 0 <= height <= MAX_UINT256):
+        raise UnsafePayloadError(
+            "estimate", expected="a uint256 maxFee and maxBlockHeight", received=estimated
+        )
+    if cap is not None and fee > cap:
+        raise QuoteRejectedError(
+            "max_fee_cap",
+            f"is {cap} units, and Gateway asks a maxFee of {fee}: raise the cap or try again later",
+            quote=estimated,
+        )
+    if cap is None and fee > default_fee_cap(own.spec.value):
         raise UnsafePayloadError(
             "estimate.max_fee",
             expected=f"at most {default_fee_cap(own.spec.value)} (the default cap)",
             received=fee,
             hint="Pass max_fee_cap= to accept a higher fee.",
         )
-    try:
-        return BurnIntent.model_validate(
-            {**own.to_wire(), "maxFee": str(fee), "maxBlockHeight": str(estimated.max_block_height)}
+    if fee > own.max_fee and not allow_higher_fee:
+        raise QuoteRejectedError(
+            "allow_higher_fee",
+            f"is False, and Gateway asks a maxFee of {fee} units, above the {own.max_fee} "
+            "your intent allows: pass allow_higher_fee=True to accept it (up to "
+            "max_fee_cap), or build the intent with a higher max_fee",
+            quote=estimated,
         )
-    except ValidationError:
-        raise UnsafePayloadError(
-            "estimate", expected="a uint256 maxFee and maxBlockHeight", received=estimated
-        ) from None
+    return BurnIntent.model_validate(
+        {
+            **own.to_wire(),
+            "maxFee": str(fee),
+            "maxBlockHeight": str(min(height, own.max_block_height)),
+        }
+    )

@@ -307,6 +307,7 @@ class GatewayClient(SyncAPIClient):
             max_attestation_size=max_attestation_size,
             enable_forwarder=enable_forwarder,
         )
+        del signed  # the operation holds the signatures sealed; keep them out of this frame
         return self._transport.run(operations.typed_refusals(operation), options)
 
     def get_transfer(self, transfer_id: str, **options: Unpack[RequestOptions]) -> TransferDetails:

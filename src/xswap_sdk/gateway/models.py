@@ -19,11 +19,14 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import BeforeValidator, Field, StringConstraints
+from pydantic import BeforeValidator, Field, PrivateAttr, StringConstraints
 
 from .._models import LenientAddress, LenientInt, RequestModel, WireModel
+from ..errors import InvalidInputError
 from ..registry import Registry
 from ..signing._fields import Uint32
+from ..signing.attestations import ExpectedIntents, expected_intents
+from ..signing.burn_intents import BurnIntent
 from ..signing.calls import ContractCall
 from ..signing.gateway_wallet import gateway_mint_call
 from ..types import Address, to_units
@@ -282,7 +285,8 @@ class TransferResult(WireModel):
     """What ``POST /v1/transfer`` returns: the attestation to mint with.
 
     Mint it on the destination chain with `mint_call` (``gatewayMint`` on the
-    registry's GatewayMinter), before ``expiration_block``; follow it with
+    registry's GatewayMinter, after checking the attestation is the transfer that was
+    signed), before ``expiration_block``; follow it with
     ``GatewayClient.wait_for_transfer(result.transfer_id)``.
     """
 
@@ -297,22 +301,59 @@ class TransferResult(WireModel):
     expiration_block: LenientInt | None = None
     """The destination block after which the attestation can no longer be minted."""
 
-    def mint_call(self, chain_id: int, *, registry: Registry | None = None) -> ContractCall:
+    _intents: tuple[BurnIntent, ...] = PrivateAttr(default=())
+
+    def with_intents(self, intents: ExpectedIntents) -> TransferResult:
+        """This result, remembering the burn intents it attests, for `mint_call`.
+
+        ``GatewayClient.transfer`` does this with what it sent; call it on a result you
+        rebuilt yourself (``TransferResult.model_validate(saved)``).
+
+        Raises:
+            InvalidInputError: ``intents`` are not burn intents.
+        """
+        copy = self.model_copy()
+        copy._intents = tuple(expected_intents(intents))
+        return copy
+
+    def mint_call(
+        self,
+        chain_id: int,
+        *,
+        intents: ExpectedIntents | None = None,
+        registry: Registry | None = None,
+    ) -> ContractCall:
         """The ``gatewayMint(attestation, signature)`` call on ``chain_id``'s
-        GatewayMinter, from `xswap_sdk.registry`.
+        GatewayMinter, from `xswap_sdk.registry`, once the attestation is checked to
+        mint exactly the burn intents signed for it (see
+        `xswap_sdk.signing.gateway_mint_call`).
 
         Args:
             chain_id: the destination chain of the transfer's burn intents.
+            intents: the burn intents signed for this transfer; by default those
+                ``GatewayClient.transfer`` sent (or `with_intents` gave).
             registry: the pinned chains; the default registry when not given.
 
         Raises:
-            InvalidInputError: an empty attestation or signature.
-            UnsafePayloadError: the registry does not know ``chain_id``.
+            InvalidInputError: no ``intents`` are known (a result built by hand), or
+                they are for another destination chain.
+            UnsafePayloadError: the attestation mints anything else than those intents
+                (another recipient, value, chain or token), does not decode, or its
+                signature is not 65 bytes; or the registry does not know ``chain_id``.
         """
+        if intents is None:
+            if not self._intents:
+                raise InvalidInputError(
+                    "intents",
+                    "required: the burn intents signed for this transfer (this result "
+                    "did not come from GatewayClient.transfer; see with_intents)",
+                )
+            intents = list(self._intents)
         return gateway_mint_call(
             chain_id=chain_id,
             attestation=self.attestation,
             signature=self.signature,
+            intents=intents,
             registry=registry,
         )
 

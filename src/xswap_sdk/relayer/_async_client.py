@@ -137,6 +137,8 @@ class AsyncRelayerClient(AsyncAPIClient):
         """``{chain_id: family}`` known beyond the built-in ones (``chain_families=``)."""
         # Shared by with_options copies; entries are per base URL.
         self._chains: ChainListCache[RelayerChain] = ChainListCache(chain_list_ttl)
+        # What was submitted, so status records are checked against it (shared too).
+        self._submissions = operations.Submissions()
 
     async def submit_tx(
         self,
@@ -222,7 +224,9 @@ class AsyncRelayerClient(AsyncAPIClient):
             derivation_path=derivation_path,
             authorization_list=authorization_list,
         )
-        return await self._transport.request(operations.submit_tx(self.paths, request), options)
+        result = await self._transport.request(operations.submit_tx(self.paths, request), options)
+        self._submissions.remember(result.tx_id, request)
+        return result
 
     async def relay(
         self,
@@ -298,7 +302,9 @@ class AsyncRelayerClient(AsyncAPIClient):
             authorization_list=authorization_list,
         )
         operation = operations.submit_tx(self.paths, request)
-        return (await self._transport.request(operation, options)).tx_id
+        tx_id = (await self._transport.request(operation, options)).tx_id
+        self._submissions.remember(tx_id, request)
+        return tx_id
 
     async def relay_sync(
         self,
@@ -361,6 +367,11 @@ class AsyncRelayerClient(AsyncAPIClient):
 
         Returns:
             The transaction's record when the relayer stopped waiting.
+
+        Raises:
+            ResponseValidationError: the record is another transaction's (its chain or
+                ``to`` is not this submission's), with ``outcome_unknown=True``: this
+                transaction was sent, and its fate is unknown.
         """
         request = operations.build_submit_request(
             chain_families=self.chain_families,
@@ -389,7 +400,8 @@ class AsyncRelayerClient(AsyncAPIClient):
             include_receipt=include_receipt,
             include_revert_info=include_revert_info,
         )
-        return await self._transport.request(operation, options)
+        flow = operations.relay_sync(operation, request, self._submissions)
+        return await self._transport.run(flow, options)
 
     async def get_relay_status(
         self,
@@ -408,12 +420,17 @@ class AsyncRelayerClient(AsyncAPIClient):
             **options: per-call options for this call (`RequestOptions`): ``timeout``,
                 ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
                 ``extra_body``; see "Per-call options" in the configuration guide.
+
+        Raises:
+            ResponseValidationError: the record is not ``tx_id``'s, or, for a
+                transaction this client submitted, is for another chain or ``to``.
         """
         operation = operations.get_relay_status(
             self.paths,
             tx_id,
             include_receipt=include_receipt,
             include_revert_info=include_revert_info,
+            submissions=self._submissions,
         )
         return await self._transport.request(operation, options)
 
@@ -438,6 +455,8 @@ class AsyncRelayerClient(AsyncAPIClient):
 
         Raises:
             RelayFailedError: the status became FAILED (the error carries the record).
+            ResponseValidationError: a record of another transaction: another id, or,
+                for a transaction this client submitted, another chain or ``to``.
             WaitTimeoutError: time ran out; the transaction may still execute.
         """
         flow = operations.wait_for_hash(
@@ -447,6 +466,7 @@ class AsyncRelayerClient(AsyncAPIClient):
             poll_interval_ms=poll_interval_ms,
             clock=self.clock,
             until_executed=True,
+            submissions=self._submissions,
         )
         return await self._transport.run(flow, options)
 
@@ -467,6 +487,8 @@ class AsyncRelayerClient(AsyncAPIClient):
 
         Raises:
             RelayFailedError: the status became FAILED.
+            ResponseValidationError: a record of another transaction (as for
+                `wait_for_execution_hash`).
             WaitTimeoutError: time ran out; the transaction may still execute.
         """
         flow = operations.wait_for_hash(
@@ -476,6 +498,7 @@ class AsyncRelayerClient(AsyncAPIClient):
             poll_interval_ms=poll_interval_ms,
             clock=self.clock,
             until_executed=False,
+            submissions=self._submissions,
         )
         return await self._transport.run(flow, options)
 

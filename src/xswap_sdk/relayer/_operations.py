@@ -17,18 +17,20 @@ from typing import Any, Final
 import httpx
 
 from .._clock import Clock
-from .._flow import Flow
+from .._flow import Call, Flow
 from .._models import check_argument, refuse_unawaited, validate_request
 from .._operation import Operation, parser
 from .._polling import check_wait_arguments, poll
 from ..chains import ChainFamily
-from ..errors import InvalidInputError, NotFoundError, RelayFailedError
+from ..errors import InvalidInputError, NotFoundError, RelayFailedError, ResponseValidationError
 from ..types import Address, ChainId
 from .models import AccountInfo, RelayerChain, RelayStatus, SubmitTxRequest, SubmitTxResult
 
-__all__ = ["RelayerPaths"]
+__all__ = ["RelayerPaths", "Submissions"]
 
 SYNC_TIMEOUT_MS_RANGE: Final = (1_000, 120_000)
+# How many submissions a client remembers, to check their status records against.
+_SUBMISSIONS_KEPT: Final = 4096
 # relay_sync's HTTP read timeout must outlast the relayer's own wait by this margin.
 _SYNC_READ_MARGIN_S: Final = 10.0
 
@@ -52,6 +54,86 @@ class RelayerPaths:
     """An account's status and limits (`RelayerClient.check_account_info`)."""
     supported_chains: str = "/api/supported-chains"
     """The chain list (`RelayerClient.get_supported_chains`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Submitted:
+    """What a status record must say about a transaction this client submitted."""
+
+    chain_id: int
+    to: str
+
+
+class Submissions:
+    """The chain and target of the transactions a client submitted, by id (the newest
+    few thousand), so that every status record read later is checked against them.
+
+    Shared by a client's ``with_options`` copies.
+    """
+
+    def __init__(self) -> None:
+        self._by_id: dict[str, Submitted] = {}
+
+    def remember(self, tx_id: str, request: SubmitTxRequest) -> None:
+        """Note that ``tx_id`` is the submission of ``request``."""
+        self._by_id.pop(tx_id, None)
+        self._by_id[tx_id] = Submitted(request.chain_id, request.to)
+        while len(self._by_id) > _SUBMISSIONS_KEPT:
+            del self._by_id[next(iter(self._by_id))]
+
+    def get(self, tx_id: str) -> Submitted | None:
+        """What ``tx_id`` was submitted as, when this client submitted it."""
+        return self._by_id.get(tx_id)
+
+    def __repr__(self) -> str:
+        return f"Submissions({len(self._by_id)})"
+
+
+def _same_target(theirs: str, ours: str) -> bool:
+    # EVM addresses in any case; other chains' accounts as written.
+    if theirs.startswith("0x") and ours.startswith("0x"):
+        return theirs.lower() == ours.lower()
+    return theirs == ours
+
+
+def check_record(
+    record: RelayStatus,
+    *,
+    method: str,
+    path: str,
+    tx_id: str | None = None,
+    submitted: Submitted | None = None,
+    outcome_unknown: bool = False,
+) -> RelayStatus:
+    """Refuse a status record that is not the submission's: another id, chain or target.
+
+    The relayer (or anything answering for it) could otherwise make another
+    transaction's EXECUTED record pass for this one's success.
+
+    Raises:
+        ResponseValidationError: the record's ``id``, ``chainId`` or ``to`` is not the
+            submission's; ``outcome_unknown`` as given (``True`` after a submission).
+    """
+    checks: list[tuple[str, object, object, bool]] = []
+    if tx_id is not None:
+        checks.append(("id", record.id, tx_id, record.id == tx_id))
+    if submitted is not None:
+        checks.append(
+            ("chainId", record.chain_id, submitted.chain_id, record.chain_id == submitted.chain_id)
+        )
+        checks.append(("to", record.to, submitted.to, _same_target(record.to, submitted.to)))
+    for field, received, expected, same in checks:
+        if not same:
+            raise ResponseValidationError(
+                f"the relayer answered with another transaction's record: its {field} is "
+                f"{received!r}, the submission's {expected!r}. It says nothing of this "
+                "transaction: check get_relay_status() before submitting again.",
+                body=record.model_dump(),
+                method=method,
+                path=path,
+                outcome_unknown=outcome_unknown,
+            )
+    return record
 
 
 def _flag(value: bool) -> str:
@@ -149,20 +231,48 @@ def submit_tx_sync(
     )
 
 
+def relay_sync(
+    operation: Operation[RelayStatus], request: SubmitTxRequest, submissions: Submissions
+) -> Flow[RelayStatus]:
+    """Send ``POST /api/submit-tx-sync`` and refuse a record of another chain or target
+    (its outcome stays unknown: the transaction was sent)."""
+    record: RelayStatus = yield Call(operation)
+    submitted = Submitted(request.chain_id, request.to)
+    check_record(
+        record,
+        method=operation.method,
+        path=operation.log_path,
+        submitted=submitted,
+        outcome_unknown=True,
+    )
+    submissions.remember(record.id, request)
+    return record
+
+
 def get_relay_status(
     paths: RelayerPaths,
     tx_id: str,
     *,
     include_receipt: bool | None = None,
     include_revert_info: bool | None = None,
+    submissions: Submissions | None = None,
 ) -> Operation[RelayStatus]:
-    """``GET /api/tx?id=...``."""
-    params = [("id", _check_tx_id(tx_id))]
+    """``GET /api/tx?id=...``: the record must be ``tx_id``'s, and for a transaction in
+    ``submissions``, of its chain and target."""
+    checked = _check_tx_id(tx_id)
+    params = [("id", checked)]
     if _check_bool("include_receipt", include_receipt) is not None:
         params.append(("includeReceipt", _flag(bool(include_receipt))))
     if _check_bool("include_revert_info", include_revert_info) is not None:
         params.append(("includeRevertInfo", _flag(bool(include_revert_info))))
-    return Operation("GET", paths.tx, parser(RelayStatus), params=params, auth="required")
+    read = parser(RelayStatus)
+
+    def parse(data: Any) -> RelayStatus:
+        submitted = submissions.get(checked) if submissions is not None else None
+        record: RelayStatus = read(data)
+        return check_record(record, method="GET", path=paths.tx, tx_id=checked, submitted=submitted)
+
+    return Operation("GET", paths.tx, parse, params=params, auth="required")
 
 
 def check_account_info(paths: RelayerPaths, address: str) -> Operation[AccountInfo]:
@@ -212,10 +322,12 @@ def wait_for_hash(
     poll_interval_ms: float,
     clock: Clock,
     until_executed: bool,
+    submissions: Submissions | None = None,
 ) -> Flow[RelayStatus]:
     """Poll ``GET /api/tx`` until the transaction executed (or, with ``until_executed``
-    false, until any execution hash is known)."""
-    operation = get_relay_status(paths, tx_id)
+    false, until any execution hash is known); every record must be ``tx_id``'s (see
+    `get_relay_status`)."""
+    operation = get_relay_status(paths, tx_id, submissions=submissions)
     check_wait_arguments(
         timeout_ms, poll_interval_ms, timeout_name="timeout_ms", interval_name="poll_interval_ms"
     )

@@ -297,9 +297,9 @@ def _run(
                 received=exc.received,
                 hint=f"{where} {exc.hint}" if exc.hint else where,
             ) from None
-    signature = sign_quote(signer, quote)
+    # Not kept in a local: this frame is in the traceback if the submission fails.
     submission: GaslessSubmission = yield Call(
-        operations.submit_gasless_swap(paths, quote.quote_id, signature)
+        operations.submit_gasless_swap(paths, quote.quote_id, sign_quote(signer, quote))
     )
     if submission.is_failed:
         raise SwapFailedError(

@@ -2,8 +2,8 @@
 
 ``POST /auth/message`` issues a sign-in message in the style of EIP-4361 (it carries a
 nonce, an issue time and an expiry); the wallet signs its text with EIP-191
-``personal_sign``; ``POST /auth/verify`` recovers the signer with
-`xswap_sdk.signing.recover_personal_sign`, refuses an unknown, expired, reused or
+``personal_sign``; ``POST /auth/verify`` recovers the signer with eth-account
+(``._oracle``, not the SDK's signing code), refuses an unknown, expired, reused or
 wrongly signed message, and returns an HS256 JWT carrying ``exp``.
 """
 
@@ -14,11 +14,11 @@ import string
 from dataclasses import InitVar, dataclass, field
 from typing import Any
 
-from ..errors import InvalidInputError, SigningError
-from ..signing import recover_personal_sign
+from ..errors import InvalidInputError
 from ..types import Address
 from . import _jwt
 from ._http import HTTPError, Request, checked
+from ._oracle import recover_message
 from ._world import World, iso
 
 __all__ = ["Accounts", "User"]
@@ -107,8 +107,8 @@ class Accounts:
         try:
             if not isinstance(signature, str):
                 raise InvalidInputError("signature", "must be a string")
-            signer = recover_personal_sign(message.text, signature)
-        except (InvalidInputError, SigningError):
+            signer = recover_message(message.text, signature)
+        except (InvalidInputError, ValueError):
             raise HTTPError(400, "signature must be a 65-byte hex signature") from None
         if signer != message.address:
             raise HTTPError(401, "the signature does not match the address")

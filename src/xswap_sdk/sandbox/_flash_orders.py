@@ -1,8 +1,9 @@
 """The checks ``POST /swap`` makes on a signed order, before any balance moves.
 
 Each burn intent is read with the SDK's own `BurnIntent` model, its signature is
-recovered with `xswap_sdk.signing` (one intent signed alone or as a set of one; several
-signed once as a set, the signature on the first element), and every field is compared
+recovered by eth-account (``._oracle``, not the SDK's signing code: one intent signed
+alone or as a set of one; several signed once as a set, the signature on the first
+element), and every field is compared
 with the chain configuration and the quote the order was built from. The messages
 follow Circle Gateway's where it has one ("Invalid signature: recovered signer does not
 match sourceSigner", "Insufficient max fee: expected at least X, got Y").
@@ -16,18 +17,17 @@ from typing import Annotated, Any
 
 from pydantic import Field, StrictInt
 
-from ..errors import InvalidInputError, SigningError
+from ..errors import InvalidInputError
 from ..signing import (
     MAX_INTENTS_PER_SET,
     BurnIntent,
     address_to_bytes32,
-    recover_burn_intent_set_signer,
-    recover_burn_intent_signer,
 )
 from ..signing.burn_intents import as_intent
 from ..types import Address, ChainId, HexBytes, from_units
 from ._catalog import CHAINS, GATEWAY_MINTER, GATEWAY_WALLET, Chain, Token, usdc
 from ._http import HTTPError, checked
+from ._oracle import recover_burn_intent, recover_burn_intent_set
 
 __all__ = ["Debit", "Quote", "check_order"]
 
@@ -102,10 +102,11 @@ def _intents(order: Any) -> tuple[list[BurnIntent], str]:
 def _signers(intents: list[BurnIntent], signature: str) -> set[str]:
     """Who may have signed: one intent may be signed alone or as a set of one."""
     try:
-        found = {recover_burn_intent_set_signer(intents, signature)}
+        wire = [intent.to_wire() for intent in intents]
+        found = {recover_burn_intent_set(wire, signature)}
         if len(intents) == 1:
-            found.add(recover_burn_intent_signer(intents[0], signature))
-    except (InvalidInputError, SigningError):
+            found.add(recover_burn_intent(wire[0], signature))
+    except ValueError:
         raise HTTPError(400, "signedOrder[0].signature is not a valid signature") from None
     return {address_to_bytes32(address) for address in found}
 

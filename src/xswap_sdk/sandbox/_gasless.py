@@ -5,7 +5,8 @@ The payload is real Permit2 typed data: domain ``{name: "Permit2", chainId,
 verifyingContract: 0x000000000022D473030F116dDEE9F6B43aC78BA3}`` (no ``version``),
 primary type ``PermitTransferFrom`` (``acquisitionMode`` 2) or
 ``PermitWitnessTransferFrom`` with a swap witness (3). On submission the signature is
-recovered with `xswap_sdk.signing.recover_typed_data` and must be the quote's sender.
+recovered by eth-account (``._oracle``, not the SDK's signing code) and must be the
+quote's sender.
 The swap is then handed to the sandbox relayer, so it moves through the relayer's
 states (and `RelayerService.fail_next` can fail it); the live service's spelling
 ``tachyonTxId`` carries the relayer's transaction id.
@@ -18,11 +19,11 @@ from typing import Any, Final
 
 from eth_hash.auto import keccak
 
-from ..errors import InvalidInputError, SigningError
-from ..signing import recover_typed_data
+from ..errors import InvalidInputError
 from ._abi import abi_words
 from ._catalog import CHAINS, PERMIT2, derived_address
 from ._http import HTTPError
+from ._oracle import recover_typed_data
 from ._routes import Plan, RouteQuery, min_amount_out, plan_routes, rank
 from ._world import World, iso
 from .relayer import RelayerService
@@ -209,7 +210,7 @@ class GaslessDesk:
             if not isinstance(signature, str):
                 raise InvalidInputError("signature", "must be a string")
             signer = recover_typed_data(quote.typed_data, signature)
-        except (InvalidInputError, SigningError):
+        except (InvalidInputError, ValueError):
             raise HTTPError(400, "signature must be a 65-byte hex signature") from None
         if signer != quote.query.sender:
             raise HTTPError(400, "invalid signature: the permit was not signed by the sender")

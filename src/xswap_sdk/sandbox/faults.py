@@ -21,6 +21,12 @@ that your code, and the SDK under it, refuses to sign what was not asked for:
 - `Faults.tamper_gasless_quote`: the routing service's gasless quote, e.g. a field of
   its Permit2 payload (``eip712.message.spender``);
 - `Faults.tamper_login_message`: the text ``POST /auth/message`` asks to sign;
+- `Faults.tamper_gateway_attestation`: the attestation ``POST /v1/transfer`` returns
+  (another recipient, amount or chain; a 64-byte signature);
+- `Faults.tamper_relayer_record`: the relayer's status record (another id, chain or
+  target);
+- `Faults.tamper_login_answer`: the answer carrying the new JWT;
+- `Faults.tamper_lone_surrogate`: a lone surrogate (``"\\ud800"``) in any answer;
 - `Faults.tamper`: any answer, with your own function.
 
 Changes name fields by dotted paths (``"token_out.address"``, ``"eip712.message.witness
@@ -429,6 +435,77 @@ class Faults:
             body["message"] = message(honest) if callable(message) else message
 
         return self.tamper(edit, service="flash", method="POST", path="/auth/message", times=times)
+
+    # -- tampers of the gateway, the relayer, the login answer, and any answer's text
+
+    def tamper_gateway_attestation(
+        self,
+        changes: Mapping[str, Any] | None = None,
+        *,
+        signature_bytes: int = 65,
+        times: int | None = 1,
+    ) -> Fault:
+        """Rewrite the attestation ``POST /v1/transfer`` answers: every attested transfer
+        spec with ``changes`` (wire names: ``{"destinationRecipient": attacker,
+        "value": 4_000_000_000, "destinationDomain": 0}``), signed again by the sandbox's
+        attester, its signature cut or padded to ``signature_bytes`` (64 for an EIP-2098
+        signature ``gatewayMint`` refuses)."""
+        from ._attestation import tampered
+
+        fields = dict(changes or {})
+        return self.tamper(
+            lambda body: tampered(body, fields, signature_bytes),
+            service="gateway",
+            method="POST",
+            path="/v1/transfer",
+            times=times,
+        )
+
+    def tamper_relayer_record(
+        self, changes: Mapping[str, Any], *, times: int | None = None
+    ) -> Fault:
+        """Change the status record the relayer answers (``GET /api/tx`` and ``POST
+        /api/submit-tx-sync``), e.g. ``{"id": other}``, ``{"chainId": 1}`` or
+        ``{"to": attacker}``: another transaction's record passed off as this one's."""
+        fields = dict(changes)
+
+        def edit(body: Any) -> None:
+            record = body.get("data") if isinstance(body, dict) else None
+            if isinstance(record, dict) and "status" in record:  # a record, not a txId
+                _apply_changes(record, fields)
+
+        return self.tamper(edit, service="relayer", path="/api/*", times=times)
+
+    def tamper_login_answer(self, changes: Mapping[str, Any], *, times: int | None = 1) -> Fault:
+        """Change the swap backend's ``POST /auth/verify`` answer, which carries the new
+        JWT, e.g. ``{"is_new_user": "perhaps"}``: an answer that does not fit its model,
+        whose token must not be kept on the error."""
+        fields = dict(changes)
+        return self.tamper(
+            lambda body: _apply_changes(body, fields),
+            service="flash",
+            method="POST",
+            path="/auth/verify",
+            times=times,
+        )
+
+    def tamper_lone_surrogate(
+        self,
+        field: str,
+        *,
+        service: str | None = None,
+        method: str | None = None,
+        path: str | None = None,
+        times: int | None = 1,
+    ) -> Fault:
+        """Put a lone UTF-16 surrogate (``"\\ud800"``: valid JSON, not text) at the
+        dotted ``field`` of matching answers, e.g. ``field="data.0.quoteId"`` of the
+        routing service's ``/gasless/quote``."""
+
+        def edit(body: Any) -> None:
+            set_path(body, field, "\ud800")
+
+        return self.tamper(edit, service=service, method=method, path=path, times=times)
 
     def remove(self, rule: Fault) -> None:
         """Stop ``rule`` from firing again."""

@@ -37,18 +37,18 @@ from typing import Any, Final, Literal
 
 from eth_hash.auto import keccak
 
-from ..errors import InvalidInputError, SigningError
+from ..errors import InvalidInputError
 from ..signing import (
     MAX_INTENTS_PER_SET,
     BurnIntent,
     address_to_bytes32,
-    recover_burn_intent_set_signer,
-    recover_burn_intent_signer,
 )
 from ..signing.burn_intents import as_intent
 from ..types import Address, ChainId, TokenAmount, from_units
+from ._attestation import encode_attestation, sign_attestation
 from ._catalog import CHAINS, GATEWAY_MINTER, GATEWAY_WALLET, Chain, usdc
 from ._http import HTTPError, Request, Response, Service, checked
+from ._oracle import recover_burn_intent, recover_burn_intent_set
 from ._world import OutcomeQueue, Timeline, World
 from .flash import FLASH_CHAINS, FlashService
 
@@ -424,11 +424,12 @@ class GatewayService(Service):
 
     def _check_signer(self, intents: list[BurnIntent], signature: str, as_set: bool) -> None:
         try:
+            wire = [intent.to_wire() for intent in intents]
             if as_set:
-                signer = recover_burn_intent_set_signer(intents, signature)
+                signer = recover_burn_intent_set(wire, signature)
             else:
-                signer = recover_burn_intent_signer(intents[0], signature)
-        except (InvalidInputError, SigningError):
+                signer = recover_burn_intent(wire[0], signature)
+        except ValueError:
             raise HTTPError(400, "Invalid signature") from None
         for intent in intents:
             spec = intent.spec
@@ -493,17 +494,24 @@ class GatewayService(Service):
             timeline.then(minted + final, status="finalized")
         else:
             timeline.then(minted, status=fate)
+        transfer_id = str(uuid.UUID(int=self._world.rng.getrandbits(128), version=4))
+        # Drawn as before real attestations were made, so seeded sessions stay the same.
+        self._world.hex(96 * len(intents) + 65)
+        expiration_block = self.height(destination.id) + _ATTESTATION_BLOCKS
+        payload = encode_attestation(
+            [(expiration_block, intent.spec.to_wire()) for intent in intents]
+        )
         transfer = _Transfer(
-            id=str(uuid.UUID(int=self._world.rng.getrandbits(128), version=4)),
+            id=transfer_id,
             debits=debits,
             destination=destination,
             intents=intents,
             spec_hashes=[spec_hash for _, _, spec_hash in charged],
             created_at=now,
             timeline=timeline,
-            attestation="0x" + self._world.hex(96 * len(intents)),
-            signature="0x" + self._world.hex(65),
-            expiration_block=self.height(destination.id) + _ATTESTATION_BLOCKS,
+            attestation="0x" + payload.hex(),
+            signature=sign_attestation(payload),
+            expiration_block=expiration_block,
             forwarding=forwarding,
         )
         self._transfers[transfer.id] = transfer

@@ -15,8 +15,8 @@ Besides the EVM chains of the catalogue it relays to Solana (chain id 10100000) 
 Aptos (88888888), and to any chain added with `RelayerService.add_chain` (NEAR or Sui
 under the id you use): ``to``, ``value`` and ``gasLimit`` are checked by the chain's
 family, as the live relayer does. EIP-7702 ``authorizationList`` entries are recovered
-and checked (a bad signature, a high ``s`` or another chain is refused); once the
-transaction executes, each authority delegates to its address
+(by eth-keys, ``._oracle``) and checked (a bad signature, a high ``s`` or another chain
+is refused); once the transaction executes, each authority delegates to its address
 (`RelayerService.delegation`). ``/api/user`` carries a ``userConfig``, whose
 ``disabledChainIds`` (`RelayerService.disabled_chains`) refuse submissions.
 """
@@ -34,6 +34,7 @@ from ..signing.eip7702 import SignedAuthorization
 from ..types import Address, ChainId, HexBytes, TokenAmount
 from ._catalog import CHAINS, derived_address
 from ._http import Handler, HTTPError, Request, Response, Service, check_api_key, checked
+from ._oracle import recover_authorization
 from ._world import OutcomeQueue, Timeline, World, iso
 
 __all__ = ["NonEvmChain", "RelayerService", "RelayerTimings"]
@@ -402,7 +403,16 @@ class RelayerService(Service):
                     f"{where} is for chain {authorization.chain_id}, not {chain_id}",
                     where,
                 )
-            checked.append({**authorization.to_wire(), "authority": authorization.authority})
+            # Who signed, by eth-keys (the sandbox's own oracle), not by the SDK's code.
+            authority = recover_authorization(
+                authorization.chain_id,
+                authorization.address,
+                authorization.nonce,
+                authorization.y_parity,
+                int(authorization.r, 16),
+                int(authorization.s, 16),
+            )
+            checked.append({**authorization.to_wire(), "authority": authority})
         return checked
 
     def _estimate(self, fields: dict[str, Any]) -> tuple[int, int, float]:

@@ -10,7 +10,8 @@
   `prepare_deposit_with_authorization` (``depositWithAuthorization``).
 - The rest of the gateway journey as `ContractCall` data: withdrawals
   (`initiate_withdrawal_call`, `withdraw_call`), the balance views, delegates
-  (`add_delegate_call`) and `gateway_mint_call` on the destination minter.
+  (`add_delegate_call`) and `gateway_mint_call` on the destination minter, built only
+  for an attestation (`decode_attestation`) of exactly the burn intents you signed.
 - General helpers: `personal_sign` (EIP-191 login messages) and `sign_typed_data` (any
   EIP-712 payload, such as a routing service's Permit2 quote).
 - EIP-7702: `sign_authorization` makes the relayer's ``authorizationList`` entry
@@ -33,6 +34,7 @@ from .._exports import attach as _attach
 if _typing.TYPE_CHECKING:
     from ._async_permit_deposit import async_prepare_deposit_with_permit
     from ._sync_permit_deposit import prepare_deposit_with_permit
+    from .attestations import GatewayAttestation, decode_attestation
     from .burn_intents import (
         DEFAULT_MAX_FEE,
         GATEWAY_DOMAIN,
@@ -117,6 +119,7 @@ __all__ = [
     "BurnIntentSet",
     "ContractCall",
     "DepositTransaction",
+    "GatewayAttestation",
     "PermitSignature",
     "ReceiveAuthorization",
     "SignedAuthorization",
@@ -135,6 +138,7 @@ __all__ = [
     "burn_intent_set_digest",
     "burn_intent_set_typed_data",
     "burn_intent_typed_data",
+    "decode_attestation",
     "deposit_with_authorization_call",
     "deposit_with_permit_bytes_calldata",
     "deposit_with_permit_call",

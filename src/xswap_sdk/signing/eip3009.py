@@ -297,8 +297,8 @@ def sign_receive_authorization(
         The signed authorization.
 
     Raises:
-        InvalidInputError: naming the first bad argument, or ``valid_before`` not after
-            ``valid_after``.
+        InvalidInputError: naming the first bad argument, ``valid_before`` not after
+            ``valid_after``, or ``valid_before`` already past (checked before signing).
         SigningError: the signer failed, or signed for another address.
     """
     authorizer = signer_address(signer)
@@ -318,6 +318,14 @@ def sign_receive_authorization(
         valid_before=valid_before,
         nonce=nonce,
     )
+    now = int(time.time())
+    if args.valid_before <= now:
+        # USDC: require(now < validBefore, "FiatTokenV2: authorization is expired").
+        raise InvalidInputError(
+            "valid_before",
+            f"is {args.valid_before}, not after now ({now}, unix time): the token refuses an "
+            "expired authorization",
+        )
     digest = _digest(args)
     signature = sign_eip712(signer, digest, lambda: _payload(args))
     return ReceiveAuthorization(
@@ -392,8 +400,8 @@ def sign_deposit_authorization(
         The signed authorization.
 
     Raises:
-        InvalidInputError: a bad argument, a ``value`` of 0, or no known token name
-            and version for the chain.
+        InvalidInputError: a bad argument, a ``value`` of 0, a window that is empty or
+            already past, or no known token name and version for the chain.
         UnsafePayloadError: the registry does not know ``chain_id``.
         SigningError: the signer failed, or signed for another address.
     """
@@ -548,8 +556,8 @@ def prepare_deposit_with_authorization(
         The call on the registry's GatewayWallet, with the authorization.
 
     Raises:
-        InvalidInputError: a bad argument, a ``value`` of 0, or no known token name and
-            version for the chain.
+        InvalidInputError: a bad argument, a ``value`` of 0, a window that is empty or
+            already past, or no known token name and version for the chain.
         UnsafePayloadError: the registry does not know ``chain_id``.
         SigningError: the signer failed, or signed for another address.
     """

@@ -196,7 +196,7 @@ def _answer_signature(answer: object) -> object:
 
 
 def sign_authorization(
-    signer: Signer, *, chain_id: int, address: str, nonce: int
+    signer: Signer, *, chain_id: int, address: str, nonce: int, unsafe_any_chain: bool = False
 ) -> SignedAuthorization:
     """Sign an EIP-7702 authorization: ``signer``'s account will run ``address``'s code.
 
@@ -206,22 +206,34 @@ def sign_authorization(
     Args:
         signer: the account that delegates (its key signs); an `eth_account`
             ``LocalAccount``, or any signer with a ``sign_authorization(dict)`` method.
-        chain_id: the chain the delegation is for; 0 makes it valid on every chain, so
-            pass the chain id unless you mean that.
+        chain_id: the chain the delegation is for. 0 would make it valid on every
+            chain, where anyone could replay it: refused unless ``unsafe_any_chain``.
         address: the contract to delegate to. Only delegate to code you trust: it can
             move everything the account holds.
         nonce: the account's nonce when the authorization is applied (its current
             transaction count; one more when the account also sends the transaction).
+        unsafe_any_chain: DANGEROUS: allow ``chain_id=0``, a delegation valid on every
+            EVM chain, replayable on each where the account's nonce matches.
 
     Returns:
         The signed authorization; ``authority`` is the signer's address.
 
     Raises:
-        InvalidInputError: a bad argument, or ``signer`` is not a `Signer`.
+        InvalidInputError: a bad argument, ``chain_id=0`` without ``unsafe_any_chain``,
+            or ``signer`` is not a `Signer`.
         SigningError: the signer cannot sign authorizations, failed, or signed for
             another account.
     """
     checked_chain, checked_address, checked_nonce = _check_tuple(chain_id, address, nonce)
+    if not isinstance(unsafe_any_chain, bool):
+        raise InvalidInputError("unsafe_any_chain", "must be True or False")
+    if checked_chain == 0 and not unsafe_any_chain:
+        raise InvalidInputError(
+            "chain_id",
+            "is 0, which makes the delegation valid on every chain (anyone may replay it "
+            "wherever the nonce matches): pass the chain id, or unsafe_any_chain=True if "
+            "you mean every chain",
+        )
     owner = signer_address(signer)
     digest = authorization_digest(checked_chain, checked_address, checked_nonce)
     local = _local_account(signer)

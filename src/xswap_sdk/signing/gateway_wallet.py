@@ -29,6 +29,7 @@ from ..errors import InvalidInputError
 from ..registry import DEFAULT_REGISTRY, GatewayChain, Registry
 from ..types import Address, HexBytes
 from ._fields import Uint256, require_addresses
+from .attestations import ExpectedIntents, check_attestation
 from .calls import ContractCall, ViewCall
 from .deposit import DEPOSIT_WITH_PERMIT_SELECTOR, deposit_with_permit_calldata
 from .permit import PermitSignature
@@ -522,19 +523,31 @@ def is_authorized_for_balance_call(
 
 
 def gateway_mint_call(
-    *, chain_id: int, attestation: str, signature: str, registry: Registry | None = None
+    *,
+    chain_id: int,
+    attestation: str,
+    signature: str,
+    intents: ExpectedIntents,
+    registry: Registry | None = None,
 ) -> ContractCall:
     """``gatewayMint(attestation, signature)`` on the destination chain's GatewayMinter:
-    mint what a Gateway transfer attested.
+    mint what a Gateway transfer attested, once it is checked to be your transfer.
 
     ``attestation`` and ``signature`` are what ``GatewayClient.transfer`` returned
-    (`TransferResult.attestation` and `TransferResult.signature`). Anyone may send it,
-    unless the burn intent named a ``destinationCaller``.
+    (`TransferResult.attestation` and `TransferResult.signature`). The attestation is
+    decoded (Circle's encoding, see `xswap_sdk.signing.attestations`) and must hold
+    exactly the transfer specs of ``intents``, the burn intents you signed: the same
+    recipients, values, destination domain and tokens, salts and hook data, for
+    ``chain_id``'s pinned GatewayMinter and USDC. Anyone may send the call, unless the
+    burn intents named a ``destinationCaller``.
 
     Args:
         chain_id: the destination chain (the burn intents' destination domain).
         attestation: the attestation payload, ``0x`` hex.
-        signature: Circle's signature over it, ``0x`` hex.
+        signature: Circle's signature over it, ``0x`` hex: 65 bytes.
+        intents: the burn intents signed for this transfer: the `SignedBurnIntent` or
+            `SignedBurnIntentSet` you sent to ``transfer``, their `BurnIntent`s, or a
+            list of them.
         registry: the pinned chains; `xswap_sdk.registry.DEFAULT_REGISTRY` when not
             given.
 
@@ -542,15 +555,16 @@ def gateway_mint_call(
         The call on the registry's GatewayMinter for ``chain_id``.
 
     Raises:
-        InvalidInputError: an empty or malformed attestation or signature.
-        UnsafePayloadError: the registry does not know ``chain_id``.
+        InvalidInputError: malformed hex, no ``intents``, or intents for another
+            destination than ``chain_id``.
+        UnsafePayloadError: the registry does not know ``chain_id``; the attestation does
+            not decode or mints anything other than your intents (the field is named);
+            or the signature is not one 65-byte signature ``gatewayMint`` accepts.
     """
     chain = _chain(chain_id, registry)
+    check_attestation(attestation, signature, intents=intents, chain=chain)
     payload: str = check_argument("attestation", HexBytes, attestation)
     signed: str = check_argument("signature", HexBytes, signature)
-    for name, value in (("attestation", payload), ("signature", signed)):
-        if value == "0x":
-            raise InvalidInputError(name, "must not be empty")
     function = "gatewayMint(bytes,bytes)"
     return ContractCall(
         to=chain.gateway_minter,
