@@ -5,6 +5,9 @@ not 0.5 basis points), and a value above `DEFAULT_MAX_SLIPPAGE` is refused unles
 caller raises the maximum with ``max_slippage=``. The maximum exists for the careless
 caller: ``slippage=50`` meant as 50 basis points would otherwise be taken as 50 % and
 signed, letting the output fall to half of the quote.
+
+A signing policy in force (`xswap_sdk.policy`) sets the maximum: its ``max_slippage`` is
+the default, and a ceiling that a call's own ``max_slippage=`` may not raise.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 from typing import Final
 
+from ._policy_scope import active_policies
 from .errors import InvalidInputError
 
 __all__ = ["DEFAULT_MAX_SLIPPAGE", "check_slippage"]
@@ -55,7 +59,18 @@ def check_slippage(
             not one either, or ``slippage`` exceeds the maximum (the message names both
             ``slippage`` and ``max_slippage``). Raised before any network I/O.
     """
-    limit = DEFAULT_MAX_SLIPPAGE if max_slippage is None else _percent(max_slippage, "max_slippage")
+    policies = active_policies()
+    ceiling = min((policy.max_slippage for policy in policies), default=None)
+    if max_slippage is None:
+        limit = DEFAULT_MAX_SLIPPAGE if ceiling is None else ceiling
+    else:
+        limit = _percent(max_slippage, "max_slippage")
+        if ceiling is not None and limit > ceiling:
+            raise InvalidInputError(
+                "max_slippage",
+                f"{_text(limit)} (percent) is above the signing policy's max_slippage of "
+                f"{_text(ceiling)} %: raise it on the policy (Policy(max_slippage=...))",
+            )
     if slippage is None:
         return None
     value = _percent(slippage, argument)

@@ -17,7 +17,7 @@ accounts have), so that it sees what it signs, and its answer is recovered and c
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from eth_hash.auto import keccak
 from pydantic import (
@@ -31,6 +31,7 @@ from pydantic import (
 )
 
 from .._models import RequestModel, check_argument
+from .._policy_scope import ACTIVE
 from ..errors import InvalidInputError, SigningError
 from ..types import Address, ChainId, to_checksum
 from .signer import (
@@ -38,9 +39,13 @@ from .signer import (
     _asked,
     _local_account,
     _sign_locally,
+    _with_policy,
     recover_digest,
     signer_address,
 )
+
+if TYPE_CHECKING:
+    from ..policy import PolicyLike
 
 __all__ = [
     "AUTHORIZATION_MAGIC",
@@ -196,7 +201,12 @@ def _answer_signature(answer: object) -> object:
 
 
 def sign_authorization(
-    signer: Signer, *, chain_id: int, address: str, nonce: int
+    signer: Signer,
+    *,
+    chain_id: int,
+    address: str,
+    nonce: int,
+    policy: PolicyLike | None = None,
 ) -> SignedAuthorization:
     """Sign an EIP-7702 authorization: ``signer``'s account will run ``address``'s code.
 
@@ -212,6 +222,9 @@ def sign_authorization(
             move everything the account holds.
         nonce: the account's nonce when the authorization is applied (its current
             transaction count; one more when the account also sends the transaction).
+        policy: a signing policy (`xswap_sdk.policy.Policy` or an approval callable)
+            to put in force for this signature, on top of any already in force. It sees
+            an ``"eip7702"`` request whose counterparty is ``address``.
 
     Returns:
         The signed authorization; ``authority`` is the signer's address.
@@ -220,20 +233,31 @@ def sign_authorization(
         InvalidInputError: a bad argument, or ``signer`` is not a `Signer`.
         SigningError: the signer cannot sign authorizations, failed, or signed for
             another account.
+        PolicyRefusedError: a signing policy refused; nothing was signed.
     """
+    if policy is not None:
+        return _with_policy(
+            policy,
+            lambda: sign_authorization(signer, chain_id=chain_id, address=address, nonce=nonce),
+        )
     checked_chain, checked_address, checked_nonce = _check_tuple(chain_id, address, nonce)
     owner = signer_address(signer)
     digest = authorization_digest(checked_chain, checked_address, checked_nonce)
-    local = _local_account(signer)
-    if local is not None:
-        raw = _sign_locally(local, digest)
+    if ACTIVE.get():
+        from . import _gate
+
+        with _gate.passing(
+            lambda: _gate.describe_authorization(
+                owner, checked_chain, checked_address, checked_nonce
+            )
+        ):
+            raw = _signed_authorization(
+                signer, owner, digest, checked_chain, checked_address, checked_nonce
+            )
     else:
-        sign = getattr(signer, "sign_authorization", None)
-        if not callable(sign):
-            raise SigningError("the signer cannot sign EIP-7702 authorizations")
-        request = {"chainId": checked_chain, "address": checked_address, "nonce": checked_nonce}
-        # Checked like every other signer's answer: usable, and recovering to the owner.
-        raw = _asked(owner, digest, lambda: _answer_signature(sign(request)))
+        raw = _signed_authorization(
+            signer, owner, digest, checked_chain, checked_address, checked_nonce
+        )
     return SignedAuthorization(
         chain_id=checked_chain,
         address=checked_address,
@@ -242,6 +266,22 @@ def sign_authorization(
         s="0x" + raw[32:64].hex(),
         y_parity=raw[64] - 27,
     )
+
+
+def _signed_authorization(
+    signer: Signer, owner: str, digest: bytes, chain_id: int, address: str, nonce: int
+) -> bytes:
+    """65 bytes ``r || s || v`` over ``digest``, from a local key or the signer's own
+    ``sign_authorization``."""
+    local = _local_account(signer)
+    if local is not None:
+        return _sign_locally(local, digest)
+    sign = getattr(signer, "sign_authorization", None)
+    if not callable(sign):
+        raise SigningError("the signer cannot sign EIP-7702 authorizations")
+    request = {"chainId": chain_id, "address": address, "nonce": nonce}
+    # Checked like every other signer's answer: usable, and recovering to the owner.
+    return _asked(owner, digest, lambda: _answer_signature(sign(request)))
 
 
 def recover_authorization(authorization: SignedAuthorization | dict[str, Any]) -> str:
