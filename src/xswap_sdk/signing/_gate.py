@@ -17,7 +17,6 @@ This module is imported only while a policy is in force: without one, the gate i
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -25,6 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
+from .._body import copy_json
 from .._policy_scope import active_policies
 from ..policy import SigningRequest
 from ..registry import DEFAULT_REGISTRY, GATEWAY_WALLET_TESTNET
@@ -231,7 +231,7 @@ def describe_typed_data(signer: str, typed_data: Mapping[str, Any]) -> SigningRe
     ``details`` always holds the ``primary_type``, ``domain`` and ``message`` (a copy:
     a policy cannot change what is signed).
     """
-    payload = copy.deepcopy(dict(typed_data))
+    payload = typed_data
     primary = payload.get("primaryType")
     if primary == "BurnIntentSet":
         request = _burn_intent_set(signer, payload)
@@ -241,8 +241,8 @@ def describe_typed_data(signer: str, typed_data: Mapping[str, Any]) -> SigningRe
         request = SigningRequest(kind="typed_data", signer=signer)
     details = {
         "primary_type": primary,
-        "domain": payload.get("domain"),
-        "message": payload.get("message"),
+        "domain": copy_json(payload.get("domain")),
+        "message": copy_json(payload.get("message")),
         **request.details,
     }
     return _with_details(request, details)
