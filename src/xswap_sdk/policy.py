@@ -26,6 +26,7 @@ is the policy ``Policy(approve=callable)``.
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections import deque
@@ -43,6 +44,8 @@ from .errors import InvalidInputError, PolicyRefusedError
 __all__ = [
     "DAY",
     "DEFAULT_MAX_SLIPPAGE",
+    "NATIVE",
+    "USDC",
     "Policy",
     "PolicyLike",
     "SigningRequest",
@@ -55,6 +58,26 @@ DAY: Final = 86_400.0
 
 NATIVE: Final = "native"
 """What `Policy.allowed_tokens` names a chain's native coin (ETH) by."""
+
+USDC: Final = "usdc"
+"""What `Policy` counts native USDC on every chain of `xswap_sdk.registry.DEFAULT_REGISTRY`
+as: one token, so that a daily cap holds across chains (a burn-intent set spends USDC
+from several), and ``allowed_tokens=["USDC"]`` allows it on every chain."""
+
+
+@functools.cache
+def _native_usdc() -> frozenset[str]:
+    from .registry import DEFAULT_REGISTRY
+
+    return frozenset(chain.usdc.lower() for chain in DEFAULT_REGISTRY)
+
+
+def _token_key(token: str) -> str:
+    """The name a token is counted and allowed by: ``"usdc"`` for native USDC on any
+    chain the SDK pins, else its lowercase address (or ``"native"``)."""
+    lowered = token.lower()
+    return USDC if lowered in _native_usdc() else lowered
+
 
 _EMPTY: Final[Mapping[str, Any]] = MappingProxyType({})
 
@@ -180,7 +203,7 @@ class _Ledger:
     def spent(self, signer: str, token: str) -> int:
         """What ``signer`` signed away of ``token`` in the last `DAY`."""
         with self._lock:
-            return self._total((signer.lower(), token.lower()), self.now())
+            return self._total((signer.lower(), _token_key(token)), self.now())
 
 
 def _check_amount(value: object, argument: str) -> int | None:
@@ -223,12 +246,14 @@ class Policy:
             a burn-intent set's total).
         max_per_day: the most one signer may sign away per token in any rolling 24
             hours (`DAY`), counted by this policy object across every client and call
-            that shares it, thread-safely, once each signature is made.
+            that shares it, thread-safely, once each signature is made. Native USDC on
+            every chain the SDK pins counts as one token (`USDC`).
         allowed_counterparties: the only parties that may receive funds or authority
             (addresses, and the ``host[:port]`` of sites to log in to), in any case. A
             login's counterparty is the swap backend's host: list it too.
         allowed_tokens: the only tokens that may leave the signer (addresses, any case;
-            ``"native"`` for a chain's native coin).
+            ``"native"`` for a chain's native coin; ``"USDC"`` for native USDC on every
+            chain the SDK pins).
         max_fee: the most a signature may allow as a fee (a burn intent's ``maxFee``; a
             set's total).
         max_slippage: the largest slippage, in percent, any call made while this policy
@@ -269,8 +294,9 @@ class Policy:
             raise InvalidInputError("approve", "must be a callable (SigningRequest) -> bool")
 
     def spent_today(self, signer: str, token: str) -> int:
-        """What ``signer`` signed away of ``token`` (an address, or ``"native"``) in the
-        last 24 hours under this policy."""
+        """What ``signer`` signed away of ``token`` in the last 24 hours under this
+        policy: a token address, ``"native"``, or ``"USDC"`` (native USDC on every chain
+        counts as one token; its address on any chain says the same)."""
         return self._ledger.spent(signer, token)
 
     # The gate's side: admit a request (reserving its amounts), then settle.
@@ -294,7 +320,9 @@ class Policy:
         if self.allowed_tokens is not None:
             for part in parts:
                 if opaque or (
-                    part.token is not None and part.token.lower() not in self.allowed_tokens
+                    part.token is not None
+                    and part.token.lower() not in self.allowed_tokens
+                    and _token_key(part.token) not in self.allowed_tokens
                 ):
                     shown = "an unknown token" if opaque else repr(part.token)
                     raise self._refuse(
@@ -314,7 +342,7 @@ class Policy:
         amounts: dict[_Key, int] = {}
         for part in request.parts:
             if part.amount and part.token is not None:
-                key = (request.signer.lower(), part.token.lower())
+                key = (request.signer.lower(), _token_key(part.token))
                 amounts[key] = amounts.get(key, 0) + part.amount
         return amounts
 

@@ -14,6 +14,7 @@ from xswap_sdk.signing import (
     personal_sign,
     sign_authorization,
     sign_burn_intent,
+    sign_permit,
     sign_typed_data,
 )
 from xswap_sdk.signing.signer import sign_digest
@@ -68,13 +69,26 @@ def test_cap_per_day_counts_only_what_was_signed() -> None:
             one_intent(1)
     assert "10000000" in caught.value.reason
     assert policy.spent_today(TEST_SIGNER.address, BASE.usdc) == 10_000_000
-    # Another token (Arbitrum's USDC) has its own budget; the signer's is per token.
+    # Native USDC is one token on every chain: Arbitrum's shares Base's budget.
+    assert policy.spent_today(TEST_SIGNER.address, "USDC") == 10_000_000
+    with use_policy(policy), refused("max_per_day"):
+        sign_burn_intent(intent(ARBITRUM, 1), TEST_SIGNER)
+    # Another token has its own budget (here a permit for WETH, by address).
+    weth = "0x4200000000000000000000000000000000000006"
     with use_policy(policy):
-        sign_burn_intent(intent(ARBITRUM, 3_000_000), TEST_SIGNER)
-        with refused("max_per_day"):
-            intent_set(1, 1)  # one leg from Base: over Base's budget, so none is signed
-    assert policy.spent_today(TEST_SIGNER.address, BASE.usdc) == 10_000_000
-    assert policy.spent_today(TEST_SIGNER.address, ARBITRUM.usdc) == 3_000_000
+        sign_permit(
+            TEST_SIGNER,
+            token_name="Wrapped Ether",
+            token_version="1",
+            chain_id=8453,
+            token_address=weth,
+            spender=SPENDER,
+            value=7_000_000,
+            nonce=0,
+            deadline=2_000_000_000,
+        )
+    assert policy.spent_today(TEST_SIGNER.address, weth) == 7_000_000
+    assert policy.spent_today(TEST_SIGNER.address, ARBITRUM.usdc) == 10_000_000
 
 
 def test_the_day_rolls() -> None:
@@ -146,6 +160,10 @@ def test_allowed_tokens() -> None:
             permit()
     with use_policy(Policy(allowed_tokens=[BASE.usdc.upper().replace("0X", "0x")])):
         one_intent()
+        with refused("allowed_tokens"):
+            sign_burn_intent(intent(ARBITRUM), TEST_SIGNER)
+    with use_policy(Policy(allowed_tokens=["USDC"])):  # native USDC on every chain
+        intent_set(1, 2, 3)
 
 
 def test_max_fee() -> None:
