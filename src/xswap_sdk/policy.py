@@ -419,10 +419,11 @@ def use_policy(policy: PolicyLike | None) -> Iterator[Policy | None]:
         from xswap_sdk.testing import TEST_SIGNER
 
         with use_policy(Policy(max_per_signature=100_000_000)):   # 100 USDC
-            sign_permit(TEST_SIGNER, chain_id=8453,
-                        token="0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+            sign_permit(TEST_SIGNER, token_name="USD Coin", token_version="2",
+                        chain_id=8453,
+                        token_address="0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
                         spender="0x77777777Dcc4d5A8B6E418Fd04D8997ef11000eE",
-                        value=5_000_000, nonce=0, deadline=2_000_000_000)
+                        value=5_000_000, nonce=0)
         ```
 
     Yields:
