@@ -27,6 +27,7 @@ is the policy ``Policy(approve=callable)``.
 from __future__ import annotations
 
 import functools
+import inspect
 import threading
 import time
 from collections import deque
@@ -264,9 +265,12 @@ class Policy:
             ask its user here, an agent's guardrail can vet the request. An exception it
             raises refuses too (and is chained to the error).
 
+    A copy made with `dataclasses.replace` starts a daily count of its own.
+
     Raises:
         InvalidInputError: a rule of the wrong type (a negative cap, a string where a
-            collection of strings is needed, a slippage that is not a percent).
+            collection of strings is needed, a slippage that is not a percent, an
+            ``async`` approval hook).
     """
 
     max_per_signature: int | None = None
@@ -292,6 +296,14 @@ class Policy:
         set_(self, "max_slippage", _percent(self.max_slippage, "max_slippage"))
         if self.approve is not None and not callable(self.approve):
             raise InvalidInputError("approve", "must be a callable (SigningRequest) -> bool")
+        if inspect.iscoroutinefunction(self.approve):
+            # Signing is synchronous, in async clients too: a coroutine would never run.
+            raise InvalidInputError(
+                "approve",
+                "must be a plain function returning a bool, not an async one: it is "
+                "called from inside the signing code (run a blocking question in it, or "
+                "decide from state your async code prepared)",
+            )
 
     def spent_today(self, signer: str, token: str) -> int:
         """What ``signer`` signed away of ``token`` in the last 24 hours under this

@@ -264,6 +264,15 @@ def test_an_eip7702_delegation_and_a_login_are_judged_by_their_counterparty() ->
             personal_sign(TEST_SIGNER, "Welcome! Sign this to log in.")
 
 
+def test_an_async_hook_is_refused_when_the_policy_is_made() -> None:
+    async def approve(request: SigningRequest) -> bool:
+        return True
+
+    with pytest.raises(errors.InvalidInputError, match="async") as caught:
+        as_policy(approve)
+    assert caught.value.argument == "approve"
+
+
 def test_a_plain_callable_is_a_policy() -> None:
     hook = Hook()
     policy = as_policy(hook)
