@@ -167,16 +167,19 @@ class _Ledger:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._spent: dict[_Key, deque[tuple[float, int]]] = {}
+        # Per key: the signatures of the last DAY (time, amount), oldest first, and
+        # their running total, so that a check costs the entries that expired, not all.
+        self._spent: dict[_Key, tuple[deque[tuple[float, int]], list[int]]] = {}
         self.now: Callable[[], float] = time.time
 
     def _total(self, key: _Key, now: float) -> int:
-        entries = self._spent.get(key)
-        if not entries:
+        found = self._spent.get(key)
+        if found is None:
             return 0
+        entries, total = found
         while entries and entries[0][0] <= now - DAY:
-            entries.popleft()
-        return sum(amount for _, amount in entries)
+            total[0] -= entries.popleft()[1]
+        return total[0]
 
     def reserve(self, amounts: Mapping[_Key, int], limit: int) -> tuple[_Key, int] | None:
         """Reserve ``amounts`` if each key stays within ``limit``; else return the first
@@ -188,17 +191,20 @@ class _Ledger:
                 if spent + amount > limit:
                     return key, spent
             for key, amount in amounts.items():
-                self._spent.setdefault(key, deque()).append((now, amount))
+                entries, total = self._spent.setdefault(key, (deque(), [0]))
+                entries.append((now, amount))
+                total[0] += amount
             return None
 
     def release(self, amounts: Mapping[_Key, int]) -> None:
         """Give back a reservation that was not signed."""
         with self._lock:
             for key, amount in amounts.items():
-                entries = self._spent.get(key, deque())
+                entries, total = self._spent.get(key, (deque(), [0]))
                 for index in range(len(entries) - 1, -1, -1):
                     if entries[index][1] == amount:
                         del entries[index]
+                        total[0] -= amount
                         break
 
     def spent(self, signer: str, token: str) -> int:
