@@ -17,6 +17,7 @@ This module is imported only while a policy is in force: without one, the gate i
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -72,13 +73,20 @@ def _word_address(value: object) -> str | None:
     return None
 
 
+@functools.cache
+def _keys(path: str) -> tuple[str, ...]:
+    return tuple(path.split("."))
+
+
 def _at(payload: Mapping[str, Any], path: str) -> object:
     """The value at ``path`` in ``payload`` (dotted keys), or ``None``."""
     value: object = payload
-    for key in path.split("."):
-        if not isinstance(value, Mapping):
+    for key in _keys(path):
+        # dict first: the ABC check of Mapping costs more than the rest of the lookup.
+        if type(value) is dict or isinstance(value, Mapping):
+            value = value.get(key)
+        else:
             return None
-        value = value.get(key)
     return value
 
 
