@@ -8,11 +8,10 @@ extra), so ``import xswap_sdk`` works without it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ._policy_scope import ACTIVE
 from .errors import SwapFailedError
 
 __all__ = [
@@ -131,9 +130,7 @@ def transaction_gate(owner: str, fields: Mapping[str, Any]) -> AbstractContextMa
     """The signing gate (`xswap_sdk.signing._gate.passing`) for a transaction that
     ``owner`` is about to sign, or have its node sign and send: every signing policy in
     force must allow it first. Nothing at all while no policy is in force."""
-    if not ACTIVE.get():
-        return nullcontext()
-    from .signing import _gate
+    from .signing.signer import _gated
 
     described = dict(fields)
-    return _gate.passing(lambda: _gate.describe_transaction(owner, described))
+    return _gated(lambda gate: gate.describe_transaction(owner, described))

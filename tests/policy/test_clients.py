@@ -167,8 +167,11 @@ async def test_an_eip7702_authorization_for_the_relayer(sb: Sandbox, kind: str) 
     )
     assert len(hook.seen) == 1  # the relayer signs nothing itself
     guard = Policy(allowed_counterparties=[TEST_SIGNER.address])
-    with pytest.raises(errors.PolicyRefusedError, match="allowed_counterparties"):
-        sign_authorization(TEST_SIGNER, chain_id=0, address=DELEGATE, nonce=1, policy=guard)
+    with (
+        use_policy(guard),
+        pytest.raises(errors.PolicyRefusedError, match="allowed_counterparties"),
+    ):
+        sign_authorization(TEST_SIGNER, chain_id=8453, address=DELEGATE, nonce=1)
     assert len(sb.relayer.transaction_ids) == 1
 
 

@@ -237,8 +237,22 @@ def test_the_policy_argument_of_the_signing_functions() -> None:
     sign_burn_intent(intent(), TEST_SIGNER, policy=hook)
     sign_burn_intent_set([intent()], TEST_SIGNER, policy=hook)
     personal_sign(TEST_SIGNER, "hello", policy=hook)
-    sign_authorization(TEST_SIGNER, chain_id=1, address=SPENDER, nonce=0, policy=hook)
-    assert [r.kind for r in hook.seen] == ["burn_intent", "burn_intent_set", "login", "eip7702"]
+    sign_typed_data(
+        TEST_SIGNER,
+        permit_typed_data(
+            token_name="USD Coin",
+            token_version="2",
+            chain_id=8453,
+            token_address=BASE.usdc,
+            owner=TEST_SIGNER.address,
+            spender=SPENDER,
+            value=1,
+            nonce=0,
+            deadline=1,
+        ),
+        policy=hook,
+    )
+    assert [r.kind for r in hook.seen] == ["burn_intent", "burn_intent_set", "login", "permit"]
 
 
 def test_a_transaction_is_described_from_its_calldata() -> None:

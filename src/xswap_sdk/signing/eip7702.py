@@ -12,12 +12,15 @@ service.
 signs the digest directly; any other signer is asked through its own
 ``sign_authorization({"chainId", "address", "nonce"})`` (the method `eth_account`
 accounts have), so that it sees what it signs, and its answer is recovered and checked.
+Like every signature, it first passes the signing gate: a signing policy in force
+(`xswap_sdk.policy.use_policy`) sees an ``"eip7702"`` request whose counterparty is the
+delegate, and may refuse it with `PolicyRefusedError`.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal
 
 from eth_hash.auto import keccak
 from pydantic import (
@@ -31,21 +34,17 @@ from pydantic import (
 )
 
 from .._models import RequestModel, check_argument
-from .._policy_scope import ACTIVE
 from ..errors import InvalidInputError, SigningError
 from ..types import Address, ChainId, to_checksum
 from .signer import (
     Signer,
     _asked,
+    _gated,
     _local_account,
     _sign_locally,
-    _with_policy,
     recover_digest,
     signer_address,
 )
-
-if TYPE_CHECKING:
-    from ..policy import PolicyLike
 
 __all__ = [
     "AUTHORIZATION_MAGIC",
@@ -201,12 +200,7 @@ def _answer_signature(answer: object) -> object:
 
 
 def sign_authorization(
-    signer: Signer,
-    *,
-    chain_id: int,
-    address: str,
-    nonce: int,
-    policy: PolicyLike | None = None,
+    signer: Signer, *, chain_id: int, address: str, nonce: int
 ) -> SignedAuthorization:
     """Sign an EIP-7702 authorization: ``signer``'s account will run ``address``'s code.
 
@@ -222,9 +216,6 @@ def sign_authorization(
             move everything the account holds.
         nonce: the account's nonce when the authorization is applied (its current
             transaction count; one more when the account also sends the transaction).
-        policy: a signing policy (`xswap_sdk.policy.Policy` or an approval callable)
-            to put in force for this signature, on top of any already in force. It sees
-            an ``"eip7702"`` request whose counterparty is ``address``.
 
     Returns:
         The signed authorization; ``authority`` is the signer's address.
@@ -233,28 +224,15 @@ def sign_authorization(
         InvalidInputError: a bad argument, or ``signer`` is not a `Signer`.
         SigningError: the signer cannot sign authorizations, failed, or signed for
             another account.
-        PolicyRefusedError: a signing policy refused; nothing was signed.
     """
-    if policy is not None:
-        return _with_policy(
-            policy,
-            lambda: sign_authorization(signer, chain_id=chain_id, address=address, nonce=nonce),
-        )
     checked_chain, checked_address, checked_nonce = _check_tuple(chain_id, address, nonce)
     owner = signer_address(signer)
     digest = authorization_digest(checked_chain, checked_address, checked_nonce)
-    if ACTIVE.get():
-        from . import _gate
-
-        with _gate.passing(
-            lambda: _gate.describe_authorization(
-                owner, checked_chain, checked_address, checked_nonce
-            )
-        ):
-            raw = _signed_authorization(
-                signer, owner, digest, checked_chain, checked_address, checked_nonce
-            )
-    else:
+    with _gated(
+        lambda gate: gate.describe_authorization(
+            owner, checked_chain, checked_address, checked_nonce
+        )
+    ):
         raw = _signed_authorization(
             signer, owner, digest, checked_chain, checked_address, checked_nonce
         )

@@ -23,6 +23,8 @@ import copy
 import sys
 import weakref
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager, nullcontext
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 import coincurve
@@ -37,7 +39,7 @@ if TYPE_CHECKING:
     from eth_account.messages import SignableMessage
     from eth_account.signers.local import LocalAccount
 
-    from ..policy import PolicyLike
+    from ..policy import PolicyLike, SigningRequest
 
 T = TypeVar("T")
 
@@ -343,6 +345,16 @@ def _personal_sign(signer: Signer, message: str, digest: bytes) -> str:
 
     signable = encode_defunct(text=message)
     return "0x" + _asked(address, digest, lambda: signer.sign_message(signable)).hex()
+
+
+def _gated(describe: Callable[[ModuleType], SigningRequest]) -> AbstractContextManager[object]:
+    """The signing gate around a signature made outside this module: nothing while no
+    policy is in force, else `_gate.passing` with ``describe(_gate)`` as the request."""
+    if not ACTIVE.get():
+        return nullcontext()
+    from . import _gate
+
+    return _gate.passing(lambda: describe(_gate))
 
 
 def _with_policy(policy: PolicyLike | None, call: Callable[[], T]) -> T:
