@@ -268,3 +268,25 @@ def test_a_transaction_is_described_from_its_calldata() -> None:
     )
     assert (plain.token, plain.amount, plain.counterparty) == ("native", 10**18, ROUTER)
     assert plain.chain_id is None
+
+
+def test_a_flow_can_name_the_kind_of_what_it_signs() -> None:
+    from xswap_sdk.signing._gate import as_kind
+
+    def pay() -> None:
+        with as_kind("x402_payment", {"resource": "https://api.example/data"}):
+            sign_receive_authorization(
+                TEST_SIGNER,
+                token_name="USD Coin",
+                token_version="2",
+                chain_id=8453,
+                token=BASE.usdc,
+                to=SPENDER,
+                value=10_000,
+                valid_before=2_000_000_000,
+            )
+
+    request = seen(pay)
+    assert (request.kind, request.amount, request.counterparty) == ("x402_payment", 10_000, SPENDER)
+    assert request.details["resource"] == "https://api.example/data"
+    assert request.details["primary_type"] == "ReceiveWithAuthorization"

@@ -17,10 +17,12 @@ This module is imported only while a policy is in force: without one, the gate i
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
@@ -32,6 +34,7 @@ from ..registry import DEFAULT_REGISTRY, GATEWAY_WALLET_TESTNET
 from ..types import to_checksum
 
 __all__ = [
+    "as_kind",
     "describe_authorization",
     "describe_digest",
     "describe_message",
@@ -364,6 +367,33 @@ def describe_transaction(signer: str, fields: Mapping[str, Any]) -> SigningReque
     )
 
 
+_KIND: Final[ContextVar[tuple[str, Mapping[str, Any]] | None]] = ContextVar(
+    "xswap_sdk_signing_kind", default=None
+)
+
+
+@contextmanager
+def as_kind(kind: str, details: Mapping[str, Any] | None = None) -> Iterator[None]:
+    """Describe the signatures made in the block as ``kind`` (their fields still read
+    from the payload), with ``details`` added: for a flow whose payload is a generic
+    type, such as an x402 payment signed as an EIP-3009 ``TransferWithAuthorization``
+    (``as_kind("x402_payment", {"resource": url})``)."""
+    token = _KIND.set((kind, dict(details or {})))
+    try:
+        yield
+    finally:
+        _KIND.reset(token)
+
+
+def _relabelled(request: SigningRequest) -> SigningRequest:
+    label = _KIND.get()
+    if label is None:
+        return request
+    kind, extra = label
+    described = _with_details(request, {**request.details, **extra})
+    return dataclasses.replace(described, kind=kind)
+
+
 @contextmanager
 def passing(describe: Callable[[], SigningRequest]) -> Iterator[SigningRequest | None]:
     """Let a signature through only if every policy in force allows it.
@@ -378,7 +408,7 @@ def passing(describe: Callable[[], SigningRequest]) -> Iterator[SigningRequest |
     if not policies:
         yield None
         return
-    request = describe()
+    request = _relabelled(describe())
     admitted: list[tuple[Any, Any]] = []
     try:
         for policy in policies:
