@@ -154,6 +154,17 @@ class SigningRequest:
 _OPAQUE: Final = frozenset({"typed_data", "digest"})
 """Kinds the SDK cannot read: rules about amounts, tokens, parties or fees refuse them."""
 
+_FEES: Final = frozenset({"burn_intent", "burn_intent_set"})
+"""Kinds whose payload states a fee: one whose fee cannot be read is refused by
+``max_fee``."""
+
+
+def _unknown(request: SigningRequest, value: int | None, moves: bool) -> bool:
+    """Whether a rule about ``value`` cannot judge ``request``: an unreadable kind, or a
+    value missing where the payload should state one (``moves``)."""
+    return request.kind in _OPAQUE or (value is None and moves)
+
+
 _Key = tuple[str, str]
 
 
@@ -346,15 +357,23 @@ class Policy:
                     raise self._refuse(
                         "allowed_tokens", f"{shown} is not an allowed token", request
                     )
-        for rule, limit, value, what in (
-            ("max_per_signature", self.max_per_signature, request.amount, "amount"),
-            ("max_fee", self.max_fee, request.fee, "fee"),
+        moves = request.token is not None or request.kind in _FEES
+        for rule, limit, value, what, expected in (
+            ("max_per_signature", self.max_per_signature, request.amount, "amount", moves),
+            ("max_fee", self.max_fee, request.fee, "fee", request.kind in _FEES),
         ):
-            if limit is not None and (opaque or (value is not None and value > limit)):
-                shown = f"an unknown {what}" if opaque else f"{what} {value}"
-                raise self._refuse(rule, f"{shown} is above the cap of {limit}", request)
-        if self.max_per_day is not None and opaque:
-            raise self._refuse("max_per_day", "an unknown amount cannot be counted", request)
+            if limit is None:
+                continue
+            if _unknown(request, value, expected):
+                raise self._refuse(rule, f"the {what} cannot be read from the payload", request)
+            if value is not None and value > limit:
+                raise self._refuse(rule, f"{what} {value} is above the cap of {limit}", request)
+        if self.max_per_day is not None and any(
+            _unknown(request, part.amount, part.token is not None) for part in parts
+        ):
+            raise self._refuse(
+                "max_per_day", "an amount that cannot be read cannot be counted", request
+            )
 
     def _amounts(self, request: SigningRequest) -> dict[_Key, int]:
         amounts: dict[_Key, int] = {}

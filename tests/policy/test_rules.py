@@ -325,3 +325,30 @@ def test_a_request_is_frozen_and_its_details_read_only() -> None:
     with pytest.raises(TypeError):
         request.details["text"] = "changed"  # type: ignore[index]
     assert hash(request) == hash(SigningRequest(kind="login", signer=TEST_SIGNER.address))
+
+
+def test_a_value_missing_from_a_payload_that_should_state_it_is_refused() -> None:
+    from xswap_sdk.signing import _gate
+
+    def unreadable(**fields: object) -> SigningRequest:
+        return SigningRequest(signer=TEST_SIGNER.address, **fields)  # type: ignore[arg-type]
+
+    cases = [
+        (Policy(max_per_signature=10), unreadable(kind="permit", token=BASE.usdc)),
+        (Policy(max_fee=10), unreadable(kind="burn_intent", token=BASE.usdc, amount=1)),
+        (Policy(max_per_day=10), unreadable(kind="eip3009", token=BASE.usdc)),
+    ]
+    for policy, request in cases:
+        with (
+            use_policy(policy),
+            pytest.raises(errors.PolicyRefusedError, match="cannot be"),
+            _gate.passing(lambda request=request: request),
+        ):
+            raise AssertionError("signed")
+    # A login states no amount and no fee: nothing to refuse.
+    login = unreadable(kind="login", counterparty="example.org")
+    with (
+        use_policy(Policy(max_per_signature=10, max_fee=10, max_per_day=10)),
+        _gate.passing(lambda: login) as passed,
+    ):
+        assert passed is login
