@@ -108,7 +108,9 @@ class _Shape:
     chain: str | None = None
     expires_at: str | None = None
     fee: str | None = None
+    destination: str | None = None  # the destination chain, when funds cross chains
     bytes32: bool = False  # addresses are bytes32 words (Gateway's transfer specs)
+    domains: bool = False  # chains are Gateway domains, read through the registry
     extra: tuple[tuple[str, str], ...] = ()  # (details key, path)
 
 
@@ -117,8 +119,11 @@ _BURN_INTENT: Final = _Shape(
     counterparty="message.spec.destinationRecipient",
     amount="message.spec.value",
     token="message.spec.sourceToken",
+    chain="message.spec.sourceDomain",
     fee="message.maxFee",
+    destination="message.spec.destinationDomain",
     bytes32=True,
+    domains=True,
     extra=(
         ("max_block_height", "message.maxBlockHeight"),
         ("source_domain", "message.spec.sourceDomain"),
@@ -167,13 +172,13 @@ _TYPED: Final[Mapping[str, _Shape]] = {
 described leg by leg with the ``BurnIntent`` shape)."""
 
 
-def _source_chain(payload: Mapping[str, Any]) -> int | None:
-    # Gateway domains are shared by mainnets and testnets; the source contract (the
-    # GatewayWallet) says which.
-    domain = _int(_at(payload, "message.spec.sourceDomain"))
-    wallet = _word_address(_at(payload, "message.spec.sourceContract"))
+def _gateway_chain(payload: Mapping[str, Any], path: str) -> int | None:
+    """The chain id of the Gateway domain at ``path``, per the registry. Domains are
+    shared by mainnets and testnets: the source contract (the GatewayWallet) says which."""
+    domain = _int(_at(payload, path))
     if domain is None:
         return None
+    wallet = _word_address(_at(payload, "message.spec.sourceContract"))
     chain = DEFAULT_REGISTRY.by_domain(domain, testnet=wallet == GATEWAY_WALLET_TESTNET)
     return None if chain is None else chain.chain_id
 
@@ -181,20 +186,15 @@ def _source_chain(payload: Mapping[str, Any]) -> int | None:
 def _described(signer: str, shape: _Shape, payload: Mapping[str, Any]) -> SigningRequest:
     read_address = _word_address if shape.bytes32 else _address
     details: dict[str, Any] = {key: _at(payload, path) for key, path in shape.extra}
-    if shape.kind == "burn_intent":
-        chain_id = _source_chain(payload)
-        destination = _int(details["destination_domain"])
-        testnet = _word_address(_at(payload, "message.spec.sourceContract")) == (
-            GATEWAY_WALLET_TESTNET
+    chain_id: int | None = None
+    if shape.chain is not None:
+        chain_id = (
+            _gateway_chain(payload, shape.chain)
+            if shape.domains
+            else _int(_at(payload, shape.chain))
         )
-        found = (
-            None
-            if destination is None
-            else DEFAULT_REGISTRY.by_domain(destination, testnet=testnet)
-        )
-        details["destination_chain_id"] = None if found is None else found.chain_id
-    else:
-        chain_id = _int(_at(payload, shape.chain)) if shape.chain else None
+    if shape.destination is not None:
+        details["destination_chain_id"] = _gateway_chain(payload, shape.destination)
     return SigningRequest(
         kind=shape.kind,
         signer=signer,
