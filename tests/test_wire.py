@@ -39,9 +39,11 @@ from xswap_sdk import (
     errors,
 )
 from xswap_sdk._gate import pool_size
+from xswap_sdk._policy_scope import active_policies
 from xswap_sdk.events import RequestEvent, ResponseEvent, RetryEvent
 from xswap_sdk.flash import Quote
 from xswap_sdk.gateway import build_transfer_intent
+from xswap_sdk.policy import Policy
 from xswap_sdk.registry import DEFAULT_REGISTRY
 from xswap_sdk.relayer import RelayerPaths
 from xswap_sdk.routing import RoutingPaths
@@ -451,6 +453,22 @@ def pool_limited(env: Env, value: Any, result: Any, error: BaseException | None)
     assert client._transport.pool.gate.size == value.max_connections
 
 
+class PoliciesSeen:
+    """An ``on_request`` hook that keeps the signing policies in force at each request."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[Any, ...]] = []
+
+    def __call__(self, event: Any) -> None:
+        self.seen.append(active_policies())
+
+
+def policy_in_force(env: Env, value: Any, result: Any, error: BaseException | None) -> None:
+    seen = env.state["policies_seen"].seen
+    assert seen, "no request was made"
+    assert all(any(active is value for active in policies) for policies in seen), seen
+
+
 COMMON: dict[str, Sample] = {
     "timeout": Sample(1.25, timeout_applied),
     "extra_headers": Sample({"X-Extra-Wire": "e-1"}, headers_sent),
@@ -467,6 +485,14 @@ COMMON: dict[str, Sample] = {
     "clock": Sample(From(lambda env: VirtualClock(start=0)), clock_used, refuse=lambda _: 1),
     # Limits configure the pool the SDK creates, so no http_client here; the call goes
     # to a closed port on this machine and fails at once, after the pool was made.
+    # The policy is in force while the client's call runs (seen from its request hook).
+    "policy": Sample(
+        From(lambda env: Policy()),
+        policy_in_force,
+        client={
+            "on_request": From(lambda env: env.state.setdefault("policies_seen", PoliciesSeen()))
+        },
+    ),
     "limits": Sample(
         httpx.Limits(max_connections=3, max_keepalive_connections=3),
         pool_limited,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
+from ._policy_scope import ACTIVE
 from ._web3_support import (
     TOKEN_ABI,
     PermitFacts,
@@ -21,6 +22,7 @@ from ._web3_support import (
     hex_string,
     no_version_errors,
     set_fees,
+    transaction_gate,
     uint_from,
 )
 
@@ -88,7 +90,10 @@ async def async_send_transaction(
     fields = {**fields, "from": owner}
     sign = getattr(signer, "sign_transaction", None)
     if sign is None:
-        return hex_string(await web3.eth.send_transaction(fields))  # type: ignore[arg-type]
+        # The node signs: the policies see the chain it is on.
+        described = {**fields, "chainId": await async_chain_id(web3)} if ACTIVE.get() else fields
+        with transaction_gate(owner, described):
+            return hex_string(await web3.eth.send_transaction(fields))  # type: ignore[arg-type]
     fields["nonce"] = await web3.eth.get_transaction_count(owner, "pending")  # type: ignore[arg-type]
     fields["chainId"] = await async_chain_id(web3)
     if fields.get("gas") is None:
@@ -97,7 +102,9 @@ async def async_send_transaction(
     tip = await web3.eth.max_priority_fee if base_fee is not None else 0
     gas_price = await web3.eth.gas_price if base_fee is None else 0
     set_fees(fields, base_fee, tip, gas_price)
-    return hex_string(await web3.eth.send_raw_transaction(sign(fields).raw_transaction))
+    with transaction_gate(owner, fields):
+        signed = sign(fields)
+    return hex_string(await web3.eth.send_raw_transaction(signed.raw_transaction))
 
 
 async def async_wait_for_success(web3: AsyncWeb3[Any], tx_hash: str, what: str) -> str:

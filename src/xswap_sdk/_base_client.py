@@ -10,6 +10,7 @@ public method as one line over an operation from its ``_operations`` module.
 from __future__ import annotations
 
 import copy
+import inspect
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, ClassVar, Generic, Self, TypeVar
@@ -33,9 +34,11 @@ from ._options import (
     TimeoutTypes,
     check_limits,
 )
+from ._policy_scope import scoped
 from ._transport import BaseTransport, Hooks, Pool, RawResponse, capture_responses
 from .errors import InvalidInputError
 from .events import RequestHook, ResponseHook, RetryHook
+from .policy import Policy, PolicyLike
 
 __all__ = ["APIClientBase"]
 
@@ -52,6 +55,15 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
     _transport_type: ClassVar[type[BaseTransport[Any]]]
     _options: ClientOptions
     _transport: TransportT
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # The client's signing policy is in force during each of its public methods, so
+        # that whatever a call signs, directly or in a flow, passes it (see
+        # xswap_sdk._policy_scope.scoped).
+        super().__init_subclass__(**kwargs)
+        for name, member in list(vars(cls).items()):
+            if not name.startswith("_") and inspect.isfunction(member):
+                setattr(cls, name, scoped(member))
 
     def __init__(
         self,
@@ -70,6 +82,7 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
         on_response: ResponseHook | None = None,
         on_retry: RetryHook | None = None,
         limits: httpx.Limits | None = None,
+        policy: PolicyLike | None = None,
     ) -> None:
         expected = self._http_client_type
         if http_client is not None and not isinstance(http_client, expected):
@@ -91,6 +104,7 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
             deadline=deadline,
             max_response_bytes=max_response_bytes,
             allow_insecure_http=allow_insecure_http,
+            policy=policy,
         )
         self._transport = self._transport_type(  # type: ignore[assignment]
             options=self._options,
@@ -136,6 +150,7 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
         deadline: float | NotGiven | None = NOT_GIVEN,
         max_response_bytes: int | NotGiven = NOT_GIVEN,
         allow_insecure_http: bool | NotGiven = NOT_GIVEN,
+        policy: PolicyLike | NotGiven | None = NOT_GIVEN,
     ) -> Self:
         """A copy of this client with some settings changed, sharing its connection pool.
 
@@ -152,6 +167,8 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
             max_response_bytes: another response size cap.
             allow_insecure_http: allow (or stop allowing) ``http://`` to a host that
                 is not this machine.
+            policy: another signing policy (`xswap_sdk.policy.Policy` or an approval
+                callable), or ``None`` for none.
         """
         if not isinstance(api_key, NotGiven) and self._service.api_key_header is None:
             raise InvalidInputError(
@@ -167,6 +184,7 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
             deadline=deadline,
             max_response_bytes=max_response_bytes,
             allow_insecure_http=allow_insecure_http,
+            policy=policy,
         )
         clone._transport = self._transport.derive(clone._options, clone._make_auth())
         return clone
@@ -192,6 +210,11 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
         """The most seconds one call may take in all, retries included (``None``: no
         overall limit)."""
         return self._options.deadline
+
+    @property
+    def policy(self) -> Policy | None:
+        """The signing policy in force during each call of this client, or ``None``."""
+        return self._options.policy
 
     @property
     def clock(self) -> Clock:

@@ -26,7 +26,7 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, TypedDict
+from typing import TYPE_CHECKING, Any, Final, TypedDict
 
 import httpx
 from pydantic import SecretStr
@@ -34,6 +34,9 @@ from pydantic import SecretStr
 from ._body import DEFAULT_MAX_RESPONSE_BYTES
 from ._logging import redact_headers
 from .errors import InvalidInputError
+
+if TYPE_CHECKING:
+    from .policy import Policy, PolicyLike
 
 __all__ = [
     "DEFAULT_DEADLINE",
@@ -518,6 +521,15 @@ def check_base_url(
     return value.rstrip("/")
 
 
+def _check_policy(policy: object) -> Policy | None:
+    """``policy=`` as a `xswap_sdk.policy.Policy` (imported only when one is given)."""
+    if policy is None:
+        return None
+    from .policy import as_policy
+
+    return as_policy(policy)
+
+
 def _read_environment(
     service: ServiceConfig, environ: Mapping[str, str] | None
 ) -> tuple[str | None, SecretStr | None]:
@@ -553,6 +565,8 @@ class ClientOptions:
             `xswap_sdk._body.DEFAULT_MAX_RESPONSE_BYTES`).
         allow_insecure_http: whether ``http://`` to a non-loopback host was allowed;
             kept so that ``replace(base_url=...)`` applies the same choice.
+        policy: the signing policy in force during each call of the client (see
+            `xswap_sdk.policy`), or ``None``.
     """
 
     service: ServiceConfig
@@ -564,6 +578,7 @@ class ClientOptions:
     deadline: float | None = DEFAULT_DEADLINE
     max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
     allow_insecure_http: bool = False
+    policy: Policy | None = None
 
     @classmethod
     def resolve(
@@ -579,6 +594,7 @@ class ClientOptions:
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         allow_insecure_http: bool = False,
         environ: Mapping[str, str] | None = None,
+        policy: PolicyLike | None = None,
     ) -> ClientOptions:
         """Resolve settings: arguments first, then environment variables, then defaults.
 
@@ -598,6 +614,8 @@ class ClientOptions:
             allow_insecure_http: accept ``http://`` to a non-loopback host (credentials
                 then travel in clear text), whether from ``base_url`` or the variable.
             environ: the environment to read (``os.environ`` when ``None``).
+            policy: a `xswap_sdk.policy.Policy`, or an approval callable, put in force
+                during each call of the client.
 
         Returns:
             The settings.
@@ -637,6 +655,7 @@ class ClientOptions:
             else check_deadline(deadline),
             max_response_bytes=check_max_response_bytes(max_response_bytes),
             allow_insecure_http=allow_insecure_http,
+            policy=_check_policy(policy),
         )
 
     def replace(
@@ -650,6 +669,7 @@ class ClientOptions:
         deadline: float | NotGiven | None = NOT_GIVEN,
         max_response_bytes: int | NotGiven = NOT_GIVEN,
         allow_insecure_http: bool | NotGiven = NOT_GIVEN,
+        policy: PolicyLike | NotGiven | None = NOT_GIVEN,
     ) -> ClientOptions:
         """A copy with some settings changed; the same validation applies.
 
@@ -665,6 +685,7 @@ class ClientOptions:
             deadline: a new total deadline per call, or ``None`` for none.
             max_response_bytes: a new response size cap.
             allow_insecure_http: allow ``http://`` to a non-loopback host, or not.
+            policy: another signing policy, or ``None`` for none.
 
         Returns:
             The new settings.
@@ -696,6 +717,8 @@ class ClientOptions:
             changes["deadline"] = check_deadline(deadline)
         if not isinstance(max_response_bytes, NotGiven):
             changes["max_response_bytes"] = check_max_response_bytes(max_response_bytes)
+        if not isinstance(policy, NotGiven):
+            changes["policy"] = _check_policy(policy)
         return dataclasses.replace(self, **changes)
 
     def __repr__(self) -> str:
@@ -707,5 +730,6 @@ class ClientOptions:
             f"api_key={self.api_key!r}, timeout={self.timeout!r}, "
             f"max_retries={self.max_retries!r}, headers={redact_headers(self.headers)!r}, "
             f"deadline={self.deadline!r}, max_response_bytes={self.max_response_bytes!r}"
-            f"{', allow_insecure_http=True' if self.allow_insecure_http else ''})"
+            f"{', allow_insecure_http=True' if self.allow_insecure_http else ''}"
+            f"{', policy=set' if self.policy is not None else ''})"
         )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
+from ._policy_scope import ACTIVE
 from ._web3_support import (
     TOKEN_ABI,
     PermitFacts,
@@ -17,6 +18,7 @@ from ._web3_support import (
     hex_string,
     no_version_errors,
     set_fees,
+    transaction_gate,
     uint_from,
 )
 
@@ -82,7 +84,10 @@ def send_transaction(web3: Web3, signer: Signer, fields: dict[str, Any]) -> str:
     fields = {**fields, "from": owner}
     sign = getattr(signer, "sign_transaction", None)
     if sign is None:
-        return hex_string(web3.eth.send_transaction(fields))  # type: ignore[arg-type]
+        # The node signs: the policies see the chain it is on.
+        described = {**fields, "chainId": chain_id(web3)} if ACTIVE.get() else fields
+        with transaction_gate(owner, described):
+            return hex_string(web3.eth.send_transaction(fields))  # type: ignore[arg-type]
     fields["nonce"] = web3.eth.get_transaction_count(owner, "pending")  # type: ignore[arg-type]
     fields["chainId"] = chain_id(web3)
     if fields.get("gas") is None:
@@ -91,7 +96,9 @@ def send_transaction(web3: Web3, signer: Signer, fields: dict[str, Any]) -> str:
     tip = web3.eth.max_priority_fee if base_fee is not None else 0
     gas_price = web3.eth.gas_price if base_fee is None else 0
     set_fees(fields, base_fee, tip, gas_price)
-    return hex_string(web3.eth.send_raw_transaction(sign(fields).raw_transaction))
+    with transaction_gate(owner, fields):
+        signed = sign(fields)
+    return hex_string(web3.eth.send_raw_transaction(signed.raw_transaction))
 
 
 def wait_for_success(web3: Web3, tx_hash: str, what: str) -> str:

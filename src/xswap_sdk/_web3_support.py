@@ -7,6 +7,8 @@ extra), so ``import xswap_sdk`` works without it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -21,6 +23,7 @@ __all__ = [
     "hex_string",
     "no_version_errors",
     "set_fees",
+    "transaction_gate",
     "uint_from",
 ]
 
@@ -122,3 +125,13 @@ def no_version_errors() -> tuple[type[Exception], ...]:
     except ImportError:
         return errors
     return (*errors, TransactionFailed)
+
+
+def transaction_gate(owner: str, fields: Mapping[str, Any]) -> AbstractContextManager[object]:
+    """The signing gate (`xswap_sdk.signing._gate.passing`) for a transaction that
+    ``owner`` is about to sign, or have its node sign and send: every signing policy in
+    force must allow it first. Nothing at all while no policy is in force."""
+    from .signing.signer import _gated
+
+    described = dict(fields)
+    return _gated(lambda gate: gate.describe_transaction(owner, described))

@@ -34,8 +34,9 @@ XSwapError
 ├── WaitTimeoutError                       polling ran out of time; may still land
 ├── LoginError                             wallet-signature login failed
 ├── SigningError                           a signature could not be made or checked
-│   └── UnsafePayloadError                 what a service asked us to sign disagrees with
-│                                          the caller's request or a pinned fact
+│   ├── UnsafePayloadError                 what a service asked us to sign disagrees with
+│   │                                      the caller's request or a pinned fact
+│   └── PolicyRefusedError                 the caller's signing policy refused a signature
 └── MissingDependencyError (also ImportError)  an optional extra is not installed
 ```
 
@@ -75,6 +76,7 @@ __all__ = [
     "PaginationError",
     "PaymentRequiredError",
     "PermissionDeniedError",
+    "PolicyRefusedError",
     "QuoteRejectedError",
     "RateLimitError",
     "RedirectError",
@@ -898,6 +900,38 @@ class UnsafePayloadError(SigningError):
         if hint:
             message += f" {hint}"
         super().__init__(message)
+
+
+class PolicyRefusedError(SigningError):
+    """Refused before signing by the caller's own signing policy (`xswap_sdk.policy`).
+
+    Nothing was signed and nothing was sent. Unlike `UnsafePayloadError`, the payload
+    may be exactly what was asked for: the caller's `xswap_sdk.policy.Policy` (a cap,
+    an allow-list, or its approval hook) said no.
+
+    Attributes:
+        rule: the rule that refused: ``"allowed_counterparties"``,
+            ``"allowed_tokens"``, ``"max_per_signature"``, ``"max_fee"``,
+            ``"max_per_day"`` or ``"approve"``.
+        reason: why, in words (amounts, parties and tokens; never a signature).
+        request: the `xswap_sdk.policy.SigningRequest` that was refused.
+
+    Args:
+        rule: see above.
+        reason: see above.
+        request: see above.
+    """
+
+    def __init__(self, rule: str, reason: str, *, request: Any = None) -> None:
+        self.rule = rule
+        self.reason = reason
+        self.request = request
+        kind = getattr(request, "kind", None)
+        what = f"a {kind} signature" if kind else "a signature"
+        super().__init__(
+            f"the signing policy refused {what} ({rule}): {_shown(reason, quoted=False)}. "
+            "Nothing was signed or sent."
+        )
 
 
 class MissingDependencyError(XSwapError, ImportError):

@@ -37,6 +37,7 @@ from .._pagination import PageWalk, walk_pages
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
 from ..gateway import AsyncGatewayClient
+from ..policy import PolicyLike
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..relayer import AsyncRelayerClient
 from ..signing._async_permit_deposit import async_prepare_deposit_with_permit
@@ -153,6 +154,10 @@ class AsyncFlashClient(AsyncAPIClient):
         limits: the connection pool the SDK creates (default: 100 connections, all
             kept alive; see ``docs/performance.md``); a client you pass as
             ``http_client`` keeps its own.
+        policy: a signing policy (`xswap_sdk.policy.Policy`, or a callable that
+            approves each `xswap_sdk.policy.SigningRequest`) in force during each call
+            of this client: whatever the call signs must pass it, or
+            `xswap_sdk.errors.PolicyRefusedError` is raised and nothing is signed.
 
     Example:
         ```python
@@ -197,6 +202,7 @@ class AsyncFlashClient(AsyncAPIClient):
         on_response: ResponseHook | None = None,
         on_retry: RetryHook | None = None,
         limits: httpx.Limits | None = None,
+        policy: PolicyLike | None = None,
     ) -> None:
         if registry is not None and not isinstance(registry, Registry):
             raise InvalidInputError("registry", "must be a xswap_sdk.registry.Registry")
@@ -221,6 +227,7 @@ class AsyncFlashClient(AsyncAPIClient):
             on_response=on_response,
             on_retry=on_retry,
             limits=limits,
+            policy=policy,
         )
 
     def _make_auth(self) -> FlashAuth:

@@ -33,6 +33,7 @@ from ..errors import (
     InvalidInputError,
     LoginError,
     MissingCredentialsError,
+    PolicyRefusedError,
     SigningError,
 )
 from ..signing.signer import Signer, personal_sign, signer_address
@@ -288,6 +289,8 @@ def _login_steps(
     check_login_message(message.message, address=address, host=host)
     try:
         signature = personal_sign(signer, message.message)
+    except PolicyRefusedError:
+        raise  # the caller's own policy said no: not a failed login
     except SigningError as exc:
         raise LoginError(f"login failed: the message could not be signed ({exc})") from exc
     try:

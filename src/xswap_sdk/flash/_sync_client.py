@@ -34,6 +34,7 @@ from .._sync_transport import SyncTransport
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
 from ..gateway import GatewayClient
+from ..policy import PolicyLike
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..relayer import RelayerClient
 from ..signing._sync_permit_deposit import prepare_deposit_with_permit
@@ -150,6 +151,10 @@ class FlashClient(SyncAPIClient):
         limits: the connection pool the SDK creates (default: 100 connections, all
             kept alive; see ``docs/performance.md``); a client you pass as
             ``http_client`` keeps its own.
+        policy: a signing policy (`xswap_sdk.policy.Policy`, or a callable that
+            approves each `xswap_sdk.policy.SigningRequest`) in force during each call
+            of this client: whatever the call signs must pass it, or
+            `xswap_sdk.errors.PolicyRefusedError` is raised and nothing is signed.
 
     Example:
         ```python
@@ -194,6 +199,7 @@ class FlashClient(SyncAPIClient):
         on_response: ResponseHook | None = None,
         on_retry: RetryHook | None = None,
         limits: httpx.Limits | None = None,
+        policy: PolicyLike | None = None,
     ) -> None:
         if registry is not None and not isinstance(registry, Registry):
             raise InvalidInputError("registry", "must be a xswap_sdk.registry.Registry")
@@ -218,6 +224,7 @@ class FlashClient(SyncAPIClient):
             on_response=on_response,
             on_retry=on_retry,
             limits=limits,
+            policy=policy,
         )
 
     def _make_auth(self) -> FlashAuth:

@@ -29,6 +29,7 @@ from .._options import (
 )
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
+from ..policy import PolicyLike
 from ..registry import DEFAULT_REGISTRY, Registry
 from . import _operations as operations
 from ._operations import (
@@ -111,6 +112,10 @@ class AsyncGatewayClient(AsyncAPIClient):
         limits: the connection pool the SDK creates (default: 100 connections, all
             kept alive; see ``docs/performance.md``); a client you pass as
             ``http_client`` keeps its own.
+        policy: a signing policy (`xswap_sdk.policy.Policy`, or a callable that
+            approves each `xswap_sdk.policy.SigningRequest`) in force during each call
+            of this client: whatever the call signs must pass it, or
+            `xswap_sdk.errors.PolicyRefusedError` is raised and nothing is signed.
 
     Example:
         ```python
@@ -142,6 +147,7 @@ class AsyncGatewayClient(AsyncAPIClient):
         on_response: ResponseHook | None = None,
         on_retry: RetryHook | None = None,
         limits: httpx.Limits | None = None,
+        policy: PolicyLike | None = None,
     ) -> None:
         if registry is not None and not isinstance(registry, Registry):
             raise InvalidInputError("registry", "must be a xswap_sdk.registry.Registry or None")
@@ -159,6 +165,7 @@ class AsyncGatewayClient(AsyncAPIClient):
             on_response=on_response,
             on_retry=on_retry,
             limits=limits,
+            policy=policy,
         )
         self._testnet = testnet
         self._registry = DEFAULT_REGISTRY if registry is None else registry

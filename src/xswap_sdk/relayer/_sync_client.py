@@ -30,6 +30,7 @@ from .._sync_base_client import SyncAPIClient
 from .._version import __version__
 from ..chains import ChainFamily, check_chain_families
 from ..events import RequestHook, ResponseHook, RetryHook
+from ..policy import PolicyLike
 from ..signing.eip7702 import SignedAuthorization
 from . import _operations as operations
 from ._operations import RelayerPaths
@@ -74,6 +75,10 @@ class RelayerClient(SyncAPIClient):
         limits: the connection pool the SDK creates (default: 100 connections, all
             kept alive; see ``docs/performance.md``); a client you pass as
             ``http_client`` keeps its own.
+        policy: a signing policy (`xswap_sdk.policy.Policy`, or a callable that
+            approves each `xswap_sdk.policy.SigningRequest`) in force during each call
+            of this client: whatever the call signs must pass it, or
+            `xswap_sdk.errors.PolicyRefusedError` is raised and nothing is signed.
         paths: the relayer's HTTP paths, to override any of them.
         chain_families: ``{chain_id: family}`` added to (or overriding)
             `xswap_sdk.chains.DEFAULT_CHAIN_FAMILIES`: ``"evm"``, ``"solana"``,
@@ -111,6 +116,7 @@ class RelayerClient(SyncAPIClient):
         on_response: ResponseHook | None = None,
         on_retry: RetryHook | None = None,
         limits: httpx.Limits | None = None,
+        policy: PolicyLike | None = None,
         paths: RelayerPaths | None = None,
         chain_families: Mapping[int, ChainFamily] | None = None,
         chain_list_ttl: float = DEFAULT_CHAIN_LIST_TTL,
@@ -130,6 +136,7 @@ class RelayerClient(SyncAPIClient):
             on_response=on_response,
             on_retry=on_retry,
             limits=limits,
+            policy=policy,
         )
         self.paths = paths or RelayerPaths()
         """The relayer's HTTP paths this client calls."""

@@ -30,6 +30,7 @@ from .._options import (
 from .._sync_base_client import SyncAPIClient
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
+from ..policy import PolicyLike
 from ..signing import Signer
 from . import _execution as execution
 from . import _gasless as gasless
@@ -99,6 +100,10 @@ class RoutingClient(SyncAPIClient):
         limits: the connection pool the SDK creates (default: 100 connections, all
             kept alive; see ``docs/performance.md``); a client you pass as
             ``http_client`` keeps its own.
+        policy: a signing policy (`xswap_sdk.policy.Policy`, or a callable that
+            approves each `xswap_sdk.policy.SigningRequest`) in force during each call
+            of this client: whatever the call signs must pass it, or
+            `xswap_sdk.errors.PolicyRefusedError` is raised and nothing is signed.
         paths: the service's HTTP paths, to override any of them.
         chain_list_ttl: seconds the chain list (``/supported-chains``) is kept
             (default 300); 0 reads it every time. ``refresh=True`` on
@@ -137,6 +142,7 @@ class RoutingClient(SyncAPIClient):
         on_response: ResponseHook | None = None,
         on_retry: RetryHook | None = None,
         limits: httpx.Limits | None = None,
+        policy: PolicyLike | None = None,
         paths: RoutingPaths | None = None,
         chain_list_ttl: float = DEFAULT_CHAIN_LIST_TTL,
     ) -> None:
@@ -155,6 +161,7 @@ class RoutingClient(SyncAPIClient):
             on_response=on_response,
             on_retry=on_retry,
             limits=limits,
+            policy=policy,
         )
         self.paths = paths or RoutingPaths()
         """The routing service's HTTP paths this client calls."""

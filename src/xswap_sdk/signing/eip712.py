@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from eth_hash.auto import keccak
 
 from .._body import DEFAULT_MAX_NESTING, copy_json, value_nesting_depth
 from ..errors import InvalidInputError
-from .signer import Signer, recover_digest, sign_eip712
+from .signer import Signer, _with_policy, recover_digest, sign_eip712
+
+if TYPE_CHECKING:
+    from ..policy import PolicyLike
 
 __all__ = [
     "domain_separator",
@@ -178,7 +181,9 @@ def typed_data_digest(typed_data: Mapping[str, Any]) -> str:
     return "0x" + _typed_data_digest(typed_data).hex()
 
 
-def sign_typed_data(signer: Signer, typed_data: Mapping[str, Any]) -> str:
+def sign_typed_data(
+    signer: Signer, typed_data: Mapping[str, Any], *, policy: PolicyLike | None = None
+) -> str:
     """Sign a full EIP-712 payload exactly as given (for example a routing service's
     gasless Permit2 quote) and return the ``0x`` hex signature (``v`` 27 or 28).
 
@@ -190,10 +195,17 @@ def sign_typed_data(signer: Signer, typed_data: Mapping[str, Any]) -> str:
     A signer that is not a local key is handed the payload itself (as read: a string
     ``chainId`` as a number, unused types left out), never only its digest.
 
+    Like every signature, it passes the signing gate: ``policy`` (a
+    `xswap_sdk.policy.Policy` or an approval callable) is put in force for it, on top
+    of any already in force, and sees the payload described by its ``primaryType``.
+
     Raises:
         InvalidInputError: the payload is not valid EIP-712 typed data.
         SigningError: the signer failed, or signed for another address.
+        PolicyRefusedError: a signing policy refused; nothing was signed.
     """
+    if policy is not None:
+        return _with_policy(policy, lambda: sign_typed_data(signer, typed_data))
     payload, digest = _prepared(typed_data)
     return "0x" + sign_eip712(signer, digest, lambda: payload).hex()
 

@@ -12,6 +12,9 @@ service.
 signs the digest directly; any other signer is asked through its own
 ``sign_authorization({"chainId", "address", "nonce"})`` (the method `eth_account`
 accounts have), so that it sees what it signs, and its answer is recovered and checked.
+Like every signature, it first passes the signing gate: a signing policy in force
+(`xswap_sdk.policy.use_policy`) sees an ``"eip7702"`` request whose counterparty is the
+delegate, and may refuse it with `PolicyRefusedError`.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from ..types import Address, ChainId, to_checksum
 from .signer import (
     Signer,
     _asked,
+    _gated,
     _local_account,
     _sign_locally,
     recover_digest,
@@ -236,16 +240,14 @@ def sign_authorization(
         )
     owner = signer_address(signer)
     digest = authorization_digest(checked_chain, checked_address, checked_nonce)
-    local = _local_account(signer)
-    if local is not None:
-        raw = _sign_locally(local, digest)
-    else:
-        sign = getattr(signer, "sign_authorization", None)
-        if not callable(sign):
-            raise SigningError("the signer cannot sign EIP-7702 authorizations")
-        request = {"chainId": checked_chain, "address": checked_address, "nonce": checked_nonce}
-        # Checked like every other signer's answer: usable, and recovering to the owner.
-        raw = _asked(owner, digest, lambda: _answer_signature(sign(request)))
+    with _gated(
+        lambda gate: gate.describe_authorization(
+            owner, checked_chain, checked_address, checked_nonce
+        )
+    ):
+        raw = _signed_authorization(
+            signer, owner, digest, checked_chain, checked_address, checked_nonce
+        )
     return SignedAuthorization(
         chain_id=checked_chain,
         address=checked_address,
@@ -254,6 +256,22 @@ def sign_authorization(
         s="0x" + raw[32:64].hex(),
         y_parity=raw[64] - 27,
     )
+
+
+def _signed_authorization(
+    signer: Signer, owner: str, digest: bytes, chain_id: int, address: str, nonce: int
+) -> bytes:
+    """65 bytes ``r || s || v`` over ``digest``, from a local key or the signer's own
+    ``sign_authorization``."""
+    local = _local_account(signer)
+    if local is not None:
+        return _sign_locally(local, digest)
+    sign = getattr(signer, "sign_authorization", None)
+    if not callable(sign):
+        raise SigningError("the signer cannot sign EIP-7702 authorizations")
+    request = {"chainId": chain_id, "address": address, "nonce": nonce}
+    # Checked like every other signer's answer: usable, and recovering to the owner.
+    return _asked(owner, digest, lambda: _answer_signature(sign(request)))
 
 
 def recover_authorization(authorization: SignedAuthorization | dict[str, Any]) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -19,7 +19,10 @@ from .burn_intents import (
     as_intents,
     check_signable,
 )
-from .signer import Signer, recover_digest, sign_eip712, signer_address
+from .signer import Signer, _with_policy, recover_digest, sign_eip712, signer_address
+
+if TYPE_CHECKING:
+    from ..policy import PolicyLike
 
 __all__ = [
     "SignedBurnIntent",
@@ -102,12 +105,17 @@ def _check_source_signer(intent: BurnIntent, padded_signer: str, argument: str) 
         )
 
 
-def sign_burn_intent(intent: BurnIntent | Mapping[str, Any], signer: Signer) -> SignedBurnIntent:
+def sign_burn_intent(
+    intent: BurnIntent | Mapping[str, Any], signer: Signer, *, policy: PolicyLike | None = None
+) -> SignedBurnIntent:
     """Sign one burn intent (primary type ``BurnIntent``).
 
     Args:
         intent: a `BurnIntent` (see `build_burn_intent`) or its wire-form dict.
         signer: the account named in the intent's ``sourceSigner``.
+        policy: a signing policy (`xswap_sdk.policy.Policy` or an approval callable)
+            to put in force for this signature, on top of any already in force; it sees
+            a ``"burn_intent"`` request.
 
     Returns:
         The signed intent; `SignedBurnIntent.to_wire` is the JSON to send.
@@ -116,7 +124,10 @@ def sign_burn_intent(intent: BurnIntent | Mapping[str, Any], signer: Signer) -> 
         InvalidInputError: a malformed intent, a ``value`` of 0, a transfer spec
             ``version`` other than 1, or ``sourceSigner`` is not the signer.
         SigningError: the signer failed, or signed for another address.
+        PolicyRefusedError: a signing policy refused; nothing was signed.
     """
+    if policy is not None:
+        return _with_policy(policy, lambda: sign_burn_intent(intent, signer))
     checked = as_intent(intent)
     check_signable(checked, "intent")
     address = signer_address(signer)
@@ -129,7 +140,10 @@ def sign_burn_intent(intent: BurnIntent | Mapping[str, Any], signer: Signer) -> 
 
 
 def sign_burn_intent_set(
-    intents: BurnIntentSet | Sequence[BurnIntent | Mapping[str, Any]], signer: Signer
+    intents: BurnIntentSet | Sequence[BurnIntent | Mapping[str, Any]],
+    signer: Signer,
+    *,
+    policy: PolicyLike | None = None,
 ) -> SignedBurnIntentSet:
     """Sign 1 to 16 burn intents at once (primary type ``BurnIntentSet``).
 
@@ -138,6 +152,9 @@ def sign_burn_intent_set(
     Args:
         intents: a `BurnIntentSet`, or a list of `BurnIntent` or wire-form dicts.
         signer: the account named in every intent's ``sourceSigner``.
+        policy: a signing policy (`xswap_sdk.policy.Policy` or an approval callable)
+            to put in force for this signature, on top of any already in force; it sees
+            one ``"burn_intent_set"`` request whose ``legs`` are the intents.
 
     Returns:
         The signed set; `SignedBurnIntentSet.to_wire` is the JSON to send.
@@ -147,7 +164,10 @@ def sign_burn_intent_set(
             ``value`` of 0 or a ``version`` other than 1, or one whose ``sourceSigner``
             is not the signer (named by index).
         SigningError: the signer failed, or signed for another address.
+        PolicyRefusedError: a signing policy refused; nothing was signed.
     """
+    if policy is not None:
+        return _with_policy(policy, lambda: sign_burn_intent_set(intents, signer))
     checked = as_intents(intents)
     address = signer_address(signer)
     padded = pad_address(address)

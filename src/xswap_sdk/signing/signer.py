@@ -5,6 +5,11 @@ Every EIP-712 signature in the SDK goes through `sign_eip712` (EIP-191 messages 
 place: signatures are ``0x`` + 130 hex digits, ``r || s || v`` with ``v`` in {27, 28};
 ``v`` given as 0 or 1 is accepted and normalised.
 
+Each of them first passes the signing gate (`xswap_sdk.signing._gate`): while a
+signing policy is in force (`xswap_sdk.policy`), what is about to be signed is described
+from the payload and every policy must allow it, or `PolicyRefusedError` is raised and
+nothing is signed. With no policy in force the gate costs one ``ContextVar.get``.
+
 A local key (an `eth_account` `LocalAccount`) signs the digest directly: the fast path.
 Any other signer (a hardware wallet, a KMS, a policy engine) is handed what it signs in
 full, the typed data or the text, so that it can show it or vet it, and never a bare
@@ -18,18 +23,25 @@ import copy
 import sys
 import weakref
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from contextlib import AbstractContextManager, nullcontext
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 import coincurve
 from eth_hash.auto import keccak
 
 from .._models import check_argument
+from .._policy_scope import ACTIVE
 from ..errors import InvalidInputError, SigningError
 from ..types import Address, to_checksum
 
 if TYPE_CHECKING:
     from eth_account.messages import SignableMessage
     from eth_account.signers.local import LocalAccount
+
+    from ..policy import PolicyLike, SigningRequest
+
+T = TypeVar("T")
 
 __all__ = [
     "Signer",
@@ -183,7 +195,20 @@ def sign_digest(signer: Signer, digest: bytes) -> bytes:
         InvalidInputError: ``signer`` is not a `Signer`.
         SigningError: the signer cannot sign raw hashes, failed, or its signature does
             not recover to its address.
+        PolicyRefusedError: a signing policy in force refused (a bare digest cannot be
+            read, so only a policy whose rules allow anything, or whose ``approve``
+            hook says yes, lets it through).
     """
+    if ACTIVE.get():
+        from . import _gate
+
+        address = signer_address(signer)
+        with _gate.passing(lambda: _gate.describe_digest(address, digest)):
+            return _sign_digest(signer, digest)
+    return _sign_digest(signer, digest)
+
+
+def _sign_digest(signer: Signer, digest: bytes) -> bytes:
     local = _local_account(signer)
     if local is not None:
         return _sign_locally(local, digest)
@@ -215,7 +240,21 @@ def sign_eip712(
         InvalidInputError: ``signer`` is not a `Signer`.
         SigningError: the signer failed, or its signature does not recover to its
             address over ``digest`` (it signed something else, or with another key).
+        PolicyRefusedError: a signing policy in force refused; nothing was signed.
     """
+    if ACTIVE.get():
+        from . import _gate
+
+        address = signer_address(signer)
+        payload = typed_data()  # built once: described, then shown to the signer
+        with _gate.passing(lambda: _gate.describe_typed_data(address, payload)):
+            return _sign_eip712(signer, digest, lambda: payload)
+    return _sign_eip712(signer, digest, typed_data)
+
+
+def _sign_eip712(
+    signer: Signer, digest: bytes, typed_data: Callable[[], Mapping[str, Any]]
+) -> bytes:
     local = _local_account(signer)
     if local is not None:
         return _sign_locally(local, digest)
@@ -262,7 +301,7 @@ def personal_sign_digest(message: str) -> bytes:
     return keccak(_prefixed_message(message))
 
 
-def personal_sign(signer: Signer, message: str) -> str:
+def personal_sign(signer: Signer, message: str, *, policy: PolicyLike | None = None) -> str:
     """Sign a text message the way ``personal_sign`` (EIP-191) does.
 
     The UTF-8 text is signed even when it looks like hex. Signers other than a
@@ -272,6 +311,10 @@ def personal_sign(signer: Signer, message: str) -> str:
     Args:
         signer: the account that signs.
         message: the text, for example the login message returned by the swap backend.
+        policy: a signing policy (`xswap_sdk.policy.Policy` or an approval callable)
+            to put in force for this signature, on top of any already in force; it sees
+            a ``"login"`` request whose counterparty is the site of a Sign-In with
+            Ethereum message.
 
     Returns:
         The signature: ``0x`` + 130 hex digits, ``v`` 27 or 28.
@@ -279,8 +322,21 @@ def personal_sign(signer: Signer, message: str) -> str:
     Raises:
         InvalidInputError: ``message`` is not a str.
         SigningError: the signer failed, or signed for another address.
+        PolicyRefusedError: a signing policy refused; nothing was signed.
     """
+    if policy is not None:
+        return _with_policy(policy, lambda: personal_sign(signer, message))
     digest = personal_sign_digest(message)
+    if ACTIVE.get():
+        from . import _gate
+
+        address = signer_address(signer)
+        with _gate.passing(lambda: _gate.describe_message(address, message)):
+            return _personal_sign(signer, message, digest)
+    return _personal_sign(signer, message, digest)
+
+
+def _personal_sign(signer: Signer, message: str, digest: bytes) -> str:
     local = _local_account(signer)
     if local is not None:
         return "0x" + _sign_locally(local, digest).hex()
@@ -289,6 +345,27 @@ def personal_sign(signer: Signer, message: str) -> str:
 
     signable = encode_defunct(text=message)
     return "0x" + _asked(address, digest, lambda: signer.sign_message(signable)).hex()
+
+
+def _gated(describe: Callable[[ModuleType], SigningRequest]) -> AbstractContextManager[object]:
+    """The signing gate around a signature made outside this module: nothing while no
+    policy is in force, else `_gate.passing` with ``describe(_gate)`` as the request."""
+    if not ACTIVE.get():
+        return nullcontext()
+    from . import _gate
+
+    return _gate.passing(lambda: describe(_gate))
+
+
+def _with_policy(policy: PolicyLike | None, call: Callable[[], T]) -> T:
+    """``call()`` with ``policy`` in force (see `xswap_sdk.policy.use_policy`): what the
+    ``policy=`` argument of the public signing functions does."""
+    if policy is None:
+        return call()
+    from ..policy import use_policy
+
+    with use_policy(policy):
+        return call()
 
 
 def recover_personal_sign(message: str, signature: str) -> str:

@@ -1,0 +1,128 @@
+"""Which signing policies are in force here: one `contextvars.ContextVar`.
+
+The signing gate (`xswap_sdk.signing._gate`) reads it before every signature, and
+`xswap_sdk._slippage` reads it for the default slippage maximum. It is set by
+`xswap_sdk.policy.use_policy` and around every public method of a client made with
+``policy=`` (`scoped`). A context variable follows the code that set it into the
+functions it calls, the threads' own contexts and each asyncio task (a task copies its
+creator's context), so a policy activated for one call never leaks into another.
+
+This module is imported by the signing primitives, so it is tiny and imports nothing
+heavy: with no policy, the gate costs one ``ContextVar.get``.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from .policy import Policy
+
+__all__ = ["ACTIVE", "activated", "active_policies", "scoped"]
+
+ACTIVE: Final[ContextVar[tuple[Policy, ...]]] = ContextVar("xswap_sdk_policies", default=())
+"""The policies in force, outermost first; every one of them must allow a signature."""
+
+
+def active_policies() -> tuple[Policy, ...]:
+    """The policies in force in this context (empty when none)."""
+    return ACTIVE.get()
+
+
+@contextmanager
+def activated(policy: Policy | None) -> Iterator[None]:
+    """Put ``policy`` in force for the block, on top of those already in force.
+
+    ``None``, or a policy already in force (a client method calling another), changes
+    nothing: a policy is never asked twice about one signature.
+    """
+    current = ACTIVE.get()
+    if policy is None or any(active is policy for active in current):
+        yield
+        return
+    token = ACTIVE.set((*current, policy))
+    try:
+        yield
+    finally:
+        ACTIVE.reset(token)
+
+
+_SCOPED: Final = "__xswap_policy_scoped__"
+
+
+def scoped(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap a client method so that the client's policy is in force while it runs.
+
+    The client's policy is read from ``self._options.policy`` on each call, so a
+    ``with_options(policy=...)`` copy uses its own. Coroutines, async generators and
+    generators keep their kind (the policy is in force during each step of an iterator,
+    never between steps, so it cannot leak into the code that consumes it).
+    """
+    if getattr(method, _SCOPED, False):
+        return method
+    wrapper: Callable[..., Any]
+    if inspect.isasyncgenfunction(method):
+
+        @functools.wraps(method)
+        async def async_iterator(self: Any, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
+            policy = self._options.policy
+            inner = method(self, *args, **kwargs)
+            try:
+                while True:
+                    with activated(policy):
+                        try:
+                            item = await inner.__anext__()
+                        except StopAsyncIteration:
+                            return
+                    yield item
+            finally:
+                await inner.aclose()
+
+        wrapper = async_iterator
+    elif inspect.iscoroutinefunction(method):
+
+        @functools.wraps(method)
+        async def coroutine(self: Any, *args: Any, **kwargs: Any) -> Any:
+            policy = self._options.policy
+            if policy is None:
+                return await method(self, *args, **kwargs)
+            with activated(policy):
+                return await method(self, *args, **kwargs)
+
+        wrapper = coroutine
+    elif inspect.isgeneratorfunction(method):
+
+        @functools.wraps(method)
+        def iterator(self: Any, *args: Any, **kwargs: Any) -> Iterator[Any]:
+            policy = self._options.policy
+            inner = method(self, *args, **kwargs)
+            try:
+                while True:
+                    with activated(policy):
+                        try:
+                            item = next(inner)
+                        except StopIteration:
+                            return
+                    yield item
+            finally:
+                inner.close()
+
+        wrapper = iterator
+    else:
+
+        @functools.wraps(method)
+        def function(self: Any, *args: Any, **kwargs: Any) -> Any:
+            policy = self._options.policy
+            if policy is None:
+                return method(self, *args, **kwargs)
+            with activated(policy):
+                return method(self, *args, **kwargs)
+
+        wrapper = function
+    setattr(wrapper, _SCOPED, True)
+    return wrapper
