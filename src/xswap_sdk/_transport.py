@@ -31,8 +31,8 @@ import contextvars
 import json
 import threading
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 from urllib.parse import urlencode
 
 import httpx
@@ -71,6 +71,7 @@ from .errors import (
     InternalServerError,
     InvalidInputError,
     NotFoundError,
+    PaymentNotAcceptedError,
     PaymentRequiredError,
     PermissionDeniedError,
     RateLimitError,
@@ -88,7 +89,16 @@ from .events import (
     RetryHook,
 )
 
-__all__ = ["Answer", "BaseTransport", "Extras", "Hooks", "Pool", "RawResponse", "capture_responses"]
+__all__ = [
+    "Answer",
+    "BaseTransport",
+    "Extras",
+    "Hooks",
+    "Payer",
+    "Pool",
+    "RawResponse",
+    "capture_responses",
+]
 
 T = TypeVar("T")
 ClientT = TypeVar("ClientT", httpx.Client, httpx.AsyncClient)
@@ -97,6 +107,15 @@ USER_AGENT = f"xswap-sdk-python/{__version__}"
 _TRACE_HEADERS = ("x-trace-id", "x-request-id", "traceparent")
 _MIN_SECRET_LENGTH = 6
 _REDACTED = "[redacted]"
+
+
+class Payer(Protocol):
+    """Pays an HTTP 402 (x402): the headers to send the request again with, or ``None``
+    when the 402 asks for nothing it can pay. See ``xswap_sdk.relayer._x402``."""
+
+    def pay(self, error: PaymentRequiredError, /) -> Mapping[str, str] | None:
+        """The payment headers for ``error``'s requirements."""
+        ...
 
 
 # ---------------------------------------------------------------------------- raw access
@@ -349,6 +368,8 @@ class BaseTransport(Generic[ClientT]):
         self.clock = clock
         self.hooks = hooks
         self.owns_pool = True
+        self.payer: Payer | None = None
+        """Pays a 402 (x402) once per call, when the client has a payer."""
         self._merged_headers: tuple[list[tuple[bytes, bytes]], httpx.Headers] | None = None
 
     @property
@@ -624,6 +645,40 @@ class BaseTransport(Generic[ClientT]):
             )
             _emit(hook, event)
         return delay
+
+    # -- paying (x402)
+
+    def _paying(
+        self, operation: Operation[T], exc: PaymentRequiredError, extras: Extras | None
+    ) -> tuple[Operation[T], Extras] | None:
+        """The same request carrying the payment of ``exc``'s requirements, or ``None``
+        when it asks for nothing this payer can pay (``exc`` is raised as it is)."""
+        assert self.payer is not None
+        payment: Mapping[str, str] | None = self.payer.pay(exc)
+        if payment is None or not payment:
+            return None
+        base = extras or Extras({}, [], {})
+        paid = Extras({**base.headers, **payment}, base.query, base.body)
+        # The payment is a signature: no error message may quote it.
+        secrets = (*operation.secrets, *payment.values())
+        return replace(operation, secrets=secrets), paid
+
+    def _payment_not_accepted(
+        self, operation: Operation[Any], exc: PaymentRequiredError
+    ) -> PaymentNotAcceptedError:
+        return PaymentNotAcceptedError(
+            f"the service answered 402 again after the SDK paid ({exc.message}); the "
+            "payment may still be settled: check your Gateway balance before calling "
+            "again (the SDK never pays twice for one call)",
+            status_code=exc.status_code,
+            body=exc.body,
+            code=exc.code,
+            trace_id=exc.trace_id,
+            headers=exc.headers,
+            method=operation.method,
+            path=operation.log_path,
+            outcome_unknown=True,
+        )
 
     # -- after receiving
 
