@@ -654,8 +654,9 @@ class BaseTransport(Generic[ClientT]):
         """The same request carrying the payment of ``exc``'s requirements, or ``None``
         when it asks for nothing this payer can pay (``exc`` is raised as it is)."""
         assert self.payer is not None
-        payment: Mapping[str, str] | None = self.payer.pay(exc)
-        if payment is None or not payment:
+        answer = self.payer.pay(exc)
+        payment: dict[str, str] = dict(answer or {})
+        if not payment:
             return None
         base = extras or Extras({}, [], {})
         paid = Extras({**base.headers, **payment}, base.query, base.body)

@@ -52,7 +52,7 @@ from ._http import HTTPError, Request, Response, Service, checked
 from ._world import OutcomeQueue, Timeline, World
 from .flash import FLASH_CHAINS, FlashService
 
-__all__ = ["GatewayService", "GatewayTimings"]
+__all__ = ["GatewayService", "GatewayTimings", "X402Transfer"]
 
 _BAD_SIGNATURE = "Invalid signature: recovered signer does not match sourceSigner"
 _BLOCK_SECONDS: Final = {1: 12.0, 8453: 2.0, 42161: 0.25}
@@ -107,6 +107,29 @@ class _Transfer:
 
 
 @dataclass
+class X402Transfer:
+    """A batched transfer Gateway accepted from an x402 payment (``sb.gateway``).
+
+    Attributes:
+        id: its UUID.
+        chain_id: the chain of its EIP-712 domain (and of the balance debited).
+        payer: who paid (the authorization's ``from``).
+        pay_to: who was paid.
+        amount: smallest USDC units.
+        nonce: the EIP-3009 nonce.
+        created_at: when it was accepted (clock time).
+    """
+
+    id: str
+    chain_id: int
+    payer: str
+    pay_to: str
+    amount: int
+    nonce: str
+    created_at: float
+
+
+@dataclass
 class _Deposit:
     owner: str
     chain_id: int
@@ -154,6 +177,8 @@ class GatewayService(Service):
         # Lower-case depositor -> lower-case delegates.
         self._delegates: defaultdict[str, set[str]] = defaultdict(set)
         self._fates: OutcomeQueue[Fate] = OutcomeQueue()
+        self.x402_transfers: dict[str, X402Transfer] = {}
+        """Batched transfers accepted from x402 payments, by id (`settle_x402`)."""
         for method, path, handler in (
             ("GET", "/v1/info", self._info),
             ("POST", "/v1/balances", self._balances),
@@ -245,7 +270,67 @@ class GatewayService(Service):
             for depositor, chain, value, fee in transfer.debits
             if depositor == owner.lower() and chain.id == chain_id
         )
-        return self._flash.balance(owner, chain_id) - pending - transferred
+        paid = sum(
+            t.amount
+            for t in self.x402_transfers.values()
+            if t.payer.lower() == owner.lower() and t.chain_id == chain_id
+        )
+        return self._flash.balance(owner, chain_id) - pending - transferred - paid
+
+    def settle_x402(self, payload: Any, requirement: dict[str, Any]) -> X402Transfer:
+        """Accept an x402 payment as Gateway's batched settlement does: the
+        ``TransferWithAuthorization`` must be signed by its ``from`` for the
+        ``GatewayWalletBatched`` domain of the requirement's chain, pay ``payTo`` the
+        requirement's amount, be valid now, use a fresh nonce, and fit the payer's
+        available balance on that chain, which it then debits.
+
+        Raises:
+            HTTPError: 402 when the balance is short, 400 for anything else.
+        """
+        from ..signing.eip3009 import _arguments, _digest
+        from ..signing.signer import recover_digest
+
+        if not isinstance(payload, dict) or not isinstance(payload.get("authorization"), dict):
+            raise HTTPError(400, "invalid_payload: payload.authorization is required")
+        auth = payload["authorization"]
+        chain_id = int(str(requirement["network"]).partition(":")[2])
+        try:
+            args = _arguments(
+                primary_type="TransferWithAuthorization",
+                token_name="GatewayWalletBatched",
+                token_version="1",
+                chain_id=chain_id,
+                token=GATEWAY_WALLET,
+                authorizer=auth.get("from"),
+                to=auth.get("to"),
+                value=auth.get("value"),
+                valid_after=auth.get("validAfter"),
+                valid_before=auth.get("validBefore"),
+                nonce=auth.get("nonce"),
+            )
+            signer = recover_digest(_digest(args), payload.get("signature"))
+        except (InvalidInputError, SigningError) as exc:
+            raise HTTPError(400, f"invalid_payload: {exc}") from None
+        if signer != args.authorizer:
+            raise HTTPError(400, "invalid_signature")
+        if args.to.lower() != str(requirement["payTo"]).lower():
+            raise HTTPError(400, "address_mismatch")
+        if args.value != int(requirement["amount"]):
+            raise HTTPError(400, "amount_mismatch")
+        now = self._world.now()
+        if args.valid_before <= now:
+            raise HTTPError(400, "authorization_expired")
+        if args.valid_after > now:
+            raise HTTPError(400, "authorization_not_yet_valid")
+        if any(t.nonce == args.nonce for t in self.x402_transfers.values()):
+            raise HTTPError(400, "nonce_already_used")
+        if self.balance(args.authorizer, chain_id) < args.value:
+            raise HTTPError(402, "insufficient_balance")
+        transfer = X402Transfer(
+            self._world.uuid(), chain_id, args.authorizer, args.to, args.value, args.nonce, now
+        )
+        self.x402_transfers[transfer.id] = transfer
+        return transfer
 
     @property
     def transfer_ids(self) -> list[str]:
