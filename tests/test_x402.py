@@ -1,0 +1,279 @@
+"""Keyless relaying paid with x402 from a Circle Gateway balance, and relay_signed_tx, on
+the wire against the sandbox (sync and async)."""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from eth_account import Account
+
+from xswap_sdk import errors
+from xswap_sdk.registry import DEFAULT_REGISTRY
+from xswap_sdk.relayer import AsyncRelayerClient, RelayerClient
+from xswap_sdk.relayer._x402 import MAX_X402_VALIDITY, decode_x402_header
+from xswap_sdk.sandbox import Sandbox
+from xswap_sdk.testing import TEST_SIGNER
+
+from .support import resolve
+
+USDC_ON_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
+PRICE = 10_000
+
+
+class CountingSigner:
+    """A signer that is not a LocalAccount (so it is given the full typed data) and
+    counts what it signs."""
+
+    def __init__(self) -> None:
+        self.address = TEST_SIGNER.address
+        self.signed: list[dict[str, Any]] = []
+
+    def sign_message(self, signable_message: Any) -> Any:
+        return TEST_SIGNER.sign_message(signable_message)
+
+    def sign_typed_data(self, full_message: dict[str, Any] | None = None, **_: Any) -> Any:
+        assert full_message is not None
+        self.signed.append(full_message)
+        return TEST_SIGNER.sign_typed_data(full_message=full_message)
+
+
+@pytest.fixture
+def sb() -> Iterator[Sandbox]:
+    with Sandbox() as sandbox:
+        sandbox.fund(TEST_SIGNER.address, 8453, 5_000_000)
+        yield sandbox
+
+
+@pytest.fixture
+def signer() -> CountingSigner:
+    return CountingSigner()
+
+
+@pytest.fixture
+def relayer(kind: str, sb: Sandbox, signer: CountingSigner) -> Any:
+    make = sb.relayer_client if kind == "sync" else sb.async_relayer_client
+    return make(api_key=None, payer=signer, max_payment=50_000)
+
+
+async def relay(relayer: Any) -> Any:
+    return await resolve(relayer.submit_tx(chain_id=8453, to=USDC_ON_BASE, call_data="0x"))
+
+
+async def test_a_keyless_relay_pays_from_the_gateway_balance_end_to_end(
+    relayer: Any, sb: Sandbox, signer: CountingSigner
+) -> None:
+    result = await relay(relayer)
+    payment = result.x402_payment
+    assert payment is not None and payment.amount == PRICE
+    assert payment.payer == TEST_SIGNER.address and payment.network == "eip155:8453"
+    assert sb.gateway.balance(TEST_SIGNER.address, 8453) == 5_000_000 - PRICE
+    assert len(signer.signed) == 1 and len(sb.relayer.payments_received) == 1
+    # What was signed: the Gateway-batched domain with the pinned GatewayWallet.
+    typed = signer.signed[0]
+    assert typed["primaryType"] == "TransferWithAuthorization"
+    assert typed["domain"] == {
+        "name": "GatewayWalletBatched",
+        "version": "1",
+        "chainId": 8453,
+        "verifyingContract": DEFAULT_REGISTRY.chain(8453).gateway_wallet,
+    }
+    assert typed["message"]["to"] == sb.relayer.x402_pay_to
+    assert typed["message"]["value"] == str(PRICE)
+    # The header is x402 v2: base64 JSON with the requirement accepted as offered.
+    sent = sb.relayer.payments_received[0]
+    assert sent["x402Version"] == 2 and sent["accepted"] == sb.relayer.x402_offer()
+    assert sent["payload"]["authorization"]["from"] == TEST_SIGNER.address
+    record = await resolve(relayer.wait_for_execution_hash(result.tx_id))
+    assert record.status == "EXECUTED"
+
+
+async def test_each_submission_pays_once(relayer: Any, sb: Sandbox) -> None:
+    await relay(relayer)
+    tx_id = await resolve(relayer.relay(chain_id=8453, to=USDC_ON_BASE, call_data="0x"))
+    assert isinstance(tx_id, str)
+    assert len(sb.gateway.x402_transfers) == 2
+    assert sb.gateway.balance(TEST_SIGNER.address, 8453) == 5_000_000 - 2 * PRICE
+
+
+WALLET = DEFAULT_REGISTRY.chain(8453).gateway_wallet
+OTHER = "0x1111111111111111111111111111111111111111"
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"extra": {"verifyingContract": OTHER}}, "extra.verifyingContract"),
+        ({"asset": OTHER}, "asset"),
+        ({"extra": {"version": "2"}}, "extra.version"),
+        ({"amount": "50001"}, "amount"),
+        ({"maxTimeoutSeconds": 0}, "maxTimeoutSeconds"),
+        ({"maxTimeoutSeconds": MAX_X402_VALIDITY + 1}, "maxTimeoutSeconds"),
+        ({"network": "eip155:999999"}, "network"),
+        ({"scheme": "upto"}, "scheme"),
+        ({"payTo": "0x" + "0" * 40}, "payTo"),
+        ({"payTo": TEST_SIGNER.address}, "payTo"),
+    ],
+)
+async def test_a_requirement_that_does_not_fit_is_refused_with_nothing_signed(
+    relayer: Any, sb: Sandbox, signer: CountingSigner, changes: dict[str, Any], field: str
+) -> None:
+    sb.relayer.x402_offer_changes = changes
+    with pytest.raises(errors.UnsafePayloadError) as raised:
+        await relay(relayer)
+    assert raised.value.field == f"x402.accepts[0].{field}"
+    assert signer.signed == [] and sb.relayer.payments_received == []
+    assert sb.relayer.transaction_ids == []
+    assert sb.gateway.balance(TEST_SIGNER.address, 8453) == 5_000_000
+
+
+async def test_a_402_with_no_gateway_batched_option_is_refused(
+    relayer: Any, sb: Sandbox, signer: CountingSigner
+) -> None:
+    sb.relayer.x402_offer_changes = {"extra": {"name": "USD Coin"}}
+    with pytest.raises(errors.UnsafePayloadError) as raised:
+        await relay(relayer)
+    assert raised.value.field == "x402.accepts"
+    assert signer.signed == []
+
+
+async def test_a_second_402_after_paying_is_an_error_never_a_second_payment(
+    relayer: Any, sb: Sandbox, signer: CountingSigner
+) -> None:
+    sb.relayer.refuse_payments()
+    with pytest.raises(errors.PaymentNotAcceptedError) as raised:
+        await relay(relayer)
+    assert raised.value.outcome_unknown is True
+    assert isinstance(raised.value, errors.PaymentRequiredError)
+    assert len(signer.signed) == 1 and len(sb.relayer.payments_received) == 1
+    assert sb.relayer.transaction_ids == []
+    # The signature never shows in the error.
+    header = base64.b64encode(json.dumps(sb.relayer.payments_received[0]).encode()).decode()
+    signature = sb.relayer.payments_received[0]["payload"]["signature"]
+    assert signature not in str(raised.value) and header not in str(raised.value)
+
+
+async def test_without_a_payer_a_402_stays_payment_required(kind: str, sb: Sandbox) -> None:
+    sb.relayer.payment_required = True
+    make = sb.relayer_client if kind == "sync" else sb.async_relayer_client
+    client = make()
+    with pytest.raises(errors.PaymentRequiredError) as raised:
+        await relay(client)
+    assert not isinstance(raised.value, errors.PaymentNotAcceptedError)
+
+
+@pytest.mark.parametrize("cls", [RelayerClient, AsyncRelayerClient])
+@pytest.mark.parametrize(
+    ("kwargs", "argument"),
+    [
+        ({"payer": TEST_SIGNER}, "max_payment"),
+        ({"payer": TEST_SIGNER, "max_payment": 0}, "max_payment"),
+        ({"payer": TEST_SIGNER, "max_payment": 1.5}, "max_payment"),
+        ({"max_payment": 10_000}, "max_payment"),
+        ({"payer": object(), "max_payment": 10_000}, "payer"),
+    ],
+)
+def test_payer_arguments_are_checked_before_any_io(
+    cls: type[Any], kwargs: dict[str, Any], argument: str
+) -> None:
+    with pytest.raises(errors.InvalidInputError) as raised:
+        cls(base_url="https://relayer.test", **kwargs)
+    assert raised.value.argument == argument
+
+
+def test_the_header_is_base64_json() -> None:
+    assert decode_x402_header(base64.b64encode(b'{"a": 1}').decode()) == {"a": 1}
+    with pytest.raises(ValueError, match="base64"):
+        decode_x402_header("not base64!")
+
+
+# ------------------------------------------------------------------ relay_signed_tx
+
+SENDER = Account.from_key("0x" + "42" * 32)
+
+
+def signed(chain_id: int = 8453, **fields: Any) -> str:
+    tx = {
+        "type": 2,
+        "chainId": chain_id,
+        "nonce": 0,
+        "to": USDC_ON_BASE,
+        "value": 0,
+        "gas": 60_000,
+        "maxFeePerGas": 10**9,
+        "maxPriorityFeePerGas": 10**8,
+        "data": "0x",
+        **fields,
+    }
+    return "0x" + SENDER.sign_transaction(tx).raw_transaction.hex()
+
+
+@pytest.fixture
+def keyed(kind: str, sb: Sandbox) -> Any:
+    return sb.relayer_client() if kind == "sync" else sb.async_relayer_client()
+
+
+async def test_relay_signed_tx_submits_and_is_followed(keyed: Any, sb: Sandbox) -> None:
+    result = await resolve(
+        keyed.relay_signed_tx(
+            signed_tx=signed(),
+            min_balance_required=60_000 * 10**9,
+            from_address=SENDER.address,
+            chain_id=8453,
+            label="signed",
+        )
+    )
+    body = json.loads(sb.requests.select("relayer", "POST", "/api/submit-signed-tx")[0].body)
+    assert body == {
+        "signedTx": signed(),
+        "minBalanceRequired": str(60_000 * 10**9),
+        "fromAddress": SENDER.address,
+        "chainId": 8453,
+        "label": "signed",
+    }
+    record = await resolve(keyed.wait_for_execution_hash(result.tx_id))
+    assert record.status == "EXECUTED"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "argument"),
+    [
+        ({"from_address": TEST_SIGNER.address}, "from_address"),
+        ({"chain_id": 1}, "chain_id"),
+        ({"signed_tx": "0x02f8"}, "signed_tx"),
+        ({"signed_tx": "nothex"}, "signed_tx"),
+        ({"min_balance_required": -1}, "min_balance_required"),
+    ],
+)
+async def test_relay_signed_tx_checks_sender_and_chain_before_any_io(
+    keyed: Any, sb: Sandbox, kwargs: dict[str, Any], argument: str
+) -> None:
+    arguments = {
+        "signed_tx": signed(),
+        "min_balance_required": 1,
+        "from_address": SENDER.address,
+        "chain_id": 8453,
+        **kwargs,
+    }
+    with pytest.raises(errors.InvalidInputError) as raised:
+        await resolve(keyed.relay_signed_tx(**arguments))
+    assert raised.value.argument == argument
+    assert sb.requests.select("relayer") == []
+
+
+def test_a_legacy_transaction_without_a_chain_id_is_refused() -> None:
+    from xswap_sdk.relayer._operations import build_signed_tx_request
+
+    tx = {"nonce": 0, "to": USDC_ON_BASE, "value": 0, "gas": 21_000, "gasPrice": 1, "data": b""}
+    raw = "0x" + SENDER.sign_transaction(tx).raw_transaction.hex()
+    with pytest.raises(errors.InvalidInputError, match="pre-EIP-155"):
+        build_signed_tx_request(
+            signed_tx=raw,
+            min_balance_required=1,
+            from_address=SENDER.address,
+            chain_id=8453,
+            label=None,
+        )
