@@ -42,7 +42,7 @@ from xswap_sdk._gate import pool_size
 from xswap_sdk.events import RequestEvent, ResponseEvent, RetryEvent
 from xswap_sdk.flash import Quote
 from xswap_sdk.gateway import build_transfer_intent
-from xswap_sdk.registry import DEFAULT_REGISTRY
+from xswap_sdk.registry import DEFAULT_REGISTRY, Registry
 from xswap_sdk.relayer import RelayerPaths
 from xswap_sdk.routing import RoutingPaths
 from xswap_sdk.sandbox import Sandbox
@@ -492,7 +492,71 @@ def own_url(suffix: str = "") -> Callable[[str], Sample]:
     return lambda service: Sample(From(lambda env: env.sandbox.url(service) + suffix), url_starts)
 
 
+def _signed_tx(chain_id: int) -> str:
+    tx = {
+        "type": 2,
+        "chainId": chain_id,
+        "nonce": 0,
+        "to": USDC_BASE,
+        "value": 0,
+        "gas": 50_000,
+        "maxFeePerGas": 10**9,
+        "maxPriorityFeePerGas": 1,
+        "data": "0x",
+    }
+    return "0x" + SECOND_WALLET.sign_transaction(tx).raw_transaction.hex()
+
+
+SIGNED_TX = _signed_tx(8453)
+KEYLESS = {"api_key": None, "payer": TEST_SIGNER, "max_payment": 50_000}
+
+
+def _fund_payer(env: Env) -> None:
+    env.sandbox.fund(TEST_SIGNER.address, 8453, 1_000_000)
+
+
+def payment_sent(env: Env, value: Any, result: Any, error: BaseException | None) -> None:
+    from xswap_sdk.relayer._x402 import decode_x402_header
+
+    payments = [
+        decode_x402_header(r.headers["payment-signature"])
+        for r in env.recorder.requests
+        if "payment-signature" in r.headers
+    ]
+    assert len(payments) == 1, payments
+    assert payments[0]["payload"]["authorization"]["from"] == value.address
+
+
+def _relay(client: Any) -> Any:
+    return client.relay(chain_id=8453, to=OTHER, call_data="0x")
+
+
 RELAYER: dict[tuple[str, str], Sample] = {
+    ("__init__", "payer"): Sample(
+        TEST_SIGNER,
+        payment_sent,
+        client={k: v for k, v in KEYLESS.items() if k != "payer"},
+        arrange=_fund_payer,
+        probe=_relay,
+    ),
+    ("__init__", "max_payment"): Sample(
+        9_999,  # below the sandbox's price of 10_000: refused before signing
+        refused(errors.UnsafePayloadError),
+        client={k: v for k, v in KEYLESS.items() if k != "max_payment"},
+        probe=_relay,
+    ),
+    ("__init__", "registry"): Sample(
+        Registry([chain for chain in DEFAULT_REGISTRY if chain.chain_id != 8453]),
+        refused(errors.UnsafePayloadError),
+        client=KEYLESS,
+        probe=_relay,
+    ),
+    ("relay_signed_tx", "signed_tx"): Sample(SIGNED_TX, wire("signedTx")),
+    ("relay_signed_tx", "min_balance_required"): Sample(424_242, wire("minBalanceRequired")),
+    ("relay_signed_tx", "from_address"): Sample(SECOND_WALLET.address, wire("fromAddress")),
+    ("relay_signed_tx", "chain_id"): Sample(
+        42161, wire("chainId"), extra={"signed_tx": _signed_tx(42161)}
+    ),
     ("__init__", "api_key"): Sample(
         From(lambda env: env.sandbox.api_keys["relayer"]), api_key_sent
     ),
@@ -1028,6 +1092,13 @@ def base_arguments(env: Env, service: str, method: str) -> dict[str, Any]:
             return {"tx_id": UNKNOWN_TX}
         if method == "check_account_info":
             return {"address": OTHER}
+        if method == "relay_signed_tx":
+            return {
+                "signed_tx": SIGNED_TX,
+                "min_balance_required": 1,
+                "from_address": SECOND_WALLET.address,
+                "chain_id": 8453,
+            }
         if method == "is_chain_supported":
             return {"chain_id": 8453}
     if service == "routing":
