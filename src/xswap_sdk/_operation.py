@@ -45,6 +45,8 @@ class Operation(Generic[T]):
         secrets: values in this request to keep out of error messages (signatures).
         redact: top-level keys of a JSON answer whose values are credentials (a login's
             ``token``), replaced in what ``capture_responses()`` keeps.
+        with_headers: called with the parsed result and the answer's headers, returns
+            the call's result (a page that reads its cursor from ``Link``).
     """
 
     method: str
@@ -58,6 +60,7 @@ class Operation(Generic[T]):
     timeout: httpx.Timeout | NotGiven = NOT_GIVEN
     secrets: tuple[str, ...] = ()
     redact: tuple[str, ...] = ()
+    with_headers: Callable[[Any, httpx.Headers], Any] | None = None
 
     @property
     def log_path(self) -> str:

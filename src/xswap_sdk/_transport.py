@@ -746,7 +746,10 @@ class BaseTransport(Generic[ClientT]):
             exc.outcome_unknown = unknown
             raise
         try:
-            return _with_request_id(operation.parse(data), trace_id)
+            result = operation.parse(data)
+            if operation.with_headers is not None:
+                result = operation.with_headers(result, headers)
+            return _with_request_id(result, trace_id)
         except ValidationError as exc:
             # Not chained: pydantic's text quotes the response, which may hold a token.
             first = exc.errors(include_input=False, include_url=False)[0]

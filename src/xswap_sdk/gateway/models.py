@@ -27,6 +27,7 @@ from ..signing._fields import Uint32
 from ..signing.calls import ContractCall
 from ..signing.gateway_wallet import gateway_mint_call
 from ..types import Address, to_units
+from .x402 import UsdcUnits
 
 __all__ = [
     "TERMINAL_TRANSFER_STATES",
@@ -134,6 +135,12 @@ class DomainBalance(WireModel):
     depositor: LenientAddress
     balance: Decimal
     """In USDC (``Decimal("1.5")``), as Gateway sends it."""
+    withdrawing: UsdcUnits | None = None
+    """Being withdrawn (waiting out the withdrawal delay), in smallest USDC units;
+    ``None`` when Gateway does not say."""
+    withdrawable: UsdcUnits | None = None
+    """Withdrawable now (the delay has passed), in smallest USDC units; ``None`` when
+    Gateway does not say."""
 
     @property
     def balance_units(self) -> int:
