@@ -49,7 +49,8 @@ from ..signing.burn_intents import as_intent
 from ..types import Address, ChainId, TokenAmount, from_units
 from ._catalog import CHAINS, GATEWAY_MINTER, GATEWAY_WALLET, Chain, usdc
 from ._http import HTTPError, Request, Response, Service, checked
-from ._world import OutcomeQueue, Timeline, World
+from ._world import OutcomeQueue, Timeline, World, iso
+from ._nanopayments import NanopaymentsRoutes, X402Transfer
 from .flash import FLASH_CHAINS, FlashService
 
 __all__ = ["GatewayService", "GatewayTimings", "X402Transfer"]
@@ -107,34 +108,13 @@ class _Transfer:
 
 
 @dataclass
-class X402Transfer:
-    """A batched transfer Gateway accepted from an x402 payment (``sb.gateway``).
-
-    Attributes:
-        id: its UUID.
-        chain_id: the chain of its EIP-712 domain (and of the balance debited).
-        payer: who paid (the authorization's ``from``).
-        pay_to: who was paid.
-        amount: smallest USDC units.
-        nonce: the EIP-3009 nonce.
-        created_at: when it was accepted (clock time).
-    """
-
-    id: str
-    chain_id: int
-    payer: str
-    pay_to: str
-    amount: int
-    nonce: str
-    created_at: float
-
-
-@dataclass
 class _Deposit:
     owner: str
     chain_id: int
     amount: int
     final_at: float
+    made_at: float = 0.0
+    transaction_hash: str = ""
 
 
 def _usdc(units: int) -> str:
@@ -149,7 +129,7 @@ def _domain_chain(domain: int) -> Chain | None:
     return next((chain for chain in FLASH_CHAINS if chain.gateway_domain == domain), None)
 
 
-class GatewayService(Service):
+class GatewayService(NanopaymentsRoutes, Service):
     """Circle Gateway's API (``sb.gateway``): ``/v1/info``, ``/v1/balances``,
     ``/v1/estimate``, ``/v1/transfer`` and ``/v1/transfer/{id}``.
 
@@ -178,7 +158,8 @@ class GatewayService(Service):
         self._delegates: defaultdict[str, set[str]] = defaultdict(set)
         self._fates: OutcomeQueue[Fate] = OutcomeQueue()
         self.x402_transfers: dict[str, X402Transfer] = {}
-        """Batched transfers accepted from x402 payments, by id (`settle_x402`)."""
+        """Batched transfers accepted from x402 payments and ``/v1/batch/submit``, by id
+        (`settle_x402`)."""
         for method, path, handler in (
             ("GET", "/v1/info", self._info),
             ("POST", "/v1/balances", self._balances),
@@ -187,6 +168,7 @@ class GatewayService(Service):
             ("GET", "/v1/transfer/{id}", self._get_transfer),
         ):
             self.router.add(method, path, handler)
+        self._add_nanopayment_routes()
 
     def error_response(self, error: HTTPError) -> Response:
         """``{"message": "<text>"}``."""
@@ -230,7 +212,10 @@ class GatewayService(Service):
             raise ValueError("amount must be positive (DepositValueMustBePositive)")
         self._flash.fund(owner, chain.id, units)
         final_at = self._world.now() + self.deposit_finality.get(chain.id, 0.0)
-        self._deposits.append(_Deposit(owner, chain.id, units, final_at))
+        deposit = _Deposit(
+            owner, chain.id, units, final_at, self._world.now(), self._world.tx_hash()
+        )
+        self._deposits.append(deposit)
         return final_at
 
     def add_delegate(self, depositor: str, delegate: str) -> None:
@@ -277,61 +262,6 @@ class GatewayService(Service):
         )
         return self._flash.balance(owner, chain_id) - pending - transferred - paid
 
-    def settle_x402(self, payload: Any, requirement: dict[str, Any]) -> X402Transfer:
-        """Accept an x402 payment as Gateway's batched settlement does: the
-        ``TransferWithAuthorization`` must be signed by its ``from`` for the
-        ``GatewayWalletBatched`` domain of the requirement's chain, pay ``payTo`` the
-        requirement's amount, be valid now, use a fresh nonce, and fit the payer's
-        available balance on that chain, which it then debits.
-
-        Raises:
-            HTTPError: 402 when the balance is short, 400 for anything else.
-        """
-        from ..signing.eip3009 import _arguments, _digest
-        from ..signing.signer import recover_digest
-
-        if not isinstance(payload, dict) or not isinstance(payload.get("authorization"), dict):
-            raise HTTPError(400, "invalid_payload: payload.authorization is required")
-        auth = payload["authorization"]
-        chain_id = int(str(requirement["network"]).partition(":")[2])
-        try:
-            args = _arguments(
-                primary_type="TransferWithAuthorization",
-                token_name="GatewayWalletBatched",
-                token_version="1",
-                chain_id=chain_id,
-                token=GATEWAY_WALLET,
-                authorizer=auth.get("from"),
-                to=auth.get("to"),
-                value=auth.get("value"),
-                valid_after=auth.get("validAfter"),
-                valid_before=auth.get("validBefore"),
-                nonce=auth.get("nonce"),
-            )
-            signer = recover_digest(_digest(args), payload.get("signature"))
-        except (InvalidInputError, SigningError) as exc:
-            raise HTTPError(400, f"invalid_payload: {exc}") from None
-        if signer != args.authorizer:
-            raise HTTPError(400, "invalid_signature")
-        if args.to.lower() != str(requirement["payTo"]).lower():
-            raise HTTPError(400, "address_mismatch")
-        if args.value != int(requirement["amount"]):
-            raise HTTPError(400, "amount_mismatch")
-        now = self._world.now()
-        if args.valid_before <= now:
-            raise HTTPError(400, "authorization_expired")
-        if args.valid_after > now:
-            raise HTTPError(400, "authorization_not_yet_valid")
-        if any(t.nonce == args.nonce for t in self.x402_transfers.values()):
-            raise HTTPError(400, "nonce_already_used")
-        if self.balance(args.authorizer, chain_id) < args.value:
-            raise HTTPError(402, "insufficient_balance")
-        transfer = X402Transfer(
-            self._world.uuid(), chain_id, args.authorizer, args.to, args.value, args.nonce, now
-        )
-        self.x402_transfers[transfer.id] = transfer
-        return transfer
-
     @property
     def transfer_ids(self) -> list[str]:
         """The ids of every accepted transfer, oldest first."""
@@ -361,7 +291,9 @@ class GatewayService(Service):
 
     # ------------------------------------------------------------------ /v1/balances
 
-    def _balances(self, request: Request) -> Response:
+    def sources(self, request: Request) -> list[tuple[str, Chain]]:
+        """The ``(depositor, chain)`` pairs a ``{token, sources}`` body asks about (the
+        balance and deposit reads)."""
         body = request.json()
         if not isinstance(body, dict):
             raise HTTPError(400, "the request body must be a JSON object")
@@ -370,7 +302,7 @@ class GatewayService(Service):
         sources = body.get("sources")
         if not isinstance(sources, list) or not sources:
             raise HTTPError(400, "sources must be a non-empty array")
-        entries = []
+        pairs = []
         for index, source in enumerate(sources):
             if not isinstance(source, dict) or not source.get("depositor"):
                 raise HTTPError(400, f"sources[{index}].depositor is required")
@@ -382,15 +314,40 @@ class GatewayService(Service):
                 if chain is None or isinstance(source["domain"], bool):
                     raise HTTPError(400, f"sources[{index}].domain is not supported")
                 chains = [chain]
-            for chain in chains:
-                entries.append(
-                    {
-                        "domain": chain.gateway_domain,
-                        "depositor": owner,
-                        "balance": _decimal_balance(self.balance(owner, chain.id)),
-                    }
-                )
+            pairs += [(owner, chain) for chain in chains]
+        return pairs
+
+    def _balances(self, request: Request) -> Response:
+        entries = [
+            {
+                "domain": chain.gateway_domain,
+                "depositor": owner,
+                "balance": _decimal_balance(self.balance(owner, chain.id)),
+                "withdrawing": _decimal_balance(0),
+                "withdrawable": _decimal_balance(0),
+            }
+            for owner, chain in self.sources(request)
+        ]
         return Response.json({"token": "USDC", "balances": entries})
+
+    def pending_deposits(self, owner: str, chain: Chain) -> list[dict[str, Any]]:
+        """``owner``'s deposits on ``chain`` that are not final yet, as
+        ``POST /v1/deposits`` lists them."""
+        now = self._world.now()
+        return [
+            {
+                "depositor": owner,
+                "domain": chain.gateway_domain,
+                "transactionHash": d.transaction_hash,
+                "amount": _decimal_balance(d.amount),
+                "status": "pending",
+                "blockHeight": str(self.height(chain.id, d.made_at)),
+                "blockHash": "0x" + keccak(d.transaction_hash.encode()).hex(),
+                "blockTimestamp": iso(d.made_at),
+            }
+            for d in self._deposits
+            if d.owner == owner and d.chain_id == chain.id and d.final_at > now
+        ]
 
     # ------------------------------------------------------------------ intents
 
