@@ -100,7 +100,9 @@ class NanopaymentsRoutes:
     def sources(self, request: Request) -> list[tuple[str, Chain]]:  # pragma: no cover
         raise NotImplementedError
 
-    def pending_deposits(self, owner: str, chain: Chain) -> list[dict[str, Any]]:  # pragma: no cover
+    def pending_deposits(
+        self, owner: str, chain: Chain
+    ) -> list[dict[str, Any]]:  # pragma: no cover
         raise NotImplementedError
 
     def _add_nanopayment_routes(self) -> None:
@@ -276,9 +278,7 @@ class NanopaymentsRoutes:
             "nonce": transfer.nonce,
             "txHash": transfer.tx_hash if done else None,
             "createdAt": iso(transfer.created_at),
-            "updatedAt": iso(
-                transfer.created_at + (X402_SETTLE_SECONDS if done else 0.0)
-            ),
+            "updatedAt": iso(transfer.created_at + (X402_SETTLE_SECONDS if done else 0.0)),
         }
 
     def _x402_transfer(self, request: Request) -> Response:
@@ -339,9 +339,7 @@ class NanopaymentsRoutes:
         """The public key of the sandbox's webhooks, base64 DER as Circle serves it."""
         from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-        der = self._key().public_key().public_bytes(
-            Encoding.DER, PublicFormat.SubjectPublicKeyInfo
-        )
+        der = self._key().public_key().public_bytes(Encoding.DER, PublicFormat.SubjectPublicKeyInfo)
         return base64.b64encode(der).decode()
 
     def _public_key(self, request: Request) -> Response:

@@ -369,9 +369,7 @@ class RelayerService(Service):
         def check(request: Request) -> Response:
             # The record of a transaction paid with x402 is readable by its id alone.
             if request.header("api-key") or request.arg("id") not in self._paid_txs:
-                check_api_key(
-                    request, self.api_key, missing_code="AUTH_001", wrong_code="AUTH_002"
-                )
+                check_api_key(request, self.api_key, missing_code="AUTH_001", wrong_code="AUTH_002")
             return handler(request)
 
         return check
@@ -382,9 +380,7 @@ class RelayerService(Service):
 
         def check(request: Request) -> Response:
             if request.header("api-key") is not None:
-                check_api_key(
-                    request, self.api_key, missing_code="AUTH_001", wrong_code="AUTH_002"
-                )
+                check_api_key(request, self.api_key, missing_code="AUTH_001", wrong_code="AUTH_002")
                 return handler(request)
             header = request.header("payment-signature")
             offer = self.x402_offer()
