@@ -982,6 +982,46 @@ GATEWAY: dict[tuple[str, str], Sample] = {
     ),
     ("wait_for_gateway_balance", "token"): Sample("EURC", wire("token")),
     ("domain_of", "chain_id"): Sample(42161, result_is(lambda domain, _: domain == 3)),
+    ("get_deposits", "depositor"): Sample(
+        "0x000000000000000000000000000000000000bEEF", wire("depositor")
+    ),
+    ("get_deposits", "chain_ids"): Sample([42161], wire("domain", lambda _: 3)),
+    ("get_deposits", "domains"): Sample([0], wire("domain", lambda domains: domains[0])),
+    ("get_deposits", "token"): Sample("EURC", wire("token")),
+    ("submit_batch", "signer"): Sample(SECOND_WALLET, wire("from", lambda s: s.address)),
+    ("submit_batch", "chain_id"): Sample(1, wire("sendingDomain", lambda _: 0)),
+    ("submit_batch", "to"): Sample(OTHER, wire("to")),
+    ("submit_batch", "value"): Sample(123_456, wire("value")),
+    ("submit_batch", "valid_before"): Sample(4_000_000_000, wire("validBefore")),
+    ("submit_batch", "nonce"): Sample("0x" + "cd" * 32, wire("nonce")),
+    ("get_x402_transfer", "transfer_id"): Sample(
+        UNKNOWN_TRANSFER, path_ends(lambda value: f"/v1/x402/transfers/{value}")
+    ),
+    ("iter_x402_transfers", "from_address"): Sample(ME, wire("from")),
+    ("iter_x402_transfers", "to_address"): Sample(OTHER, wire("to")),
+    ("iter_x402_transfers", "nonce"): Sample("0x" + "ab" * 32, wire("nonce")),
+    ("iter_x402_transfers", "status"): Sample(
+        "completed", wire("status"), extra={"from_address": ME}
+    ),
+    ("iter_x402_transfers", "network"): Sample("eip155:8453", wire("network")),
+    ("iter_x402_transfers", "token"): Sample("USDC", wire("token")),
+    ("iter_x402_transfers", "page_size"): Sample(7, wire("pageSize")),
+    ("get_notification_public_key", "key_id"): Sample(
+        From(lambda env: env.sandbox.gateway.webhook_key_id),
+        path_ends(lambda value: f"/v2/notifications/publicKey/{value}"),
+    ),
+    ("verify_webhook", "body"): Sample(
+        From(lambda env: env.webhook_body),
+        result_is(lambda notification, _: notification.notification_id == "wire-n"),
+    ),
+    ("verify_webhook", "signature"): Sample(
+        From(lambda env: env.webhook_signature),
+        result_is(lambda notification, _: notification.notification_type == "wire.test"),
+    ),
+    ("verify_webhook", "key_id"): Sample(
+        From(lambda env: env.sandbox.gateway.webhook_key_id),
+        path_ends(lambda value: f"/v2/notifications/publicKey/{value}"),
+    ),
 }
 
 
@@ -989,6 +1029,10 @@ def prepare_gateway(env: Env, method: str) -> None:
     sb = env.sandbox
     sb.fund(ME, 8453, 50_000_000)
     sb.fund(ME, 1, 2_000_000)
+    if method == "verify_webhook":
+        body = sb.gateway.notification_body("wire.test", {}, notification_id="wire-n")
+        env.state["webhook_body"] = body
+        env.state["webhook_signature"] = sb.gateway.sign_webhook(body)
     if method == "wait_for_transfer":
         gateway = sb.gateway_client()
         result = gateway.transfer(sign_burn_intent(_intent(), TEST_SIGNER))
@@ -1010,6 +1054,20 @@ def gateway_arguments(env: Env, method: str) -> dict[str, Any]:
         return {"depositor": ME, "chain_id": 8453, "at_least": 1}
     if method == "domain_of":
         return {"chain_id": 8453}
+    if method == "get_deposits":
+        return {"depositor": ME}
+    if method == "submit_batch":
+        return {"signer": TEST_SIGNER, "chain_id": 8453, "to": OTHER, "value": 1}
+    if method == "get_x402_transfer":
+        return {"transfer_id": UNKNOWN_TRANSFER}
+    if method == "get_notification_public_key":
+        return {"key_id": env.sandbox.gateway.webhook_key_id}
+    if method == "verify_webhook":
+        return {
+            "body": env.webhook_body,
+            "signature": env.webhook_signature,
+            "key_id": env.sandbox.gateway.webhook_key_id,
+        }
     return {}
 
 
