@@ -348,3 +348,27 @@ def test_the_deduplicator_forgets_the_oldest() -> None:
     ]
     with pytest.raises(errors.InvalidInputError):
         NotificationDeduplicator(max_entries=0)
+
+
+# ------------------------------------------------------------------ delegates
+
+
+def test_delegate_readiness_follows_the_finality_table() -> None:
+    from xswap_sdk.gateway import FINALITY_SECONDS, delegate_readiness
+
+    base = {"chain_id": 8453, "added_at": 1_000.0}
+    assert delegate_readiness(authorized=False, now=5_000.0, **base) == "none"
+    assert delegate_readiness(authorized=True, now=1_001.0, **base) == "pending"
+    ready_at = 1_000.0 + FINALITY_SECONDS[8453]
+    assert delegate_readiness(authorized=True, now=ready_at, **base) == "ready"
+    fast = {"chain_id": 43114, "added_at": 1_000.0, "authorized": True}
+    assert delegate_readiness(now=1_009.0, **fast) == "ready"
+    with pytest.raises(errors.InvalidInputError) as raised:
+        delegate_readiness(authorized=True, added_at=0, now=1, chain_id=424242)
+    assert raised.value.argument == "finality_seconds"
+    assert (
+        delegate_readiness(
+            authorized=True, added_at=0, now=10, chain_id=424242, finality_seconds=10
+        )
+        == "ready"
+    )

@@ -33,6 +33,7 @@ if _typing.TYPE_CHECKING:
     )
     from ._sync_client import GatewayClient
     from ._x402_operations import DEFAULT_BATCH_LIFETIME, X402_TRANSFERS_PAGE_SIZE
+    from .delegates import FINALITY_SECONDS, DelegateReadiness, delegate_readiness
     from .models import (
         TERMINAL_TRANSFER_STATES,
         AttestationDetails,
@@ -75,6 +76,7 @@ __all__ = [
     "DEFAULT_BALANCE_TIMEOUT",
     "DEFAULT_TRANSFER_POLL_INTERVAL",
     "DEFAULT_TRANSFER_TIMEOUT",
+    "FINALITY_SECONDS",
     "GATEWAY_MAINNET_URL",
     "GATEWAY_SERVICE",
     "GATEWAY_TESTNET_URL",
@@ -85,6 +87,7 @@ __all__ = [
     "BalancesRequest",
     "BatchSubmission",
     "ContractInfo",
+    "DelegateReadiness",
     "DomainBalance",
     "DomainInfo",
     "EstimatedBurnIntent",
@@ -111,6 +114,7 @@ __all__ = [
     "X402_TRANSFERS_PAGE_SIZE",
     "apply_estimate",
     "build_transfer_intent",
+    "delegate_readiness",
     "verify_webhook",
 ]
 
