@@ -68,10 +68,13 @@ async def test_a_keyless_relay_pays_from_the_gateway_balance_end_to_end(
 ) -> None:
     result = await relay(relayer)
     payment = result.x402_payment
-    assert payment is not None and payment.amount == PRICE
-    assert payment.payer == TEST_SIGNER.address and payment.network == "eip155:8453"
+    assert payment is not None
+    assert payment.amount == PRICE
+    assert payment.payer == TEST_SIGNER.address
+    assert payment.network == "eip155:8453"
     assert sb.gateway.balance(TEST_SIGNER.address, 8453) == 5_000_000 - PRICE
-    assert len(signer.signed) == 1 and len(sb.relayer.payments_received) == 1
+    assert len(signer.signed) == 1
+    assert len(sb.relayer.payments_received) == 1
     # What was signed: the Gateway-batched domain with the pinned GatewayWallet.
     typed = signer.signed[0]
     assert typed["primaryType"] == "TransferWithAuthorization"
@@ -85,7 +88,8 @@ async def test_a_keyless_relay_pays_from_the_gateway_balance_end_to_end(
     assert typed["message"]["value"] == str(PRICE)
     # The header is x402 v2: base64 JSON with the requirement accepted as offered.
     sent = sb.relayer.payments_received[0]
-    assert sent["x402Version"] == 2 and sent["accepted"] == sb.relayer.x402_offer()
+    assert sent["x402Version"] == 2
+    assert sent["accepted"] == sb.relayer.x402_offer()
     assert sent["payload"]["authorization"]["from"] == TEST_SIGNER.address
     record = await resolve(relayer.wait_for_execution_hash(result.tx_id))
     assert record.status == "EXECUTED"
@@ -125,7 +129,8 @@ async def test_a_requirement_that_does_not_fit_is_refused_with_nothing_signed(
     with pytest.raises(errors.UnsafePayloadError) as raised:
         await relay(relayer)
     assert raised.value.field == f"x402.accepts[0].{field}"
-    assert signer.signed == [] and sb.relayer.payments_received == []
+    assert signer.signed == []
+    assert sb.relayer.payments_received == []
     assert sb.relayer.transaction_ids == []
     assert sb.gateway.balance(TEST_SIGNER.address, 8453) == 5_000_000
 
@@ -148,12 +153,14 @@ async def test_a_second_402_after_paying_is_an_error_never_a_second_payment(
         await relay(relayer)
     assert raised.value.outcome_unknown is True
     assert isinstance(raised.value, errors.PaymentRequiredError)
-    assert len(signer.signed) == 1 and len(sb.relayer.payments_received) == 1
+    assert len(signer.signed) == 1
+    assert len(sb.relayer.payments_received) == 1
     assert sb.relayer.transaction_ids == []
     # The signature never shows in the error.
     header = base64.b64encode(json.dumps(sb.relayer.payments_received[0]).encode()).decode()
     signature = sb.relayer.payments_received[0]["payload"]["signature"]
-    assert signature not in str(raised.value) and header not in str(raised.value)
+    assert signature not in str(raised.value)
+    assert header not in str(raised.value)
 
 
 async def test_without_a_payer_a_402_stays_payment_required(kind: str, sb: Sandbox) -> None:

@@ -52,13 +52,16 @@ def bodies(sb: Sandbox, path: str) -> list[Any]:
 
 def test_the_documented_samples_parse() -> None:
     transfer = X402Transfer.model_validate(SAMPLES["x402_transfer"])
-    assert transfer.amount == 10_000 and transfer.status == "received"
+    assert transfer.amount == 10_000
+    assert transfer.status == "received"
     assert transfer.tx_hash is None
     deposits = PendingDeposits.model_validate(SAMPLES["pending_deposits"])
-    assert deposits.deposits[0].amount == 1_500_000 and deposits.total_units == 1_500_000
+    assert deposits.deposits[0].amount == 1_500_000
+    assert deposits.total_units == 1_500_000
     assert deposits.deposits[0].block_height == 15_000_000
     paid = SubmitTxResult.model_validate(SAMPLES["relayer_paid"]["data"])
-    assert paid.x402_payment is not None and paid.x402_payment.amount == 10_000
+    assert paid.x402_payment is not None
+    assert paid.x402_payment.amount == 10_000
     assert paid.x402_payment.transaction == SAMPLES["x402_transfer"]["id"]
     assert SubmitTxResult.model_validate(SAMPLES["signed_tx_response"]["data"]).tx_id
 
@@ -85,7 +88,8 @@ async def test_balances_carry_withdrawing_and_withdrawable_in_units(
     sb.fund(ME, 8453, 1_000_000)
     balances = await resolve(sb_gateway.get_balances(ME, chain_ids=[8453]))
     entry = balances.balances[0]
-    assert entry.withdrawing == 0 and entry.withdrawable == 0
+    assert entry.withdrawing == 0
+    assert entry.withdrawable == 0
     assert isinstance(entry.withdrawing, int)
 
 
@@ -111,11 +115,13 @@ async def test_submit_batch_signs_from_pinned_facts_and_is_settled(
     assert int(auth["validBefore"]) > sb.clock.time() + 3 * 24 * 3600
     transfer = await resolve(sb_gateway.get_x402_transfer(submission.id))
     assert (transfer.from_address, transfer.to_address, transfer.amount) == (ME, OTHER, 25_000)
-    assert transfer.status == "received" and transfer.nonce == auth["nonce"]
+    assert transfer.status == "received"
+    assert transfer.nonce == auth["nonce"]
     assert sb.gateway.balance(ME, 8453) == 1_000_000 - 25_000
     sb.wait(61)
     done = await resolve(sb_gateway.get_x402_transfer(submission.id))
-    assert done.status == "completed" and done.tx_hash
+    assert done.status == "completed"
+    assert done.tx_hash
 
 
 @pytest.mark.parametrize(
@@ -140,7 +146,9 @@ async def test_submit_batch_refuses_before_any_io(
 async def test_x402_supported_names_the_pinned_gateway_wallet(sb_gateway: Any) -> None:
     supported = await resolve(sb_gateway.get_x402_supported())
     kind = supported.for_chain(8453)
-    assert kind is not None and kind.scheme == "exact" and kind.network == "eip155:8453"
+    assert kind is not None
+    assert kind.scheme == "exact"
+    assert kind.network == "eip155:8453"
     assert kind.verifying_contract == DEFAULT_REGISTRY.chain(8453).gateway_wallet
 
 
@@ -224,7 +232,8 @@ async def test_a_keyless_relay_shows_in_the_transfer_search(kind: str, sb: Sandb
     paid = await resolve(relayer.submit_tx(chain_id=8453, to=OTHER, call_data="0x"))
     gateway = sb.gateway_client() if kind == "sync" else sb.async_gateway_client()
     transfer = await resolve(gateway.get_x402_transfer(paid.x402_payment.transaction))
-    assert transfer.from_address == ME and transfer.to_address == sb.relayer.x402_pay_to
+    assert transfer.from_address == ME
+    assert transfer.to_address == sb.relayer.x402_pay_to
     found = await drain(gateway.iter_x402_transfers(from_address=ME, status="received"))
     assert [t.id for t in found] == [transfer.id]
 
@@ -235,7 +244,7 @@ async def test_a_keyless_relay_shows_in_the_transfer_search(kind: str, sb: Sandb
 class _Receiver(BaseHTTPRequestHandler):
     received: list[tuple[bytes, dict[str, str]]]
 
-    def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
+    def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length", "0"))
         self.received.append((self.rfile.read(length), dict(self.headers.items())))
         self.send_response(200)

@@ -49,8 +49,8 @@ from ..signing.burn_intents import as_intent
 from ..types import Address, ChainId, TokenAmount, from_units
 from ._catalog import CHAINS, GATEWAY_MINTER, GATEWAY_WALLET, Chain, usdc
 from ._http import HTTPError, Request, Response, Service, checked
-from ._world import OutcomeQueue, Timeline, World, iso
 from ._nanopayments import NanopaymentsRoutes, X402Transfer
+from ._world import OutcomeQueue, Timeline, World, iso
 from .flash import FLASH_CHAINS, FlashService
 
 __all__ = ["GatewayService", "GatewayTimings", "X402Transfer"]

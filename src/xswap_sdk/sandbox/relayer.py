@@ -31,9 +31,9 @@ from pydantic import Field, StrictBool, StrictInt, StrictStr
 
 from ..chains import FAMILY_RULES, ChainFamily, check_address
 from ..errors import InvalidInputError
+from ..relayer._x402 import decode_x402_header, encode_x402_header
 from ..signing.eip7702 import SignedAuthorization
 from ..types import Address, ChainId, HexBytes, TokenAmount
-from ..relayer._x402 import decode_x402_header, encode_x402_header
 from ._catalog import CHAINS, GATEWAY_WALLET, derived_address, usdc
 from ._http import Handler, HTTPError, Request, Response, Service, check_api_key, checked
 from ._world import OutcomeQueue, Timeline, World, iso
