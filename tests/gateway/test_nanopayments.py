@@ -381,3 +381,14 @@ def test_delegate_readiness_follows_the_finality_table() -> None:
         )
         == "ready"
     )
+
+
+@pytest.mark.parametrize("key_id", ["not-a-uuid", "3c90c3cc-0d44-4b50-8888-8dd25736052a"])
+async def test_a_key_id_that_names_no_key_is_refused(
+    sb_gateway: Any, sb: Sandbox, key_id: str
+) -> None:
+    body = sb.gateway.notification_body("gateway.mint.finalized", {}, notification_id="n-3")
+    with pytest.raises(errors.WebhookSignatureError):
+        await resolve(
+            sb_gateway.verify_webhook(body, signature=sb.gateway.sign_webhook(body), key_id=key_id)
+        )

@@ -27,7 +27,7 @@ from .._options import (
     ServiceConfig,
     TimeoutTypes,
 )
-from ..errors import InvalidInputError
+from ..errors import InvalidInputError, NotFoundError, WebhookSignatureError
 from ..events import RequestHook, ResponseHook, RetryHook
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing.signer import Signer
@@ -51,7 +51,7 @@ from .models import (
     TransferDetails,
     TransferResult,
 )
-from .webhooks import NotificationPublicKey, WebhookNotification, verify_webhook
+from .webhooks import KEY_ID_HEADER, NotificationPublicKey, WebhookNotification, verify_webhook
 from .x402 import BatchSubmission, PendingDeposits, X402Supported, X402Transfer
 
 __all__ = [
@@ -438,11 +438,16 @@ class AsyncGatewayClient(AsyncAPIClient):
             **options: ``timeout`` and ``max_retries`` for the key's read.
 
         Raises:
-            WebhookSignatureError: the signature does not verify, or the body is no
-                notification.
-            InvalidInputError: ``key_id`` is not a UUID.
+            WebhookSignatureError: the signature does not verify, the body is no
+                notification, or ``key_id`` names no key (not a UUID, or unknown to
+                Gateway): a sender's headers are not trusted either.
         """
-        key = await self.get_notification_public_key(key_id, **options)
+        try:
+            key = await self.get_notification_public_key(key_id, **options)
+        except (InvalidInputError, NotFoundError) as exc:
+            raise WebhookSignatureError(
+                f"webhook refused: {KEY_ID_HEADER} names no signing key of Gateway"
+            ) from exc
         return verify_webhook(body, signature, key)
 
     async def estimate(
