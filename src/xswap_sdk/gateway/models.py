@@ -139,8 +139,9 @@ class DomainBalance(WireModel):
     """Being withdrawn (waiting out the withdrawal delay), in smallest USDC units;
     ``None`` when Gateway does not say."""
     withdrawable: UsdcUnits | None = None
-    """Withdrawable now (the delay has passed), in smallest USDC units; ``None`` when
-    Gateway does not say."""
+    """Withdrawable now, in smallest USDC units: 0, or all of ``withdrawing`` once the
+    withdrawal delay has passed (as the GatewayWallet's ``withdrawableBalance``);
+    ``None`` when Gateway does not say."""
 
     @property
     def balance_units(self) -> int:
