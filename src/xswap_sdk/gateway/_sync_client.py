@@ -439,12 +439,15 @@ class GatewayClient(SyncAPIClient):
                 notification, or ``key_id`` names no key (not a UUID, or unknown to
                 Gateway): a sender's headers are not trusted either.
         """
+        refused = f"webhook refused: {KEY_ID_HEADER} names no signing key of Gateway"
+        try:
+            x402_operations.check_uuid("key_id", key_id)
+        except InvalidInputError as exc:
+            raise WebhookSignatureError(refused) from exc
         try:
             key = self.get_notification_public_key(key_id, **options)
-        except (InvalidInputError, NotFoundError) as exc:
-            raise WebhookSignatureError(
-                f"webhook refused: {KEY_ID_HEADER} names no signing key of Gateway"
-            ) from exc
+        except NotFoundError as exc:
+            raise WebhookSignatureError(refused) from exc
         return verify_webhook(body, signature, key)
 
     def estimate(
