@@ -8,6 +8,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 from eth_account import Account
 
@@ -284,3 +285,73 @@ def test_a_legacy_transaction_without_a_chain_id_is_refused() -> None:
             chain_id=8453,
             label=None,
         )
+
+
+# ------------------------------------------------------------------ the attempt loop
+
+
+class Wire:
+    """The sandbox behind a recorder that can fail the paid attempt: refuse it before it
+    is sent (``refuse``) or time it out after it was (``timeout``)."""
+
+    def __init__(self, sb: Sandbox, fault: str | None) -> None:
+        self.sb = sb
+        self.fault = fault
+        self.sent: list[httpx.Request] = []
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        self.sent.append(request)
+        if "payment-signature" in request.headers and self.fault is not None:
+            fault, self.fault = self.fault, None
+            if fault == "refuse":
+                raise httpx.ConnectError("refused by the test", request=request)
+            self.sb._handle(request)  # the relayer acts, then the answer is lost
+            raise httpx.ReadTimeout("lost by the test", request=request)
+        return self.sb._handle(request)
+
+    def client(self, kind: str, signer: Any) -> Any:
+        transport = httpx.MockTransport(self)
+        cls, http = (
+            (RelayerClient, httpx.Client(transport=transport))
+            if kind == "sync"
+            else (AsyncRelayerClient, httpx.AsyncClient(transport=transport))
+        )
+        return cls(
+            base_url=self.sb.url("relayer"),
+            http_client=http,
+            clock=self.sb.clock,
+            payer=signer,
+            max_payment=50_000,
+        )
+
+
+async def test_a_paid_attempt_that_never_left_is_sent_again_with_the_same_payment(
+    kind: str, sb: Sandbox, signer: CountingSigner
+) -> None:
+    wire = Wire(sb, "refuse")
+    result = await relay(wire.client(kind, signer))
+    assert result.x402_payment is not None
+    paid = [r.headers["payment-signature"] for r in wire.sent if "payment-signature" in r.headers]
+    assert len(paid) == 2
+    assert paid[0] == paid[1]
+    assert len(signer.signed) == 1
+    assert len(sb.gateway.x402_transfers) == 1
+
+
+async def test_a_paid_attempt_lost_after_sending_is_not_sent_again(
+    kind: str, sb: Sandbox, signer: CountingSigner
+) -> None:
+    wire = Wire(sb, "timeout")
+    with pytest.raises(errors.APITimeoutError) as raised:
+        await relay(wire.client(kind, signer))
+    assert raised.value.outcome_unknown is True
+    assert len([r for r in wire.sent if "payment-signature" in r.headers]) == 1
+    assert len(signer.signed) == 1
+    assert len(sb.relayer.transaction_ids) == 1
+
+
+async def test_relay_sync_pays_too_and_shows_the_payment(relayer: Any, sb: Sandbox) -> None:
+    record = await resolve(relayer.relay_sync(chain_id=8453, to=USDC_ON_BASE, call_data="0x"))
+    assert record.status == "EXECUTED"
+    assert record.x402_payment is not None
+    assert record.x402_payment.amount == PRICE

@@ -137,6 +137,8 @@ class RelayStatus(WireModel):
     """How many times the relayer retried it (live, not in the spec)."""
     transaction_type: str | None = None
     """The transaction type, e.g. ``flash`` (live, not in the spec)."""
+    x402_payment: X402Payment | None = Field(default=None, alias="x402Payment")
+    """How a keyless ``relay_sync`` was paid (x402), when the answer says."""
 
     @property
     def is_terminal(self) -> bool:
