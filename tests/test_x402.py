@@ -355,3 +355,115 @@ async def test_relay_sync_pays_too_and_shows_the_payment(relayer: Any, sb: Sandb
     assert record.status == "EXECUTED"
     assert record.x402_payment is not None
     assert record.x402_payment.amount == PRICE
+
+
+# ------------------------------------------------------------------ the payer alone
+
+
+def _offer(**changes: Any) -> dict[str, Any]:
+    chain = DEFAULT_REGISTRY.chain(8453)
+    offer = {
+        "scheme": "exact",
+        "network": "eip155:8453",
+        "asset": chain.usdc,
+        "maxAmountRequired": "10000",
+        "payTo": "0x7a584Cf717de6545baa7f76F8d7d3dB386E186fc",
+        "maxTimeoutSeconds": 600,
+        "extra": {
+            "name": "GatewayWalletBatched",
+            "version": "1",
+            "verifyingContract": chain.gateway_wallet,
+        },
+    }
+    return {**offer, **changes}
+
+
+def _payer() -> Any:
+    from xswap_sdk._clock import VirtualClock
+    from xswap_sdk.relayer._x402 import X402Payer
+
+    return X402Payer(TEST_SIGNER, 50_000, DEFAULT_REGISTRY, VirtualClock(start=1_000))
+
+
+def _required(body: Any) -> errors.PaymentRequiredError:
+    return errors.PaymentRequiredError("payment required", status_code=402, body=body)
+
+
+def test_a_version_1_requirement_in_the_body_is_paid_with_x_payment() -> None:
+    headers = _payer().pay(_required({"x402Version": 1, "accepts": [_offer()]}))
+    assert headers is not None
+    assert list(headers) == ["X-PAYMENT"]
+    document = decode_x402_header(headers["X-PAYMENT"])
+    assert (document["x402Version"], document["scheme"], document["network"]) == (
+        1,
+        "exact",
+        "eip155:8453",
+    )
+    authorization = document["payload"]["authorization"]
+    assert authorization["value"] == "10000"
+    assert authorization["validBefore"] == str(1_000 + 600)
+
+
+def test_the_first_fitting_batched_option_is_paid() -> None:
+    accepts = [
+        {"scheme": "exact", "network": "eip155:8453", "extra": {}},  # not batched: skipped
+        _offer(network="eip155:999999"),  # batched, on no chain of the registry
+        _offer(),
+    ]
+    headers = _payer().pay(_required({"x402Version": 2, "accepts": accepts}))
+    assert headers is not None
+    assert decode_x402_header(headers["Payment-Signature"])["accepted"] == accepts[2]
+
+
+def test_a_402_without_requirements_is_left_to_the_caller() -> None:
+    assert (
+        _payer().pay(_required({"success": False, "error": {"code": "PAYMENT_REQUIRED"}})) is None
+    )
+
+
+def test_a_malformed_requirements_header_is_refused() -> None:
+    error = errors.PaymentRequiredError(
+        "payment required", status_code=402, headers={"PAYMENT-REQUIRED": "%%%"}
+    )
+    with pytest.raises(errors.UnsafePayloadError) as raised:
+        _payer().pay(error)
+    assert raised.value.field == "x402.PAYMENT-REQUIRED"
+
+
+def test_the_transfer_authorization_digest_is_eth_accounts() -> None:
+    from eth_account.messages import encode_typed_data
+    from eth_hash.auto import keccak
+
+    from xswap_sdk.signing import recover_typed_data, sign_transfer_authorization
+    from xswap_sdk.signing.eip3009 import _arguments, _payload
+
+    signed = sign_transfer_authorization(
+        TEST_SIGNER,
+        domain_name="GatewayWalletBatched",
+        domain_version="1",
+        chain_id=8453,
+        verifying_contract=WALLET,
+        to=OTHER,
+        value=10_000,
+        valid_before=2_000_000_000,
+        nonce="0x" + "ab" * 32,
+    )
+    payload = _payload(
+        _arguments(
+            primary_type="TransferWithAuthorization",
+            token_name="GatewayWalletBatched",
+            token_version="1",
+            chain_id=8453,
+            token=WALLET,
+            authorizer=TEST_SIGNER.address,
+            to=OTHER,
+            value=10_000,
+            valid_after=0,
+            valid_before=2_000_000_000,
+            nonce="0x" + "ab" * 32,
+        )
+    )
+    message = encode_typed_data(full_message=payload)
+    digest = keccak(b"\x19" + message.version + message.header + message.body)
+    assert "0x" + digest.hex() == signed.digest
+    assert recover_typed_data(payload, signed.signature) == TEST_SIGNER.address
