@@ -182,6 +182,7 @@ async def test_without_a_payer_a_402_stays_payment_required(kind: str, sb: Sandb
         ({"payer": TEST_SIGNER, "max_payment": 1.5}, "max_payment"),
         ({"max_payment": 10_000}, "max_payment"),
         ({"payer": object(), "max_payment": 10_000}, "payer"),
+        ({"payer": TEST_SIGNER, "max_payment": 10_000, "registry": {}}, "registry"),
     ],
 )
 def test_payer_arguments_are_checked_before_any_io(

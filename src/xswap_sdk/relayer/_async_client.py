@@ -30,6 +30,7 @@ from .._options import (
 )
 from .._version import __version__
 from ..chains import ChainFamily, check_chain_families
+from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing.eip7702 import SignedAuthorization
@@ -135,11 +136,10 @@ class AsyncRelayerClient(AsyncAPIClient):
         registry: Registry | None = None,
     ) -> None:
         cap = check_max_payment(payer, max_payment)
-        self._payer = (
-            None
-            if payer is None or cap is None
-            else X402Payer(payer, cap, registry or DEFAULT_REGISTRY, clock)
-        )
+        if registry is not None and not isinstance(registry, Registry):
+            raise InvalidInputError("registry", "must be a xswap_sdk.registry.Registry or None")
+        pins = DEFAULT_REGISTRY if registry is None else registry
+        self._payer = None if payer is None or cap is None else X402Payer(payer, cap, pins, clock)
         super().__init__(
             api_key=api_key,
             base_url=base_url,
