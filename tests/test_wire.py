@@ -44,7 +44,7 @@ from xswap_sdk.events import RequestEvent, ResponseEvent, RetryEvent
 from xswap_sdk.flash import Quote
 from xswap_sdk.gateway import build_transfer_intent
 from xswap_sdk.policy import Policy
-from xswap_sdk.registry import DEFAULT_REGISTRY
+from xswap_sdk.registry import DEFAULT_REGISTRY, Registry
 from xswap_sdk.relayer import RelayerPaths
 from xswap_sdk.routing import RoutingPaths
 from xswap_sdk.sandbox import Sandbox
@@ -518,7 +518,71 @@ def own_url(suffix: str = "") -> Callable[[str], Sample]:
     return lambda service: Sample(From(lambda env: env.sandbox.url(service) + suffix), url_starts)
 
 
+def _signed_tx(chain_id: int) -> str:
+    tx = {
+        "type": 2,
+        "chainId": chain_id,
+        "nonce": 0,
+        "to": USDC_BASE,
+        "value": 0,
+        "gas": 50_000,
+        "maxFeePerGas": 10**9,
+        "maxPriorityFeePerGas": 1,
+        "data": "0x",
+    }
+    return "0x" + SECOND_WALLET.sign_transaction(tx).raw_transaction.hex()
+
+
+SIGNED_TX = _signed_tx(8453)
+KEYLESS = {"api_key": None, "payer": TEST_SIGNER, "max_payment": 50_000}
+
+
+def _fund_payer(env: Env) -> None:
+    env.sandbox.fund(TEST_SIGNER.address, 8453, 1_000_000)
+
+
+def payment_sent(env: Env, value: Any, result: Any, error: BaseException | None) -> None:
+    from xswap_sdk.relayer._x402 import decode_x402_header
+
+    payments = [
+        decode_x402_header(r.headers["payment-signature"])
+        for r in env.recorder.requests
+        if "payment-signature" in r.headers
+    ]
+    assert len(payments) == 1, payments
+    assert payments[0]["payload"]["authorization"]["from"] == value.address
+
+
+def _relay(client: Any) -> Any:
+    return client.relay(chain_id=8453, to=OTHER, call_data="0x")
+
+
 RELAYER: dict[tuple[str, str], Sample] = {
+    ("__init__", "payer"): Sample(
+        TEST_SIGNER,
+        payment_sent,
+        client={k: v for k, v in KEYLESS.items() if k != "payer"},
+        arrange=_fund_payer,
+        probe=_relay,
+    ),
+    ("__init__", "max_payment"): Sample(
+        9_999,  # below the sandbox's price of 10_000: refused before signing
+        refused(errors.UnsafePayloadError),
+        client={k: v for k, v in KEYLESS.items() if k != "max_payment"},
+        probe=_relay,
+    ),
+    ("__init__", "registry"): Sample(
+        Registry([chain for chain in DEFAULT_REGISTRY if chain.chain_id != 8453]),
+        refused(errors.UnsafePayloadError),
+        client=KEYLESS,
+        probe=_relay,
+    ),
+    ("relay_signed_tx", "signed_tx"): Sample(SIGNED_TX, wire("signedTx")),
+    ("relay_signed_tx", "min_balance_required"): Sample(424_242, wire("minBalanceRequired")),
+    ("relay_signed_tx", "from_address"): Sample(SECOND_WALLET.address, wire("fromAddress")),
+    ("relay_signed_tx", "chain_id"): Sample(
+        42161, wire("chainId"), extra={"signed_tx": _signed_tx(42161)}
+    ),
     ("__init__", "api_key"): Sample(
         From(lambda env: env.sandbox.api_keys["relayer"]), api_key_sent
     ),
@@ -944,6 +1008,46 @@ GATEWAY: dict[tuple[str, str], Sample] = {
     ),
     ("wait_for_gateway_balance", "token"): Sample("EURC", wire("token")),
     ("domain_of", "chain_id"): Sample(42161, result_is(lambda domain, _: domain == 3)),
+    ("get_deposits", "depositor"): Sample(
+        "0x000000000000000000000000000000000000bEEF", wire("depositor")
+    ),
+    ("get_deposits", "chain_ids"): Sample([42161], wire("domain", lambda _: 3)),
+    ("get_deposits", "domains"): Sample([0], wire("domain", lambda domains: domains[0])),
+    ("get_deposits", "token"): Sample("EURC", wire("token")),
+    ("submit_batch", "signer"): Sample(SECOND_WALLET, wire("from", lambda s: s.address)),
+    ("submit_batch", "chain_id"): Sample(1, wire("sendingDomain", lambda _: 0)),
+    ("submit_batch", "to"): Sample(OTHER, wire("to")),
+    ("submit_batch", "value"): Sample(123_456, wire("value")),
+    ("submit_batch", "valid_before"): Sample(4_000_000_000, wire("validBefore")),
+    ("submit_batch", "nonce"): Sample("0x" + "cd" * 32, wire("nonce")),
+    ("get_x402_transfer", "transfer_id"): Sample(
+        UNKNOWN_TRANSFER, path_ends(lambda value: f"/v1/x402/transfers/{value}")
+    ),
+    ("iter_x402_transfers", "from_address"): Sample(ME, wire("from")),
+    ("iter_x402_transfers", "to_address"): Sample(OTHER, wire("to")),
+    ("iter_x402_transfers", "nonce"): Sample("0x" + "ab" * 32, wire("nonce")),
+    ("iter_x402_transfers", "status"): Sample(
+        "completed", wire("status"), extra={"from_address": ME}
+    ),
+    ("iter_x402_transfers", "network"): Sample("eip155:8453", wire("network")),
+    ("iter_x402_transfers", "token"): Sample("USDC", wire("token")),
+    ("iter_x402_transfers", "page_size"): Sample(7, wire("pageSize")),
+    ("get_notification_public_key", "key_id"): Sample(
+        From(lambda env: env.sandbox.gateway.webhook_key_id),
+        path_ends(lambda value: f"/v2/notifications/publicKey/{value}"),
+    ),
+    ("verify_webhook", "body"): Sample(
+        From(lambda env: env.webhook_body),
+        result_is(lambda notification, _: notification.notification_id == "wire-n"),
+    ),
+    ("verify_webhook", "signature"): Sample(
+        From(lambda env: env.webhook_signature),
+        result_is(lambda notification, _: notification.notification_type == "wire.test"),
+    ),
+    ("verify_webhook", "key_id"): Sample(
+        From(lambda env: env.sandbox.gateway.webhook_key_id),
+        path_ends(lambda value: f"/v2/notifications/publicKey/{value}"),
+    ),
 }
 
 
@@ -951,6 +1055,10 @@ def prepare_gateway(env: Env, method: str) -> None:
     sb = env.sandbox
     sb.fund(ME, 8453, 50_000_000)
     sb.fund(ME, 1, 2_000_000)
+    if method == "verify_webhook":
+        body = sb.gateway.notification_body("wire.test", {}, notification_id="wire-n")
+        env.state["webhook_body"] = body
+        env.state["webhook_signature"] = sb.gateway.sign_webhook(body)
     if method == "wait_for_transfer":
         gateway = sb.gateway_client()
         result = gateway.transfer(sign_burn_intent(_intent(), TEST_SIGNER))
@@ -972,6 +1080,20 @@ def gateway_arguments(env: Env, method: str) -> dict[str, Any]:
         return {"depositor": ME, "chain_id": 8453, "at_least": 1}
     if method == "domain_of":
         return {"chain_id": 8453}
+    if method == "get_deposits":
+        return {"depositor": ME}
+    if method == "submit_batch":
+        return {"signer": TEST_SIGNER, "chain_id": 8453, "to": OTHER, "value": 1}
+    if method == "get_x402_transfer":
+        return {"transfer_id": UNKNOWN_TRANSFER}
+    if method == "get_notification_public_key":
+        return {"key_id": env.sandbox.gateway.webhook_key_id}
+    if method == "verify_webhook":
+        return {
+            "body": env.webhook_body,
+            "signature": env.webhook_signature,
+            "key_id": env.sandbox.gateway.webhook_key_id,
+        }
     return {}
 
 
@@ -1054,6 +1176,13 @@ def base_arguments(env: Env, service: str, method: str) -> dict[str, Any]:
             return {"tx_id": UNKNOWN_TX}
         if method == "check_account_info":
             return {"address": OTHER}
+        if method == "relay_signed_tx":
+            return {
+                "signed_tx": SIGNED_TX,
+                "min_balance_required": 1,
+                "from_address": SECOND_WALLET.address,
+                "chain_id": 8453,
+            }
         if method == "is_chain_supported":
             return {"chain_id": 8453}
     if service == "routing":

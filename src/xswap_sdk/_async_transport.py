@@ -9,7 +9,8 @@ first when the client has none yet and can get them), sends, reads the answer wi
 size cap and the deadline, and turns it into a result or an error. A failure either ends
 the call or, when ``xswap_sdk._retry`` allows it and the deadline leaves room, waits and
 tries again. A 401 on a client that can log in is answered by one login and one resend,
-with a retry budget of its own; a second 401 is raised.
+with a retry budget of its own; a second 401 is raised. A 402 on a client with an x402
+payer is answered by one payment and one resend; a second 402 is raised, never paid.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from ._operation import Operation
 from ._options import RequestOptions
 from ._pagination import Emit, PageWalk
 from ._transport import Answer, BaseTransport, Extras, gave_up
-from .errors import AuthenticationError, XSwapError
+from .errors import AuthenticationError, PaymentRequiredError, XSwapError
 
 __all__ = ["AsyncTransport"]
 
@@ -59,6 +60,7 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
         auth = self.auth
         attempt = 0
         relogged = False
+        paid = False
         while True:
             attempt += 1
             seen = auth.generation
@@ -76,6 +78,17 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
                 await self._login(operation, seen, options)
                 attempt = 0
             except XSwapError as exc:
+                if isinstance(exc, PaymentRequiredError) and self.payer is not None:
+                    # x402: pay once and send the same request again in this loop; a
+                    # second 402 is never paid (the first payment may still settle).
+                    if paid:
+                        gave_up(exc, attempt)
+                        raise self._payment_not_accepted(operation, exc) from None
+                    paying = self._paying(operation, exc, extras)
+                    if paying is not None:
+                        operation, extras = paying
+                        paid = True
+                        continue
                 delay = self._retry_delay(operation, exc, attempt, max_retries, deadline_at)
                 if delay is None:
                     gave_up(exc, attempt)

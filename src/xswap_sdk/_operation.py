@@ -49,6 +49,8 @@ class Operation(Generic[T]):
         timeout: this operation's own default timeout, when it needs a longer one.
         redact: top-level keys of a JSON answer whose values are credentials (a login's
             ``token``), replaced in what ``capture_responses()`` keeps.
+        with_headers: called with the parsed result and the answer's headers, returns
+            the call's result (a page that reads its cursor from ``Link``).
     """
 
     method: str
@@ -60,6 +62,7 @@ class Operation(Generic[T]):
     path_template: str | None
     timeout: httpx.Timeout | NotGiven
     redact: tuple[str, ...]
+    with_headers: Callable[[Any, httpx.Headers], Any] | None
     _json: Secret[Any]
     _secrets: Secret[tuple[str, ...]]
 
@@ -76,6 +79,7 @@ class Operation(Generic[T]):
         timeout: httpx.Timeout | NotGiven = NOT_GIVEN,
         secrets: tuple[str, ...] = (),
         redact: tuple[str, ...] = (),
+        with_headers: Callable[[Any, httpx.Headers], Any] | None = None,
     ) -> None:
         """Describe the call.
 
@@ -91,6 +95,7 @@ class Operation(Generic[T]):
             timeout: see the attributes.
             secrets: values in this request to keep out of error messages (signatures).
             redact: see the attributes.
+            with_headers: see the attributes.
         """
         init = object.__setattr__
         init(self, "method", method)
@@ -102,6 +107,7 @@ class Operation(Generic[T]):
         init(self, "path_template", path_template)
         init(self, "timeout", timeout)
         init(self, "redact", redact)
+        init(self, "with_headers", with_headers)
         init(self, "_json", Secret(json))
         init(self, "_secrets", Secret(tuple(secrets)))
 
@@ -123,6 +129,14 @@ class Operation(Generic[T]):
     def reading(self, parse: Callable[[Any], U]) -> Operation[U]:
         """The same request, its answer read by ``parse`` instead (a waiter that reads a
         page down to the one entry it watches, so a timeout reports that entry)."""
+        return self._copy(parse, self.secrets)
+
+    def keeping_secret(self, *values: str) -> Operation[T]:
+        """The same request with ``values`` (a payment's signature, say) also kept out of
+        every error message."""
+        return self._copy(self.parse, (*self.secrets, *values))
+
+    def _copy(self, parse: Callable[[Any], U], secrets: tuple[str, ...]) -> Operation[U]:
         return Operation(
             self.method,
             self.path,
@@ -133,8 +147,9 @@ class Operation(Generic[T]):
             auth=self.auth,
             path_template=self.path_template,
             timeout=self.timeout,
-            secrets=self.secrets,
+            secrets=secrets,
             redact=self.redact,
+            with_headers=self.with_headers,
         )
 
 

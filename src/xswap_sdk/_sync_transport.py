@@ -19,7 +19,7 @@ from ._operation import Operation
 from ._options import RequestOptions
 from ._pagination import Emit, PageWalk
 from ._transport import Answer, BaseTransport, Extras, gave_up
-from .errors import AuthenticationError, XSwapError
+from .errors import AuthenticationError, PaymentRequiredError, XSwapError
 
 __all__ = ["SyncTransport"]
 
@@ -52,6 +52,7 @@ class SyncTransport(BaseTransport[httpx.Client]):
         auth = self.auth
         attempt = 0
         relogged = False
+        paid = False
         while True:
             attempt += 1
             seen = auth.generation
@@ -69,6 +70,17 @@ class SyncTransport(BaseTransport[httpx.Client]):
                 self._login(operation, seen, options)
                 attempt = 0
             except XSwapError as exc:
+                if isinstance(exc, PaymentRequiredError) and self.payer is not None:
+                    # x402: pay once and send the same request again in this loop; a
+                    # second 402 is never paid (the first payment may still settle).
+                    if paid:
+                        gave_up(exc, attempt)
+                        raise self._payment_not_accepted(operation, exc) from None
+                    paying = self._paying(operation, exc, extras)
+                    if paying is not None:
+                        operation, extras = paying
+                        paid = True
+                        continue
                 delay = self._retry_delay(operation, exc, attempt, max_retries, deadline_at)
                 if delay is None:
                     gave_up(exc, attempt)

@@ -32,7 +32,7 @@ import json
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 from urllib.parse import urlencode
 
 import httpx
@@ -71,6 +71,7 @@ from .errors import (
     InternalServerError,
     InvalidInputError,
     NotFoundError,
+    PaymentNotAcceptedError,
     PaymentRequiredError,
     PermissionDeniedError,
     RateLimitError,
@@ -88,7 +89,16 @@ from .events import (
     RetryHook,
 )
 
-__all__ = ["Answer", "BaseTransport", "Extras", "Hooks", "Pool", "RawResponse", "capture_responses"]
+__all__ = [
+    "Answer",
+    "BaseTransport",
+    "Extras",
+    "Hooks",
+    "Payer",
+    "Pool",
+    "RawResponse",
+    "capture_responses",
+]
 
 T = TypeVar("T")
 ClientT = TypeVar("ClientT", httpx.Client, httpx.AsyncClient)
@@ -97,6 +107,15 @@ USER_AGENT = f"xswap-sdk-python/{__version__}"
 _TRACE_HEADERS = ("x-trace-id", "x-request-id", "traceparent")
 _MIN_SECRET_LENGTH = 6
 _REDACTED = "[redacted]"
+
+
+class Payer(Protocol):
+    """Pays an HTTP 402 (x402): the headers to send the request again with, or ``None``
+    when the 402 asks for nothing it can pay. See ``xswap_sdk.relayer._x402``."""
+
+    def pay(self, error: PaymentRequiredError, /) -> Mapping[str, str] | None:
+        """The payment headers for ``error``'s requirements."""
+        ...
 
 
 # ---------------------------------------------------------------------------- raw access
@@ -357,6 +376,8 @@ class BaseTransport(Generic[ClientT]):
         self.clock = clock
         self.hooks = hooks
         self.owns_pool = True
+        self.payer: Payer | None = None
+        """Pays a 402 (x402) once per call, when the client has a payer."""
         self._merged_headers: tuple[list[tuple[bytes, bytes]], httpx.Headers] | None = None
 
     @property
@@ -633,6 +654,40 @@ class BaseTransport(Generic[ClientT]):
             _emit(hook, event)
         return delay
 
+    # -- paying (x402)
+
+    def _paying(
+        self, operation: Operation[T], exc: PaymentRequiredError, extras: Extras | None
+    ) -> tuple[Operation[T], Extras] | None:
+        """The same request carrying the payment of ``exc``'s requirements, or ``None``
+        when it asks for nothing this payer can pay (``exc`` is raised as it is)."""
+        assert self.payer is not None
+        answer = self.payer.pay(exc)
+        payment: dict[str, str] = dict(answer or {})
+        if not payment:
+            return None
+        base = extras or Extras({}, [], {})
+        paid = Extras({**base.headers, **payment}, base.query, base.body)
+        # The payment is a signature: no error message may quote it.
+        return operation.keeping_secret(*payment.values()), paid
+
+    def _payment_not_accepted(
+        self, operation: Operation[Any], exc: PaymentRequiredError
+    ) -> PaymentNotAcceptedError:
+        return PaymentNotAcceptedError(
+            f"the service answered 402 again after the SDK paid ({exc.message}); the "
+            "payment may still be settled: check your Gateway balance before calling "
+            "again (the SDK never pays twice for one call)",
+            status_code=exc.status_code,
+            body=exc.body,
+            code=exc.code,
+            trace_id=exc.trace_id,
+            headers=exc.headers,
+            method=operation.method,
+            path=operation.log_path,
+            outcome_unknown=True,
+        )
+
     # -- after receiving
 
     def _handle_answer(self, operation: Operation[T], answer: Answer, *, attempt: int) -> T:
@@ -698,7 +753,10 @@ class BaseTransport(Generic[ClientT]):
             exc.outcome_unknown = unknown
             raise
         try:
-            return _with_request_id(operation.parse(data), trace_id)
+            result = operation.parse(data)
+            if operation.with_headers is not None:
+                result = operation.with_headers(result, headers)
+            return _with_request_id(result, trace_id)
         except ValidationError as exc:
             # Not chained: pydantic's text quotes the response, which may hold a token.
             first = exc.errors(include_input=False, include_url=False)[0]

@@ -74,6 +74,7 @@ __all__ = [
     "MissingDependencyError",
     "NotFoundError",
     "PaginationError",
+    "PaymentNotAcceptedError",
     "PaymentRequiredError",
     "PermissionDeniedError",
     "PolicyRefusedError",
@@ -91,6 +92,7 @@ __all__ = [
     "UnprocessableEntityError",
     "UnsafePayloadError",
     "WaitTimeoutError",
+    "WebhookSignatureError",
     "XSwapError",
 ]
 
@@ -433,6 +435,15 @@ class AuthenticationError(APIStatusError):
 
 class PaymentRequiredError(APIStatusError):
     """HTTP 402: the relayer's pay-per-request mode wants payment; ``body`` has the cost."""
+
+
+class PaymentNotAcceptedError(PaymentRequiredError):
+    """HTTP 402 again after the SDK paid (x402): the service did not accept the payment.
+
+    A payment authorization was sent with the request, so whether it will be settled is
+    not known (``outcome_unknown`` is ``True``). The SDK never pays a second time for one
+    call: check your Gateway balance and the service's records before calling again.
+    """
 
 
 class PermissionDeniedError(APIStatusError):
@@ -829,6 +840,12 @@ class LoginError(XSwapError):
 
 class SigningError(XSwapError):
     """A signature could not be produced or does not verify."""
+
+
+class WebhookSignatureError(XSwapError):
+    """A webhook notification was refused: its ``X-Circle-Signature`` does not verify
+    with the public key (tampered body, wrong key, malformed signature or key), or its
+    body is not a notification. Answer the sender with an error and process nothing."""
 
 
 _SHOWN_CHARS = 160

@@ -32,6 +32,14 @@ PROOF = {
         r"^transfer finalized$",
         r"^left at Circle: 4\.98\d* USDC$",
     ],
+    "keyless_relay.py": [
+        r"^== Relayed [0-9a-f]{24}, paid 0\.010000 USDC on eip155:8453$",
+        r"^   balance now: 1\.990000 USDC$",
+        r"^== Refused, nothing signed: x402\.accepts\[0\]\.amount ",
+        r"^== Webhook gateway\.deposit\.finalized new: True\n"
+        r"== Webhook gateway\.deposit\.finalized new: False$",
+        r"^== Tampered webhook: ",
+    ],
 }
 # These deploy contracts on an in-process EVM (the dev extra).
 ON_EVM = {"deposit_with_permit.py", "flash_deposit.py"}

@@ -5,7 +5,9 @@ the swap backend spends (``get_balances``, ``wait_for_gateway_balance`` while a 
 finalizes) and follow a burn at Circle (``transfer``, ``get_transfer``,
 ``wait_for_transfer``). `build_transfer_intent` builds a direct transfer's burn intent
 from the registry, and `apply_estimate` takes Gateway's fee estimate into your own
-burn intent without taking anything else from it. The on-chain side (deposits by
+burn intent without taking anything else from it. Pending deposits (``get_deposits``),
+batched payments (``submit_batch``), the x402 facilitator's kinds and transfers, and
+webhooks (`verify_webhook`, `NotificationDeduplicator`) are here too. The on-chain side (deposits by
 authorization or permit, withdrawals, delegates, ``gatewayMint``) is in
 `xswap_sdk.signing`. See ``docs/gateway.md``.
 """
@@ -30,6 +32,8 @@ if _typing.TYPE_CHECKING:
         build_transfer_intent,
     )
     from ._sync_client import GatewayClient
+    from ._x402_operations import DEFAULT_BATCH_LIFETIME, X402_TRANSFERS_PAGE_SIZE
+    from .delegates import FINALITY_SECONDS, DelegateReadiness, delegate_readiness
     from .models import (
         TERMINAL_TRANSFER_STATES,
         AttestationDetails,
@@ -51,12 +55,28 @@ if _typing.TYPE_CHECKING:
         TransferResult,
         TransferState,
     )
+    from .webhooks import (
+        NotificationDeduplicator,
+        NotificationPublicKey,
+        WebhookNotification,
+        verify_webhook,
+    )
+    from .x402 import (
+        BatchSubmission,
+        PendingDeposit,
+        PendingDeposits,
+        X402Kind,
+        X402Supported,
+        X402Transfer,
+    )
 
 __all__ = [
     "DEFAULT_BALANCE_POLL_INTERVAL",
+    "DEFAULT_BATCH_LIFETIME",
     "DEFAULT_BALANCE_TIMEOUT",
     "DEFAULT_TRANSFER_POLL_INTERVAL",
     "DEFAULT_TRANSFER_TIMEOUT",
+    "FINALITY_SECONDS",
     "GATEWAY_MAINNET_URL",
     "GATEWAY_SERVICE",
     "GATEWAY_TESTNET_URL",
@@ -65,7 +85,9 @@ __all__ = [
     "AttestationDetails",
     "BalanceSource",
     "BalancesRequest",
+    "BatchSubmission",
     "ContractInfo",
+    "DelegateReadiness",
     "DomainBalance",
     "DomainInfo",
     "EstimatedBurnIntent",
@@ -76,13 +98,24 @@ __all__ = [
     "GatewayClient",
     "GatewayInfo",
     "IntentFee",
+    "NotificationDeduplicator",
+    "NotificationPublicKey",
+    "PendingDeposit",
+    "PendingDeposits",
     "TransferDetails",
     "TransferFees",
     "TransferIntentSummary",
     "TransferResult",
     "TransferState",
+    "WebhookNotification",
+    "X402Kind",
+    "X402Supported",
+    "X402Transfer",
+    "X402_TRANSFERS_PAGE_SIZE",
     "apply_estimate",
     "build_transfer_intent",
+    "delegate_readiness",
+    "verify_webhook",
 ]
 
 # Each name above is imported on first use (PEP 562): see xswap_sdk._exports.

@@ -10,7 +10,7 @@ a flow from ``_operations``.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Final, Literal, Unpack
 
 import httpx
@@ -27,11 +27,13 @@ from .._options import (
     ServiceConfig,
     TimeoutTypes,
 )
-from ..errors import InvalidInputError
+from ..errors import InvalidInputError, NotFoundError, WebhookSignatureError
 from ..events import RequestHook, ResponseHook, RetryHook
 from ..policy import PolicyLike
 from ..registry import DEFAULT_REGISTRY, Registry
+from ..signing.signer import Signer
 from . import _operations as operations
+from . import _x402_operations as x402_operations
 from ._operations import (
     DEFAULT_BALANCE_POLL_INTERVAL,
     DEFAULT_BALANCE_TIMEOUT,
@@ -40,7 +42,9 @@ from ._operations import (
     EstimateItem,
     Signed,
 )
+from ._x402_operations import X402_TRANSFERS_PAGE_SIZE
 from .models import (
+    BalancesRequest,
     DomainBalance,
     EstimatedTransfer,
     GatewayBalances,
@@ -48,6 +52,8 @@ from .models import (
     TransferDetails,
     TransferResult,
 )
+from .webhooks import KEY_ID_HEADER, NotificationPublicKey, WebhookNotification, verify_webhook
+from .x402 import BatchSubmission, PendingDeposits, X402Supported, X402Transfer
 
 __all__ = [
     "GATEWAY_MAINNET_URL",
@@ -169,6 +175,8 @@ class AsyncGatewayClient(AsyncAPIClient):
         )
         self._testnet = testnet
         self._registry = DEFAULT_REGISTRY if registry is None else registry
+        # Webhook signing keys by id; shared by with_options copies.
+        self._webhook_keys: dict[str, NotificationPublicKey] = {}
 
     @property
     def testnet(self) -> bool:
@@ -236,14 +244,225 @@ class AsyncGatewayClient(AsyncAPIClient):
         Raises:
             InvalidInputError: a bad address, or both ``chain_ids`` and ``domains``.
         """
+        request = self._sources(depositor, chain_ids, domains, token)
+        return await self._transport.request(operations.get_balances(request), options)
+
+    def _sources(
+        self,
+        depositor: str | Sequence[str],
+        chain_ids: Sequence[int] | None,
+        domains: Sequence[int] | None,
+        token: str,
+    ) -> BalancesRequest:
+        """The ``{token, sources}`` body of the balance and deposit reads."""
         if chain_ids is not None:
             if domains is not None:
                 raise InvalidInputError("domains", "cannot be combined with chain_ids")
             if isinstance(chain_ids, str | bytes) or not isinstance(chain_ids, Sequence):
                 raise InvalidInputError("chain_ids", "must be a list of chain ids, or None")
             domains = [self.domain_of(chain_id) for chain_id in chain_ids]
-        request = operations.build_balances_request(depositor, domains, token)
-        return await self._transport.request(operations.get_balances(request), options)
+        return operations.build_balances_request(depositor, domains, token)
+
+    async def get_deposits(
+        self,
+        depositor: str | Sequence[str],
+        *,
+        chain_ids: Sequence[int] | None = None,
+        domains: Sequence[int] | None = None,
+        token: str = "USDC",
+        **options: Unpack[RequestOptions],
+    ) -> PendingDeposits:
+        """Deposits Gateway has seen but not yet counted (``POST /v1/deposits``): they
+        join the available balance once their block is final.
+
+        Args:
+            depositor: an address, or several.
+            chain_ids: the chains to ask about (turned into domains by the registry);
+                every domain when neither this nor ``domains`` is given.
+            domains: Gateway domains to ask about, instead of ``chain_ids``.
+            token: the token (``"USDC"``).
+            **options: ``timeout`` and ``max_retries`` for this call.
+
+        Returns:
+            The pending deposits, amounts in smallest USDC units.
+
+        Raises:
+            InvalidInputError: a bad address, or both ``chain_ids`` and ``domains``.
+        """
+        request = self._sources(depositor, chain_ids, domains, token)
+        return await self._transport.request(x402_operations.get_deposits(request), options)
+
+    async def submit_batch(
+        self,
+        signer: Signer,
+        *,
+        chain_id: int,
+        to: str,
+        value: int | str,
+        valid_before: int | None = None,
+        nonce: str | None = None,
+        **options: Unpack[RequestOptions],
+    ) -> BatchSubmission:
+        """Pay ``to`` from the signer's Gateway balance on ``chain_id``, settled in
+        Gateway's batches (``POST /v1/batch/submit``, a same-chain transfer).
+
+        The SDK signs an EIP-3009 ``TransferWithAuthorization`` from your values and
+        pinned facts only: the domain ``GatewayWalletBatched`` ``1`` with the registry's
+        GatewayWallet of the chain, and the registry's Gateway domain for both ends.
+        It moves money: not retried once sent; a lost answer has ``outcome_unknown``
+        set (search the transfer by nonce with `iter_x402_transfers` before paying
+        again).
+
+        Args:
+            signer: whose Gateway balance pays (an EOA).
+            chain_id: the chain of the balance, and of the payment.
+            to: who is paid.
+            value: smallest USDC units, above 0.
+            valid_before: unix time the authorization expires; four days from now by
+                default (Gateway refuses one too short).
+            nonce: 32 bytes, ``0x`` hex; random by default.
+            **options: ``timeout`` and ``max_retries`` for this call.
+
+        Returns:
+            The batched transfer's id.
+
+        Raises:
+            InvalidInputError: a bad argument, or a chain of the other network.
+            UnsafePayloadError: the registry does not know the chain.
+        """
+        request, authorization = x402_operations.sign_batch_authorization(
+            signer,
+            chain_id=chain_id,
+            to=to,
+            value=value,
+            valid_before=valid_before,
+            nonce=nonce,
+            now=self.clock.time(),
+            registry=self._registry,
+            testnet=self._testnet,
+        )
+        operation = x402_operations.submit_batch(request, authorization)
+        return await self._transport.request(operation, options)
+
+    async def get_x402_supported(self, **options: Unpack[RequestOptions]) -> X402Supported:
+        """The payment kinds Gateway's x402 facilitator settles
+        (``GET /v1/x402/supported``): scheme, network, and the GatewayWallet each signs
+        for (compare it with the registry before trusting it).
+
+        Args:
+            **options: ``timeout`` and ``max_retries`` for this call.
+        """
+        return await self._transport.request(x402_operations.get_x402_supported(), options)
+
+    async def get_x402_transfer(
+        self, transfer_id: str, **options: Unpack[RequestOptions]
+    ) -> X402Transfer:
+        """One batched x402 transfer (``GET /v1/x402/transfers/{id}``).
+
+        Args:
+            transfer_id: its UUID (``x402_payment.transaction`` of a paid relay, or
+                `submit_batch`'s ``id``).
+            **options: ``timeout`` and ``max_retries`` for this call.
+        """
+        operation = x402_operations.get_x402_transfer(transfer_id)
+        return await self._transport.request(operation, options)
+
+    async def iter_x402_transfers(
+        self,
+        *,
+        from_address: str | None = None,
+        to_address: str | None = None,
+        nonce: str | None = None,
+        status: str | None = None,
+        network: str | None = None,
+        token: str | None = None,
+        page_size: int = X402_TRANSFERS_PAGE_SIZE,
+        **options: Unpack[RequestOptions],
+    ) -> AsyncIterator[X402Transfer]:
+        """Every x402 transfer matching the filters (``GET /v1/x402/transfers``), page
+        after page as you iterate (``async for`` on the async client), following the
+        ``Link`` header's cursor.
+
+        Args:
+            from_address: who paid.
+            to_address: who was paid.
+            nonce: the EIP-3009 nonce (``0x`` + 64 hex digits).
+            status: ``received``, ``batched``, ``confirmed``, ``completed`` or
+                ``failed``; Gateway needs ``from_address``, ``to_address`` or ``nonce``
+                with it.
+            network: CAIP-2 (``eip155:8453``).
+            token: ``USDC``.
+            page_size: transfers per page, 1 to 100.
+            **options: ``timeout`` and ``max_retries`` for each page.
+
+        Raises:
+            InvalidInputError: a bad filter, before any request.
+            PaginationError: the service sent a cursor twice.
+        """
+        walk = x402_operations.walk_x402_transfers(
+            from_address=from_address,
+            to_address=to_address,
+            nonce=nonce,
+            status=status,
+            network=network,
+            token=token,
+            page_size=page_size,
+        )
+        async for transfer in self._transport.iterate(walk, options):
+            yield transfer
+
+    async def get_notification_public_key(
+        self, key_id: str, **options: Unpack[RequestOptions]
+    ) -> NotificationPublicKey:
+        """The key that signs webhooks with ``X-Circle-Key-Id`` ``key_id``
+        (``GET /v2/notifications/publicKey/{id}``), kept on the client by its id, so a
+        key is read once.
+
+        Args:
+            key_id: the UUID from the ``X-Circle-Key-Id`` header.
+            **options: ``timeout`` and ``max_retries`` for this call.
+        """
+        cached = self._webhook_keys.get(key_id)
+        if cached is not None:
+            return cached
+        operation = x402_operations.get_notification_public_key(key_id)
+        key = await self._transport.request(operation, options)
+        self._webhook_keys[key_id] = key
+        return key
+
+    async def verify_webhook(
+        self,
+        body: bytes | str,
+        *,
+        signature: str,
+        key_id: str,
+        **options: Unpack[RequestOptions],
+    ) -> WebhookNotification:
+        """Check a webhook delivery with the key named by ``X-Circle-Key-Id`` (read once
+        and kept, see `get_notification_public_key`) and return the notification; see
+        `xswap_sdk.gateway.webhooks.verify_webhook`.
+
+        Args:
+            body: the raw request body.
+            signature: the ``X-Circle-Signature`` header.
+            key_id: the ``X-Circle-Key-Id`` header.
+            **options: ``timeout`` and ``max_retries`` for the key's read.
+
+        Raises:
+            WebhookSignatureError: the signature does not verify, the body is no
+                notification, or ``key_id`` names no key (not a UUID, or unknown to
+                Gateway): a sender's headers are not trusted either.
+        """
+        refused = f"webhook refused: {KEY_ID_HEADER} names no signing key of Gateway"
+        try:
+            x402_operations.check_uuid("key_id", key_id)
+        except InvalidInputError as exc:
+            raise WebhookSignatureError(refused) from exc
+        try:
+            key = await self.get_notification_public_key(key_id, **options)
+        except NotFoundError as exc:
+            raise WebhookSignatureError(refused) from exc
+        return verify_webhook(body, signature, key)
 
     async def estimate(
         self,

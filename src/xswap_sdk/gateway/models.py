@@ -30,6 +30,7 @@ from ..signing.burn_intents import BurnIntent
 from ..signing.calls import ContractCall
 from ..signing.gateway_wallet import gateway_mint_call
 from ..types import Address, to_units
+from .x402 import UsdcUnits
 
 __all__ = [
     "TERMINAL_TRANSFER_STATES",
@@ -147,6 +148,13 @@ class DomainBalance(WireModel):
     """The address the deposits belong to."""
     balance: Decimal
     """In USDC (``Decimal("1.5")``), as Gateway sends it."""
+    withdrawing: UsdcUnits | None = None
+    """Being withdrawn (waiting out the withdrawal delay), in smallest USDC units;
+    ``None`` when Gateway does not say."""
+    withdrawable: UsdcUnits | None = None
+    """Withdrawable now, in smallest USDC units: 0, or all of ``withdrawing`` once the
+    withdrawal delay has passed (as the GatewayWallet's ``withdrawableBalance``);
+    ``None`` when Gateway does not say."""
 
     @property
     def balance_units(self) -> int:

@@ -14,10 +14,12 @@ if _typing.TYPE_CHECKING:
         RelayerChain,
         RelayState,
         RelayStatus,
+        SubmitSignedTxRequest,
         SubmitTxRequest,
         SubmitTxResult,
         TransactionType,
         UserConfig,
+        X402Payment,
     )
 
 # The clients first, sync before async: the API reference follows this order.
@@ -30,10 +32,12 @@ __all__ = [
     "RelayStatus",
     "RelayerChain",
     "RelayerPaths",
+    "SubmitSignedTxRequest",
     "SubmitTxRequest",
     "SubmitTxResult",
     "TransactionType",
     "UserConfig",
+    "X402Payment",
 ]
 
 # Each name above is imported on first use (PEP 562): see xswap_sdk._exports.

@@ -15,6 +15,7 @@ import httpx
 from pydantic import SecretStr
 
 from .._async_base_client import AsyncAPIClient
+from .._auth import Auth
 from .._cache import DEFAULT_CHAIN_LIST_TTL, ChainListCache
 from .._clock import SYSTEM_CLOCK, Clock
 from .._framing import SuccessEnvelope
@@ -29,11 +30,15 @@ from .._options import (
 )
 from .._version import __version__
 from ..chains import ChainFamily, check_chain_families
+from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
 from ..policy import PolicyLike
+from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing.eip7702 import SignedAuthorization
+from ..signing.signer import Signer
 from . import _operations as operations
 from ._operations import RelayerPaths
+from ._x402 import X402Payer, check_max_payment
 from .models import AccountInfo, RelayerChain, RelayStatus, SubmitTxResult, TransactionType
 
 __all__ = ["RELAYER_SERVICE", "AsyncRelayerClient"]
@@ -52,8 +57,8 @@ class AsyncRelayerClient(AsyncAPIClient):
 
     Args:
         api_key: the relayer API key; defaults to ``XSWAP_RELAYER_API_KEY``. Every
-            relayer call needs one; a missing key is reported on the first call, before
-            anything is sent.
+            relayer call needs one unless ``payer`` is given; a missing key is reported
+            on the first call, before anything is sent.
         base_url: defaults to ``XSWAP_RELAYER_URL``, then ``https://tachyon.rath.fi``.
         timeout: seconds, an `httpx.Timeout`, or ``None`` for none; default connect 5 s,
             read 30 s, or the ``http_client``'s own timeout when you pass one.
@@ -86,6 +91,18 @@ class AsyncRelayerClient(AsyncAPIClient):
             ``gas_limit`` are checked by its chain's family; an unlisted chain is EVM.
         chain_list_ttl: seconds the relayer's chain list is kept (default 300); 0 reads
             it on every call. ``refresh=True`` on the chain methods reads it anew.
+        payer: relay with no API key, paying each submission from this signer's Circle
+            Gateway balance (x402, "Circle Gateway nanopayments"): on HTTP 402 the SDK
+            checks the relayer's Gateway-batched payment option against the registry
+            (GatewayWallet, USDC, domain ``GatewayWalletBatched`` ``1``) and
+            ``max_payment``, signs one EIP-3009 ``TransferWithAuthorization`` and sends
+            the request once more; a second 402 raises `PaymentNotAcceptedError`.
+            The answer's payment is ``x402_payment`` of `SubmitTxResult`.
+        max_payment: with ``payer``, required: the most one request may cost, in
+            smallest USDC units (``10_000`` is 0.01 USDC); a dearer price is refused
+            with `UnsafePayloadError` and nothing is signed.
+        registry: the pinned chains payments are checked against;
+            `xswap_sdk.registry.DEFAULT_REGISTRY` when not given.
 
     Example:
         ```python
@@ -120,7 +137,15 @@ class AsyncRelayerClient(AsyncAPIClient):
         paths: RelayerPaths | None = None,
         chain_families: Mapping[int, ChainFamily] | None = None,
         chain_list_ttl: float = DEFAULT_CHAIN_LIST_TTL,
+        payer: Signer | None = None,
+        max_payment: int | None = None,
+        registry: Registry | None = None,
     ) -> None:
+        cap = check_max_payment(payer, max_payment)
+        if registry is not None and not isinstance(registry, Registry):
+            raise InvalidInputError("registry", "must be a xswap_sdk.registry.Registry or None")
+        pins = DEFAULT_REGISTRY if registry is None else registry
+        self._payer = None if payer is None or cap is None else X402Payer(payer, cap, pins, clock)
         super().__init__(
             api_key=api_key,
             base_url=base_url,
@@ -138,6 +163,7 @@ class AsyncRelayerClient(AsyncAPIClient):
             limits=limits,
             policy=policy,
         )
+        self._transport.payer = self._payer
         self.paths = paths or RelayerPaths()
         """The relayer's HTTP paths this client calls."""
         self.chain_families = check_chain_families(chain_families)
@@ -146,6 +172,18 @@ class AsyncRelayerClient(AsyncAPIClient):
         self._chains: ChainListCache[RelayerChain] = ChainListCache(chain_list_ttl)
         # What was submitted, so status records are checked against it (shared too).
         self._submissions = operations.Submissions()
+
+    def _make_auth(self) -> Auth:
+        """The API key's auth; with an x402 payer and no key, none: requests go without
+        a key and the relayer is paid per submission."""
+        if self._payer is not None and self._options.api_key is None:
+            return Auth()
+        return super()._make_auth()
+
+    @property
+    def payer_address(self) -> str | None:
+        """The address that pays keyless submissions (x402), or ``None``."""
+        return None if self._payer is None else self._payer.address
 
     async def submit_tx(
         self,
@@ -409,6 +447,52 @@ class AsyncRelayerClient(AsyncAPIClient):
         )
         flow = operations.relay_sync(operation, request, self._submissions)
         return await self._transport.run(flow, options)
+
+    async def relay_signed_tx(
+        self,
+        *,
+        signed_tx: str,
+        min_balance_required: int | str,
+        from_address: str,
+        chain_id: int,
+        label: str | None = None,
+        **options: Unpack[RequestOptions],
+    ) -> SubmitTxResult:
+        """Submit a transaction you signed; the relayer funds its sender with at least
+        ``min_balance_required`` and broadcasts it (``POST /api/submit-signed-tx``, the
+        JavaScript client's ``relaySignedTx``).
+
+        Before anything is sent, the sender is recovered from ``signed_tx`` and must be
+        ``from_address``, and the transaction's chain id must be ``chain_id`` (a
+        transaction without one, pre-EIP-155, is refused). Not retried once sent: if
+        the answer is lost the error has ``outcome_unknown=True``; check
+        `get_relay_status` (or the chain) before submitting again.
+
+        Args:
+            signed_tx: the raw signed EVM transaction, ``0x`` hex (any type).
+            min_balance_required: the least native balance the sender needs, in wei
+                (typically gas limit times max fee per gas).
+            from_address: the transaction's signer, whom the relayer funds.
+            chain_id: the chain the transaction is for.
+            label: a label for your own bookkeeping.
+            **options: ``timeout`` and ``max_retries`` for this call.
+
+        Returns:
+            The submission, whose ``tx_id`` is followed like any other.
+
+        Raises:
+            InvalidInputError: a bad argument, or a sender or chain id that is not the
+                transaction's.
+        """
+        request = operations.build_signed_tx_request(
+            signed_tx=signed_tx,
+            min_balance_required=min_balance_required,
+            from_address=from_address,
+            chain_id=chain_id,
+            label=label,
+        )
+        operation = operations.submit_signed_tx(self.paths, request)
+        return await self._transport.request(operation, options)
 
     async def get_relay_status(
         self,

@@ -3,8 +3,9 @@ flows. No I/O; shared by `RelayerClient` and `AsyncRelayerClient`.
 
 Retry decisions, per operation:
 
-- ``POST /api/submit-tx`` and ``POST /api/submit-tx-sync`` submit a transaction: not
-  idempotent, so they are retried only when the request never left this machine.
+- ``POST /api/submit-tx``, ``POST /api/submit-tx-sync`` and ``POST /api/submit-signed-tx``
+  submit a transaction: not idempotent, so they are retried only when the request never
+  left this machine.
 - Everything else reads, and is retried per the shared policy.
 """
 
@@ -24,7 +25,14 @@ from .._polling import check_wait_arguments, poll
 from ..chains import ChainFamily
 from ..errors import InvalidInputError, NotFoundError, RelayFailedError, ResponseValidationError
 from ..types import Address, ChainId
-from .models import AccountInfo, RelayerChain, RelayStatus, SubmitTxRequest, SubmitTxResult
+from .models import (
+    AccountInfo,
+    RelayerChain,
+    RelayStatus,
+    SubmitSignedTxRequest,
+    SubmitTxRequest,
+    SubmitTxResult,
+)
 
 __all__ = ["RelayerPaths", "Submissions"]
 
@@ -48,6 +56,8 @@ class RelayerPaths:
     """Submit a transaction (`RelayerClient.submit_tx`, `RelayerClient.relay`)."""
     submit_tx_sync: str = "/api/submit-tx-sync"
     """Submit and wait in the service (`RelayerClient.relay_sync`)."""
+    submit_signed_tx: str = "/api/submit-signed-tx"
+    """Submit a transaction the caller signed (`RelayerClient.relay_signed_tx`)."""
     tx: str = "/api/tx"
     """A transaction's status (`RelayerClient.get_relay_status`)."""
     user: str = "/api/user"
@@ -192,6 +202,75 @@ def submit_tx(paths: RelayerPaths, request: SubmitTxRequest) -> Operation[Submit
     return Operation(
         "POST",
         paths.submit_tx,
+        parser(SubmitTxResult),
+        json=request.to_wire(),
+        idempotent=False,
+        auth="required",
+    )
+
+
+def _signed_tx_facts(raw: bytes) -> tuple[str, int | None]:
+    """The sender and chain id of a signed transaction (``None``: a pre-EIP-155 one,
+    valid on every chain)."""
+    from eth_account import Account
+    from eth_account.typed_transactions.typed_transaction import TypedTransaction
+    from hexbytes import HexBytes
+
+    sender: str = Account.recover_transaction(raw)
+    if raw and raw[0] >= 0xC0:  # legacy: RLP list, chain id folded into v (EIP-155)
+        import rlp  # type: ignore[import-untyped]
+
+        v = int.from_bytes(rlp.decode(raw)[6], "big")
+        return sender, (v - 35) // 2 if v >= 35 else None
+    return sender, int(TypedTransaction.from_bytes(HexBytes(raw)).as_dict()["chainId"])
+
+
+def build_signed_tx_request(
+    *,
+    signed_tx: object,
+    min_balance_required: object,
+    from_address: object,
+    chain_id: object,
+    label: object,
+) -> SubmitSignedTxRequest:
+    """Validate a signed-transaction submission: the sender recovered from ``signed_tx``
+    must be ``from_address`` and its chain id ``chain_id``, or the relayer would fund an
+    account that cannot send it (or send it on another chain)."""
+    refuse_unawaited("signed_tx", signed_tx)
+    request = validate_request(
+        SubmitSignedTxRequest,
+        signed_tx=signed_tx,
+        min_balance_required=min_balance_required,
+        from_address=from_address,
+        chain_id=chain_id,
+        label=label,
+    )
+    try:
+        sender, tx_chain = _signed_tx_facts(bytes.fromhex(request.signed_tx[2:]))
+    except Exception:  # eth_account/rlp raise many kinds on bad bytes
+        raise InvalidInputError(
+            "signed_tx", "must be a signed EVM transaction (raw, 0x hex)"
+        ) from None
+    if sender != request.from_address:
+        raise InvalidInputError(
+            "from_address",
+            f"must be the transaction's signer: signed_tx recovers to {sender}",
+        )
+    if tx_chain != request.chain_id:
+        found = "no chain id (pre-EIP-155)" if tx_chain is None else f"chain {tx_chain}"
+        raise InvalidInputError(
+            "chain_id", f"must be the transaction's chain: signed_tx is for {found}"
+        )
+    return request
+
+
+def submit_signed_tx(
+    paths: RelayerPaths, request: SubmitSignedTxRequest
+) -> Operation[SubmitTxResult]:
+    """``POST /api/submit-signed-tx``: the relayer funds the sender, then broadcasts."""
+    return Operation(
+        "POST",
+        paths.submit_signed_tx,
         parser(SubmitTxResult),
         json=request.to_wire(),
         idempotent=False,

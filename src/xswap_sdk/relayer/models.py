@@ -29,7 +29,7 @@ from .._models import LenientAddress, LenientInt, RequestModel, WireModel
 from ..chains import FAMILY_RULES, ChainFamily, chain_family, check_address
 from ..errors import InvalidInputError
 from ..signing.eip7702 import SignedAuthorization
-from ..types import ChainId, HexBytes, TokenAmount
+from ..types import Address, ChainId, HexBytes, TokenAmount
 
 __all__ = [
     "AccountInfo",
@@ -37,11 +37,13 @@ __all__ = [
     "RelayState",
     "RelayStatus",
     "RelayerChain",
+    "SubmitSignedTxRequest",
     "SubmitTxRequest",
     "SubmitTxResult",
     "TERMINAL_STATES",
     "TransactionType",
     "UserConfig",
+    "X402Payment",
 ]
 
 RelayState = Literal["NOT_PICKED_UP", "PENDING", "EXECUTED", "FAILED", "NEEDS_TO_BE_RETRIED"]
@@ -59,14 +61,36 @@ relayer adds later."""
 _Timestamp = Annotated[datetime | str | None, Field(union_mode="left_to_right")]
 
 
+class X402Payment(WireModel):
+    """How a keyless submission was paid (``x402Payment`` of the relayer's answer):
+    an x402 payment from the payer's Circle Gateway balance."""
+
+    type: str | None = None
+    """The payment's kind (``"x402-gateway"``)."""
+    amount: LenientInt | None = None
+    """What was paid, in smallest USDC units."""
+    amount_usd: Decimal | None = None
+    """What was paid, in USD."""
+    network: str | None = None
+    """The network paid on, as x402 names it (``"eip155:8453"``)."""
+    transaction: str | None = None
+    """Gateway's id of the batched transfer that settles it."""
+    settled_at: _Timestamp = None
+    """When Gateway accepted it."""
+    payer: str | None = None
+    """Who paid."""
+
+
 class SubmitTxResult(WireModel):
-    """What ``POST /api/submit-tx`` returns."""
+    """What ``POST /api/submit-tx`` (and ``/api/submit-signed-tx``) returns."""
 
     tx_id: str
     """The relayer's transaction id (24 hex characters on the live service)."""
     estimated_cost_usd: Decimal | None = Field(default=None, alias="estimatedCostUSD")
     """What the relayer expects the gas to cost, in USD (``estimatedCostUSD``; ``None``
     when it does not say)."""
+    x402_payment: X402Payment | None = Field(default=None, alias="x402Payment")
+    """How it was paid, when a keyless client paid with x402 (``x402Payment``)."""
 
 
 class RelayStatus(WireModel):
@@ -113,6 +137,8 @@ class RelayStatus(WireModel):
     """How many times the relayer retried it (live, not in the spec)."""
     transaction_type: str | None = None
     """The transaction type, e.g. ``flash`` (live, not in the spec)."""
+    x402_payment: X402Payment | None = Field(default=None, alias="x402Payment")
+    """How a keyless ``relay_sync`` was paid (x402), when the answer says."""
 
     @property
     def is_terminal(self) -> bool:
@@ -244,6 +270,22 @@ def _family(info: ValidationInfo) -> ChainFamily | None:
     if chain_id is None:  # chain_id itself was refused; that error is reported
         return None
     return chain_family(chain_id, _context_families(info))
+
+
+class SubmitSignedTxRequest(RequestModel):
+    """The body of ``POST /api/submit-signed-tx``: a signed transaction the relayer funds
+    (with at least ``min_balance_required``) and then broadcasts."""
+
+    signed_tx: HexBytes = Field(serialization_alias="signedTx")
+    """The raw signed transaction, ``0x`` hex."""
+    min_balance_required: TokenAmount
+    """The least native balance the sender needs, in wei (gas limit times max fee)."""
+    from_address: Address
+    """The sender, recovered from ``signed_tx`` and checked before sending."""
+    chain_id: Annotated[ChainId, Field(gt=0)]
+    """The chain it is for, checked against the transaction's own chain id."""
+    label: StrictStr | None = None
+    """A label of your own, echoed in the record."""
 
 
 class SubmitTxRequest(RequestModel):

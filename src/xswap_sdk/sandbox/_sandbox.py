@@ -194,6 +194,7 @@ class Sandbox:
         self.flash = FlashService(world, host=httpx.URL(self.base_url).host, jwt_secret=jwt_secret)
         self.routing = RoutingService(world, self.relayer)
         self.gateway = GatewayService(world, self.flash)
+        self.relayer.gateway = self.gateway  # settles keyless (x402) submissions
         self._services: dict[str, Service] = {
             service.name: service
             for service in (self.flash, self.routing, self.relayer, self.gateway)

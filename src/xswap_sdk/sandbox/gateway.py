@@ -48,11 +48,12 @@ from ..types import Address, ChainId, TokenAmount, from_units
 from ._attestation import encode_attestation, sign_attestation
 from ._catalog import CHAINS, GATEWAY_MINTER, GATEWAY_WALLET, Chain, usdc
 from ._http import HTTPError, Request, Response, Service, checked
+from ._nanopayments import NanopaymentsRoutes, X402Transfer
 from ._oracle import recover_burn_intent, recover_burn_intent_set
-from ._world import OutcomeQueue, Timeline, World
+from ._world import OutcomeQueue, Timeline, World, iso
 from .flash import FLASH_CHAINS, FlashService
 
-__all__ = ["GatewayService", "GatewayTimings"]
+__all__ = ["GatewayService", "GatewayTimings", "X402Transfer"]
 
 _BAD_SIGNATURE = "Invalid signature: recovered signer does not match sourceSigner"
 _BLOCK_SECONDS: Final = {1: 12.0, 8453: 2.0, 42161: 0.25}
@@ -112,6 +113,8 @@ class _Deposit:
     chain_id: int
     amount: int
     final_at: float
+    made_at: float = 0.0
+    transaction_hash: str = ""
 
 
 def _usdc(units: int) -> str:
@@ -126,7 +129,7 @@ def _domain_chain(domain: int) -> Chain | None:
     return next((chain for chain in FLASH_CHAINS if chain.gateway_domain == domain), None)
 
 
-class GatewayService(Service):
+class GatewayService(NanopaymentsRoutes, Service):
     """Circle Gateway's API (``sb.gateway``): ``/v1/info``, ``/v1/balances``,
     ``/v1/estimate``, ``/v1/transfer`` and ``/v1/transfer/{id}``.
 
@@ -155,6 +158,9 @@ class GatewayService(Service):
         # Lower-case depositor -> lower-case delegates.
         self._delegates: defaultdict[str, set[str]] = defaultdict(set)
         self._fates: OutcomeQueue[Fate] = OutcomeQueue()
+        self.x402_transfers: dict[str, X402Transfer] = {}
+        """Batched transfers accepted from x402 payments and ``/v1/batch/submit``, by id
+        (`settle_x402`)."""
         for method, path, handler in (
             ("GET", "/v1/info", self._info),
             ("POST", "/v1/balances", self._balances),
@@ -163,6 +169,7 @@ class GatewayService(Service):
             ("GET", "/v1/transfer/{id}", self._get_transfer),
         ):
             self.router.add(method, path, handler)
+        self._add_nanopayment_routes()
 
     def error_response(self, error: HTTPError) -> Response:
         """``{"message": "<text>"}``."""
@@ -206,7 +213,10 @@ class GatewayService(Service):
             raise ValueError("amount must be positive (DepositValueMustBePositive)")
         self._flash.fund(owner, chain.id, units)
         final_at = self._world.now() + self.deposit_finality.get(chain.id, 0.0)
-        self._deposits.append(_Deposit(owner, chain.id, units, final_at))
+        deposit = _Deposit(
+            owner, chain.id, units, final_at, self._world.now(), self._world.tx_hash()
+        )
+        self._deposits.append(deposit)
         return final_at
 
     def add_delegate(self, depositor: str, delegate: str) -> None:
@@ -246,7 +256,12 @@ class GatewayService(Service):
             for depositor, chain, value, fee in transfer.debits
             if depositor == owner.lower() and chain.id == chain_id
         )
-        return self._flash.balance(owner, chain_id) - pending - transferred
+        paid = sum(
+            t.amount
+            for t in self.x402_transfers.values()
+            if t.payer.lower() == owner.lower() and t.chain_id == chain_id
+        )
+        return self._flash.balance(owner, chain_id) - pending - transferred - paid
 
     @property
     def transfer_ids(self) -> list[str]:
@@ -277,7 +292,9 @@ class GatewayService(Service):
 
     # ------------------------------------------------------------------ /v1/balances
 
-    def _balances(self, request: Request) -> Response:
+    def sources(self, request: Request) -> list[tuple[str, Chain]]:
+        """The ``(depositor, chain)`` pairs a ``{token, sources}`` body asks about (the
+        balance and deposit reads)."""
         body = request.json()
         if not isinstance(body, dict):
             raise HTTPError(400, "the request body must be a JSON object")
@@ -286,7 +303,7 @@ class GatewayService(Service):
         sources = body.get("sources")
         if not isinstance(sources, list) or not sources:
             raise HTTPError(400, "sources must be a non-empty array")
-        entries = []
+        pairs = []
         for index, source in enumerate(sources):
             if not isinstance(source, dict) or not source.get("depositor"):
                 raise HTTPError(400, f"sources[{index}].depositor is required")
@@ -298,15 +315,40 @@ class GatewayService(Service):
                 if chain is None or isinstance(source["domain"], bool):
                     raise HTTPError(400, f"sources[{index}].domain is not supported")
                 chains = [chain]
-            for chain in chains:
-                entries.append(
-                    {
-                        "domain": chain.gateway_domain,
-                        "depositor": owner,
-                        "balance": _decimal_balance(self.balance(owner, chain.id)),
-                    }
-                )
+            pairs += [(owner, chain) for chain in chains]
+        return pairs
+
+    def _balances(self, request: Request) -> Response:
+        entries = [
+            {
+                "domain": chain.gateway_domain,
+                "depositor": owner,
+                "balance": _decimal_balance(self.balance(owner, chain.id)),
+                "withdrawing": _decimal_balance(0),
+                "withdrawable": _decimal_balance(0),
+            }
+            for owner, chain in self.sources(request)
+        ]
         return Response.json({"token": "USDC", "balances": entries})
+
+    def pending_deposits(self, owner: str, chain: Chain) -> list[dict[str, Any]]:
+        """``owner``'s deposits on ``chain`` that are not final yet, as
+        ``POST /v1/deposits`` lists them."""
+        now = self._world.now()
+        return [
+            {
+                "depositor": owner,
+                "domain": chain.gateway_domain,
+                "transactionHash": d.transaction_hash,
+                "amount": _decimal_balance(d.amount),
+                "status": "pending",
+                "blockHeight": str(self.height(chain.id, d.made_at)),
+                "blockHash": "0x" + keccak(d.transaction_hash.encode()).hex(),
+                "blockTimestamp": iso(d.made_at),
+            }
+            for d in self._deposits
+            if d.owner == owner and d.chain_id == chain.id and d.final_at > now
+        ]
 
     # ------------------------------------------------------------------ intents
 

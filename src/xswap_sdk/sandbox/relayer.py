@@ -23,19 +23,24 @@ is refused); once the transaction executes, each authority delegates to its addr
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Annotated, Any, Final, Literal
+import json
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
 from pydantic import Field, StrictBool, StrictInt, StrictStr
 
 from ..chains import FAMILY_RULES, ChainFamily, check_address
 from ..errors import InvalidInputError
+from ..relayer._x402 import decode_x402_header, encode_x402_header
 from ..signing.eip7702 import SignedAuthorization
 from ..types import Address, ChainId, HexBytes, TokenAmount
-from ._catalog import CHAINS, derived_address
+from ._catalog import CHAINS, GATEWAY_WALLET, derived_address, usdc
 from ._http import Handler, HTTPError, Request, Response, Service, check_api_key, checked
 from ._oracle import recover_authorization
 from ._world import OutcomeQueue, Timeline, World, iso
+
+if TYPE_CHECKING:
+    from .gateway import GatewayService
 
 __all__ = ["NonEvmChain", "RelayerService", "RelayerTimings"]
 
@@ -164,6 +169,14 @@ class RelayerService(Service):
         """The non-EVM chains listed and accepted, by chain id; add one to emulate it."""
         self.disabled_chains: set[int] = set()
         """Chain ids listed as ``disabledChainIds``, whose submissions are refused."""
+        self.gateway: GatewayService | None = None
+        self.x402_price = 10_000
+        self.x402_chain_id = 8453
+        self.x402_pay_to = derived_address("xswap-sandbox relayer x402 payee")
+        self.x402_offer_changes: dict[str, Any] = {}
+        self.payments_received: list[Any] = []
+        self._x402_refusals = 0
+        self._paid_txs: set[str] = set()
         submit_fields = (
             "to",
             "callData",
@@ -191,13 +204,22 @@ class RelayerService(Service):
                 ("id", "includeReceipt?", "includeRevertInfo?"),
                 (),
             ),
+            (
+                "POST",
+                "/api/submit-signed-tx",
+                self._submit_signed,
+                "fund the sender of a signed transaction, then broadcast it",
+                (),
+                ("signedTx", "minBalanceRequired", "fromAddress", "chainId", "label?"),
+            ),
             ("GET", "/api/user", self._user, "account balances", ("address",), ()),
             ("GET", "/api/supported-chains", self._chains, "chains", (), ()),
         ):
+            paid = method == "POST"
             self.router.add(
                 method,
                 path,
-                self._authenticated(handler),
+                self._paid(handler) if paid else self._authenticated(handler),
                 summary=summary,
                 query=query,
                 body=body,
@@ -276,6 +298,35 @@ class RelayerService(Service):
             chain_id, family, name or family.title(), symbol, decimals, native_usd
         )
 
+    def refuse_payments(self, count: int = 1) -> None:
+        """Answer the next ``count`` paid (x402) submissions with 402 again, as a
+        relayer that does not accept the payment would; nothing is debited."""
+        self._x402_refusals += count
+
+    def x402_offer(self) -> dict[str, Any]:
+        """The x402 payment requirement a keyless submission is answered with: the
+        Gateway-batched option on ``x402_chain_id`` for ``x402_price``, with
+        ``x402_offer_changes`` applied (its ``extra`` merged), so a test can offer
+        what a compromised relayer would."""
+        chain = self.x402_chain_id
+        offer: dict[str, Any] = {
+            "scheme": "exact",
+            "network": f"eip155:{chain}",
+            "asset": usdc(chain).address,
+            "amount": str(self.x402_price),
+            "payTo": self.x402_pay_to,
+            "maxTimeoutSeconds": 345_600,
+            "extra": {
+                "name": "GatewayWalletBatched",
+                "version": "1",
+                "verifyingContract": GATEWAY_WALLET,
+            },
+        }
+        changes = dict(self.x402_offer_changes)
+        offer["extra"] = {**offer["extra"], **changes.pop("extra", {})}
+        offer.update(changes)
+        return offer
+
     def delegation(self, authority: str) -> str | None:
         """The contract ``authority`` delegates to (EIP-7702), by the last executed
         transaction that carried an authorization of it; ``None`` if none did."""
@@ -320,10 +371,74 @@ class RelayerService(Service):
 
     def _authenticated(self, handler: Handler) -> Handler:
         def check(request: Request) -> Response:
-            check_api_key(request, self.api_key, missing_code="AUTH_001", wrong_code="AUTH_002")
+            # The record of a transaction paid with x402 is readable by its id alone.
+            if request.header("api-key") or request.arg("id") not in self._paid_txs:
+                check_api_key(request, self.api_key, missing_code="AUTH_001", wrong_code="AUTH_002")
             return handler(request)
 
         return check
+
+    def _paid(self, handler: Handler) -> Handler:
+        """A submission: with an API key as before; without one, paid with x402 from
+        a Gateway balance (402 with the requirement, then a ``Payment-Signature``)."""
+
+        def check(request: Request) -> Response:
+            if request.header("api-key") is not None:
+                check_api_key(request, self.api_key, missing_code="AUTH_001", wrong_code="AUTH_002")
+                return handler(request)
+            header = request.header("payment-signature")
+            offer = self.x402_offer()
+            if header is None:
+                raise self._payment_required(offer, "payment required")
+            try:
+                document = decode_x402_header(header)
+            except ValueError:
+                raise HTTPError(400, "invalid Payment-Signature header") from None
+            self.payments_received.append(document)
+            if self._x402_refusals:
+                self._x402_refusals -= 1
+                raise self._payment_required(offer, "payment not accepted")
+            if not isinstance(document, dict) or document.get("accepted") != offer:
+                raise HTTPError(400, "the payment does not match the requirement")
+            if self.gateway is None:
+                raise HTTPError(503, "no Gateway to settle with")
+            transfer = self.gateway.settle_x402(document.get("payload"), offer)
+            response = handler(request)
+            body = json.loads(response.body)
+            tx_id = body["data"].get("txId") or body["data"].get("id")
+            self._paid_txs.add(tx_id)
+            body["data"]["x402Payment"] = {
+                "type": "x402-gateway",
+                "amount": str(transfer.amount),
+                "amountUsd": transfer.amount / 10**6,
+                "network": offer["network"],
+                "transaction": transfer.id,
+                "settledAt": iso(transfer.created_at),
+                "payer": transfer.payer,
+            }
+            return replace(response, body=json.dumps(body).encode())
+
+        return check
+
+    def _payment_required(self, offer: dict[str, Any], message: str) -> HTTPError:
+        required = {
+            "x402Version": 2,
+            "error": message,
+            "resource": {"url": "/api/submit-tx"},
+            "accepts": [offer],
+        }
+        return HTTPError(
+            402,
+            "Payment required: pay with x402 from a Circle Gateway balance",
+            code="PAYMENT_REQUIRED",
+            details={
+                "paymentAmount": offer["amount"],
+                "paymentAmountUsd": int(self.x402_price) / 10**6,
+                "asset": "USDC",
+                "networks": [offer["network"]],
+            },
+            headers={"PAYMENT-REQUIRED": encode_x402_header(required)},
+        )
 
     # ------------------------------------------------------------------ submitting
 
@@ -488,6 +603,34 @@ class RelayerService(Service):
         self._check_payment(fields)
         tx_id = self.submit(fields)
         return self._ok({"txId": tx_id, "estimatedCostUSD": self._txs[tx_id].cost_usd})
+
+    def _submit_signed(self, request: Request) -> Response:
+        body = request.json()
+        if not isinstance(body, dict):
+            raise _invalid("VALIDATION_001", "the request body must be a JSON object")
+        for name in ("signedTx", "minBalanceRequired", "fromAddress", "chainId"):
+            if name not in body:
+                raise _invalid("VALIDATION_002", f"{name} is required", name)
+        raw: str = _field(body, "signedTx", HexBytes)
+        _field(body, "minBalanceRequired", TokenAmount)
+        sender: str = _field(body, "fromAddress", Address)
+        chain_id: int = _field(body, "chainId", ChainId)
+        if chain_id not in CHAINS:
+            raise _invalid("VALIDATION_004", f"chain {chain_id} is not supported", "chainId")
+        try:
+            from eth_account import Account
+
+            recovered = Account.recover_transaction(raw)
+        except Exception:
+            raise _invalid("VALIDATION_003", "signedTx is not a signed transaction") from None
+        if recovered != sender:
+            raise _invalid("VALIDATION_003", "fromAddress did not sign signedTx", "fromAddress")
+        fields = {"to": sender, "callData": "0x", "chainId": chain_id, "value": "0"}
+        if "label" in body:
+            fields["label"] = _field(body, "label", StrictStr)
+        tx_id = self.submit(fields)
+        self._txs[tx_id].extra["signedTx"] = raw
+        return self._ok({"txId": tx_id})
 
     def _submit_sync(self, request: Request) -> Response:
         body = request.json()

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from eth_hash.auto import keccak
 from pydantic import BaseModel, ConfigDict, Field
@@ -38,12 +38,15 @@ __all__ = [
     "DEPOSIT_WITH_AUTHORIZATION_BYTES_SELECTOR",
     "DEPOSIT_WITH_AUTHORIZATION_SELECTOR",
     "AuthorizationDeposit",
+    "AuthorizationKind",
     "ReceiveAuthorization",
+    "TransferAuthorization",
     "deposit_with_authorization_call",
     "prepare_deposit_with_authorization",
     "receive_authorization_typed_data",
     "sign_deposit_authorization",
     "sign_receive_authorization",
+    "sign_transfer_authorization",
 ]
 
 DEFAULT_AUTHORIZATION_LIFETIME = 3600
@@ -70,12 +73,18 @@ _AUTHORIZATION_FIELDS = (
     ("validBefore", "uint256"),
     ("nonce", "bytes32"),
 )
-_AUTHORIZATION_TYPE = (
-    "ReceiveWithAuthorization("
-    + ",".join(f"{kind} {name}" for name, kind in _AUTHORIZATION_FIELDS)
-    + ")"
-)
-_AUTHORIZATION_TYPEHASH = type_hash(_AUTHORIZATION_TYPE)
+AuthorizationKind = Literal["ReceiveWithAuthorization", "TransferWithAuthorization"]
+"""The two EIP-3009 authorizations signed here: ``ReceiveWithAuthorization`` (only ``to``
+may use it: gateway deposits) and ``TransferWithAuthorization`` (Gateway's batched
+payments, x402)."""
+
+# The two share their fields; only the type's name, and so its hash, differs.
+_AUTHORIZATION_TYPEHASHES: dict[str, bytes] = {
+    kind: type_hash(
+        kind + "(" + ",".join(f"{type_} {name}" for name, type_ in _AUTHORIZATION_FIELDS) + ")"
+    )
+    for kind in ("ReceiveWithAuthorization", "TransferWithAuthorization")
+}
 
 _ZERO_DEPOSIT_RULE = (
     "must be positive: the gateway wallet refuses a deposit of 0 (DepositValueMustBePositive)"
@@ -85,6 +94,7 @@ SignatureForm = Literal["vrs", "bytes"]
 
 
 class _AuthorizationArguments(RequestModel):
+    primary_type: AuthorizationKind = "ReceiveWithAuthorization"
     token_name: str = Field(min_length=1)
     token_version: str = Field(min_length=1)
     chain_id: ChainId
@@ -138,6 +148,13 @@ class ReceiveAuthorization(BaseModel):
     signature: str = Field(repr=False)
 
 
+class TransferAuthorization(ReceiveAuthorization):
+    """A signed EIP-3009 ``TransferWithAuthorization`` (`sign_transfer_authorization`):
+    the same fields as `ReceiveAuthorization`, ``token`` being the domain's verifying
+    contract (the GatewayWallet, for Gateway's batched payments) and ``token_name`` and
+    ``token_version`` the domain's name and version."""
+
+
 class AuthorizationDeposit(ContractCall):
     """A ready ``depositWithAuthorization`` call on the gateway wallet, with the
     authorization it carries. Anyone may send it: ``relayer.relay(**deposit.relay_arguments())``.
@@ -151,7 +168,7 @@ class AuthorizationDeposit(ContractCall):
 
 def _authorization_hash(args: _AuthorizationArguments) -> bytes:
     return keccak(
-        _AUTHORIZATION_TYPEHASH
+        _AUTHORIZATION_TYPEHASHES[args.primary_type]
         + bytes(12)
         + bytes.fromhex(args.authorizer[2:])
         + bytes(12)
@@ -177,7 +194,7 @@ def _payload(args: _AuthorizationArguments) -> dict[str, Any]:
                 {"name": "chainId", "type": "uint256"},
                 {"name": "verifyingContract", "type": "address"},
             ],
-            "ReceiveWithAuthorization": [
+            args.primary_type: [
                 {"name": name, "type": kind} for name, kind in _AUTHORIZATION_FIELDS
             ],
         },
@@ -187,7 +204,7 @@ def _payload(args: _AuthorizationArguments) -> dict[str, Any]:
             "chainId": args.chain_id,
             "verifyingContract": args.token,
         },
-        "primaryType": "ReceiveWithAuthorization",
+        "primaryType": args.primary_type,
         "message": {
             "from": args.authorizer,
             "to": args.to,
@@ -301,23 +318,95 @@ def sign_receive_authorization(
             ``valid_after``, or ``valid_before`` already past (checked before signing).
         SigningError: the signer failed, or signed for another address.
     """
-    authorizer = signer_address(signer)
-    if valid_before is None:
-        valid_before = int(time.time()) + DEFAULT_AUTHORIZATION_LIFETIME
-    if nonce is None:
-        nonce = "0x" + secrets.token_bytes(32).hex()
-    args = _arguments(
+    return _sign(
+        ReceiveAuthorization,
+        signer,
+        primary_type="ReceiveWithAuthorization",
         token_name=token_name,
         token_version=token_version,
         chain_id=chain_id,
         token=token,
-        authorizer=authorizer,
         to=to,
         value=value,
         valid_after=valid_after,
         valid_before=valid_before,
         nonce=nonce,
     )
+
+
+def sign_transfer_authorization(
+    signer: Signer,
+    *,
+    domain_name: str,
+    domain_version: str,
+    chain_id: int,
+    verifying_contract: str,
+    to: str,
+    value: int | str,
+    valid_after: int | str = 0,
+    valid_before: int | str | None = None,
+    nonce: str | None = None,
+) -> TransferAuthorization:
+    """Sign an EIP-3009 ``TransferWithAuthorization`` for the EIP-712 domain given.
+
+    The primitive under Circle Gateway's batched payments (x402 and
+    ``POST /v1/batch/submit``), whose domain is ``GatewayWalletBatched`` version ``1``
+    with the chain's GatewayWallet as verifying contract: callers pass those pinned
+    facts, never a service's word for them.
+
+    Args:
+        signer: who pays (EIP-3009's ``from``).
+        domain_name: the EIP-712 domain's ``name``.
+        domain_version: the EIP-712 domain's ``version``.
+        chain_id: the chain of the domain.
+        verifying_contract: the domain's verifying contract.
+        to: who receives ``value``.
+        value: the amount, in smallest units.
+        valid_after: unix time after which it can be used (default 0: at once).
+        valid_before: unix time before which it can be used; one hour from now when
+            not given.
+        nonce: 32 bytes, ``0x`` hex; random when not given.
+
+    Returns:
+        The signed authorization (its ``token`` is the verifying contract).
+
+    Raises:
+        InvalidInputError: naming the first bad argument.
+        SigningError: the signer failed, or signed for another address.
+    """
+    return _sign(
+        TransferAuthorization,
+        signer,
+        primary_type="TransferWithAuthorization",
+        token_name=domain_name,
+        token_version=domain_version,
+        chain_id=chain_id,
+        token=verifying_contract,
+        to=to,
+        value=value,
+        valid_after=valid_after,
+        valid_before=valid_before,
+        nonce=nonce,
+    )
+
+
+_Signed = TypeVar("_Signed", bound="ReceiveAuthorization")
+
+
+def _sign(
+    result: type[_Signed],
+    signer: Signer,
+    *,
+    valid_before: int | str | None,
+    nonce: str | None,
+    **fields: Any,
+) -> _Signed:
+    authorizer = signer_address(signer)
+    if valid_before is None:
+        valid_before = int(time.time()) + DEFAULT_AUTHORIZATION_LIFETIME
+    if nonce is None:
+        nonce = "0x" + secrets.token_bytes(32).hex()
+    args = _arguments(authorizer=authorizer, valid_before=valid_before, nonce=nonce, **fields)
     now = int(time.time())
     if args.valid_before <= now:
         # USDC: require(now < validBefore, "FiatTokenV2: authorization is expired").
@@ -328,7 +417,7 @@ def sign_receive_authorization(
         )
     digest = _digest(args)
     signature = sign_eip712(signer, digest, lambda: _payload(args))
-    return ReceiveAuthorization(
+    return result(
         authorizer=args.authorizer,
         to=args.to,
         token=args.token,

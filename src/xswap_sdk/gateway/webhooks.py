@@ -1,0 +1,218 @@
+"""Circle Gateway's webhooks: check a notification's signature, read it, drop repeats.
+
+Gateway notifies a subscribed endpoint of ``gateway.deposit.finalized``,
+``gateway.mint.finalized`` and ``gateway.mint.forwarded``, at least once and in no
+particular order. Each POST carries ``X-Circle-Signature`` (an ECDSA P-256 / SHA-256
+signature of the raw body, base64 DER) and ``X-Circle-Key-Id`` (the UUID of the public
+key, served by ``GET /v2/notifications/publicKey/{id}``).
+
+- `verify_webhook` checks the signature over the body exactly as received and returns
+  the typed `WebhookNotification`, or raises `WebhookSignatureError`; nothing in an
+  unverified body is read.
+- `GatewayClient.verify_webhook` does the same with the key fetched by its id and kept
+  on the client.
+- `NotificationDeduplicator` says whether a ``notificationId`` was seen before, so a
+  retried delivery is processed once.
+
+Verification uses the ``cryptography`` package (a dependency of the SDK).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import threading
+from collections import OrderedDict
+from datetime import datetime
+from typing import Any, Final, Literal
+
+from pydantic import Field, ValidationError
+
+from .._models import LenientInt, WireModel
+from ..errors import InvalidInputError, WebhookSignatureError
+
+__all__ = [
+    "NOTIFICATION_TYPES",
+    "NotificationDeduplicator",
+    "NotificationPublicKey",
+    "NotificationType",
+    "SIGNATURE_HEADER",
+    "KEY_ID_HEADER",
+    "WebhookNotification",
+    "verify_webhook",
+]
+
+SIGNATURE_HEADER: Final = "X-Circle-Signature"
+"""The header holding a notification's signature (base64)."""
+
+KEY_ID_HEADER: Final = "X-Circle-Key-Id"
+"""The header holding the UUID of the key that signed it."""
+
+NotificationType = Literal[
+    "gateway.deposit.finalized", "gateway.mint.finalized", "gateway.mint.forwarded"
+]
+"""Gateway's documented notification types; fields typed ``NotificationType | str``
+accept types Circle adds."""
+
+NOTIFICATION_TYPES: Final = (
+    "gateway.deposit.finalized",
+    "gateway.mint.finalized",
+    "gateway.mint.forwarded",
+)
+
+# A notification is a few hundred bytes; a body past this is refused unread.
+_MAX_BODY: Final = 1024 * 1024
+
+
+class WebhookNotification(WireModel):
+    """A verified notification (Circle's v2 envelope)."""
+
+    notification_id: str
+    """Unique per event, the same on every retry of it: the key to drop repeats with."""
+    notification_type: NotificationType | str
+    """What happened (``gateway.deposit.finalized``, ...)."""
+    notification: dict[str, Any]
+    """The event's data, whose shape depends on ``notification_type``, kept as sent."""
+    timestamp: datetime | str = Field(union_mode="left_to_right")
+    """When it was produced."""
+    subscription_id: str | None = None
+    """The subscription that produced it."""
+    version: LenientInt | None = None
+    """The schema version of the envelope (2)."""
+
+
+class NotificationPublicKey(WireModel):
+    """A webhook signing key (``GET /v2/notifications/publicKey/{id}``)."""
+
+    id: str
+    """Its UUID (``X-Circle-Key-Id``)."""
+    algorithm: str
+    """``ECDSA_SHA_256``."""
+    public_key: str
+    """Base64 DER (SubjectPublicKeyInfo) of the P-256 key."""
+    create_date: datetime | str | None = Field(default=None, union_mode="left_to_right")
+    """When it was made."""
+
+
+def _refused(reason: str) -> WebhookSignatureError:
+    return WebhookSignatureError(f"webhook refused: {reason}")
+
+
+def _load_key(public_key: object) -> Any:
+    from cryptography.exceptions import UnsupportedAlgorithm
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.hazmat.primitives.serialization import (
+        load_der_public_key,
+        load_pem_public_key,
+    )
+
+    if isinstance(public_key, NotificationPublicKey):
+        public_key = public_key.public_key
+    try:
+        if isinstance(public_key, str) and "-----BEGIN" in public_key:
+            key = load_pem_public_key(public_key.encode())
+        elif isinstance(public_key, str):
+            key = load_der_public_key(base64.b64decode(public_key, validate=True))
+        elif isinstance(public_key, bytes):
+            key = load_der_public_key(public_key)
+        else:
+            raise _refused("the public key must be base64 DER, PEM or DER bytes")
+    except (ValueError, binascii.Error, UnsupportedAlgorithm, TypeError):
+        raise _refused("the public key is not a readable key") from None
+    if not isinstance(key, ec.EllipticCurvePublicKey) or key.curve.name != "secp256r1":
+        raise _refused("the public key is not an ECDSA P-256 key")
+    return key
+
+
+def verify_webhook(
+    body: bytes | str, signature: str, public_key: str | bytes | NotificationPublicKey
+) -> WebhookNotification:
+    """Check a Gateway notification's signature and return it, typed.
+
+    Args:
+        body: the request body exactly as received (bytes; a str is taken as UTF-8).
+            Re-serialised JSON does not verify.
+        signature: the ``X-Circle-Signature`` header (base64 DER ECDSA).
+        public_key: the key named by ``X-Circle-Key-Id``: its ``publicKey`` (base64
+            DER), a PEM, DER bytes, or the `NotificationPublicKey` itself.
+
+    Returns:
+        The notification.
+
+    Raises:
+        WebhookSignatureError: any mismatch: a signature that does not verify (a
+            tampered body, another key), an unreadable signature or key, a key that is
+            not P-256, or a verified body that is not a notification.
+    """
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    raw = body.encode() if isinstance(body, str) else body
+    if not isinstance(raw, bytes | bytearray):
+        raise _refused("the body must be the raw bytes received")
+    if len(raw) > _MAX_BODY:
+        raise _refused("the body is too large to be a notification")
+    if not isinstance(signature, str) or not signature.strip():
+        raise _refused(f"no {SIGNATURE_HEADER}")
+    try:
+        der = base64.b64decode(signature.strip(), validate=True)
+    except (binascii.Error, ValueError):
+        raise _refused(f"{SIGNATURE_HEADER} is not base64") from None
+    key = _load_key(public_key)
+    try:
+        key.verify(der, bytes(raw), ec.ECDSA(hashes.SHA256()))
+    except (InvalidSignature, ValueError):
+        raise _refused("the signature does not match the body and the key") from None
+    try:
+        return WebhookNotification.model_validate(json.loads(raw))
+    except (ValueError, RecursionError, ValidationError):
+        raise _refused("the signed body is not a Gateway notification") from None
+
+
+class NotificationDeduplicator:
+    """Drops repeated deliveries: Gateway delivers at least once, so the same
+    ``notificationId`` can come again.
+
+    Keeps the last ``max_entries`` ids in memory (thread-safe); a process that restarts
+    forgets them, so store processed ids durably where a repeat would do harm.
+
+    Args:
+        max_entries: how many ids to remember (default 100,000).
+
+    Example:
+        ```python
+        seen = NotificationDeduplicator()
+        if seen.first_time(notification):
+            handle(notification)
+        ```
+    """
+
+    def __init__(self, max_entries: int = 100_000) -> None:
+        if isinstance(max_entries, bool) or not isinstance(max_entries, int) or max_entries < 1:
+            raise InvalidInputError("max_entries", "must be an int above 0")
+        self._max = max_entries
+        self._seen: OrderedDict[str, None] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def first_time(self, notification: WebhookNotification | str) -> bool:
+        """Whether this notification (or id) is new; it is remembered from now on."""
+        key = (
+            notification.notification_id
+            if isinstance(notification, WebhookNotification)
+            else notification
+        )
+        if not isinstance(key, str):
+            raise InvalidInputError("notification", "must be a WebhookNotification or its id")
+        with self._lock:
+            if key in self._seen:
+                self._seen.move_to_end(key)
+                return False
+            self._seen[key] = None
+            if len(self._seen) > self._max:
+                self._seen.popitem(last=False)
+            return True
+
+    def __len__(self) -> int:
+        return len(self._seen)
