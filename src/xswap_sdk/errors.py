@@ -36,6 +36,8 @@ XSwapError
 ├── SigningError                           a signature could not be made or checked
 │   └── UnsafePayloadError                 what a service asked us to sign disagrees with
 │                                          the caller's request or a pinned fact
+├── SimulationError                        a transaction's simulation reverted or moved
+│                                          assets the call does not mean; nothing sent
 └── MissingDependencyError (also ImportError)  an optional extra is not installed
 ```
 
@@ -83,6 +85,7 @@ __all__ = [
     "ResponseTooLargeError",
     "ResponseValidationError",
     "SigningError",
+    "SimulationError",
     "SwapFailedError",
     "TerminalStateError",
     "TransferFailedError",
@@ -815,6 +818,38 @@ class UnsafePayloadError(SigningError):
         if hint:
             message += f" {hint}"
         super().__init__(message)
+
+
+class SimulationError(XSwapError):
+    """Refused before signing: the transactions a call was about to send were simulated
+    on the caller's own node (``eth_simulateV1``) and either reverted or moved assets
+    that the call does not mean (the receiver short of the minimum output, more of the
+    caller's assets leaving than the input amount, an approval to another spender), or
+    the node could not simulate when ``simulate=True`` required it.
+
+    Nothing was signed and nothing was sent. See the Simulation guide.
+
+    Attributes:
+        reason: what was wrong, in a sentence.
+        movements: the simulated asset movements
+            (`xswap_sdk.simulation.AssetMovement`), empty when there was no simulation.
+        transaction: the index of the transaction that failed in the simulated
+            batch, or ``None`` when the whole batch is concerned.
+
+    Args:
+        reason: see above.
+        movements: see above.
+        transaction: see above.
+    """
+
+    def __init__(
+        self, reason: str, *, movements: tuple[Any, ...] = (), transaction: int | None = None
+    ) -> None:
+        self.reason = reason
+        self.movements = movements
+        self.transaction = transaction
+        where = "" if transaction is None else f" (transaction {transaction} of the batch)"
+        super().__init__(f"refused to send: {reason}{where}. Nothing was signed or sent.")
 
 
 class MissingDependencyError(XSwapError, ImportError):
