@@ -1,7 +1,8 @@
 """A real node for the simulation tests: Foundry's ``anvil``, with Circle's contracts at
 their real addresses on Base (chain 8453).
 
-Where ``anvil`` comes from, in order: ``PATH``; this checkout's ``.cache/anvil`` (git
+Where ``anvil`` comes from, in order: the ``XSWAP_ANVIL`` environment variable (a path,
+which must exist: ``.ci/run`` sets it); ``PATH``; this checkout's ``.cache/anvil`` (git
 ignored); else it is installed there with ``npm install --prefix .cache/anvil`` from the
 npm package Foundry publishes it in (``@foundry-rs/anvil-<os>-<arch>``). Without npm the
 tests that need it are skipped with a message saying how to get it; ``.ci/run``
@@ -75,6 +76,11 @@ def _package() -> str:
 def anvil_binary() -> str:
     """The path of an ``anvil`` binary, installing one into ``.cache/anvil`` when
     there is none; skips the test when that cannot be done."""
+    named = os.environ.get("XSWAP_ANVIL")
+    if named:
+        if not Path(named).is_file():
+            raise RuntimeError(f"XSWAP_ANVIL names {named}, which is not a file")
+        return named
     found = shutil.which("anvil")
     if found:
         return found
@@ -114,9 +120,7 @@ def _ready(url: str, process: subprocess.Popen[bytes]) -> None:
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"anvil exited with {process.returncode}")
-        request = urllib.request.Request(
-            url, body, headers={"content-type": "application/json"}
-        )
+        request = urllib.request.Request(url, body, headers={"content-type": "application/json"})
         try:
             with urllib.request.urlopen(request, timeout=2):
                 return
@@ -128,7 +132,7 @@ def _ready(url: str, process: subprocess.Popen[bytes]) -> None:
 def calldata(signature: str, *values: Any) -> str:
     """``signature`` (e.g. ``"mint(address,uint256)"``) called with ``values``."""
     types = signature[signature.index("(") + 1 : -1]
-    args = encode([t for t in _split(types)], list(values)) if types else b""
+    args = encode(_split(types), list(values)) if types else b""
     return "0x" + (keccak(text=signature)[:4] + args).hex()
 
 
@@ -199,16 +203,17 @@ def _linked(creation: str, links: dict[str, Any], library: str) -> str:
 def _behind_proxy(node: Anvil, artifacts: dict[str, Any], name: str, address: str) -> None:
     # Circle deploys each Gateway contract as an ERC-1967 proxy of its implementation.
     implementation = node.deploy(artifacts[name]["bytecode"])
-    empty_proxy = artifacts["ERC1967Proxy"]["bytecode"] + encode(
-        ["address", "bytes"], [implementation, b""]
-    ).hex()
+    empty_proxy = (
+        artifacts["ERC1967Proxy"]["bytecode"]
+        + encode(["address", "bytes"], [implementation, b""]).hex()
+    )
     proxy = node.deploy(empty_proxy)
     node.place(address, node.w3.eth.get_code(proxy))  # type: ignore[arg-type]
     for slot, value in ((_IMPLEMENTATION_SLOT, implementation), (_OWNER_SLOT, node.deployer)):
         node.rpc("anvil_setStorageAt", [address, slot, "0x" + value[2:].lower().rjust(64, "0")])
 
 
-def _build(node: Anvil, compiled: Compiled) -> None:
+def _build(node: Anvil, contracts: Compiled) -> None:
     artifacts = json.loads(BYTECODE.read_text())
     me = node.deployer
     # USDC: FiatTokenV2_2 (its SignatureChecker library linked in) at Base's address.
@@ -254,8 +259,8 @@ def _build(node: Anvil, compiled: Compiled) -> None:
     node.send(USDC, calldata("mint(address,uint256)", TEST_SIGNER.address, USDC_FUNDED))
     node.rpc("anvil_setBalance", [TEST_SIGNER.address, hex(10**20)])
     # Stand-ins (our Vyper test contracts): WETH, and the routing contract.
-    node.place(WETH, compiled["plain_token"]["bytecode_runtime"])
-    node.place(ROUTER, compiled["route_behaviours"]["bytecode_runtime"])
+    node.place(WETH, contracts["plain_token"]["bytecode_runtime"])
+    node.place(ROUTER, contracts["route_behaviours"]["bytecode_runtime"])
     node.send(WETH, calldata("mint(address,uint256)", ROUTER, WETH_IN_ROUTER))
 
 

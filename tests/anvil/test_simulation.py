@@ -341,9 +341,7 @@ async def test_a_withdrawal_is_simulated_then_sent(kind: str, anvil: Anvil) -> N
     send = send_call if kind == "sync" else async_send_call
     anvil.rpc("anvil_impersonateAccount", [TEST_SIGNER.address])
     anvil.send(USDC, calldata("approve(address,uint256)", WALLET, AMOUNT), TEST_SIGNER.address)
-    anvil.send(
-        WALLET, calldata("deposit(address,uint256)", USDC, AMOUNT), TEST_SIGNER.address
-    )
+    anvil.send(WALLET, calldata("deposit(address,uint256)", USDC, AMOUNT), TEST_SIGNER.address)
     call = initiate_withdrawal_call(chain_id=8453, value=AMOUNT, depositor=TEST_SIGNER.address)
     sent = await resolve(send(web3, TEST_SIGNER, call))
     assert sent.simulation is not None
@@ -363,9 +361,7 @@ async def test_simulate_true_on_the_in_process_evm_fails_before_sending(kind: st
         else AsyncWeb3(AsyncEthereumTesterProvider())
     )
     check = (
-        _sync_web3.check_by_simulation
-        if kind == "sync"
-        else _async_web3.async_check_by_simulation
+        _sync_web3.check_by_simulation if kind == "sync" else _async_web3.async_check_by_simulation
     )
     intent = _simulation.approval_intent({"to": USDC, "data": "0x", "value": 0}, USDC, ROUTER, 1)
     with pytest.raises(errors.SimulationError, match="could not simulate"):
