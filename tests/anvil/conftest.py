@@ -89,7 +89,8 @@ def anvil_binary() -> str:
     if cached.exists():
         return str(cached)
     how = (
-        f"the simulation tests need Foundry's anvil: put it on PATH, or install Node's npm "
+        f"the simulation tests need Foundry's anvil: put it on PATH (or its path in "
+        f"XSWAP_ANVIL), or install Node's npm "
         f"and they install it themselves (npm install --prefix .cache/anvil "
         f"{package}@{ANVIL_VERSION})"
     )
