@@ -145,7 +145,8 @@ def check_by_simulation(
         provider: Any = web3.provider
         response: Any = provider.make_request("eth_simulateV1", params)
     except Exception as exc:  # any provider's own failure means: could not simulate
-        response = {"error": f"{type(exc).__name__}: {exc}"}
+        # Its type only: a provider's message can hold the node's URL, and so a key.
+        response = {"error": f"the provider raised {type(exc).__name__}"}
     reason = _simulation.unavailable(response)
     if reason is None:
         return _simulation.check_simulation(sender, intents, response["result"])
