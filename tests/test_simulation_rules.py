@@ -84,7 +84,7 @@ def test_a_route_moving_more_of_the_owners_assets_is_refused(logs: list[Any], re
     with pytest.raises(SimulationError, match=reason) as caught:
         sim.check_simulation(OWNER, [route()], answer(logs))
     assert isinstance(caught.value, XSwapError)
-    assert "Nothing was signed or sent" in str(caught.value)
+    assert "No transaction was signed or sent" in str(caught.value)
     assert len(caught.value.movements) == 1
 
 

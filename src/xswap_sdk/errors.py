@@ -827,7 +827,9 @@ class SimulationError(XSwapError):
     caller's assets leaving than the input amount, an approval to another spender), or
     the node could not simulate when ``simulate=True`` required it.
 
-    Nothing was signed and nothing was sent. See the Simulation guide.
+    No transaction was signed and nothing was sent. (A deposit's permit or
+    authorization is signed before its transaction is simulated, since the transaction
+    carries it; it is dropped, never sent.) See the Simulation guide.
 
     Attributes:
         reason: what was wrong, in a sentence.
@@ -849,7 +851,7 @@ class SimulationError(XSwapError):
         self.movements = movements
         self.transaction = transaction
         where = "" if transaction is None else f" (transaction {transaction} of the batch)"
-        super().__init__(f"refused to send: {reason}{where}. Nothing was signed or sent.")
+        super().__init__(f"refused to send: {reason}{where}. No transaction was signed or sent.")
 
 
 class MissingDependencyError(XSwapError, ImportError):

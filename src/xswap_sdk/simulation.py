@@ -15,9 +15,9 @@ The exact transactions about to be signed are simulated in order, in one block, 
 ``web3`` you passed (``eth_simulateV1`` with ``traceTransfers``). Their asset movements,
 native transfers and ERC-20 ``Transfer`` and ``Approval`` logs (and the GatewayWallet's
 ``Deposited``), are compared with what the call means; a revert or a movement the call
-does not mean raises `xswap_sdk.errors.SimulationError` and nothing is signed or sent.
-The result of the call carries the movements as `Simulation`. See the Simulation guide
-for what is compared and what a simulation cannot prove.
+does not mean raises `xswap_sdk.errors.SimulationError`, and no transaction is signed
+or sent. The result of the call carries the movements as `Simulation`. See the
+Simulation guide for what is compared and what a simulation cannot prove.
 """
 
 from __future__ import annotations
