@@ -66,7 +66,8 @@ class Intent:
     """
 
     kind: Kind
-    fields: Mapping[str, Any]
+    # Left out of repr: a deposit's calldata carries its permit's signature.
+    fields: Mapping[str, Any] = field(repr=False)
     token: str | None = None
     counterparty: str | None = None
     spend: int = 0
