@@ -21,8 +21,10 @@ from xswap_sdk import errors
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.signing import (
     available_balance_call,
+    deposit_with_permit_call,
     gateway_mint_call,
     initiate_withdrawal_call,
+    sign_permit,
 )
 from xswap_sdk.simulation import async_send_call, send_call
 from xswap_sdk.testing import TEST_SIGNER
@@ -386,3 +388,45 @@ async def test_simulate_true_on_the_in_process_evm_fails_before_sending(kind: st
     with pytest.raises(errors.SimulationError, match="could not simulate"):
         await resolve(check(web3, TEST_SIGNER.address, [intent], True))
     assert await resolve(check(web3, TEST_SIGNER.address, [intent], "auto")) is None
+
+
+@pytest.mark.parametrize("sender", ["depositor", "another account"])
+async def test_a_permit_deposit_call_is_simulated_then_credits_the_depositor(
+    kind: str, anvil: Anvil, connect: Connect, sender: str
+) -> None:
+    permit = sign_permit(
+        TEST_SIGNER,
+        token_name="USD Coin",
+        token_version="2",
+        chain_id=8453,
+        token_address=USDC,
+        spender=WALLET,
+        value=AMOUNT,
+        nonce=0,
+    )
+    call = deposit_with_permit_call(permit, signature_form="bytes")
+    account = TEST_SIGNER if sender == "depositor" else Account.from_key("0x" + "b8" * 32)
+    anvil.rpc("anvil_setBalance", [account.address, hex(10**18)])
+    send = send_call if kind == "sync" else async_send_call
+    sent = await resolve(send(connect(anvil.url), account, call))
+    assert sent.simulation is not None
+    assert sent.simulation.transactions == ("deposit",)
+    [credit] = [m for m in sent.simulation.movements if m.kind == "deposit"]
+    assert (credit.from_.lower(), credit.amount) == (TEST_SIGNER.address.lower(), AMOUNT)
+    view = available_balance_call(chain_id=8453, depositor=TEST_SIGNER.address)
+    assert view.decode(anvil.w3.eth.call(view.to_call())) == AMOUNT  # type: ignore[arg-type]
+
+
+async def test_send_call_refuses_another_sender_or_chain(
+    kind: str, anvil: Anvil, connect: Connect
+) -> None:
+    send = send_call if kind == "sync" else async_send_call
+    web3 = connect(anvil.url)
+    theirs = initiate_withdrawal_call(chain_id=8453, value=1, depositor=ELSEWHERE)
+    with pytest.raises(errors.InvalidInputError, match="signer"):
+        await resolve(send(web3, TEST_SIGNER, theirs))
+    elsewhere = initiate_withdrawal_call(chain_id=42161, value=1, depositor=TEST_SIGNER.address)
+    with pytest.raises(errors.InvalidInputError, match="connected to chain 8453, not 42161"):
+        await resolve(send(web3, TEST_SIGNER, elsewhere))
+    with pytest.raises(errors.InvalidInputError, match="simulate"):
+        await resolve(send(web3, TEST_SIGNER, elsewhere, simulate="always"))
