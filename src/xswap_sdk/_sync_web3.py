@@ -7,8 +7,11 @@ by ``scripts/unasync.py``: read and edit that file.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
+from . import _simulation
+from ._logging import logger
 from ._policy_scope import ACTIVE
 from ._web3_support import (
     TOKEN_ABI,
@@ -26,14 +29,18 @@ if TYPE_CHECKING:
     from eth_typing import ChecksumAddress
     from web3 import Web3
 
+    from .signing.calls import ContractCall
     from .signing.signer import Signer
+    from .simulation import SentCall, SimulateOption, Simulation
 
 __all__ = [
     "allowance",
     "chain_id",
     "permit_facts",
     "send_and_confirm",
+    "send_call",
     "send_transaction",
+    "check_by_simulation",
     "token_domain",
     "wait_for_success",
 ]
@@ -120,3 +127,68 @@ def send_and_confirm(web3: Web3, signer: Signer, fields: dict[str, Any], what: s
     """
     tx_hash = send_transaction(web3, signer, fields)
     return wait_for_success(web3, tx_hash, what)
+
+
+def check_by_simulation(
+    web3: Web3,
+    sender: str,
+    intents: Sequence[_simulation.Intent],
+    simulate: SimulateOption,
+) -> Simulation | None:
+    """Simulate the transactions in order on web3's node and compare their movements
+    with the intents; ``None`` when not simulated (``simulate=False``, or ``"auto"`` on a
+    node without ``eth_simulateV1``, which is logged).
+
+    Raises:
+        SimulationError: a transaction would revert or breaks a rule of
+            ``_simulation.RULES``, or ``simulate=True`` and the node cannot simulate.
+    """
+    from .errors import SimulationError
+
+    if simulate is False or not intents:
+        return None
+    params = _simulation.simulate_params(sender, intents)
+    try:
+        provider: Any = web3.provider
+        response: Any = provider.make_request("eth_simulateV1", params)
+    except Exception as exc:  # any provider's own failure means: could not simulate
+        # Its type only: a provider's message can hold the node's URL, and so a key.
+        response = {"error": f"the provider raised {type(exc).__name__}"}
+    reason = _simulation.unavailable(response)
+    if reason is None:
+        return _simulation.check_simulation(sender, intents, response["result"])
+    if simulate is True:
+        raise SimulationError(f"simulate=True, but the node could not simulate: {reason}")
+    logger.warning(
+        "not simulated: the node could not simulate the %s transaction(s) (%s); "
+        "sending without a simulation (pass simulate=True to require one)",
+        "/".join(intent.kind for intent in intents),
+        reason,
+    )
+    return None
+
+
+def send_call(
+    web3: Web3, signer: Signer, call: ContractCall, *, simulate: SimulateOption
+) -> SentCall:
+    """`xswap_sdk.simulation.send_call`: check, simulate, send and confirm."""
+    from .errors import InvalidInputError
+    from .signing.calls import ContractCall
+    from .signing.signer import signer_address
+    from .simulation import SentCall
+
+    checked = _simulation.check_simulate_option(simulate)
+    if not isinstance(call, ContractCall):
+        raise InvalidInputError("call", "must be a ContractCall from xswap_sdk.signing")
+    sender = signer_address(signer)
+    if call.sender is not None and call.sender.lower() != sender.lower():
+        raise InvalidInputError("signer", f"must be {call.sender}: {call.function} acts on it")
+    connected = chain_id(web3)
+    if connected != call.chain_id:
+        raise InvalidInputError("web3", f"is connected to chain {connected}, not {call.chain_id}")
+    fields = {"to": call.to, "data": call.data, "value": call.value}
+    data = bytes.fromhex(call.data.removeprefix("0x"))
+    intent = _simulation.intent_of_call(call.function, fields, data, sender)
+    simulation = check_by_simulation(web3, sender, [intent], checked)
+    tx_hash = send_and_confirm(web3, signer, fields, call.function)
+    return SentCall(call=call, tx_hash=tx_hash, simulation=simulation)

@@ -12,6 +12,7 @@ XSwapError
 │   │   │   └── InsufficientMaxFeeError    Circle Gateway: maxFee below its floor
 │   │   ├── AuthenticationError (401)
 │   │   ├── PaymentRequiredError (402)
+│   │   │   └── PaymentNotAcceptedError    402 again after paying (x402); outcome unknown
 │   │   ├── PermissionDeniedError (403)
 │   │   ├── NotFoundError (404)
 │   │   ├── ConflictError (409)
@@ -37,6 +38,9 @@ XSwapError
 │   ├── UnsafePayloadError                 what a service asked us to sign disagrees with
 │   │                                      the caller's request or a pinned fact
 │   └── PolicyRefusedError                 the caller's signing policy refused a signature
+├── WebhookSignatureError                  a webhook whose signature does not verify
+├── SimulationError                        a transaction's simulation reverted or moved
+│                                          assets the call does not mean; nothing sent
 └── MissingDependencyError (also ImportError)  an optional extra is not installed
 ```
 
@@ -86,6 +90,7 @@ __all__ = [
     "ResponseTooLargeError",
     "ResponseValidationError",
     "SigningError",
+    "SimulationError",
     "SwapFailedError",
     "TerminalStateError",
     "TransferFailedError",
@@ -949,6 +954,40 @@ class PolicyRefusedError(SigningError):
             f"the signing policy refused {what} ({rule}): {_shown(reason, quoted=False)}. "
             "Nothing was signed or sent."
         )
+
+
+class SimulationError(XSwapError):
+    """Refused before signing: the transactions a call was about to send were simulated
+    on the caller's own node (``eth_simulateV1``) and either reverted or moved assets
+    that the call does not mean (the receiver short of the minimum output, more of the
+    caller's assets leaving than the input amount, an approval to another spender), or
+    the node could not simulate when ``simulate=True`` required it.
+
+    No transaction was signed and nothing was sent. (A deposit's permit or
+    authorization is signed before its transaction is simulated, since the transaction
+    carries it; it is dropped, never sent.) See the Simulation guide.
+
+    Attributes:
+        reason: what was wrong, in a sentence.
+        movements: the simulated asset movements
+            (`xswap_sdk.simulation.AssetMovement`), empty when there was no simulation.
+        transaction: the index of the transaction that failed in the simulated
+            batch, or ``None`` when the whole batch is concerned.
+
+    Args:
+        reason: see above.
+        movements: see above.
+        transaction: see above.
+    """
+
+    def __init__(
+        self, reason: str, *, movements: tuple[Any, ...] = (), transaction: int | None = None
+    ) -> None:
+        self.reason = reason
+        self.movements = movements
+        self.transaction = transaction
+        where = "" if transaction is None else f" (transaction {transaction} of the batch)"
+        super().__init__(f"refused to send: {reason}{where}. No transaction was signed or sent.")
 
 
 class MissingDependencyError(XSwapError, ImportError):

@@ -34,6 +34,7 @@ from .._options import (
     check_credential,
 )
 from .._pagination import PageWalk, walk_pages
+from .._simulation import check_simulate_option
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
 from ..gateway import AsyncGatewayClient
@@ -42,6 +43,7 @@ from ..registry import DEFAULT_REGISTRY, Registry
 from ..relayer import AsyncRelayerClient
 from ..signing._async_permit_deposit import async_prepare_deposit_with_permit
 from ..signing.signer import Signer, signer_address
+from ..simulation import SimulateOption
 from . import _auth as auth
 from . import _balance as balances
 from . import _deposit as deposits
@@ -738,6 +740,7 @@ class AsyncFlashClient(AsyncAPIClient):
         method: DepositMethod = "permit",
         token_name: str | None = None,
         token_version: str | None = None,
+        simulate: SimulateOption = "auto",
         **options: Unpack[RequestOptions],
     ) -> DepositResult:
         """Move USDC from the signer's wallet into the gateway wallet on ``chain_id``.
@@ -761,18 +764,28 @@ class AsyncFlashClient(AsyncAPIClient):
             token_name: USDC's EIP-712 name, for an authorization on a chain whose
                 registry entry does not pin it (read through web3 when not given).
             token_version: USDC's EIP-712 version, likewise.
+            simulate: when web3 sends it, simulate the deposit on web3's node before
+                signing the transaction, and refuse one that would not credit the
+                signer's Gateway balance with ``amount`` or would move anything else of
+                theirs: ``"auto"`` (default, when the node answers
+                ``eth_simulateV1``), ``True`` (required) or ``False``. See
+                `xswap_sdk.simulation`. A relayed deposit is not simulated.
             **options: per-call options for the chain list request (`RequestOptions`): ``timeout``,
                 ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
                 ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
-            The transaction, and its hash (web3) or the relayer's transaction id.
+            The transaction, its hash (web3) or the relayer's transaction id, and the
+            simulation.
 
         Raises:
             InvalidInputError: a bad argument, or web3 connected (``eth_chainId``) to
                 another chain than ``chain_id``, checked before anything is signed.
             UnsafePayloadError: the backend's chain list disagrees with the registry.
+            SimulationError: the simulation reverted or moved what the deposit does not
+                mean, or ``simulate=True`` and the node cannot simulate (nothing sent).
         """
+        simulate = check_simulate_option(simulate)
         if method == "authorization":
             return await self._deposit_by_authorization(
                 signer,
@@ -782,6 +795,7 @@ class AsyncFlashClient(AsyncAPIClient):
                 relayer=relayer,
                 token_name=token_name,
                 token_version=token_version,
+                simulate=simulate,
                 options=options,
             )
         if method != "permit":
@@ -817,8 +831,14 @@ class AsyncFlashClient(AsyncAPIClient):
             return DepositResult(
                 transaction=transaction, chain_id=plan.chain_id, relayer_tx_id=tx_id
             )
-        tx_hash = await web3io.async_send_transaction(web3, signer, transaction.to_transaction())
-        return DepositResult(transaction=transaction, chain_id=plan.chain_id, tx_hash=tx_hash)
+        fields = transaction.to_transaction()
+        simulated = await web3io.async_check_by_simulation(
+            web3, plan.owner, [deposits.simulated_deposit(fields, plan, target)], simulate
+        )
+        tx_hash = await web3io.async_send_transaction(web3, signer, fields)
+        return DepositResult(
+            transaction=transaction, chain_id=plan.chain_id, tx_hash=tx_hash, simulation=simulated
+        )
 
     async def _deposit_by_authorization(
         self,
@@ -830,6 +850,7 @@ class AsyncFlashClient(AsyncAPIClient):
         relayer: AsyncRelayerClient | None,
         token_name: str | None,
         token_version: str | None,
+        simulate: SimulateOption,
         options: RequestOptions,
     ) -> DepositResult:
         plan = deposits.check_authorization_deposit(
@@ -861,8 +882,14 @@ class AsyncFlashClient(AsyncAPIClient):
             tx_id = await relayer.relay(**call.relay_arguments())
             return DepositResult(transaction=call, chain_id=plan.chain_id, relayer_tx_id=tx_id)
         assert web3 is not None  # check_authorization_deposit refuses neither
-        tx_hash = await web3io.async_send_transaction(web3, signer, call.to_transaction())
-        return DepositResult(transaction=call, chain_id=plan.chain_id, tx_hash=tx_hash)
+        fields = call.to_transaction()
+        simulated = await web3io.async_check_by_simulation(
+            web3, plan.owner, [deposits.simulated_deposit(fields, plan, target)], simulate
+        )
+        tx_hash = await web3io.async_send_transaction(web3, signer, fields)
+        return DepositResult(
+            transaction=call, chain_id=plan.chain_id, tx_hash=tx_hash, simulation=simulated
+        )
 
     async def wait_for_gateway_balance(
         self,

@@ -28,6 +28,7 @@ twin), and web3 is imported only when a deposit runs (the ``web3`` extra).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -35,12 +36,14 @@ from pydantic import BaseModel, ConfigDict
 
 from .._lazy import require
 from .._models import check_argument
+from .._simulation import Intent, deposit_intent
 from ..errors import InvalidInputError, UnsafePayloadError
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing._fields import require_addresses
 from ..signing.deposit import DepositTransaction
 from ..signing.eip3009 import AuthorizationDeposit, prepare_deposit_with_authorization
 from ..signing.signer import Signer, signer_address
+from ..simulation import Simulation
 from ..types import TokenAmount
 from . import _trust
 from ._operations import check_chain_id
@@ -58,9 +61,24 @@ __all__ = [
     "check_deposit",
     "check_prepared",
     "deposit_target",
+    "simulated_deposit",
 ]
 
 _FEATURE = "FlashClient.deposit"
+
+
+def simulated_deposit(
+    fields: Mapping[str, Any], plan: DepositPlan, target: DepositTarget
+) -> Intent:
+    """What a deposit sent by its owner means, for its simulation: ``amount`` of the
+    registry's USDC to the registry's GatewayWallet, which credits the owner."""
+    return deposit_intent(
+        fields,
+        usdc=target.usdc,
+        gateway_wallet=target.gateway_wallet,
+        amount=plan.amount,
+        depositor=plan.owner,
+    )
 
 
 DepositMethod = Literal["permit", "authorization"]
@@ -77,6 +95,9 @@ class DepositResult(BaseModel):
         tx_hash: the transaction hash, when web3 sent it.
         relayer_tx_id: the relayer's transaction id, when the relayer sent it; follow it
             with ``relayer.wait_for_execution_hash(relayer_tx_id)``.
+        simulation: what the deposit moved in its simulation before it was signed, or
+            ``None`` when it was not simulated (relayed, ``simulate=False``, or a node
+            without ``eth_simulateV1``).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -85,6 +106,7 @@ class DepositResult(BaseModel):
     chain_id: int
     tx_hash: str | None = None
     relayer_tx_id: str | None = None
+    simulation: Simulation | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ import httpx
 from pydantic import SecretStr
 
 from .. import _async_web3 as web3io
+from .. import _simulation as simulation
 from .._async_base_client import AsyncAPIClient
 from .._cache import DEFAULT_CHAIN_LIST_TTL, ChainListCache
 from .._clock import SYSTEM_CLOCK, Clock
@@ -28,10 +29,12 @@ from .._options import (
     ServiceConfig,
     TimeoutTypes,
 )
+from .._simulation import check_simulate_option
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
 from ..policy import PolicyLike
 from ..signing import Signer
+from ..simulation import SimulateOption
 from . import _execution as execution
 from . import _gasless as gasless
 from . import _operations as operations
@@ -833,6 +836,7 @@ class AsyncRoutingClient(AsyncAPIClient):
         wait_timeout: float = DEFAULT_WAIT_TIMEOUT,
         poll_interval: float = DEFAULT_POLL_INTERVAL,
         is_done: Callable[[TransactionStatus], bool] | None = None,
+        simulate: SimulateOption = "auto",
         **options: Unpack[RequestOptions],
     ) -> RouteExecution:
         """Execute a quoted route from the signer's wallet: build its transaction, check
@@ -857,13 +861,17 @@ class AsyncRoutingClient(AsyncAPIClient):
             wait_timeout: seconds to keep polling when waiting (default 900).
             poll_interval: seconds between status requests (default 5).
             is_done: your own test of a status record, when waiting.
+            simulate: simulate the approval and the route transaction, in order, on
+                web3's node before signing, and refuse movements the route does not
+                mean: ``"auto"`` (default, when the node answers ``eth_simulateV1``),
+                ``True`` (required) or ``False``. See `xswap_sdk.simulation`.
             **options: per-call options for each request (`RequestOptions`): ``timeout``,
                 ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
                 ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
-            The transaction, its hash, the allowance (and approval) and, when waiting,
-            the final status.
+            The transaction, its hash, the allowance (and approval), the simulation
+            and, when waiting, the final status.
 
         Raises:
             InvalidInputError: a bad argument, web3 on another chain, or a short
@@ -871,6 +879,8 @@ class AsyncRoutingClient(AsyncAPIClient):
             UnsafePayloadError: the route or its transaction is not what was asked for
                 (nothing signed).
             QuoteRejectedError: the built transaction has expired.
+            SimulationError: the simulation reverted or moved what the route does not
+                mean, or ``simulate=True`` and the node cannot simulate (nothing sent).
             SwapFailedError: the approval or the transaction reverted, or the status
                 says ``failed``.
             WaitTimeoutError: waiting ran out of time; the transfer may still land.
@@ -881,6 +891,7 @@ class AsyncRoutingClient(AsyncAPIClient):
         predicate = operations.check_wait(wait_timeout, poll_interval, is_done)
         if not isinstance(wait, bool):
             raise InvalidInputError("wait", "must be True or False")
+        simulate = check_simulate_option(simulate)
         execution.check_connected_chain(await web3io.async_chain_id(web3), plan.chain_id)
         tx = await self.build_path(plan.route, plan.owner, **options)
         contract_flow = gasless.routing_contract(
@@ -894,6 +905,7 @@ class AsyncRoutingClient(AsyncAPIClient):
         contract = await self._transport.run(contract_flow, options)
         execution.check_transaction(tx, plan, contract, now=self.clock.time())
         allowance = None
+        approval_fields = None
         if plan.token is not None:
             current = await web3io.async_allowance(web3, plan.token, plan.owner, contract)
             allowance = AllowanceCheck(
@@ -912,12 +924,22 @@ class AsyncRoutingClient(AsyncAPIClient):
                         f"{plan.amount} needed: pass approve=True to approve exactly "
                         "that amount first, or approve it yourself",
                     )
-                fields = execution.approval_fields(plan.token, contract, plan.amount)
-                approval = await web3io.async_send_and_confirm(web3, signer, fields, "approval")
-                allowance = allowance.model_copy(update={"approval_tx_hash": approval})
-        tx_hash = await web3io.async_send_and_confirm(
-            web3, signer, execution.route_fields(tx), "route"
-        )
+                approval_fields = execution.approval_fields(plan.token, contract, plan.amount)
+        # Both transactions are simulated, in order, before the first is signed.
+        fields = execution.route_fields(tx)
+        intents = [simulation.route_intent(fields, plan, contract)]
+        if approval_fields is not None and plan.token is not None:
+            approving = simulation.approval_intent(
+                approval_fields, plan.token, contract, plan.amount
+            )
+            intents.insert(0, approving)
+        simulated = await web3io.async_check_by_simulation(web3, plan.owner, intents, simulate)
+        if approval_fields is not None and allowance is not None:
+            approval = await web3io.async_send_and_confirm(
+                web3, signer, approval_fields, "approval"
+            )
+            allowance = allowance.model_copy(update={"approval_tx_hash": approval})
+        tx_hash = await web3io.async_send_and_confirm(web3, signer, fields, "route")
         status = None
         if wait:
             status = await self.wait_for_status(
@@ -929,7 +951,13 @@ class AsyncRoutingClient(AsyncAPIClient):
                 is_done=predicate,
                 **options,
             )
-        return RouteExecution(transaction=tx, tx_hash=tx_hash, allowance=allowance, status=status)
+        return RouteExecution(
+            transaction=tx,
+            tx_hash=tx_hash,
+            allowance=allowance,
+            status=status,
+            simulation=simulated,
+        )
 
     async def check_permit2_allowance(
         self,
@@ -939,6 +967,7 @@ class AsyncRoutingClient(AsyncAPIClient):
         amount: int | str,
         web3: AsyncWeb3[Any],
         approve: bool = False,
+        simulate: SimulateOption = "auto",
     ) -> AllowanceCheck:
         """Read how much of ``token`` Permit2 may move for the signer and, when asked,
         approve exactly ``amount`` (the one-time approval gasless swaps need).
@@ -953,6 +982,9 @@ class AsyncRoutingClient(AsyncAPIClient):
             web3: a connected `web3.AsyncWeb3` on the token's chain.
             approve: when the allowance is below ``amount``, approve exactly ``amount``
                 (default ``False``: only read it).
+            simulate: simulate the approval on web3's node before signing it:
+                ``"auto"`` (default), ``True`` (required) or ``False``. See
+                `xswap_sdk.simulation`.
 
         Returns:
             The allowance read, and the approval if one was sent; ``sufficient`` says
@@ -960,11 +992,14 @@ class AsyncRoutingClient(AsyncAPIClient):
 
         Raises:
             InvalidInputError: a bad argument.
+            SimulationError: the approval's simulation reverted or did not set exactly
+                ``amount`` for Permit2 (nothing sent).
             SwapFailedError: the approval reverted.
         """
         owner, checked_token, units = execution.plan_allowance(
             signer, token=token, amount=amount, web3=web3, web3_type="AsyncWeb3", approve=approve
         )
+        simulate = check_simulate_option(simulate)
         chain = await web3io.async_chain_id(web3)
         spender = execution.PERMIT2_SPENDER
         current = await web3io.async_allowance(web3, checked_token, owner, spender)
@@ -978,6 +1013,10 @@ class AsyncRoutingClient(AsyncAPIClient):
         )
         if current < units and approve:
             fields = execution.approval_fields(checked_token, spender, units)
+            intent = simulation.approval_intent(fields, checked_token, spender, units)
+            simulated = await web3io.async_check_by_simulation(web3, owner, [intent], simulate)
             approval = await web3io.async_send_and_confirm(web3, signer, fields, "approval")
-            result = result.model_copy(update={"approval_tx_hash": approval})
+            result = result.model_copy(
+                update={"approval_tx_hash": approval, "simulation": simulated}
+            )
         return result

@@ -43,6 +43,7 @@ from .._models import check_argument
 from ..errors import InvalidInputError, QuoteRejectedError, UnsafePayloadError
 from ..registry import PERMIT2
 from ..signing.signer import Signer, signer_address
+from ..simulation import Simulation
 from ..types import Address, TokenAmount
 from .models import Route, Transaction, TransactionStatus
 
@@ -85,6 +86,8 @@ class AllowanceCheck(BaseModel):
         amount: what is needed.
         allowance: the allowance read before any approval.
         approval_tx_hash: the hash of the approval sent, or ``None`` when none was.
+        simulation: the approval's simulation, or ``None`` when none was sent or it
+            was not simulated.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -96,6 +99,7 @@ class AllowanceCheck(BaseModel):
     amount: int
     allowance: int
     approval_tx_hash: str | None = None
+    simulation: Simulation | None = None
 
     @property
     def sufficient(self) -> bool:
@@ -113,6 +117,8 @@ class RouteExecution(BaseModel):
         allowance: the input token's allowance to the routing contract, and the
             approval if one was sent; ``None`` for a native-token input.
         status: the last ``/status`` record when the call waited, else ``None``.
+        simulation: what the approval and the route transaction moved in their
+            simulation before they were signed, or ``None`` when not simulated.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -121,6 +127,7 @@ class RouteExecution(BaseModel):
     tx_hash: str
     allowance: AllowanceCheck | None = None
     status: TransactionStatus | None = None
+    simulation: Simulation | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Final, Unpack
 import httpx
 from pydantic import SecretStr
 
+from .. import _simulation as simulation
 from .. import _sync_web3 as web3io
 from .._cache import DEFAULT_CHAIN_LIST_TTL, ChainListCache
 from .._clock import SYSTEM_CLOCK, Clock
@@ -27,11 +28,13 @@ from .._options import (
     ServiceConfig,
     TimeoutTypes,
 )
+from .._simulation import check_simulate_option
 from .._sync_base_client import SyncAPIClient
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
 from ..policy import PolicyLike
 from ..signing import Signer
+from ..simulation import SimulateOption
 from . import _execution as execution
 from . import _gasless as gasless
 from . import _operations as operations
@@ -821,6 +824,7 @@ class RoutingClient(SyncAPIClient):
         wait_timeout: float = DEFAULT_WAIT_TIMEOUT,
         poll_interval: float = DEFAULT_POLL_INTERVAL,
         is_done: Callable[[TransactionStatus], bool] | None = None,
+        simulate: SimulateOption = "auto",
         **options: Unpack[RequestOptions],
     ) -> RouteExecution:
         """Execute a quoted route from the signer's wallet: build its transaction, check
@@ -845,13 +849,17 @@ class RoutingClient(SyncAPIClient):
             wait_timeout: seconds to keep polling when waiting (default 900).
             poll_interval: seconds between status requests (default 5).
             is_done: your own test of a status record, when waiting.
+            simulate: simulate the approval and the route transaction, in order, on
+                web3's node before signing, and refuse movements the route does not
+                mean: ``"auto"`` (default, when the node answers ``eth_simulateV1``),
+                ``True`` (required) or ``False``. See `xswap_sdk.simulation`.
             **options: per-call options for each request (`RequestOptions`): ``timeout``,
                 ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
                 ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
-            The transaction, its hash, the allowance (and approval) and, when waiting,
-            the final status.
+            The transaction, its hash, the allowance (and approval), the simulation
+            and, when waiting, the final status.
 
         Raises:
             InvalidInputError: a bad argument, web3 on another chain, or a short
@@ -859,6 +867,8 @@ class RoutingClient(SyncAPIClient):
             UnsafePayloadError: the route or its transaction is not what was asked for
                 (nothing signed).
             QuoteRejectedError: the built transaction has expired.
+            SimulationError: the simulation reverted or moved what the route does not
+                mean, or ``simulate=True`` and the node cannot simulate (nothing sent).
             SwapFailedError: the approval or the transaction reverted, or the status
                 says ``failed``.
             WaitTimeoutError: waiting ran out of time; the transfer may still land.
@@ -867,6 +877,7 @@ class RoutingClient(SyncAPIClient):
         predicate = operations.check_wait(wait_timeout, poll_interval, is_done)
         if not isinstance(wait, bool):
             raise InvalidInputError("wait", "must be True or False")
+        simulate = check_simulate_option(simulate)
         execution.check_connected_chain(web3io.chain_id(web3), plan.chain_id)
         tx = self.build_path(plan.route, plan.owner, **options)
         contract_flow = gasless.routing_contract(
@@ -880,6 +891,7 @@ class RoutingClient(SyncAPIClient):
         contract = self._transport.run(contract_flow, options)
         execution.check_transaction(tx, plan, contract, now=self.clock.time())
         allowance = None
+        approval_fields = None
         if plan.token is not None:
             current = web3io.allowance(web3, plan.token, plan.owner, contract)
             allowance = AllowanceCheck(
@@ -898,10 +910,20 @@ class RoutingClient(SyncAPIClient):
                         f"{plan.amount} needed: pass approve=True to approve exactly "
                         "that amount first, or approve it yourself",
                     )
-                fields = execution.approval_fields(plan.token, contract, plan.amount)
-                approval = web3io.send_and_confirm(web3, signer, fields, "approval")
-                allowance = allowance.model_copy(update={"approval_tx_hash": approval})
-        tx_hash = web3io.send_and_confirm(web3, signer, execution.route_fields(tx), "route")
+                approval_fields = execution.approval_fields(plan.token, contract, plan.amount)
+        # Both transactions are simulated, in order, before the first is signed.
+        fields = execution.route_fields(tx)
+        intents = [simulation.route_intent(fields, plan, contract)]
+        if approval_fields is not None and plan.token is not None:
+            approving = simulation.approval_intent(
+                approval_fields, plan.token, contract, plan.amount
+            )
+            intents.insert(0, approving)
+        simulated = web3io.check_by_simulation(web3, plan.owner, intents, simulate)
+        if approval_fields is not None and allowance is not None:
+            approval = web3io.send_and_confirm(web3, signer, approval_fields, "approval")
+            allowance = allowance.model_copy(update={"approval_tx_hash": approval})
+        tx_hash = web3io.send_and_confirm(web3, signer, fields, "route")
         status = None
         if wait:
             status = self.wait_for_status(
@@ -913,7 +935,13 @@ class RoutingClient(SyncAPIClient):
                 is_done=predicate,
                 **options,
             )
-        return RouteExecution(transaction=tx, tx_hash=tx_hash, allowance=allowance, status=status)
+        return RouteExecution(
+            transaction=tx,
+            tx_hash=tx_hash,
+            allowance=allowance,
+            status=status,
+            simulation=simulated,
+        )
 
     def check_permit2_allowance(
         self,
@@ -923,6 +951,7 @@ class RoutingClient(SyncAPIClient):
         amount: int | str,
         web3: Web3,
         approve: bool = False,
+        simulate: SimulateOption = "auto",
     ) -> AllowanceCheck:
         """Read how much of ``token`` Permit2 may move for the signer and, when asked,
         approve exactly ``amount`` (the one-time approval gasless swaps need).
@@ -937,6 +966,9 @@ class RoutingClient(SyncAPIClient):
             web3: a connected `web3.Web3` on the token's chain.
             approve: when the allowance is below ``amount``, approve exactly ``amount``
                 (default ``False``: only read it).
+            simulate: simulate the approval on web3's node before signing it:
+                ``"auto"`` (default), ``True`` (required) or ``False``. See
+                `xswap_sdk.simulation`.
 
         Returns:
             The allowance read, and the approval if one was sent; ``sufficient`` says
@@ -944,11 +976,14 @@ class RoutingClient(SyncAPIClient):
 
         Raises:
             InvalidInputError: a bad argument.
+            SimulationError: the approval's simulation reverted or did not set exactly
+                ``amount`` for Permit2 (nothing sent).
             SwapFailedError: the approval reverted.
         """
         owner, checked_token, units = execution.plan_allowance(
             signer, token=token, amount=amount, web3=web3, web3_type="Web3", approve=approve
         )
+        simulate = check_simulate_option(simulate)
         chain = web3io.chain_id(web3)
         spender = execution.PERMIT2_SPENDER
         current = web3io.allowance(web3, checked_token, owner, spender)
@@ -962,6 +997,10 @@ class RoutingClient(SyncAPIClient):
         )
         if current < units and approve:
             fields = execution.approval_fields(checked_token, spender, units)
+            intent = simulation.approval_intent(fields, checked_token, spender, units)
+            simulated = web3io.check_by_simulation(web3, owner, [intent], simulate)
             approval = web3io.send_and_confirm(web3, signer, fields, "approval")
-            result = result.model_copy(update={"approval_tx_hash": approval})
+            result = result.model_copy(
+                update={"approval_tx_hash": approval, "simulation": simulated}
+            )
         return result

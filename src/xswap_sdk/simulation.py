@@ -1,0 +1,178 @@
+"""Simulate before sending: what a transaction would move, read on the caller's own node.
+
+Every SDK method that sends an on-chain transaction (`RoutingClient.execute_route` and
+`RoutingClient.check_permit2_allowance`, `FlashClient.deposit` sent through web3, and
+`send_call` for the Gateway calls of `xswap_sdk.signing`: mints, withdrawals) takes
+``simulate=``:
+
+- ``"auto"`` (the default): simulate when the node answers ``eth_simulateV1``, and
+  otherwise go on, saying so in the ``xswap_sdk`` log;
+- ``True``: require it, and raise `xswap_sdk.errors.SimulationError` before sending
+  when the node cannot simulate;
+- ``False``: do not simulate.
+
+The exact transactions about to be signed are simulated in order, in one block, on the
+``web3`` you passed (``eth_simulateV1`` with ``traceTransfers``). Their asset movements,
+native transfers and ERC-20 ``Transfer`` and ``Approval`` logs (and the GatewayWallet's
+``Deposited``), are compared with what the call means; a revert or a movement the call
+does not mean raises `xswap_sdk.errors.SimulationError`, and no transaction is signed
+or sent. The result of the call carries the movements as `Simulation`. See the
+Simulation guide for what is compared and what a simulation cannot prove.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .signing.calls import ContractCall
+
+if TYPE_CHECKING:
+    from web3 import AsyncWeb3, Web3
+
+    from .signing.signer import Signer
+
+__all__ = [
+    "NATIVE_TOKEN",
+    "AssetMovement",
+    "MovementKind",
+    "SentCall",
+    "SimulateOption",
+    "Simulation",
+    "async_send_call",
+    "send_call",
+]
+
+NATIVE_TOKEN = "0xEeeeeEeeeEeEeEeEeEeEEEeeeeEeeeeeeeEEeE"
+"""The token address a native transfer is reported under (``eth_simulateV1``'s
+``traceTransfers`` convention)."""
+
+SimulateOption: TypeAlias = Literal["auto"] | bool
+"""``simulate=``: ``"auto"`` (when the node can), ``True`` (required) or ``False``."""
+
+MovementKind: TypeAlias = Literal["native", "transfer", "approval", "deposit"]
+"""What an `AssetMovement` is: a native transfer, an ERC-20 ``Transfer``, an ERC-20
+``Approval`` (the allowance set, not a move), or a GatewayWallet ``Deposited`` credit."""
+
+
+class AssetMovement(BaseModel):
+    """One asset movement a simulated transaction would make.
+
+    Attributes:
+        kind: ``"native"``, ``"transfer"``, ``"approval"`` or ``"deposit"``.
+        token: the ERC-20, or `NATIVE_TOKEN` for a native transfer.
+        from_: who the asset leaves (the owner, for an approval; the depositor, for a
+            deposit); ``"from"`` when dumped by alias.
+        to: who receives it (the spender, for an approval; the GatewayWallet, for a
+            deposit).
+        amount: in the token's smallest units (the allowance set, for an approval).
+        transaction: the index of the transaction in the simulated batch.
+        emitter: the contract whose log reported it (`NATIVE_TOKEN` for a native
+            transfer).
+    """
+
+    model_config = ConfigDict(frozen=True, populate_by_name=True)
+
+    kind: MovementKind
+    token: str
+    from_: str = Field(alias="from")
+    to: str
+    amount: int
+    transaction: int
+    emitter: str
+
+
+class Simulation(BaseModel):
+    """What the transactions of one call did in their simulation, which matched what
+    the call means.
+
+    Attributes:
+        transactions: what each simulated transaction was, in order (``"approval"``,
+            ``"route"``, ``"deposit"``, ``"mint"``, ``"withdrawal"`` or ``"call"``).
+        movements: every asset movement, in order.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    transactions: tuple[str, ...]
+    movements: tuple[AssetMovement, ...]
+
+
+class SentCall(BaseModel):
+    """What `send_call` sent.
+
+    Attributes:
+        call: the contract call, as built.
+        tx_hash: the hash of the transaction, which succeeded.
+        simulation: its simulation, or ``None`` when it was not simulated.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    call: ContractCall
+    tx_hash: str
+    simulation: Simulation | None = None
+
+
+def send_call(
+    web3: Web3,
+    signer: Signer,
+    call: ContractCall,
+    *,
+    simulate: SimulateOption = "auto",
+) -> SentCall:
+    """Simulate a `xswap_sdk.signing.ContractCall` (a Gateway mint, withdrawal,
+    deposit or delegate call), compare it with what it means, send it from the signer
+    and wait for it to succeed.
+
+    A ``gatewayMint`` must pay each attested recipient the attested value of the
+    attested token; every call moves nothing of the signer's but what it deposits.
+
+    Args:
+        web3: a connected `web3.Web3` on ``call.chain_id`` (the ``web3`` extra).
+        signer: who sends it (``call.sender`` when the call names one).
+        call: a call from `xswap_sdk.signing`.
+        simulate: ``"auto"``, ``True`` or ``False`` (see the module).
+
+    Returns:
+        The call, the hash of its transaction, and its simulation.
+
+    Raises:
+        InvalidInputError: a bad argument, or web3 on another chain.
+        SimulationError: the simulation reverted or moved what the call does not mean,
+            or ``simulate=True`` and the node cannot simulate (nothing sent).
+        SwapFailedError: the transaction reverted.
+    """
+    from . import _sync_web3
+
+    return _sync_web3.send_call(web3, signer, call, simulate=simulate)
+
+
+async def async_send_call(
+    web3: AsyncWeb3[Any],
+    signer: Signer,
+    call: ContractCall,
+    *,
+    simulate: SimulateOption = "auto",
+) -> SentCall:
+    """`send_call` for a `web3.AsyncWeb3`.
+
+    Args:
+        web3: a connected `web3.AsyncWeb3` on ``call.chain_id``.
+        signer: who sends it.
+        call: a call from `xswap_sdk.signing`.
+        simulate: ``"auto"``, ``True`` or ``False``.
+
+    Returns:
+        The call, the hash of its transaction, and its simulation.
+
+    Raises:
+        InvalidInputError: a bad argument, or web3 on another chain.
+        SimulationError: the simulation reverted or moved what the call does not mean,
+            or ``simulate=True`` and the node cannot simulate (nothing sent).
+        SwapFailedError: the transaction reverted.
+    """
+    from . import _async_web3
+
+    return await _async_web3.async_send_call(web3, signer, call, simulate=simulate)
