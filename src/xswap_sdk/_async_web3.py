@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from ._policy_scope import ACTIVE
 from . import _simulation
 from ._logging import logger
+from ._policy_scope import ACTIVE
 from ._web3_support import (
     TOKEN_ABI,
     PermitFacts,
