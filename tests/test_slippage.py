@@ -11,7 +11,7 @@ from xswap_sdk.errors import InvalidInputError
 
 
 def test_default_maximum_is_five_percent() -> None:
-    assert DEFAULT_MAX_SLIPPAGE == Decimal(5)
+    assert Decimal(5) == DEFAULT_MAX_SLIPPAGE
     assert check_slippage("5") == Decimal(5)
     assert check_slippage(0.5) == Decimal("0.5")
     assert check_slippage(None) is None
