@@ -34,6 +34,7 @@ __all__ = [
     "MonotonicClock",
     "check_login_message",
     "check_siwe_message",
+    "forget_login_budgets",
     "shared_login_budget",
 ]
 
@@ -391,3 +392,10 @@ def shared_login_budget(address: str, host: str, clock: MonotonicClock) -> Login
             budget = LoginBudget(clock=clock)
             per_clock[key] = budget
         return budget
+
+
+def forget_login_budgets() -> None:
+    """Forget every shared login budget (for test suites that log in with one key on the
+    real clock from many tests)."""
+    with _BUDGETS_LOCK:
+        _BUDGETS.clear()
