@@ -72,7 +72,10 @@ def pinned_routers(registry: Registry = DEFAULT_REGISTRY) -> Registry:
     """``registry`` with the stand-in's router pinned, with its format, on each of its
     chains, as a caller pins the router they vetted."""
     return registry.with_routers(
-        *(SwapRouter(c.chain_id, SWAP_ROUTER, output_format=SANDBOX_ROUTER_FORMAT) for c in registry)
+        *(
+            SwapRouter(c.chain_id, SWAP_ROUTER, output_format=SANDBOX_ROUTER_FORMAT)
+            for c in registry
+        )
     )
 
 
@@ -84,12 +87,12 @@ def siwe(address: str = ADDRESS, *, host: str = "flash.test", nonce: str = "n0nc
         f"URI: https://{host}\nVersion: 1\nChain ID: 1\nNonce: {nonce}\n"
         "Issued At: 2025-01-01T00:00:00Z"
     )
+
+
 AUTH_PATHS = ("/swap", "/history", "/referrals")
 
 
-def auth_message(
-    text: str = siwe(), message_id: str = "m-1", **changes: Any
-) -> dict[str, Any]:
+def auth_message(text: str = siwe(), message_id: str = "m-1", **changes: Any) -> dict[str, Any]:
     """A sign-in message as ``POST /auth/message`` sends it (naming the wallet, or the
     SDK would not sign it)."""
     return {"message": text, "expiry": START + 300, "messageId": message_id, **changes}
