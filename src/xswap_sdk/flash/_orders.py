@@ -116,6 +116,7 @@ class Order(BaseModel):
         terms: what the router's hook data and calldata were checked to say (the
             recipient, the output token, the least output, the amount); `sign_order`
             checks them again.
+        hook_data: the quote's hook data, as checked; every intent must carry it.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -128,6 +129,7 @@ class Order(BaseModel):
     swap_router_address: str
     swap_calldata: str | None = None
     terms: _trust.OutputTerms | None = None
+    hook_data: str | None = None
 
     @property
     def primary_type(self) -> Literal["BurnIntent", "BurnIntentSet"]:
@@ -659,6 +661,7 @@ def build_order(
         swap_router_address=router,
         swap_calldata=checked_quote.swap_calldata,
         terms=terms,
+        hook_data=intents[0].spec.hook_data,
     )
 
 
@@ -726,6 +729,13 @@ def sign_order(
         registry=pins,
         user=order.user,
         router=order.swap_router_address,
+    )
+    _trust.check_order_terms(
+        order.intents,
+        values=[source.value for source in order.sources],
+        max_fees=[source.max_fee for source in order.sources],
+        amount=order.amount,
+        hook_data=order.hook_data,
     )
     pinned = _trust.pinned_router(
         order.swap_router_address,

@@ -46,6 +46,7 @@ __all__ = [
     "check_fee",
     "check_intents",
     "check_listed_chain",
+    "check_order_terms",
     "check_quote_terms",
     "check_router_output",
     "check_total_fee",
@@ -70,6 +71,7 @@ DEFAULT_FEE_CAP_BPS: Final = 1
 1 bp, twice Circle Gateway's transfer fee (0.5 bp) for headroom."""
 
 _BPS = 10_000
+_MAX_UINT256 = 2**256 - 1
 
 
 def _usdc(units: int) -> str:
@@ -522,6 +524,46 @@ def check_router_output(
             raise UnsafePayloadError(
                 f"{part.field}.amountIn", expected=terms.amount_in, received=part.amount_in
             )
+
+
+def check_order_terms(
+    intents: Sequence[BurnIntent],
+    *,
+    values: Sequence[int],
+    max_fees: Sequence[int],
+    amount: int,
+    hook_data: str | None,
+) -> None:
+    """Check the terms of each intent against the order they belong to: its value and
+    ``maxFee`` are its source's, the values add up to the order's amount, the
+    ``maxBlockHeight`` is the largest uint256 (the spec's, and what `build_order`
+    writes), and every ``hookData`` is the hook data the router's terms were checked in.
+
+    Raises:
+        UnsafePayloadError: a term that differs.
+    """
+    for index, (intent, value, fee) in enumerate(zip(intents, values, max_fees, strict=True)):
+        where = f"intents[{index}]"
+        if intent.spec.value != value:
+            raise UnsafePayloadError(
+                f"{where}.spec.value", expected=value, received=intent.spec.value
+            )
+        if intent.max_fee != fee:
+            raise UnsafePayloadError(f"{where}.maxFee", expected=fee, received=intent.max_fee)
+        if intent.max_block_height != _MAX_UINT256:
+            raise UnsafePayloadError(
+                f"{where}.maxBlockHeight", expected=_MAX_UINT256, received=intent.max_block_height
+            )
+        if hook_data is not None and intent.spec.hook_data.lower() != hook_data.lower():
+            raise UnsafePayloadError(
+                f"{where}.spec.hookData",
+                expected=f"{hook_data} (the hook data the router's terms were checked in)",
+                received=intent.spec.hook_data,
+            )
+    if sum(values) != amount:
+        raise UnsafePayloadError(
+            "order.sources", expected=f"values adding up to {amount}", received=sum(values)
+        )
 
 
 def _word(address: str) -> str:
