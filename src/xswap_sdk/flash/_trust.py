@@ -9,15 +9,22 @@ received, before anything is signed:
   destination chains of different networks (mainnet and testnet); two intents on one
   source domain;
 - a quote whose ``swap_router_address`` (every burn intent's recipient and destination
-  caller) is not the destination chain's ``routerAddress``, or, when the caller pins
-  routers (``trusted_routers``), not one of those;
+  caller) is not the destination chain's ``routerAddress``, or is pinned neither in the
+  registry (`xswap_sdk.registry.SwapRouter`) nor in the caller's ``trusted_routers``
+  (accepted then only with ``unsafe_trust_service_parties``: `pinned_router`);
+- hook data and calldata that, read in the pinned router's format, name another
+  recipient, another output token, a lower minimum output or another amount; or that
+  cannot be read (a router of unknown format is accepted only with
+  ``unsafe_trust_router_output``: `check_router_output`);
 - a quote that is not for what was asked (``token_in.amount``, ``token_out.address``),
   that gives less than ``min_amount_out``, or that has no ``expires_at``;
-- a gateway fee above the default cap (see `default_max_fee_cap`).
+- a gateway fee above the default cap per intent (`default_max_fee_cap`), or fees that
+  add up, over the intents of one order, to more than the default total
+  (`default_max_total_fee`);
+- right before signing, any intent term that is not the order's (value, ``maxFee``,
+  ``maxBlockHeight``, ``hookData``: `check_order_terms`).
 
-What is not checked here, because the spec makes it opaque: the quote's ``hook_data``
-and ``swap_calldata``. They are what the router executes on the destination chain; the
-SDK signs ``hook_data`` as given. See the "Trust model" page of the docs.
+See the "Trust model" page of the docs.
 """
 
 from __future__ import annotations
