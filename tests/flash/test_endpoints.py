@@ -28,8 +28,8 @@ from xswap_sdk.types import to_checksum
 from ..support import ADDRESS, FLASH_JWT, FLASH_URL, resolve
 from .backend import (
     GATEWAY_MINTER,
-    HOOK_DATA,
     GATEWAY_WALLET,
+    HOOK_DATA,
     SWAP_CALLDATA,
     SWAP_ROUTER,
     USDC,
