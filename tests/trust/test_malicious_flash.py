@@ -358,3 +358,25 @@ def test_any_change_to_the_router_terms_is_refused(recipient: str, token: str, c
             now=QUOTE.expires_at_seconds - 1,
         )
     assert info.value.field.startswith("quote.hook_data")
+
+
+async def test_the_login_budget_is_shared_by_every_client_of_a_signer_and_host(
+    sb: Sandbox, kind: str, signer: RecordingSigner
+) -> None:
+    # A backend that answers 401 to fresh clients cannot get more than three login
+    # signatures a minute out of one key by making the program build new clients.
+    sb.flash.accounts.token_lifetime = 0.0  # every JWT has expired when it is used
+    # The first client logs in, meets a 401 and logs in again: two signatures.
+    with pytest.raises(errors.AuthenticationError):
+        await resolve(client(sb, kind, signer).get_history(max_retries=0))
+    # A fresh client gets one login from the shared budget, then is refused.
+    with pytest.raises((errors.AuthenticationError, errors.LoginError)):
+        await resolve(client(sb, kind, signer).get_history(max_retries=0))
+    with pytest.raises(errors.LoginError, match="3 logins in the last 60 s"):
+        await resolve(client(sb, kind, signer).get_history(max_retries=0))
+    assert len(signer.messages) == 3
+    assert received(sb, "POST", "/auth/message") == 3
+    sb.wait(60)
+    sb.flash.accounts.token_lifetime = 3600.0
+    await resolve(client(sb, kind, signer).get_history())
+    assert len(signer.messages) == 4
