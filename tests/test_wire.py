@@ -749,6 +749,12 @@ FLASH: dict[tuple[str, str], Sample] = {
         probe=lambda client: client.swap(TEST_SIGNER, **SWAP),
         arrange=lambda env: env.sandbox.faults.tamper_flash_router(OTHER, times=None),
     ),
+    ("swap", "unsafe_trust_router_output"): Sample(
+        True,
+        refused(errors.BadRequestError),  # signed and sent: the backend refuses the router
+        client={"unsafe_trust_service_parties": True},
+        arrange=lambda env: env.sandbox.faults.tamper_flash_router(OTHER, times=None),
+    ),
     ("__init__", "unsafe_login_message"): Sample(
         True,
         refused(errors.AuthenticationError),  # signed: the sandbox then refuses the text

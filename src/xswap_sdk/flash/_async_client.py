@@ -690,6 +690,7 @@ class AsyncFlashClient(AsyncAPIClient):
         min_amount_out: int | str | None = None,
         max_slippage: Decimal | float | int | str | None = None,
         max_total_fee: int | str | None = None,
+        unsafe_trust_router_output: bool | None = None,
         wait: bool = False,
         wait_timeout: float = DEFAULT_SWAP_TIMEOUT,
         poll_interval: float = DEFAULT_SWAP_POLL_INTERVAL,
@@ -727,6 +728,9 @@ class AsyncFlashClient(AsyncAPIClient):
             max_total_fee: refuse an order whose intents' ``maxFee`` add up to more
                 than this, in smallest USDC units; by default 2 x 2.01 USDC plus 1 bp of
                 the amount, whatever the number of source chains.
+            unsafe_trust_router_output: DANGEROUS, for this call: sign the hook data
+                of a router whose format the SDK cannot read (the router is trusted
+                with the output); the client's setting when ``None``.
             wait: poll the history until the swap completed or failed.
             wait_timeout: seconds to wait with ``wait=True``.
             poll_interval: seconds between history reads with ``wait=True``.
@@ -766,7 +770,11 @@ class AsyncFlashClient(AsyncAPIClient):
             max_slippage=self._slippage_limit(max_slippage),
             max_total_fee=max_total_fee,
             unsafe_trust_service_parties=self._unsafe_trust_service_parties,
-            unsafe_trust_router_output=self._unsafe_trust_router_output,
+            unsafe_trust_router_output=(
+                self._unsafe_trust_router_output
+                if unsafe_trust_router_output is None
+                else unsafe_trust_router_output
+            ),
         )
         auth.check_identity(self._session, plan.user)
         transport = self._transport_for(signer)
