@@ -190,3 +190,23 @@ def test_a_budget_of_its_own_size() -> None:
     for bad in ({"limit": 0}, {"limit": True}, {"window": 0}, {"window": "60"}):
         with pytest.raises(ValueError):
             LoginBudget(**bad)  # type: ignore[arg-type]
+
+
+def test_the_shared_budget_is_one_per_signer_and_host_across_threads() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from xswap_sdk.flash._login_message import shared_login_budget
+
+    clock = VirtualClock()
+
+    def spend(_: int) -> bool:
+        return shared_login_budget(TEST_ADDRESS.lower(), "Flash.Rath.fi", clock).try_spend()
+
+    with ThreadPoolExecutor(8) as pool:
+        spent = list(pool.map(spend, range(40)))
+    assert spent.count(True) == 3
+    assert shared_login_budget(TEST_ADDRESS, "flash.rath.fi", clock).remaining == 0
+    # Another host, another signer or another clock: budgets of their own.
+    assert shared_login_budget(TEST_ADDRESS, "other.example", clock).remaining == 3
+    assert shared_login_budget("0x" + "11" * 20, "flash.rath.fi", clock).remaining == 3
+    assert shared_login_budget(TEST_ADDRESS, "flash.rath.fi", VirtualClock()).remaining == 3
