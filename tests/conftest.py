@@ -14,8 +14,16 @@ import pytest
 
 from xswap_sdk import AsyncRelayerClient, RelayerClient
 from xswap_sdk._clock import VirtualClock
+from xswap_sdk.flash._login_message import forget_login_budgets
 
 from .support import RELAYER_KEY, RELAYER_URL, resolve
+
+
+@pytest.fixture(autouse=True)
+def _fresh_login_budgets() -> None:
+    # The login budget is shared per signer and host across the process: one test's
+    # logins with the shared test key must not count against the next test's.
+    forget_login_budgets()
 
 
 @pytest.fixture(params=["sync", "async"])

@@ -48,6 +48,7 @@ from xswap_sdk.registry import DEFAULT_REGISTRY, Registry
 from xswap_sdk.relayer import RelayerPaths
 from xswap_sdk.routing import RoutingPaths
 from xswap_sdk.sandbox import Sandbox
+from xswap_sdk.sandbox.flash import FLASH_CHAINS, SANDBOX_ROUTERS
 from xswap_sdk.signing import sign_authorization, sign_burn_intent
 from xswap_sdk.testing import TEST_SIGNER
 
@@ -140,6 +141,8 @@ class Env:
             args["api_key"] = self.sandbox.api_keys[service]
         if service == "flash":
             args["signer"] = TEST_SIGNER
+            # The sandbox's routers, pinned with their format, as its own clients pin them.
+            args["registry"] = DEFAULT_REGISTRY.with_routers(*SANDBOX_ROUTERS)
         cls = CLIENTS[service][0 if self.kind == "sync" else 1]
         client = cls(**{**args, **overrides})
         self.made.append(client)
@@ -346,6 +349,14 @@ def refused(error_type: type[BaseException]) -> Check:
         if isinstance(error, errors.LoginError) and error.__cause__ is not None:
             error = error.__cause__
         assert isinstance(error, error_type), error
+
+    return check
+
+
+def refused_at(field_name: str) -> Check:
+    def check(env: Env, value: Any, result: Any, error: BaseException | None) -> None:
+        assert isinstance(error, errors.UnsafePayloadError), error
+        assert error.field == field_name, error
 
     return check
 
@@ -782,8 +793,9 @@ FLASH: dict[tuple[str, str], Sample] = {
         probe=lambda client: client.swap(TEST_SIGNER, **SWAP),
     ),
     ("__init__", "trusted_routers"): Sample(
-        {8453: [OTHER]},
-        refused(errors.UnsafePayloadError),
+        {chain.id: [chain.router] for chain in FLASH_CHAINS},
+        refused_at("quote.hook_data"),  # pinned by address: past the router, format unknown
+        client={"registry": DEFAULT_REGISTRY},
         probe=lambda client: client.swap(TEST_SIGNER, **SWAP),
     ),
     ("__init__", "gateway"): Sample(
@@ -808,6 +820,39 @@ FLASH: dict[tuple[str, str], Sample] = {
         polled_every(f"/balance/{TEST_SIGNER.address}"),
         extra={"at_least": 10**12, "wait_timeout": 30},
     ),
+    ("__init__", "max_slippage"): Sample(
+        "0.25",
+        refused(errors.InvalidInputError),
+        probe=lambda client: client.swap(TEST_SIGNER, **SWAP),
+    ),
+    ("*", "max_slippage"): Sample("0.25", refused(errors.InvalidInputError)),
+    ("__init__", "unsafe_trust_service_parties"): Sample(
+        True,
+        refused_at("quote.hook_data"),  # past the router, at its unknown format
+        probe=lambda client: client.swap(TEST_SIGNER, **SWAP),
+        arrange=lambda env: env.sandbox.faults.tamper_flash_router(OTHER, times=None),
+    ),
+    ("__init__", "unsafe_trust_router_output"): Sample(
+        True,
+        refused(errors.BadRequestError),  # signed and sent: the backend refuses the router
+        client={"unsafe_trust_service_parties": True},
+        probe=lambda client: client.swap(TEST_SIGNER, **SWAP),
+        arrange=lambda env: env.sandbox.faults.tamper_flash_router(OTHER, times=None),
+    ),
+    ("swap", "unsafe_trust_router_output"): Sample(
+        True,
+        refused(errors.BadRequestError),  # signed and sent: the backend refuses the router
+        client={"unsafe_trust_service_parties": True},
+        arrange=lambda env: env.sandbox.faults.tamper_flash_router(OTHER, times=None),
+    ),
+    ("__init__", "unsafe_login_message"): Sample(
+        True,
+        refused(errors.AuthenticationError),  # signed: the sandbox then refuses the text
+        arrange=lambda env: env.sandbox.faults.tamper_login_message(
+            f"Sign in to Flash as {TEST_SIGNER.address}"
+        ),
+    ),
+    ("*", "max_total_fee"): Sample(1, refused(errors.QuoteRejectedError)),
     ("build_order", "min_amount_out"): Sample(10**30, refused(errors.UnsafePayloadError)),
     ("build_order", "max_fee_cap"): Sample(1, refused(errors.QuoteRejectedError)),
     ("swap", "min_amount_out"): Sample(10**30, refused(errors.UnsafePayloadError)),
@@ -879,8 +924,12 @@ FLASH: dict[tuple[str, str], Sample] = {
     ("build_order", "user"): Sample(
         SECOND_WALLET.address,
         result_is(lambda order, user: order.user == user),
-        extra={"balances": From(lambda env: env.second_balances)},
+        extra={
+            "balances": From(lambda env: env.second_balances),
+            "recipient": TEST_SIGNER.address,  # the quote pays the wallet that asked
+        },
     ),
+    ("build_order", "recipient"): Sample(OTHER, refused_at("quote.hook_data.recipient")),
     ("build_order", "sources"): Sample(
         {8453: 2_000_000},
         result_is(lambda order, _: [s.chain_id for s in order.sources] == [8453]),
@@ -1129,7 +1178,7 @@ def prepare(env: Env, service: str, method: str) -> None:
         flash = sb.flash_client(TEST_SIGNER)
         base = DEFAULT_REGISTRY.chain(8453)
         # Base with another GatewayWallet: orders for Base must then be refused.
-        env.state["other_registry"] = DEFAULT_REGISTRY.with_chains(
+        env.state["other_registry"] = DEFAULT_REGISTRY.with_routers(*SANDBOX_ROUTERS).with_chains(
             dataclasses.replace(base, gateway_wallet=OTHER)
         )
         if method in ("build_order", "sign_order", "submit_swap"):
@@ -1137,7 +1186,9 @@ def prepare(env: Env, service: str, method: str) -> None:
             env.state["chains"] = chains = flash.get_supported_chains()
             balances = flash.get_balance(TEST_SIGNER.address)
             env.state["second_balances"] = flash.get_balance(SECOND_WALLET.address)
-            small = flash.get_quote(**{**SWAP, "input_amount": 1_000_000}, sender=OTHER)
+            small = flash.get_quote(
+                **{**SWAP, "input_amount": 1_000_000}, sender=TEST_SIGNER.address
+            )
             env.state["small_quote"] = small
             env.state["order_inputs"] = {
                 # Without the request it was asked with, so chain_id must be given.
@@ -1156,6 +1207,7 @@ def prepare(env: Env, service: str, method: str) -> None:
                 chains=chains,
                 balances=env.state["second_balances"],
                 user=SECOND_WALLET.address,
+                recipient=TEST_SIGNER.address,  # the quote pays the wallet that asked
             )
         if method == "wait_for_swap":
             swapped = flash.swap(TEST_SIGNER, **SWAP)

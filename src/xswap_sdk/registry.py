@@ -16,7 +16,22 @@ What is pinned:
 - where it is known, the EIP-712 name and version of native USDC's own domain, which
   permits and EIP-3009 authorizations are signed for (``"USD Coin"``, ``"2"`` on
   Ethereum, Base and Arbitrum One; ``"USDC"``, ``"2"`` on Base Sepolia). Elsewhere the
-  caller names them, or the SDK reads them from the token where web3 is at hand.
+  caller names them, or the SDK reads them from the token where web3 is at hand;
+- the swap backend's routers (`SwapRouter`): per chain, a router a burn intent may pay
+  (its ``destinationRecipient`` and ``destinationCaller``) and the id of the format its
+  ``hook_data`` and ``swap_calldata`` are read with (`Registry.router_formats`).
+
+Routers: **none is pinned by default.** Rath publishes no deployment of the Flash swap
+router: its API documentation (https://docs.rath.fi/xPath/f-spot, "Supported Chains")
+shows ``"routerAddress": "0x..."`` only, and its public examples
+(github.com/RathFinance/tachyon-examples, tachyon-forwarder, Tachyon-Account) cover the
+routing service and the relayer, not Flash; nor is the layout of the router's
+``hook_data`` published. So `DEFAULT_REGISTRY` pins no router, and a swap is refused
+until the caller pins the router they vetted (``trusted_routers=`` on the client, or
+`Registry.with_routers`), or opts in to the service's choice by name
+(``unsafe_trust_service_parties=True``). One router format is known, the sandbox's
+(`xswap_sdk._router_formats.SANDBOX_ROUTER_FORMAT`); add others with
+`Registry.with_router_format`.
 
 Sources (read when the table was written; Circle adds chains over time):
 
@@ -52,6 +67,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final
 
+from ._router_formats import SANDBOX_ROUTER_FORMAT, RouterDecoder, decode_sandbox_router
 from .errors import InvalidInputError, UnsafePayloadError
 from .types import to_checksum
 
@@ -64,6 +80,7 @@ __all__ = [
     "PERMIT2",
     "GatewayChain",
     "Registry",
+    "SwapRouter",
 ]
 
 PERMIT2: Final = "0x000000000022D473030F116dDEE9F6B43aC78BA3"
@@ -153,9 +170,46 @@ class GatewayChain:
             object.__setattr__(self, field, _address(field, getattr(self, field)))
 
 
+@dataclass(frozen=True, slots=True)
+class SwapRouter:
+    """A swap backend router pinned on one chain: a burn intent may name it as its
+    ``destinationRecipient`` and ``destinationCaller``.
+
+    Attributes:
+        chain_id: the destination chain it runs on.
+        address: the router contract (kept checksummed).
+        output_format: the id of the format its ``hook_data`` and ``swap_calldata`` are
+            read in (a key of `Registry.router_formats`), or ``None`` when it is not
+            known; a swap through a router of unknown format is refused unless the
+            caller passes ``unsafe_trust_router_output=True``.
+        name: a readable name, for messages.
+
+    Raises:
+        InvalidInputError: a bad chain id, address or format id.
+    """
+
+    chain_id: int
+    address: str
+    output_format: str | None = None
+    name: str | None = None
+
+    def __post_init__(self) -> None:
+        _whole("chain_id", self.chain_id, low=1)
+        object.__setattr__(self, "address", _address("address", self.address))
+        if self.output_format is not None and (
+            not isinstance(self.output_format, str) or not self.output_format
+        ):
+            raise InvalidInputError("output_format", "must be a non-empty str, or None")
+
+
 # The EIP-712 domains of native USDC the SDK pins (see the module docstring's sources).
 _USD_COIN_V2 = ("USD Coin", "2")
 _USDC_V2 = ("USDC", "2")
+
+
+_SANDBOX_FORMATS: Final[Mapping[str, RouterDecoder]] = {
+    SANDBOX_ROUTER_FORMAT: decode_sandbox_router
+}
 
 
 def _mainnet(
@@ -201,18 +255,31 @@ class Registry:
     Args:
         chains: the entries. A chain id may appear once, and a domain once per network
             (mainnet or testnet).
+        routers: the pinned swap routers (`SwapRouter`), any number per chain.
+        router_formats: ``{format id: decoder}``, the router formats the SDK can read
+            (see ``xswap_sdk._router_formats``); the sandbox router's format when not
+            given.
 
     Raises:
         InvalidInputError: not `GatewayChain` entries, a chain id given twice, or two
-            chains of one network sharing a domain.
+            chains of one network sharing a domain; a router that is not a
+            `SwapRouter`; a format that is not a callable under a non-empty id.
     """
 
-    __slots__ = ("_by_domain", "_chains")
+    __slots__ = ("_by_domain", "_chains", "_formats", "_routers")
 
     _chains: Mapping[int, GatewayChain]
     _by_domain: Mapping[tuple[int, bool], GatewayChain]
+    _routers: Mapping[tuple[int, str], SwapRouter]
+    _formats: Mapping[str, RouterDecoder]
 
-    def __init__(self, chains: Iterable[GatewayChain] = ()) -> None:
+    def __init__(
+        self,
+        chains: Iterable[GatewayChain] = (),
+        *,
+        routers: Iterable[SwapRouter] = (),
+        router_formats: Mapping[str, RouterDecoder] | None = None,
+    ) -> None:
         by_id: dict[int, GatewayChain] = {}
         by_domain: dict[tuple[int, bool], GatewayChain] = {}
         for chain in chains:
@@ -231,6 +298,19 @@ class Registry:
             by_domain[(chain.domain, chain.testnet)] = chain
         object.__setattr__(self, "_chains", MappingProxyType(by_id))
         object.__setattr__(self, "_by_domain", MappingProxyType(by_domain))
+        pinned: dict[tuple[int, str], SwapRouter] = {}
+        for router in routers:
+            if not isinstance(router, SwapRouter):
+                raise InvalidInputError("routers", "must hold SwapRouter entries")
+            pinned[(router.chain_id, router.address)] = router
+        object.__setattr__(self, "_routers", MappingProxyType(pinned))
+        formats = _SANDBOX_FORMATS if router_formats is None else dict(router_formats)
+        for key, decoder in formats.items():
+            if not isinstance(key, str) or not key or not callable(decoder):
+                raise InvalidInputError(
+                    "router_formats", "must map non-empty format ids to decoder functions"
+                )
+        object.__setattr__(self, "_formats", MappingProxyType(formats))
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("a Registry cannot be changed; use with_chains() for a new one")
@@ -280,7 +360,58 @@ class Registry:
         """
         replaced = {chain.chain_id for chain in chains if isinstance(chain, GatewayChain)}
         kept = [chain for chain in self._chains.values() if chain.chain_id not in replaced]
-        return Registry([*kept, *chains])
+        return Registry(
+            [*kept, *chains], routers=self._routers.values(), router_formats=self._formats
+        )
+
+    # -- swap routers
+
+    @property
+    def routers(self) -> tuple[SwapRouter, ...]:
+        """Every pinned swap router."""
+        return tuple(self._routers.values())
+
+    @property
+    def router_formats(self) -> Mapping[str, RouterDecoder]:
+        """``{format id: decoder}``: the router formats the SDK can read."""
+        return self._formats
+
+    def router(self, chain_id: int, address: str) -> SwapRouter | None:
+        """The pinned router ``address`` on ``chain_id``, or ``None`` when it is not pinned."""
+        try:
+            key = (chain_id, to_checksum(address))
+        except ValueError:
+            return None
+        return self._routers.get(key)
+
+    def with_routers(self, *routers: SwapRouter) -> Registry:
+        """A new registry that also pins ``routers`` (each replacing the entry of the same
+        chain and address). The registry it is called on is left as it was.
+
+        Raises:
+            InvalidInputError: an entry that is not a `SwapRouter`.
+        """
+        for router in routers:
+            if not isinstance(router, SwapRouter):
+                raise InvalidInputError("routers", "must be SwapRouter entries")
+        merged = {**self._routers, **{(r.chain_id, r.address): r for r in routers}}
+        return Registry(
+            self._chains.values(), routers=merged.values(), router_formats=self._formats
+        )
+
+    def with_router_format(self, format_id: str, decoder: RouterDecoder) -> Registry:
+        """A new registry that can read routers of format ``format_id`` with ``decoder``
+        (``(hook_data, swap_calldata) -> [RouterTerms, ...]``, raising `ValueError` for
+        bytes not in its format; see ``xswap_sdk._router_formats``).
+
+        Raises:
+            InvalidInputError: an empty id or a decoder that is not callable.
+        """
+        return Registry(
+            self._chains.values(),
+            routers=self._routers.values(),
+            router_formats={**self._formats, format_id: decoder},
+        )
 
     def __contains__(self, chain_id: object) -> bool:
         if isinstance(chain_id, GatewayChain):
@@ -296,10 +427,14 @@ class Registry:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Registry):
             return NotImplemented
-        return dict(self._chains) == dict(other._chains)
+        return (
+            dict(self._chains) == dict(other._chains)
+            and dict(self._routers) == dict(other._routers)
+            and dict(self._formats) == dict(other._formats)
+        )
 
     def __hash__(self) -> int:
-        return hash(frozenset(self._chains.values()))
+        return hash((frozenset(self._chains.values()), frozenset(self._routers.values())))
 
     def __repr__(self) -> str:
         mainnets = sum(1 for chain in self if not chain.testnet)
@@ -341,4 +476,5 @@ DEFAULT_REGISTRY: Final = Registry(
     ]
 )
 """Every chain Circle Gateway supports on EVM, mainnet and testnet, with its domain,
-native USDC and the Gateway contracts (see the module docstring for the sources)."""
+native USDC and the Gateway contracts (see the module docstring for the sources). It
+pins no swap router (none is published) and reads one router format, the sandbox's."""

@@ -19,7 +19,8 @@ import httpx
 from eth_account import Account
 from eth_account.messages import encode_defunct, encode_typed_data
 
-from xswap_sdk.registry import GatewayChain
+from xswap_sdk._router_formats import SANDBOX_ROUTER_FORMAT, encode_sandbox_router
+from xswap_sdk.registry import DEFAULT_REGISTRY, GatewayChain, Registry, SwapRouter
 from xswap_sdk.types import to_checksum
 
 from ..support import ADDRESS, FLASH_JWT
@@ -41,15 +42,57 @@ USDC = {
 }
 DOMAINS = {1: 0, 10: 2, 137: 7, 8453: 6, 42161: 3}
 NAMES = {1: "Ethereum", 10: "OP", 137: "Polygon", 8453: "Base", 42161: "Arbitrum"}
-HOOK_DATA = "0xdeadbeef"
-SWAP_CALLDATA = "0x12345678" + "00" * 32
+QUOTED_OUT = 3_012_345_678_901_234
+QUOTE_ID = bytes.fromhex("1d" * 32)
+
+
+def router_data(
+    amount: int = 10_000_000,
+    *,
+    recipient: str = ADDRESS,
+    token_out: str = WETH_BASE,
+    min_amount_out: int = QUOTED_OUT,
+) -> tuple[str, str]:
+    """``(hook_data, swap_calldata)`` in the sandbox router's format, which the stand-in's
+    router speaks too (pinned with it by `pinned_routers`)."""
+    return encode_sandbox_router(
+        quote_id=QUOTE_ID,
+        recipient=recipient,
+        token_out=token_out,
+        amount_in=amount,
+        min_amount_out=min_amount_out,
+    )
+
+
+HOOK_DATA, SWAP_CALLDATA = router_data()
 FEE = 2_010_000
+
+
+def pinned_routers(registry: Registry = DEFAULT_REGISTRY) -> Registry:
+    """``registry`` with the stand-in's router pinned, with its format, on each of its
+    chains, as a caller pins the router they vetted."""
+    return registry.with_routers(
+        *(
+            SwapRouter(c.chain_id, SWAP_ROUTER, output_format=SANDBOX_ROUTER_FORMAT)
+            for c in registry
+        )
+    )
+
+
+def siwe(address: str = ADDRESS, *, host: str = "flash.test", nonce: str = "n0nce1234") -> str:
+    """A Sign-In with Ethereum message for ``host`` (the stand-in's) and ``address``."""
+    return (
+        f"{host} wants you to sign in with your Ethereum account:\n{address}\n\n"
+        "Sign in to Flash.\n\n"
+        f"URI: https://{host}\nVersion: 1\nChain ID: 1\nNonce: {nonce}\n"
+        "Issued At: 2025-01-01T00:00:00Z"
+    )
+
+
 AUTH_PATHS = ("/swap", "/history", "/referrals")
 
 
-def auth_message(
-    text: str = f"Sign in to Flash as {ADDRESS}", message_id: str = "m-1", **changes: Any
-) -> dict[str, Any]:
+def auth_message(text: str = siwe(), message_id: str = "m-1", **changes: Any) -> dict[str, Any]:
     """A sign-in message as ``POST /auth/message`` sends it (naming the wallet, or the
     SDK would not sign it)."""
     return {"message": text, "expiry": START + 300, "messageId": message_id, **changes}
@@ -125,10 +168,14 @@ def quote(
     *,
     gateway_fee: int | None = FEE,
     expires_at: int | None = START + 60,
-    hook_data: str | None = HOOK_DATA,
+    hook_data: str | None = "router",
+    recipient: str = ADDRESS,
     **changes: Any,
 ) -> dict[str, Any]:
-    """A quote as ``GET /quote`` sends it (snake_case)."""
+    """A quote as ``GET /quote`` sends it (snake_case); its hook data and calldata are
+    the router's for ``amount`` and ``recipient`` unless given."""
+    own_hook, own_calldata = router_data(amount, recipient=recipient)
+    hook_data = own_hook if hook_data == "router" else hook_data
     body: dict[str, Any] = {
         "token_in": {
             "address": USDC[8453],
@@ -140,7 +187,7 @@ def quote(
         },
         "token_out": {
             "address": WETH_BASE,
-            "amount": "3012345678901234",
+            "amount": str(QUOTED_OUT),
             "decimals": 18,
             "logo_url": "https://logos.test/weth.svg",
             "price_usd": "3318.41",
@@ -154,7 +201,7 @@ def quote(
         "single_swap_router": ROUTER,
         "hook_data": hook_data,
         "swap_router_address": SWAP_ROUTER.lower(),
-        "swap_calldata": SWAP_CALLDATA,
+        "swap_calldata": own_calldata,
         "expires_at": expires_at,
     }
     body.update(changes)
@@ -365,7 +412,7 @@ class FakeFlash:
             return httpx.Response(200, json=self.chains)
         if path == "/auth/message":
             message_id = f"msg-{next(self._ids)}"
-            text = f"Sign in to Flash\nAddress: {body['userAddress']}\nNonce: {message_id}"
+            text = siwe(body["userAddress"], nonce=message_id.replace("-", "") + "abcdefgh")
             self.messages[message_id] = (text, body["userAddress"])
             return httpx.Response(
                 200, json={"message": text, "expiry": START + 300, "messageId": message_id}
@@ -389,7 +436,11 @@ class FakeFlash:
             )
         if path == "/quote":
             amount = int(request.url.params["inputAmount"])
-            return httpx.Response(200, json=quote(amount, **self.quote_changes))
+            params = request.url.params
+            recipient = params.get("recipient") or params["from"]
+            return httpx.Response(
+                200, json=quote(amount, recipient=recipient, **self.quote_changes)
+            )
         if path.startswith("/balance/"):
             return httpx.Response(200, json=balance(self.held, path.rsplit("/", 1)[1]))
         if path == "/swap":

@@ -15,10 +15,11 @@ from pytest_httpx import HTTPXMock
 
 from xswap_sdk import AsyncFlashClient, FlashClient
 from xswap_sdk._clock import VirtualClock
+from xswap_sdk.registry import DEFAULT_REGISTRY
 
 from ..evm.conftest import async_w3, compiled, deploy, deploy_async, w3  # noqa: F401
 from ..support import FLASH_JWT, FLASH_URL, TEST_PRIVATE_KEY, resolve
-from .backend import FakeFlash
+from .backend import FakeFlash, pinned_routers
 
 
 @pytest.fixture
@@ -41,6 +42,8 @@ async def make_flash(kind: str, clock: VirtualClock) -> AsyncIterator[Callable[.
 
     def make(**kwargs: Any) -> Any:
         cls = FlashClient if kind == "sync" else AsyncFlashClient
+        # The stand-in's router is pinned, with its format, as a careful caller pins theirs.
+        kwargs["registry"] = pinned_routers(kwargs.get("registry") or DEFAULT_REGISTRY)
         client = cls(**{"base_url": FLASH_URL, "clock": clock, **kwargs})
         made.append(client)
         return client

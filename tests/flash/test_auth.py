@@ -21,7 +21,7 @@ from xswap_sdk.flash import AuthSession
 from xswap_sdk.signing import recover_personal_sign
 
 from ..support import ADDRESS, FLASH_JWT, FLASH_URL, resolve
-from .backend import FakeFlash, auth_message, history, verification
+from .backend import FakeFlash, auth_message, history, siwe, verification
 
 HISTORY = f"{FLASH_URL}/history?page=1&page_size=20"
 
@@ -56,7 +56,7 @@ async def test_the_login_signature_recovers_to_the_signer(
     make_flash: Any, httpx_mock: HTTPXMock, wallet: LocalAccount
 ) -> None:
     # Names the wallet (or it is not signed); the nonce looks like hex, still signed as text.
-    message = f"Sign in to Flash\nAddress: {wallet.address}\nNonce: 0x1234"
+    message = siwe(wallet.address, nonce="m7m7m7m7m7")
     httpx_mock.add_response(url=f"{FLASH_URL}/auth/message", json=auth_message(message, "m-7"))
     httpx_mock.add_response(
         url=f"{FLASH_URL}/auth/verify", json=verification("jwt-7", wallet.address)

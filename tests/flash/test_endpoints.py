@@ -29,6 +29,7 @@ from ..support import ADDRESS, FLASH_JWT, FLASH_URL, resolve
 from .backend import (
     GATEWAY_MINTER,
     GATEWAY_WALLET,
+    HOOK_DATA,
     SWAP_CALLDATA,
     SWAP_ROUTER,
     USDC,
@@ -38,6 +39,7 @@ from .backend import (
     history,
     pagination,
     quote,
+    siwe,
     swap_record,
     token,
     verification,
@@ -87,10 +89,10 @@ async def test_request_auth_message_posts_the_address(flash: Any, httpx_mock: HT
     httpx_mock.add_response(
         url=f"{FLASH_URL}/auth/message",
         method="POST",
-        json={"message": "Sign in", "expiry": 1735689900, "messageId": "m-1"},
+        json={"message": siwe(), "expiry": 1735689900, "messageId": "m-1"},
     )
     message = await resolve(flash.request_auth_message(ADDRESS.lower()))
-    assert (message.message, message.expiry, message.message_id) == ("Sign in", 1735689900, "m-1")
+    assert (message.message, message.expiry, message.message_id) == (siwe(), 1735689900, "m-1")
     assert sent_json(httpx_mock) == {"userAddress": ADDRESS}
     assert "authorization" not in only_request(httpx_mock).headers
 
@@ -210,7 +212,7 @@ async def test_get_quote_sends_the_exact_query(flash: Any, httpx_mock: HTTPXMock
     )
     assert result.swap_router_address == SWAP_ROUTER
     assert result.swap_calldata == SWAP_CALLDATA
-    assert result.hook_data == "0xdeadbeef"
+    assert result.hook_data == HOOK_DATA
     assert result.expires_at == 1_735_689_660
     assert result.request is not None
     assert result.request.input_amount == 10_000_000

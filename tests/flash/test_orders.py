@@ -41,6 +41,7 @@ from .backend import (
     chain,
     chains,
     pin,
+    pinned_routers,
     quote,
     recover_order_signer,
 )
@@ -48,6 +49,7 @@ from .backend import (
 CHAINS = [Chain.model_validate(c) for c in chains()]
 AMOUNT = 10_000_000
 WALLET: LocalAccount = Account.from_key(TEST_PRIVATE_KEY)
+REGISTRY = pinned_routers()  # the stand-in's router pinned, with its format
 
 
 def word(address: str) -> str:
@@ -60,6 +62,9 @@ def a_quote(amount: int = AMOUNT, **changes: Any) -> Quote:
 
 def order(held: dict[int, int], amount: int = AMOUNT, **kwargs: Any) -> Order:
     kwargs.setdefault("chain_id", 8453)
+    kwargs["registry"] = pinned_routers(kwargs.get("registry", DEFAULT_REGISTRY))
+    # These tests are about choosing sources; the total fee cap has tests of its own.
+    kwargs.setdefault("max_total_fee", 10**12)
     return build_order(
         # The wire dict, as a caller may pass it: build_order reads it into a Quote.
         quote(amount, **kwargs.pop("quote_changes", {})),
@@ -279,7 +284,9 @@ def test_quote_and_destination_problems(kwargs: dict[str, Any], error: Any, argu
 def test_the_destination_defaults_to_the_quoted_chain() -> None:
     quoted = a_quote()
     with pytest.raises(errors.InvalidInputError) as info:
-        build_order(quoted, chains=CHAINS, balances={42161: 20_000_000}, user=ADDRESS)
+        build_order(
+            quoted, chains=CHAINS, balances={42161: 20_000_000}, user=ADDRESS, registry=REGISTRY
+        )
     assert info.value.argument == "chain_id"  # a quote read from a dict does not know it
 
 
@@ -290,6 +297,7 @@ def test_a_wire_dict_quote_and_chains_are_accepted() -> None:
         balances={"42161": "20000000"},
         user=ADDRESS.lower(),
         chain_id=8453,
+        registry=REGISTRY,
     )
     assert built.sources[0].chain_id == 42161
 
@@ -299,7 +307,7 @@ def test_a_wire_dict_quote_and_chains_are_accepted() -> None:
 
 def test_one_source_is_signed_as_a_burn_intent() -> None:
     built = order({42161: 20_000_000})
-    signed = sign_order(built, WALLET)
+    signed = sign_order(built, WALLET, registry=REGISTRY)
     assert isinstance(signed, SignedOrder)
     wire = signed.to_wire()
     assert len(wire) == 1
@@ -312,7 +320,7 @@ def test_one_source_is_signed_as_a_burn_intent() -> None:
 
 def test_several_sources_are_signed_once_as_a_set() -> None:
     built = order({42161: 6_000_000, 8453: 9_000_000})
-    signed = sign_order(built, WALLET)
+    signed = sign_order(built, WALLET, registry=REGISTRY)
     wire = signed.to_wire()
     assert len(wire) == 2
     assert "signature" in wire[0]
@@ -336,7 +344,7 @@ def test_typed_data_for_signing_elsewhere() -> None:
 
 def test_only_the_orders_user_may_sign() -> None:
     with pytest.raises(errors.InvalidInputError) as info:
-        sign_order(order({42161: 20_000_000}), Account.create())
+        sign_order(order({42161: 20_000_000}), Account.create(), registry=REGISTRY)
     assert info.value.argument == "signer"
     with pytest.raises(errors.InvalidInputError):
         sign_order("not an order", WALLET)  # type: ignore[arg-type]
@@ -344,7 +352,7 @@ def test_only_the_orders_user_may_sign() -> None:
 
 def test_the_clients_expose_the_same_functions() -> None:
     # The quote's expiry is checked by the client's clock: the virtual one starts before it.
-    client = FlashClient(base_url="https://flash.invalid", clock=VirtualClock())
+    client = FlashClient(base_url="https://flash.invalid", clock=VirtualClock(), registry=REGISTRY)
     built = client.build_order(
         a_quote(), chains=CHAINS, balances={42161: 20_000_000}, user=ADDRESS, chain_id=8453
     )
@@ -357,7 +365,7 @@ def test_the_clients_expose_the_same_functions() -> None:
 POOL_BODIES = [chain(3000 + index) for index in range(20)]
 POOL = [Chain.model_validate(body) for body in POOL_BODIES]
 POOL_IDS = [c.id for c in POOL]
-POOL_REGISTRY = Registry(pin(*POOL_BODIES))  # made-up chains, pinned by the test
+POOL_REGISTRY = pinned_routers(Registry(pin(*POOL_BODIES)))  # made-up chains, pinned by the test
 
 
 def fewest_chains(amount: int, usable: list[int]) -> int | None:
@@ -391,6 +399,7 @@ def test_selection_properties(held: dict[int, int], amount: int, fee: int) -> No
             chain_id=3000,
             registry=POOL_REGISTRY,
             max_fee_cap=3_000_000,
+            max_total_fee=10**12,
         )
 
     if needed is None:
@@ -430,6 +439,6 @@ def test_select_sources_is_deterministic_and_minimal(usable: dict[int, int], amo
 
 
 def test_a_signed_intent_round_trips_through_its_wire_form() -> None:
-    signed = sign_order(order({42161: 20_000_000}), WALLET)
+    signed = sign_order(order({42161: 20_000_000}), WALLET, registry=REGISTRY)
     element = signed.to_wire()[0]
     assert BurnIntent.model_validate(element["intent"]) == signed.order.intents[0]

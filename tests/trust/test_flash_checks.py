@@ -15,12 +15,22 @@ from xswap_sdk.flash._operations import quote_request
 from xswap_sdk.flash._orders import default_max_fee_cap
 from xswap_sdk.registry import DEFAULT_REGISTRY
 
-from ..flash.backend import FEE, START, SWAP_ROUTER, WETH_BASE, chains, quote
+from ..flash.backend import (
+    FEE,
+    START,
+    SWAP_ROUTER,
+    WETH_BASE,
+    chains,
+    pinned_routers,
+    quote,
+    router_data,
+)
 from .support import TEST_ADDRESS, TEST_KEY, RecordingSigner
 
 CHAINS = [Chain.model_validate(c) for c in chains()]
 HELD = {42161: 20_000_000, 8453: 20_000_000}
 WALLET = Account.from_key(TEST_KEY)
+REGISTRY = pinned_routers()  # the stand-in's router, pinned with its format
 
 
 def asked(amount: int = 10_000_000, **changes: Any) -> Quote:
@@ -38,8 +48,15 @@ def asked(amount: int = 10_000_000, **changes: Any) -> Quote:
 
 
 def order(**kwargs: Any) -> Order:
-    arguments: dict[str, Any] = {"chains": CHAINS, "balances": HELD, "user": TEST_ADDRESS}
+    arguments: dict[str, Any] = {
+        "chains": CHAINS,
+        "balances": HELD,
+        "user": TEST_ADDRESS,
+        "registry": REGISTRY,
+    }
     arguments.update(kwargs)
+    if isinstance(arguments["registry"], type(REGISTRY)):
+        arguments["registry"] = pinned_routers(arguments["registry"])
     return build_order(arguments.pop("quote", None) or asked(), **arguments)
 
 
@@ -80,15 +97,129 @@ def test_the_quote_must_be_for_what_was_asked() -> None:
         order(min_amount_out=10**30)
 
 
-def test_routers_and_trusted_routers() -> None:
-    order(trusted_routers={8453: [SWAP_ROUTER.lower()]})
+def test_a_router_nobody_pinned_is_refused_naming_it_the_chain_and_how_to_pin_it() -> None:
+    with pytest.raises(errors.UnsafePayloadError) as info:
+        build_order(asked(), chains=CHAINS, balances=HELD, user=TEST_ADDRESS)
+    assert info.value.field == "quote.swap_router_address"
+    message = str(info.value)
+    assert SWAP_ROUTER in message
+    assert "chain 8453" in message
+    assert "trusted_routers=" in message
+    assert "unsafe_trust_service_parties=True" in message
+
+
+def test_trusted_routers_pin_a_router_of_unknown_format() -> None:
+    pinned = {"registry": DEFAULT_REGISTRY, "trusted_routers": {8453: [SWAP_ROUTER.lower()]}}
+    # Pinned, but its hook data cannot be read: refused, unless the caller trusts the router.
+    with pytest.raises(errors.UnsafePayloadError) as info:
+        build_order(asked(), chains=CHAINS, balances=HELD, user=TEST_ADDRESS, **pinned)
+    assert info.value.field == "quote.hook_data"
+    assert "unsafe_trust_router_output=True" in str(info.value)
+    built = build_order(
+        asked(),
+        chains=CHAINS,
+        balances=HELD,
+        user=TEST_ADDRESS,
+        unsafe_trust_router_output=True,
+        **pinned,
+    )
+    assert built.swap_router_address == SWAP_ROUTER
     for pins in ({8453: ["0x" + "55" * 20]}, {1: [SWAP_ROUTER]}):
-        with pytest.raises(errors.UnsafePayloadError) as info:
-            order(trusted_routers=pins)
-        assert info.value.field == "quote.swap_router_address"
+        with pytest.raises(errors.UnsafePayloadError) as refused:
+            build_order(
+                asked(),
+                chains=CHAINS,
+                balances=HELD,
+                user=TEST_ADDRESS,
+                registry=DEFAULT_REGISTRY,
+                trusted_routers=pins,
+                unsafe_trust_router_output=True,
+            )
+        assert refused.value.field == "quote.swap_router_address"
     for bad in ("router", {8453: "0x" + "55" * 20}, {8453: []}, {8453: ["nope"]}):
         with pytest.raises(errors.InvalidInputError):
             order(trusted_routers=bad)
+
+
+def test_the_service_router_only_with_the_loud_opt_in() -> None:
+    built = build_order(
+        asked(),
+        chains=CHAINS,
+        balances=HELD,
+        user=TEST_ADDRESS,
+        unsafe_trust_service_parties=True,
+        unsafe_trust_router_output=True,
+    )
+    assert built.swap_router_address == SWAP_ROUTER
+    # Even then the router must be the one the chain list names.
+    listed = [{**c, "routerAddress": "0x" + "55" * 20} for c in chains()]
+    with pytest.raises(errors.UnsafePayloadError):
+        build_order(
+            asked(),
+            chains=listed,
+            balances=HELD,
+            user=TEST_ADDRESS,
+            unsafe_trust_service_parties=True,
+            unsafe_trust_router_output=True,
+        )
+    with pytest.raises(errors.InvalidInputError):
+        order(unsafe_trust_service_parties="yes")
+
+
+ATTACKER = "0x" + "66" * 20
+
+
+@pytest.mark.parametrize(
+    ("terms", "field"),
+    [
+        ({"recipient": ATTACKER}, ".recipient"),
+        ({"token_out": ATTACKER}, ".tokenOut"),
+        ({"min_amount_out": 0}, ".minAmountOut"),
+        ({"min_amount_out": 3_012_345_678_901_234 * 995 // 1000 - 1}, ".minAmountOut"),
+    ],
+)
+def test_hook_data_naming_other_terms_is_refused(terms: dict[str, Any], field: str) -> None:
+    hook_data, calldata = router_data(**terms)
+    with pytest.raises(errors.UnsafePayloadError) as info:
+        order(quote=asked(hook_data=hook_data))
+    assert info.value.field == "quote.hook_data" + field
+    with pytest.raises(errors.UnsafePayloadError) as called:
+        order(quote=asked(swap_calldata=calldata))
+    assert called.value.field == "quote.swap_calldata" + field
+
+
+def test_the_router_minimum_is_held_to_min_amount_out_and_the_slippage() -> None:
+    quoted = 3_012_345_678_901_234
+    floor = quoted * 995 // 1000  # 0.5 % slippage
+    hook_data, calldata = router_data(min_amount_out=floor)
+    order(quote=asked(hook_data=hook_data, swap_calldata=calldata))
+    with pytest.raises(errors.UnsafePayloadError) as info:
+        order(quote=asked(hook_data=hook_data, swap_calldata=calldata), min_amount_out=floor + 1)
+    assert info.value.field == "quote.hook_data.minAmountOut"
+    # The quote's stated amount alone cannot vouch for it.
+    with pytest.raises(errors.UnsafePayloadError):
+        order(quote=asked(hook_data=hook_data), min_amount_out=quoted)
+
+
+@pytest.mark.parametrize(
+    "hook_data", ["0x", "0xdeadbeef", "0x" + "00" * 128, "0x" + "11" * 128, "0xzz"]
+)
+def test_router_data_not_in_its_format_is_refused(hook_data: str) -> None:
+    with pytest.raises(errors.UnsafePayloadError) as info:
+        order(quote=asked(hook_data=hook_data))
+    assert info.value.field.startswith("quote.hook_data")
+
+
+def test_the_total_fee_is_capped_whatever_the_number_of_chains() -> None:
+    three = {1: 6_000_000, 42161: 6_000_000, 8453: 6_000_000}
+    with pytest.raises(errors.UnsafePayloadError) as info:
+        order(balances=three)
+    assert info.value.field == "order.total_max_fee"
+    assert "max_total_fee=" in str(info.value)
+    assert len(order(balances=three, max_total_fee=3 * FEE).intents) == 3
+    with pytest.raises(errors.QuoteRejectedError):
+        order(balances=HELD, max_total_fee=FEE - 1)
+    assert len(order(balances=HELD).intents) == 1
 
 
 def test_an_unpinned_chain_needs_a_registry_entry() -> None:
@@ -147,10 +278,10 @@ def test_sign_order_checks_every_intent_again(spec: dict[str, Any], field: str) 
     tampered = _with_spec(built, 1, **spec)
     signer = RecordingSigner()
     with pytest.raises(errors.UnsafePayloadError) as info:
-        sign_order(tampered, signer)
+        sign_order(tampered, signer, registry=REGISTRY)
     assert info.value.field.endswith(field) or info.value.field == "intents.spec.hookData"
     assert signer.typed == []
-    assert sign_order(built, signer).signer == TEST_ADDRESS
+    assert sign_order(built, signer, registry=REGISTRY).signer == TEST_ADDRESS
     assert signer.typed[0]["primaryType"] == "BurnIntentSet"
 
 
@@ -159,9 +290,15 @@ def test_sign_order_refuses_mixed_networks_and_foreign_routers() -> None:
     sepolia = DEFAULT_REGISTRY.chain(84532)
     testnet_destination = built.model_copy(update={"chain_id": sepolia.chain_id})
     with pytest.raises(errors.UnsafePayloadError) as info:
-        sign_order(testnet_destination, WALLET)
+        sign_order(testnet_destination, WALLET, registry=REGISTRY)
     assert "mainnet" in str(info.value.expected) or "testnet" in str(info.value.expected)
+    # Signed only when the router is pinned where it is signed, too.
     with pytest.raises(errors.UnsafePayloadError) as routed:
         sign_order(built, WALLET, trusted_routers={8453: ["0x" + "55" * 20]})
-    assert routed.value.field == "order.swap_router_address"
-    sign_order(built, WALLET, trusted_routers={8453: [SWAP_ROUTER]})
+    assert routed.value.field == "quote.swap_router_address"
+    sign_order(built, WALLET, registry=REGISTRY)
+    # An order whose router data was changed after it was built is refused.
+    moved = built.model_copy(update={"swap_calldata": router_data(recipient=ATTACKER)[1]})
+    with pytest.raises(errors.UnsafePayloadError) as changed:
+        sign_order(moved, WALLET, registry=REGISTRY)
+    assert changed.value.field == "quote.swap_calldata.recipient"

@@ -43,12 +43,60 @@ def test_the_sandbox_message_passes() -> None:
         siwe(account=TEST_ADDRESS.lower()),
         siwe(domain="FLASH.rath.fi"),
         siwe(domain=f"https://{HOST}"),
-        f"Sign in to Flash\nAddress: {TEST_ADDRESS.lower()}\nNonce: msg-1",
-        f"Welcome! Your wallet {TEST_ADDRESS.upper().replace('0X', '0x')} signs in.",
     ],
 )
 def test_honest_messages_pass(message: str) -> None:
     check_login_message(message, address=TEST_ADDRESS, host=HOST)
+
+
+PLAIN = [
+    f"Sign in to Flash\nAddress: {TEST_ADDRESS.lower()}\nNonce: msg-1",
+    f"Welcome! Your wallet {TEST_ADDRESS.upper().replace('0X', '0x')} signs in.",
+]
+
+
+@pytest.mark.parametrize("message", PLAIN)
+def test_other_formats_pass_only_with_the_loud_opt_in(message: str) -> None:
+    with pytest.raises(errors.UnsafePayloadError) as info:
+        check_login_message(message, address=TEST_ADDRESS, host=HOST)
+    assert "unsafe_login_message=True" in str(info.value)
+    check_login_message(message, address=TEST_ADDRESS, host=HOST, unsafe_any_format=True)
+
+
+def test_another_sites_plain_text_login_is_refused() -> None:
+    # The attack of issue 19: whoever answers /auth/message logs in elsewhere as you.
+    other = (
+        "Welcome to OpenSea!\n\nClick to sign in and accept the Terms of Service.\n\n"
+        f"Wallet address:\n{TEST_ADDRESS.lower()}\n\nNonce:\n7c1d9f0e"
+    )
+    with pytest.raises(errors.UnsafePayloadError) as info:
+        check_login_message(other, address=TEST_ADDRESS, host=HOST)
+    assert info.value.field == "auth message"
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        siwe().replace("Version: 1", "Version: 2"),
+        siwe().replace("Chain ID: 1\n", ""),
+        siwe().replace("Nonce: 8f1c2d3e", "Nonce: 1"),
+        siwe().replace("Issued At", "Issued"),
+        siwe() + "\nYou also approve a transfer.",
+        siwe().replace("URI: https://", "URI: "),
+    ],
+)
+def test_a_malformed_sign_in_message_is_refused(broken: str) -> None:
+    with pytest.raises(errors.UnsafePayloadError):
+        check_login_message(broken, address=TEST_ADDRESS, host=HOST)
+
+
+def test_optional_fields_and_resources_pass() -> None:
+    full = (
+        siwe()
+        + "\nExpiration Time: 2025-01-01T00:05:00Z\nRequest ID: 42\nResources:\n"
+        + f"- https://{HOST}/terms"
+    )
+    check_login_message(full, address=TEST_ADDRESS, host=HOST)
 
 
 @pytest.mark.parametrize(
@@ -71,10 +119,11 @@ def test_honest_messages_pass(message: str) -> None:
     ],
 )
 def test_messages_for_another_account_or_site_are_refused(message: str, field: str) -> None:
-    with pytest.raises(errors.UnsafePayloadError) as info:
-        check_login_message(message, address=TEST_ADDRESS, host=HOST)
-    assert info.value.field == field
-    assert isinstance(info.value, errors.SigningError)
+    for loose in (False, True):
+        with pytest.raises(errors.UnsafePayloadError) as info:
+            check_login_message(message, address=TEST_ADDRESS, host=HOST, unsafe_any_format=loose)
+        assert info.value.field == field or (not loose and info.value.field == "auth message")
+        assert isinstance(info.value, errors.SigningError)
 
 
 def test_ports_must_agree_when_both_are_given() -> None:
@@ -108,7 +157,7 @@ def test_naming_the_account_in_plain_text_is_enough(text: str) -> None:
     message = f"{text}\nAccount: {TEST_ADDRESS}\n{text}"
     if "wants you to sign in" in message:
         return
-    check_login_message(message, address=TEST_ADDRESS, host=HOST)
+    check_login_message(message, address=TEST_ADDRESS, host=HOST, unsafe_any_format=True)
 
 
 def test_the_login_budget_caps_logins_per_minute() -> None:
@@ -141,3 +190,23 @@ def test_a_budget_of_its_own_size() -> None:
     for bad in ({"limit": 0}, {"limit": True}, {"window": 0}, {"window": "60"}):
         with pytest.raises(ValueError):
             LoginBudget(**bad)  # type: ignore[arg-type]
+
+
+def test_the_shared_budget_is_one_per_signer_and_host_across_threads() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from xswap_sdk.flash._login_message import shared_login_budget
+
+    clock = VirtualClock()
+
+    def spend(_: int) -> bool:
+        return shared_login_budget(TEST_ADDRESS.lower(), "Flash.Rath.fi", clock).try_spend()
+
+    with ThreadPoolExecutor(8) as pool:
+        spent = list(pool.map(spend, range(40)))
+    assert spent.count(True) == 3
+    assert shared_login_budget(TEST_ADDRESS, "flash.rath.fi", clock).remaining == 0
+    # Another host, another signer or another clock: budgets of their own.
+    assert shared_login_budget(TEST_ADDRESS, "other.example", clock).remaining == 3
+    assert shared_login_budget("0x" + "11" * 20, "flash.rath.fi", clock).remaining == 3
+    assert shared_login_budget(TEST_ADDRESS, "flash.rath.fi", VirtualClock()).remaining == 3

@@ -131,18 +131,16 @@ async def test_a_quote_without_an_expiry_is_refused(
     only_logged_in(signer)
 
 
-async def test_hook_data_is_trusted_as_documented(
+async def test_hook_data_that_the_router_cannot_have_made_is_refused(
     sb: Sandbox, kind: str, signer: RecordingSigner
 ) -> None:
-    # The spec makes hook_data opaque: the SDK cannot tell a tampered one and signs it.
-    # The swap backend, whose hook it is, refuses the order. See docs/trust.md.
+    # The sandbox router's format is known: hook data not in it is refused before signing.
     sb.faults.tamper_flash_quote({"hook_data": "0xdeadbeef"})
-    with pytest.raises(errors.BadRequestError, match="hookData"):
+    with pytest.raises(errors.UnsafePayloadError) as info:
         await resolve(flash(sb, kind, signer).swap(signer, **SWAP))
-    (signed,) = signer.typed
-    assert all(i["spec"]["hookData"] == "0xdeadbeef" for i in signed["message"]["intents"])
-    (posted,) = sb.requests.select("flash", "POST", "/swap")
-    assert posted.status == 400
+    assert info.value.field == "quote.hook_data"
+    assert nothing_submitted(sb)
+    only_logged_in(signer)
 
 
 # ------------------------------------------------------------------ flash chain lists
@@ -177,28 +175,15 @@ async def test_a_tampered_chain_list_is_refused(
     only_logged_in(signer)
 
 
-async def test_a_router_changed_everywhere_is_refused_by_trusted_routers(
+async def test_a_router_changed_everywhere_is_refused_by_default(
     sb: Sandbox, kind: str, signer: RecordingSigner
 ) -> None:
-    # A backend that lies consistently (chain list and quote) passes the router check;
-    # routers pinned by the caller do not. The client argument is the lead's to add:
-    # this drives the same flow with trusted_routers through the client's runner.
+    # A backend that lies consistently (chain list and quote) names a router nobody
+    # pinned: refused with the default settings.
     sb.faults.tamper_flash_chains(42161, {"routerAddress": ATTACKER})
     sb.faults.tamper_flash_quote({"swap_router_address": ATTACKER})
-    client = flash(sb, kind, signer)
-    plan = swaps.plan_swap(
-        signer,
-        **SWAP,
-        recipient=None,
-        sources=None,
-        max_fee_cap=None,
-        wait=False,
-        wait_timeout=60,
-        poll_interval=5,
-        trusted_routers={42161: [CHAINS[42161].router]},
-    )
     with pytest.raises(errors.UnsafePayloadError) as info:
-        await run_flow(client, swaps.swap(plan, clock=sb.clock), signer)
+        await resolve(flash(sb, kind, signer).swap(signer, **SWAP))
     assert info.value.field == "quote.swap_router_address"
     assert nothing_submitted(sb)
     only_logged_in(signer)
@@ -379,7 +364,8 @@ async def test_signing_unverified_is_possible_only_when_asked_loudly(
     "tampered",
     [
         "evil.example wants you to sign in with your Ethereum account:\n"
-        f"{TEST_ADDRESS}\n\nURI: https://evil.example\nVersion: 1\nNonce: 1",
+        f"{TEST_ADDRESS}\n\nURI: https://evil.example\nVersion: 1\nChain ID: 1\n"
+        "Nonce: 12345678\nIssued At: 2025-01-01T00:00:00Z",
         "Sign in to the swap backend. Nonce: 1",
     ],
     ids=["another-site", "no-account"],

@@ -35,6 +35,7 @@ from .._options import (
 )
 from .._pagination import PageWalk, walk_pages
 from .._simulation import check_simulate_option
+from .._slippage import check_slippage
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
 from ..gateway import AsyncGatewayClient
@@ -53,6 +54,7 @@ from . import _swap as swaps
 from ._auth import JWT_ENV, AuthSession, FlashAuth, SessionState
 from ._balance import DEFAULT_BALANCE_POLL_INTERVAL, DEFAULT_BALANCE_TIMEOUT
 from ._deposit import DepositMethod, DepositResult
+from ._login_message import check_login_message
 from ._orders import BalancesArg, ChainsArg, MaxFeeArg, Order, SignedOrder
 from ._swap import DEFAULT_SWAP_POLL_INTERVAL, DEFAULT_SWAP_TIMEOUT
 from ._trust import check_trusted_routers
@@ -109,7 +111,7 @@ def _leaderboard_walk(
 
 
 def _session_state(
-    signer: Signer | None, jwt: str | SecretStr | None, clock: Clock
+    signer: Signer | None, jwt: str | SecretStr | None, clock: Clock, unsafe_login_message: bool
 ) -> SessionState:
     if signer is not None:
         signer_address(signer)  # a bad signer is refused now, not at the first call
@@ -118,7 +120,15 @@ def _session_state(
         token = check_credential(jwt, argument="jwt")
     elif os.environ.get(JWT_ENV):
         token = check_credential(os.environ[JWT_ENV], argument="jwt", env_var=JWT_ENV)
-    return SessionState(token=token, signer=signer, clock=clock)
+    return SessionState(
+        token=token, signer=signer, clock=clock, unsafe_login_message=unsafe_login_message
+    )
+
+
+def _flag(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidInputError(name, "must be True or False")
+    return value
 
 
 class AsyncFlashClient(AsyncAPIClient):
@@ -140,8 +150,24 @@ class AsyncFlashClient(AsyncAPIClient):
             swaps and deposits are checked against; `xswap_sdk.registry.DEFAULT_REGISTRY`
             by default. ``DEFAULT_REGISTRY.with_chains(...)`` adds a chain: the only way
             to sign for a contract the SDK does not pin.
-        trusted_routers: ``{chain_id: [router, ...]}``: the only swap routers a quote
-            may name on those chains (on top of the chain list's ``routerAddress``).
+        trusted_routers: ``{chain_id: [router, ...]}``: swap routers you vetted, pinned
+            on top of the registry's (which pins none by default: Rath publishes none).
+            A quote whose router is pinned by neither is refused. Their hook-data
+            format is unknown, so a swap through them also needs
+            ``unsafe_trust_router_output=True``; pin a router of known format with
+            ``registry=DEFAULT_REGISTRY.with_routers(SwapRouter(...))``.
+        max_slippage: the largest ``slippage`` accepted, in percent (default 5);
+            ``max_slippage=`` on a call raises it for that call.
+        unsafe_trust_service_parties: DANGEROUS, trusting the service with your funds:
+            accept a swap router that neither you nor the registry pinned when the
+            backend names it (in the quote and the chain list). Every burn intent pays
+            that router.
+        unsafe_trust_router_output: DANGEROUS, trusting the router with the output:
+            sign the hook data of a router whose format the SDK cannot read, so who
+            receives the output and how much is not checked.
+        unsafe_login_message: DANGEROUS: sign a login message that is not a
+            Sign-In with Ethereum (EIP-4361) message for this host (it must still name
+            your address and no other site).
         gateway: a Circle Gateway client for `wait_for_gateway_balance`; without it,
             the swap backend's ``/balance`` is polled.
         deadline: the most seconds one call may take in all, retries, slow answers and
@@ -205,7 +231,20 @@ class AsyncFlashClient(AsyncAPIClient):
         on_retry: RetryHook | None = None,
         limits: httpx.Limits | None = None,
         policy: PolicyLike | None = None,
+        max_slippage: Decimal | float | int | str | None = None,
+        unsafe_trust_service_parties: bool = False,
+        unsafe_trust_router_output: bool = False,
+        unsafe_login_message: bool = False,
     ) -> None:
+        self._unsafe_trust_service_parties = _flag(
+            "unsafe_trust_service_parties", unsafe_trust_service_parties
+        )
+        self._unsafe_trust_router_output = _flag(
+            "unsafe_trust_router_output", unsafe_trust_router_output
+        )
+        # Checked now, so a bad maximum fails at construction, not at the first swap.
+        check_slippage(0, max_slippage=max_slippage)
+        self._max_slippage = max_slippage
         if registry is not None and not isinstance(registry, Registry):
             raise InvalidInputError("registry", "must be a xswap_sdk.registry.Registry")
         self._registry = DEFAULT_REGISTRY if registry is None else registry
@@ -214,7 +253,9 @@ class AsyncFlashClient(AsyncAPIClient):
             raise InvalidInputError("gateway", "must be an AsyncGatewayClient or None")
         self._gateway = gateway
         # Set before the base class builds the transport, which asks for the auth.
-        self._session = _session_state(signer, jwt, clock)
+        self._session = _session_state(
+            signer, jwt, clock, _flag("unsafe_login_message", unsafe_login_message)
+        )
         super().__init__(
             base_url=base_url,
             timeout=timeout,
@@ -233,8 +274,19 @@ class AsyncFlashClient(AsyncAPIClient):
         )
 
     def _make_auth(self) -> FlashAuth:
-        # Copies made with with_options share the session, so one login serves them all.
+        # Copies made with with_options share the session, so one login serves them all;
+        # a copy for another host gets a session of its own and logs in there: a JWT
+        # is sent only to the host that issued it (or that ``jwt=`` was given for).
+        if self._session.host is None:
+            self._session.host = self._host
+        elif self._session.host != self._host:
+            self._session = self._session.for_host(self._host)
         return FlashAuth(self._session, client=type(self).__name__, host=self._host)
+
+    def _slippage_limit(
+        self, max_slippage: Decimal | float | int | str | None
+    ) -> Decimal | float | int | str | None:
+        return self._max_slippage if max_slippage is None else max_slippage
 
     @property
     def _host(self) -> str:
@@ -275,6 +327,8 @@ class AsyncFlashClient(AsyncAPIClient):
         chain_id: int | None = None,
         min_amount_out: int | str | None = None,
         max_fee_cap: int | str | None = None,
+        recipient: str | None = None,
+        max_total_fee: int | str | None = None,
     ) -> Order:
         """Choose source chains and build the burn intents; see `xswap_sdk.flash.build_order`.
 
@@ -288,14 +342,18 @@ class AsyncFlashClient(AsyncAPIClient):
             sources: ``{chain_id: amount}`` to choose the source chains yourself.
             max_fee: each intent's ``maxFee``; the quote's gateway fee by default.
             chain_id: the destination chain, when the quote does not say.
-            min_amount_out: refuse a quote that promises less output than this, in the
-                output token's smallest units.
+            min_amount_out: the least output accepted, in the output token's smallest
+                units: both the quote's stated output and the minimum the router's
+                hook data and calldata enforce must reach it.
             max_fee_cap: refuse a gateway fee above this per intent, in smallest USDC
                 units; by default 2.01 USDC plus 1 bp of the amount.
+            recipient: who must receive the output; the quote's request's, else ``user``.
+            max_total_fee: refuse an order whose intents' fees add up to more than
+                this; by default 2 x 2.01 USDC plus 1 bp of the amount.
 
         Raises:
             UnsafePayloadError: the quote or the chain list is not what was asked, or
-                disagrees with the client's registry or trusted routers.
+                disagrees with the client's registry or pinned routers.
         """
         return orders.build_order(
             quote,
@@ -310,6 +368,10 @@ class AsyncFlashClient(AsyncAPIClient):
             trusted_routers=self._trusted_routers,
             registry=self._registry,
             now=self.clock.time(),
+            recipient=recipient,
+            max_total_fee=max_total_fee,
+            unsafe_trust_service_parties=self._unsafe_trust_service_parties,
+            unsafe_trust_router_output=self._unsafe_trust_router_output,
         )
 
     def sign_order(self, order: Order, signer: Signer) -> SignedOrder:
@@ -323,7 +385,12 @@ class AsyncFlashClient(AsyncAPIClient):
             signer: the depositor.
         """
         return orders.sign_order(
-            order, signer, registry=self._registry, trusted_routers=self._trusted_routers
+            order,
+            signer,
+            registry=self._registry,
+            trusted_routers=self._trusted_routers,
+            unsafe_trust_service_parties=self._unsafe_trust_service_parties,
+            unsafe_trust_router_output=self._unsafe_trust_router_output,
         )
 
     # -- login
@@ -356,7 +423,13 @@ class AsyncFlashClient(AsyncAPIClient):
         chosen = signer if signer is not None else self._session.signer
         if chosen is None:
             raise auth.missing_login(type(self).__name__, "login()")
-        login = auth.login(chosen, referred_by_code, host=self._host, budget=self._session.budget)
+        login = auth.login(
+            chosen,
+            referred_by_code,
+            host=self._host,
+            budget=self._session.budget(signer_address(chosen)),
+            unsafe_login_message=self._session.unsafe_login_message,
+        )
         flow = self._session.keep(login, chosen)
         async with self._session.async_lock():
             return await self._transport.run(flow, options)
@@ -366,14 +439,29 @@ class AsyncFlashClient(AsyncAPIClient):
     ) -> AuthMessage:
         """Ask for the message to sign (``POST /auth/message``); `login` does it all.
 
+        The manual login path: the message is checked as `login` checks it before it is
+        returned (a well-formed Sign-In with Ethereum message for this client's host and
+        ``user_address``), so what you then sign with your own tool is safe to sign.
+
         Args:
             user_address: the wallet that will sign the message.
             **options: per-call options for this call (`RequestOptions`): ``timeout``,
                 ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
                 ``extra_body``; see "Per-call options" in the configuration guide.
+
+        Raises:
+            UnsafePayloadError: the message is for another site or account, or not in a
+                format the client signs (see ``unsafe_login_message``).
         """
         operation = operations.request_auth_message(user_address)
-        return await self._transport.request(operation, options)
+        message = await self._transport.request(operation, options)
+        check_login_message(
+            message.message,
+            address=user_address,
+            host=self._host,
+            unsafe_any_format=self._session.unsafe_login_message,
+        )
+        return message
 
     async def verify_auth(
         self,
@@ -446,6 +534,7 @@ class AsyncFlashClient(AsyncAPIClient):
         sender: str,
         slippage: Decimal | float | int | str,
         recipient: str | None = None,
+        max_slippage: Decimal | float | int | str | None = None,
         **options: Unpack[RequestOptions],
     ) -> Quote:
         """Quote a swap of USDC into ``output_token`` on ``chain_id`` (``GET /quote``).
@@ -455,8 +544,11 @@ class AsyncFlashClient(AsyncAPIClient):
             output_token: the token to receive.
             chain_id: the destination chain.
             sender: the user's wallet (sent as ``from``).
-            slippage: percent, a whole number of basis points: ``1.5`` or ``"0.5"``.
+            slippage: percent, a whole number of basis points: ``1.5`` or ``"0.5"``;
+                above ``max_slippage`` it is refused before any I/O.
             recipient: who receives the output; the backend uses ``sender`` if omitted.
+            max_slippage: the largest slippage accepted for this call, in percent; the
+                client's (default 5) when not given.
             **options: per-call options for this call (`RequestOptions`): ``timeout``,
                 ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
                 ``extra_body``; see "Per-call options" in the configuration guide.
@@ -468,6 +560,7 @@ class AsyncFlashClient(AsyncAPIClient):
             sender=sender,
             slippage=slippage,
             recipient=recipient,
+            max_slippage=self._slippage_limit(max_slippage),
         )
         return await self._transport.request(operations.get_quote(request), options)
 
@@ -632,6 +725,9 @@ class AsyncFlashClient(AsyncAPIClient):
         sources: Mapping[int, int] | None = None,
         max_fee_cap: int | str | None = None,
         min_amount_out: int | str | None = None,
+        max_slippage: Decimal | float | int | str | None = None,
+        max_total_fee: int | str | None = None,
+        unsafe_trust_router_output: bool | None = None,
         wait: bool = False,
         wait_timeout: float = DEFAULT_SWAP_TIMEOUT,
         poll_interval: float = DEFAULT_SWAP_POLL_INTERVAL,
@@ -649,14 +745,29 @@ class AsyncFlashClient(AsyncAPIClient):
             output_token: the token to receive.
             chain_id: the destination chain.
             slippage: percent, a whole number of basis points (``1.5`` is sent as
-                ``slippageBps`` 150).
-            recipient: who receives the output; defaults to the signer.
+                ``slippageBps`` 150); above ``max_slippage`` it is refused before any
+                I/O. The router's minimum output must be at least the quoted output
+                less this.
+            recipient: who receives the output; defaults to the signer. The router's
+                hook data and calldata must name it.
             sources: ``{chain_id: amount}`` to choose the source chains yourself.
             max_fee_cap: refuse a quote whose gateway fee (each intent's ``maxFee``)
                 is above this, in smallest USDC units; by default 2.01 USDC plus 1 bp of
                 the amount per intent.
-            min_amount_out: refuse a quote that promises less of ``output_token`` than
-                this, in its smallest units.
+            min_amount_out: the least of ``output_token`` you accept, in its smallest
+                units. Checked twice: against the quote's stated ``token_out.amount``,
+                and against the minimum output the router's hook data and calldata
+                enforce (decoded, for a router of known format; for a router of unknown
+                format only with ``unsafe_trust_router_output``, and then only the
+                stated amount is checked).
+            max_slippage: the largest ``slippage`` accepted for this call, in percent;
+                the client's (default 5) when not given.
+            max_total_fee: refuse an order whose intents' ``maxFee`` add up to more
+                than this, in smallest USDC units; by default 2 x 2.01 USDC plus 1 bp of
+                the amount, whatever the number of source chains.
+            unsafe_trust_router_output: DANGEROUS, for this call: sign the hook data
+                of a router whose format the SDK cannot read (the router is trusted
+                with the output); the client's setting when ``None``.
             wait: poll the history until the swap completed or failed.
             wait_timeout: seconds to wait with ``wait=True``.
             poll_interval: seconds between history reads with ``wait=True``.
@@ -695,6 +806,14 @@ class AsyncFlashClient(AsyncAPIClient):
             poll_interval=poll_interval,
             trusted_routers=self._trusted_routers,
             registry=self._registry,
+            max_slippage=self._slippage_limit(max_slippage),
+            max_total_fee=max_total_fee,
+            unsafe_trust_service_parties=self._unsafe_trust_service_parties,
+            unsafe_trust_router_output=(
+                self._unsafe_trust_router_output
+                if unsafe_trust_router_output is None
+                else unsafe_trust_router_output
+            ),
         )
         auth.check_identity(self._session, plan.user)
         transport = self._transport_for(signer)

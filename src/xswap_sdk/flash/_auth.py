@@ -38,7 +38,7 @@ from ..errors import (
 )
 from ..signing.signer import Signer, personal_sign, signer_address
 from . import _operations as operations
-from ._login_message import LoginBudget, check_login_message
+from ._login_message import LoginBudget, check_login_message, shared_login_budget
 from .models import AuthMessage, AuthVerification
 
 if TYPE_CHECKING:
@@ -85,16 +85,38 @@ class SessionState:
     """
 
     def __init__(
-        self, *, token: SecretStr | None, signer: Signer | None, clock: Clock = SYSTEM_CLOCK
+        self,
+        *,
+        token: SecretStr | None,
+        signer: Signer | None,
+        clock: Clock = SYSTEM_CLOCK,
+        host: str | None = None,
+        unsafe_login_message: bool = False,
     ) -> None:
         self._state: tuple[SecretStr | None, int] = (token, 0)
         self.signer = signer
         self.session: AuthSession | None = None
-        # Shared by the client's copies: a backend that keeps rejecting the session (or
-        # asks for logins it should not) gets a few signatures a minute, not one per call.
-        self.budget = LoginBudget(clock=clock)
+        self.clock = clock
+        # The host whose token this is: a token is never sent to another host.
+        self.host = host
+        self.unsafe_login_message = unsafe_login_message
         self._lock = threading.Lock()
         self._async_lock = LoopBound(new_login_lock)
+
+    def budget(self, address: str) -> LoginBudget:
+        """The logins-per-minute budget of ``address`` at this session's host, shared by
+        every client of the process on the same clock (see `shared_login_budget`)."""
+        return shared_login_budget(address, self.host or "", self.clock)
+
+    def for_host(self, host: str) -> SessionState:
+        """A session for another host: the same signer, no token (it logs in there)."""
+        return SessionState(
+            token=None,
+            signer=self.signer,
+            clock=self.clock,
+            host=host,
+            unsafe_login_message=self.unsafe_login_message,
+        )
 
     @property
     def token(self) -> SecretStr | None:
@@ -169,11 +191,15 @@ class FlashAuth(Auth):
             raise missing_login(self._client, what)
         return chosen
 
+    def _own_token(self) -> SecretStr | None:
+        # A token issued by one host is never sent to another.
+        return self.state.token if self.state.host in (None, self._host) else None
+
     def headers(self, operation: Operation[Any], /) -> Mapping[str, str]:
         """The bearer token for the operations that need it, nothing for others."""
         if operation.auth != "required":
             return {}
-        token = self.state.token
+        token = self._own_token()
         if token is None:
             raise missing_login(self._client, f"{operation.method} {operation.log_path}")
         return {"Authorization": f"Bearer {token.get_secret_value()}"}
@@ -185,7 +211,7 @@ class FlashAuth(Auth):
 
     def needs_login(self, operation: Operation[Any] | None, /) -> bool:
         """Whether there is no JWT yet for an operation (or a flow) that needs one."""
-        return (operation is None or operation.auth == "required") and self.state.token is None
+        return (operation is None or operation.auth == "required") and self._own_token() is None
 
     def can_login(self, operation: Operation[Any], /) -> bool:
         """Whether a 401 on ``operation`` may be answered by logging in again."""
@@ -199,7 +225,13 @@ class FlashAuth(Auth):
         """
         what = "this call" if operation is None else f"{operation.method} {operation.log_path}"
         signer = self._login_signer(what)
-        return self.state.keep(login(signer, host=self._host, budget=self.state.budget), signer)
+        flow = login(
+            signer,
+            host=self._host,
+            budget=self.state.budget(signer_address(signer)),
+            unsafe_login_message=self.state.unsafe_login_message,
+        )
+        return self.state.keep(flow, signer)
 
     def lock(self) -> threading.Lock:
         """The session's lock, shared with the client's copies."""
@@ -247,19 +279,22 @@ def login(
     *,
     host: str,
     budget: LoginBudget | None = None,
+    unsafe_login_message: bool = False,
 ) -> Flow[AuthSession]:
     """The login flow: message, EIP-191 signature, verification.
 
     Arguments are checked at once, before any I/O. The message is signed only when it
-    names the signer's address and is not a Sign-In with Ethereum message for another
-    site than ``host`` (see `check_login_message`), and only while ``budget`` allows
-    another login.
+    is a well-formed Sign-In with Ethereum message for ``host`` and the signer's
+    address (see `check_login_message`), and only while ``budget`` allows another
+    login.
 
     Args:
         signer: the wallet that logs in.
         referred_by_code: a referral code to attribute the user to.
         host: the swap backend's host (``host[:port]`` of its base URL).
-        budget: the session's logins-per-minute budget.
+        budget: the logins-per-minute budget of the signer at ``host``.
+        unsafe_login_message: DANGEROUS: sign a message of another format when it
+            names the address and no other site.
 
     Raises:
         InvalidInputError: ``signer`` is not a `Signer`, or a bad ``referred_by_code``.
@@ -269,7 +304,7 @@ def login(
         not isinstance(referred_by_code, str) or not referred_by_code.strip()
     ):
         raise InvalidInputError("referred_by_code", "must be a non-empty string or None")
-    return _login_steps(signer, address, referred_by_code, host, budget)
+    return _login_steps(signer, address, referred_by_code, host, budget, unsafe_login_message)
 
 
 def _login_steps(
@@ -278,6 +313,7 @@ def _login_steps(
     referred_by_code: str | None,
     host: str,
     budget: LoginBudget | None,
+    unsafe_login_message: bool,
 ) -> Flow[AuthSession]:
     if budget is not None:
         budget.spend()
@@ -286,7 +322,9 @@ def _login_steps(
     except APIError as exc:
         raise LoginError(f"login failed: no message to sign ({exc})") from exc
     # The backend chooses the text; the wallet's signature must not be usable elsewhere.
-    check_login_message(message.message, address=address, host=host)
+    check_login_message(
+        message.message, address=address, host=host, unsafe_any_format=unsafe_login_message
+    )
     try:
         signature = personal_sign(signer, message.message)
     except PolicyRefusedError:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import threading
+import weakref
 from collections import deque
 from typing import Final, Protocol
 
@@ -32,6 +33,9 @@ __all__ = [
     "LoginBudget",
     "MonotonicClock",
     "check_login_message",
+    "check_siwe_message",
+    "forget_login_budgets",
+    "shared_login_budget",
 ]
 
 DEFAULT_LOGINS_PER_MINUTE: Final = 3
@@ -83,10 +87,116 @@ def _names(message: str, address: str) -> bool:
     return False
 
 
-def check_login_message(message: str, *, address: str, host: str) -> None:
+_SIWE_FIRST = re.compile(
+    r"^(?:(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]*)://)?(?P<authority>[^\s/?#]+) wants you to "
+    r"sign in with your Ethereum account:$"
+)
+_SIWE_FIELDS: Final = (
+    ("URI", True),
+    ("Version", True),
+    ("Chain ID", True),
+    ("Nonce", True),
+    ("Issued At", True),
+    ("Expiration Time", False),
+    ("Not Before", False),
+    ("Request ID", False),
+)
+_NONCE = re.compile(r"^[A-Za-z0-9]{8,}$")
+
+
+def _not_siwe(message: str, host: str, account: str, why: str) -> UnsafePayloadError:
+    return UnsafePayloadError(
+        "auth message",
+        expected=f"an EIP-4361 Sign-In with Ethereum message for {host} and {account}",
+        received=message if len(message) <= 300 else message[:300] + "...",
+        hint=(
+            f"Not signed: {why}. Text in another format could be another site's login. "
+            "If your backend really sends another format, pass unsafe_login_message=True "
+            "to the client (the text is then only checked to name your address and no "
+            "other site)."
+        ),
+    )
+
+
+def check_siwe_message(message: str, *, address: str, host: str) -> None:
+    """Refuse a login message that is not a well-formed EIP-4361 (Sign-In with Ethereum)
+    message for ``host`` and ``address``.
+
+    The message must read, line by line: ``[scheme://]<host> wants you to sign in with
+    your Ethereum account:``, the address, a blank line, an optional statement, then the
+    fields ``URI`` (on ``host``), ``Version: 1``, ``Chain ID`` (digits), ``Nonce`` (8 or
+    more letters and digits), ``Issued At``, optionally ``Expiration Time``, ``Not
+    Before``, ``Request ID`` and ``Resources`` (``- <uri>`` lines), in that order, and
+    nothing else. The host's port, when both name one, must match.
+
+    Raises:
+        UnsafePayloadError: anything else; nothing is signed.
+    """
+    account = to_checksum(address)
+    lines = message.replace("\r\n", "\n").split("\n")
+    header = _SIWE_FIRST.match(lines[0])
+    if header is None:
+        raise _not_siwe(message, host, account, "it is not a Sign-In with Ethereum message")
+    if not _same_host(header.group("authority"), host):
+        raise UnsafePayloadError(
+            "auth message domain",
+            expected=host,
+            received=header.group("authority"),
+            hint="This is a Sign-In with Ethereum message for another site.",
+        )
+    if len(lines) < 2 or lines[1].strip().lower() != account.lower():
+        raise UnsafePayloadError(
+            "auth message account",
+            expected=account,
+            received=lines[1] if len(lines) > 1 else None,
+        )
+    rest = lines[2:]
+    # An optional statement between blank lines, then the fields.
+    while rest and rest[0] == "":
+        rest = rest[1:]
+    if rest and not rest[0].startswith("URI: "):
+        rest = rest[1:]  # the statement
+        while rest and rest[0] == "":
+            rest = rest[1:]
+    values: dict[str, str] = {}
+    for name, required in _SIWE_FIELDS:
+        prefix = f"{name}: "
+        if rest and rest[0].startswith(prefix):
+            values[name] = rest[0][len(prefix) :].strip()
+            rest = rest[1:]
+        elif required:
+            raise _not_siwe(message, host, account, f"its {name} field is missing or misplaced")
+    if rest and rest[0] == "Resources:":
+        rest = rest[1:]
+        while rest and rest[0].startswith("- "):
+            rest = rest[1:]
+    if any(line.strip() for line in rest):
+        raise _not_siwe(message, host, account, f"it has unexpected text: {rest[0][:80]!r}")
+    if values["Version"] != "1":
+        raise _not_siwe(message, host, account, "its Version is not 1")
+    if not values["Chain ID"].isdigit():
+        raise _not_siwe(message, host, account, "its Chain ID is not a number")
+    if _NONCE.match(values["Nonce"]) is None:
+        raise _not_siwe(message, host, account, "its Nonce is not 8+ letters and digits")
+    found = _URI_AUTHORITY.match(values["URI"])
+    if found is None or not _same_host(found.group("authority"), host):
+        raise UnsafePayloadError(
+            "auth message URI",
+            expected=f"a URI on {host}",
+            received=values["URI"],
+            hint="This is a Sign-In with Ethereum message for another site.",
+        )
+
+
+def check_login_message(
+    message: str, *, address: str, host: str, unsafe_any_format: bool = False
+) -> None:
     """Refuse a login message that the caller's key must not sign.
 
-    The message is refused when it:
+    By default only a well-formed EIP-4361 message for ``host`` and ``address`` is
+    signed (see `check_siwe_message`). With ``unsafe_any_format`` (the client's
+    ``unsafe_login_message=True``) text of another shape is accepted too, as long as
+    the checks below pass. In both cases the message is refused when it:
 
     - is not text that can be signed (not a ``str``, or holding a lone surrogate);
     - does not name ``address`` (any case; as a whole ``0x`` + 40 hex digits);
@@ -95,14 +205,16 @@ def check_login_message(message: str, *, address: str, host: str) -> None:
     - is (or holds) an EIP-4361 Sign-In with Ethereum message whose domain, or whose
       ``URI:`` line, is not ``host``, or whose account line is not ``address``.
 
-    A message of another shape is accepted when it names the address: the spec does not
-    say what the backend's message looks like.
+    The spec does not say what the backend's message looks like; EIP-4361 is the one
+    format that binds a login to one site, so it is the only one signed by default.
 
     Args:
         message: the text ``POST /auth/message`` returned.
         address: the caller's address (the signer's).
         host: the swap backend's configured host, e.g. ``"flash.rath.fi"`` (a port, if
             given, must match one in the message).
+        unsafe_any_format: DANGEROUS: sign text that is not EIP-4361 when it names the
+            address and no other site.
 
     Raises:
         UnsafePayloadError: the message is for another account or another site, or is
@@ -134,6 +246,9 @@ def check_login_message(message: str, *, address: str, host: str) -> None:
             expected=f"a sign-in message naming {account}",
             received=message,
         )
+    if not unsafe_any_format:
+        check_siwe_message(message, address=account, host=host)
+        return
     for header in _SIWE_HEADER.finditer(message):
         authority = header.group("authority")
         if not _same_host(authority, host):
@@ -248,3 +363,39 @@ class LoginBudget:
 
     def __repr__(self) -> str:
         return f"LoginBudget(limit={self.limit}, window={self.window:g})"
+
+
+# Per clock (each timeline counts its own seconds), per (signer, host): process-wide.
+_BUDGETS: weakref.WeakKeyDictionary[object, dict[tuple[str, str], LoginBudget]] = (
+    weakref.WeakKeyDictionary()
+)
+_BUDGETS_LOCK = threading.Lock()
+
+
+def shared_login_budget(address: str, host: str, clock: MonotonicClock) -> LoginBudget:
+    """The one login budget of ``address`` at ``host``, shared by every client in this
+    process that uses ``clock`` (the real clock, for every live client).
+
+    A budget per client object would let a program (or a backend that keeps answering
+    401 to fresh clients) make three logins a minute per client; shared, the signer
+    signs at most `DEFAULT_LOGINS_PER_MINUTE` login messages a minute for one host.
+    Clients on different clocks (tests, each on its own `VirtualClock`) count apart.
+    """
+    key = (address.lower(), host.lower())
+    with _BUDGETS_LOCK:
+        per_clock = _BUDGETS.get(clock)
+        if per_clock is None:
+            per_clock = {}
+            _BUDGETS[clock] = per_clock
+        budget = per_clock.get(key)
+        if budget is None:
+            budget = LoginBudget(clock=clock)
+            per_clock[key] = budget
+        return budget
+
+
+def forget_login_budgets() -> None:
+    """Forget every shared login budget (for test suites that log in with one key on the
+    real clock from many tests)."""
+    with _BUDGETS_LOCK:
+        _BUDGETS.clear()

@@ -18,11 +18,12 @@ Retry decisions, per operation:
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any, Final
 
 from .._models import check_argument, refuse_unawaited, validate_request
 from .._operation import Operation, parser
+from .._slippage import check_slippage as shared_check_slippage
 from ..errors import InvalidInputError
 from ..types import Address, ChainId, HexBytes
 from .models import (
@@ -71,7 +72,6 @@ MAX_PAGE_SIZE: Final = 100
 so a typo such as ``page_size=10000`` is refused before it reaches the service."""
 
 _BPS_PER_PERCENT: Final = 100
-_MAX_SLIPPAGE: Final = Decimal(100)
 
 
 # ------------------------------------------------------------------------------ arguments
@@ -111,22 +111,22 @@ def _check_choice(argument: str, value: object, choices: tuple[str, ...]) -> str
     return value
 
 
-def check_slippage(slippage: object, argument: str = "slippage") -> Decimal:
+def check_slippage(
+    slippage: object, argument: str = "slippage", *, max_slippage: object = None
+) -> Decimal:
     """Validate a slippage in percent and return it as an exact `decimal.Decimal`.
 
-    ``1.5`` means 1.5 %. Any value from 0 to 100 that is a whole number of basis points
-    is accepted: ``1.5`` and ``"0.01"`` are, ``1.234`` is not (``POST /swap`` takes basis
-    points, so a finer value could not be honoured). A float is read through its
+    ``1.5`` means 1.5 %. The shared rule (`xswap_sdk._slippage.check_slippage`) applies:
+    a number from 0 to 100, at most ``max_slippage`` (5 % by default), refused naming
+    ``slippage`` and ``max_slippage`` above it. On top, the value must be a whole number
+    of basis points: ``1.5`` and ``"0.01"`` are, ``1.234`` is not (``POST /swap`` takes
+    basis points, so a finer value could not be honoured). A float is read through its
     shortest text (``1.1`` is ``Decimal("1.1")``), never through its binary value.
     """
-    if isinstance(slippage, bool) or not isinstance(slippage, int | float | str | Decimal):
-        raise InvalidInputError(argument, "must be a number of percent such as 1.5 or '0.5'")
-    try:
-        value = Decimal(str(slippage)) if isinstance(slippage, float) else Decimal(slippage)
-    except InvalidOperation:
-        raise InvalidInputError(argument, "must be a number of percent such as 1.5") from None
-    if not value.is_finite() or not 0 <= value <= _MAX_SLIPPAGE:
-        raise InvalidInputError(argument, "must be between 0 and 100 (percent)")
+    if slippage is None:
+        raise InvalidInputError(argument, "is required: a number of percent such as 0.5")
+    value = shared_check_slippage(slippage, max_slippage=max_slippage, argument=argument)
+    assert value is not None  # only None gives None
     if (value * _BPS_PER_PERCENT) % 1 != 0:
         raise InvalidInputError(
             argument, "must be a whole number of basis points (at most 2 decimal places)"
@@ -147,15 +147,17 @@ def quote_request(
     sender: str,
     slippage: Decimal | float | int | str,
     recipient: str | None = None,
+    max_slippage: Decimal | float | int | str | None = None,
 ) -> QuoteRequest:
-    """Validate the arguments of ``GET /quote``."""
+    """Validate the arguments of ``GET /quote`` (``slippage`` at most ``max_slippage``,
+    5 % by default)."""
     return validate_request(
         QuoteRequest,
         input_amount=input_amount,
         output_token=output_token,
         chain_id=check_chain_id(chain_id),
         sender=sender,
-        slippage=check_slippage(slippage),
+        slippage=check_slippage(slippage, max_slippage=max_slippage),
         recipient=recipient,
     )
 

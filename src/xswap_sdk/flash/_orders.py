@@ -62,6 +62,7 @@ __all__ = [
     "TrustedRoutersArg",
     "build_order",
     "default_max_fee_cap",
+    "default_max_total_fee",
     "select_sources",
     "sign_order",
 ]
@@ -69,6 +70,7 @@ __all__ = [
 DEFAULT_FEE_CAP_BASE = _trust.DEFAULT_FEE_CAP_BASE
 DEFAULT_FEE_CAP_BPS = _trust.DEFAULT_FEE_CAP_BPS
 default_max_fee_cap = _trust.default_max_fee_cap
+default_max_total_fee = _trust.default_max_total_fee
 
 USDC_DECIMALS = 6
 
@@ -111,6 +113,10 @@ class Order(BaseModel):
         swap_router_address: the quote's router: every intent's recipient and
             destination caller, and ``swapRouterAddress`` in ``POST /swap``.
         swap_calldata: the quote's ``swap_calldata``.
+        terms: what the router's hook data and calldata were checked to say (the
+            recipient, the output token, the least output, the amount); `sign_order`
+            checks them again.
+        hook_data: the quote's hook data, as checked; every intent must carry it.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -122,6 +128,8 @@ class Order(BaseModel):
     intents: tuple[BurnIntent, ...]
     swap_router_address: str
     swap_calldata: str | None = None
+    terms: _trust.OutputTerms | None = None
+    hook_data: str | None = None
 
     @property
     def primary_type(self) -> Literal["BurnIntent", "BurnIntentSet"]:
@@ -431,6 +439,10 @@ def build_order(
     trusted_routers: TrustedRoutersArg = None,
     registry: Registry | None = None,
     now: float | None = None,
+    recipient: str | None = None,
+    max_total_fee: int | str | None = None,
+    unsafe_trust_service_parties: bool = False,
+    unsafe_trust_router_output: bool = False,
 ) -> Order:
     """Choose the source chains and build one burn intent per source, per the spec.
 
@@ -446,9 +458,11 @@ def build_order(
     with `UnsafePayloadError` (see ``xswap_sdk.flash._trust``): a chain whose domain,
     ``gatewayWallet``, ``gatewayMinter`` or USDC address is not the registry's, a chain
     the registry does not know, a router that is not the destination chain's
-    ``routerAddress`` (or not in ``trusted_routers``), a quote not for the amount or the
-    token asked, below ``min_amount_out``, without ``expires_at``, or with a gateway fee
-    above the default cap.
+    ``routerAddress`` or is not pinned (in the registry or ``trusted_routers``), hook
+    data or calldata that name another recipient, another token or a lower minimum
+    output (or that cannot be read, for a router of unknown format), a quote not for
+    the amount or the token asked, below ``min_amount_out``, without ``expires_at``, or
+    fees above the default caps (per intent and per order).
 
     Args:
         quote: from `FlashClient.get_quote` (or its wire dict; then what was asked is
@@ -463,18 +477,31 @@ def build_order(
         max_fee: each intent's ``maxFee``: one value, or ``{chain_id: fee}`` for the
             chains whose minimum differs (the others keep the quote's fee).
         chain_id: the destination chain; defaults to the one the quote was asked for.
-        min_amount_out: refuse a quote whose ``token_out.amount`` is below this, in
-            the output token's smallest units.
-        max_fee_cap: refuse (`QuoteRejectedError`) a quote whose gateway fee is above
-            this, in smallest USDC units. When not given, the default cap applies:
-            2.01 USDC plus 1 basis point of the amount (see `default_max_fee_cap`).
-        trusted_routers: ``{chain_id: [router, ...]}``: the only routers the order may
-            pay, per destination chain. When given, a router outside it is refused.
+        min_amount_out: the least output accepted, in the output token's smallest
+            units: the quote's stated ``token_out.amount`` must reach it, and so must
+            the minimum output the router's hook data and calldata enforce (for a
+            router whose format is known).
+        max_fee_cap: refuse (`QuoteRejectedError`) a quote whose gateway fee (each
+            intent's ``maxFee``) is above this, in smallest USDC units. When not given,
+            the default cap applies per intent: 2.01 USDC plus 1 basis point of the
+            amount (see `default_max_fee_cap`).
+        trusted_routers: ``{chain_id: [router, ...]}``: routers the order may pay on
+            top of those the registry pins, per destination chain (of unknown format).
         registry: the pinned chains and contracts; `xswap_sdk.registry.DEFAULT_REGISTRY`
             when not given. Add a chain with `Registry.with_chains`.
         now: the time in Unix seconds (the client passes its clock's); the quote must
             not have expired by then. When not given, only the presence of
             ``expires_at`` is checked.
+        recipient: who must receive the output; the quote request's ``recipient``, else
+            ``user``.
+        max_total_fee: refuse (`QuoteRejectedError`) an order whose intents' ``maxFee``
+            add up to more than this, in smallest USDC units; by default 2 x 2.01 USDC
+            plus 1 bp of the amount (`UnsafePayloadError`, see `default_max_total_fee`).
+        unsafe_trust_service_parties: DANGEROUS: accept a router that is not pinned
+            when the backend names it (quote and chain list): trusting the service
+            with your funds.
+        unsafe_trust_router_output: DANGEROUS: sign hook data the SDK cannot read (a
+            router of unknown format): the router is trusted with the output.
 
     Returns:
         The order, ready for `sign_order`.
@@ -509,6 +536,16 @@ def build_order(
         else check_argument("min_amount_out", TokenAmount, min_amount_out)
     )
     cap = None if max_fee_cap is None else check_argument("max_fee_cap", TokenAmount, max_fee_cap)
+    total_cap = (
+        None
+        if max_total_fee is None
+        else check_argument("max_total_fee", TokenAmount, max_total_fee)
+    )
+    wanted_recipient = (
+        None if recipient is None else check_argument("recipient", Address, recipient)
+    )
+    trust_service = _flag("unsafe_trust_service_parties", unsafe_trust_service_parties)
+    trust_output = _flag("unsafe_trust_router_output", unsafe_trust_router_output)
     router = checked_quote.swap_router_address
     try:
         router = check_argument("quote.swap_router_address", Address, router)
@@ -525,7 +562,30 @@ def build_order(
         # The quote's fee becomes a maxFee somewhere: it must be within the cap.
         _trust.check_fee(checked_quote, amount=amount, max_fee_cap=cap)
     listed, destination = _destination(known, destination_id, pins)
-    _trust.check_router(router, chain_id=destination_id, listed=listed, trusted_routers=routers)
+    pinned = _trust.pinned_router(
+        router,
+        chain_id=destination_id,
+        listed=listed,
+        registry=pins,
+        trusted_routers=routers,
+        trust_service=trust_service,
+    )
+    terms = _trust.output_terms(
+        checked_quote,
+        user=owner,
+        recipient=wanted_recipient,
+        min_amount_out=least_out,
+        slippage=checked_quote.request.slippage if checked_quote.request else None,
+        amount=amount,
+    )
+    _trust.check_router_output(
+        checked_quote.hook_data,
+        checked_quote.swap_calldata,
+        router=pinned,
+        registry=pins,
+        terms=terms,
+        trust_output=trust_output,
+    )
     held = _balances(balances, owner)
     default_fee, fee_overrides = _fees(checked_quote, max_fee)
     configs = _candidates(known, pins, destination)
@@ -544,6 +604,14 @@ def build_order(
             "sources" if sources is not None else "balances",
             f"covering {_usdc(amount)} takes {len(chosen)} source chains, but one signed "
             f"order holds at most {MAX_INTENTS_PER_SET} burn intents",
+        )
+    if max_fee is None or total_cap is not None:
+        # The number of intents follows the reported balances: the total is capped too.
+        _trust.check_total_fee(
+            sum(fee_of[chain] for chain in chosen),
+            amount=amount,
+            intents=len(chosen),
+            max_total_fee=total_cap,
         )
 
     intents = []
@@ -583,7 +651,6 @@ def build_order(
         registry=pins,
         user=owner,
         router=router,
-        trusted_routers=routers,
     )
     return Order(
         user=owner,
@@ -593,7 +660,15 @@ def build_order(
         intents=tuple(intents),
         swap_router_address=router,
         swap_calldata=checked_quote.swap_calldata,
+        terms=terms,
+        hook_data=intents[0].spec.hook_data,
     )
+
+
+def _flag(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidInputError(name, "must be True or False")
+    return value
 
 
 def _registry(registry: object) -> Registry:
@@ -608,6 +683,8 @@ def sign_order(
     *,
     registry: Registry | None = None,
     trusted_routers: TrustedRoutersArg = None,
+    unsafe_trust_service_parties: bool = False,
+    unsafe_trust_router_output: bool = False,
 ) -> SignedOrder:
     """Sign an order: one ``BurnIntent`` for one source, one ``BurnIntentSet`` for
     several (signed once).
@@ -615,16 +692,19 @@ def sign_order(
     Right before signing, every field of every intent is checked again against the
     registry and the order itself: the domains, Gateway contracts and USDC addresses of
     its chains, the depositor and signer, the router as recipient and destination caller
-    (and in ``trusted_routers`` when given), one intent per source domain, a positive
-    value and transfer spec version 1.
+    (pinned in the registry or ``trusted_routers``), the hook data and calldata against
+    the order's ``terms`` (for a router of known format), one intent per source domain,
+    a positive value and transfer spec version 1.
 
     Args:
         order: from `build_order`.
         signer: the order's user.
         registry: the pinned chains; `xswap_sdk.registry.DEFAULT_REGISTRY` when not
             given (use the same registry as for `build_order`).
-        trusted_routers: ``{chain_id: [router, ...]}``; when given, the order's router
-            must be one of those of its destination chain.
+        trusted_routers: ``{chain_id: [router, ...]}``: routers pinned on top of the
+            registry's.
+        unsafe_trust_service_parties: DANGEROUS: accept a router nobody pinned.
+        unsafe_trust_router_output: DANGEROUS: sign hook data the SDK cannot read.
 
     Returns:
         The signed order; `SignedOrder.to_wire` is the ``signedOrder`` array, in which
@@ -649,8 +729,39 @@ def sign_order(
         registry=pins,
         user=order.user,
         router=order.swap_router_address,
-        trusted_routers=_trust.check_trusted_routers(trusted_routers),
     )
+    _trust.check_order_terms(
+        order.intents,
+        values=[source.value for source in order.sources],
+        max_fees=[source.max_fee for source in order.sources],
+        amount=order.amount,
+        hook_data=order.hook_data,
+    )
+    pinned = _trust.pinned_router(
+        order.swap_router_address,
+        chain_id=order.chain_id,
+        listed=None,
+        registry=pins,
+        trusted_routers=_trust.check_trusted_routers(trusted_routers),
+        trust_service=_flag("unsafe_trust_service_parties", unsafe_trust_service_parties),
+    )
+    trust_output = _flag("unsafe_trust_router_output", unsafe_trust_router_output)
+    if order.terms is None and not trust_output:
+        raise UnsafePayloadError(
+            "order.terms",
+            expected="the terms build_order checked the router's data against",
+            received=None,
+            hint="Build the order with build_order().",
+        )
+    if order.terms is not None:
+        _trust.check_router_output(
+            order.intents[0].spec.hook_data,
+            order.swap_calldata,
+            router=pinned,
+            registry=pins,
+            terms=order.terms,
+            trust_output=trust_output,
+        )
     signed: SignedBurnIntent | SignedBurnIntentSet
     if len(order.intents) == 1:
         signed = sign_burn_intent(order.intents[0], signer)

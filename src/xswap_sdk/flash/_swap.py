@@ -18,9 +18,13 @@ The checks made before signing (nothing is signed or sent when one fails):
 - the quote's gateway fee is at most ``max_fee_cap`` when one is given
   (`QuoteRejectedError`), else at most the default cap, 2.01 USDC plus 1 bp of the
   amount (`UnsafePayloadError`, see `xswap_sdk.flash._orders.default_max_fee_cap`);
+- the slippage is at most ``max_slippage`` (5 % by default), before any I/O
+  (`InvalidInputError`);
 - everything `build_order` and `sign_order` check: the chain list against the
-  registry, the router against the destination chain's ``routerAddress`` and the
-  caller's ``trusted_routers``, every field of every intent.
+  registry; the router pinned (registry or ``trusted_routers``) and the destination
+  chain's ``routerAddress``; the router's hook data and calldata against the
+  recipient, the output token and the least output asked; the fees per intent and per
+  order; every field of every intent.
 """
 
 from __future__ import annotations
@@ -92,7 +96,10 @@ class SwapPlan:
         max_fee_cap: the caller's fee cap; ``None`` for the default cap.
         min_amount_out: the least output accepted, if given.
         trusted_routers: the caller's pinned routers, if given.
-        registry: the pinned chains and contracts.
+        registry: the pinned chains, contracts and routers.
+        max_total_fee: the caller's cap on the sum of the intents' ``maxFee``.
+        unsafe_trust_service_parties: accept a router nobody pinned (DANGEROUS).
+        unsafe_trust_router_output: sign hook data the SDK cannot read (DANGEROUS).
         wait: whether to follow the swap to its outcome.
         wait_timeout: seconds to wait with ``wait``.
         poll_interval: seconds between two reads of the history.
@@ -110,6 +117,9 @@ class SwapPlan:
     min_amount_out: int | None = None
     trusted_routers: _trust.TrustedRouters | None = None
     registry: Registry = DEFAULT_REGISTRY
+    max_total_fee: int | None = None
+    unsafe_trust_service_parties: bool = False
+    unsafe_trust_router_output: bool = False
 
 
 def plan_swap(
@@ -128,6 +138,10 @@ def plan_swap(
     min_amount_out: int | str | None = None,
     trusted_routers: TrustedRoutersArg = None,
     registry: Registry | None = None,
+    max_slippage: Decimal | float | int | str | None = None,
+    max_total_fee: int | str | None = None,
+    unsafe_trust_service_parties: bool = False,
+    unsafe_trust_router_output: bool = False,
 ) -> SwapPlan:
     """Check every argument of `swap`, before any I/O.
 
@@ -146,6 +160,7 @@ def plan_swap(
         sender=user,
         slippage=slippage,
         recipient=recipient,
+        max_slippage=max_slippage,
     )
     if sources is not None:
         if not isinstance(sources, Mapping) or not sources:
@@ -157,6 +172,17 @@ def plan_swap(
             for key, value in sources.items()
         }
     cap = None if max_fee_cap is None else check_argument("max_fee_cap", TokenAmount, max_fee_cap)
+    total_cap = (
+        None
+        if max_total_fee is None
+        else check_argument("max_total_fee", TokenAmount, max_total_fee)
+    )
+    for name, flag in (
+        ("unsafe_trust_service_parties", unsafe_trust_service_parties),
+        ("unsafe_trust_router_output", unsafe_trust_router_output),
+    ):
+        if not isinstance(flag, bool):
+            raise InvalidInputError(name, "must be True or False")
     least_out = (
         None
         if min_amount_out is None
@@ -181,6 +207,9 @@ def plan_swap(
         min_amount_out=least_out,
         trusted_routers=routers,
         registry=DEFAULT_REGISTRY if registry is None else registry,
+        max_total_fee=total_cap,
+        unsafe_trust_service_parties=unsafe_trust_service_parties,
+        unsafe_trust_router_output=unsafe_trust_router_output,
     )
 
 
@@ -297,6 +326,9 @@ def swap(plan: SwapPlan, *, clock: Clock) -> Flow[SwapSubmission]:
         trusted_routers=plan.trusted_routers,
         registry=plan.registry,
         now=clock.time(),
+        max_total_fee=plan.max_total_fee,
+        unsafe_trust_service_parties=plan.unsafe_trust_service_parties,
+        unsafe_trust_router_output=plan.unsafe_trust_router_output,
     )
     # Reading the balances took time: the quote must still be good when it is signed.
     check_quote(
@@ -311,7 +343,12 @@ def swap(plan: SwapPlan, *, clock: Clock) -> Flow[SwapSubmission]:
         operations.submit_swap(
             submission(
                 sign_order(
-                    order, plan.signer, registry=plan.registry, trusted_routers=plan.trusted_routers
+                    order,
+                    plan.signer,
+                    registry=plan.registry,
+                    trusted_routers=plan.trusted_routers,
+                    unsafe_trust_service_parties=plan.unsafe_trust_service_parties,
+                    unsafe_trust_router_output=plan.unsafe_trust_router_output,
                 ),
                 slippage_bps=plan.slippage_bps,
                 user_address=None,

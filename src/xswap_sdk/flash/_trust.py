@@ -9,25 +9,36 @@ received, before anything is signed:
   destination chains of different networks (mainnet and testnet); two intents on one
   source domain;
 - a quote whose ``swap_router_address`` (every burn intent's recipient and destination
-  caller) is not the destination chain's ``routerAddress``, or, when the caller pins
-  routers (``trusted_routers``), not one of those;
+  caller) is not the destination chain's ``routerAddress``, or is pinned neither in the
+  registry (`xswap_sdk.registry.SwapRouter`) nor in the caller's ``trusted_routers``
+  (accepted then only with ``unsafe_trust_service_parties``: `pinned_router`);
+- hook data and calldata that, read in the pinned router's format, name another
+  recipient, another output token, a lower minimum output or another amount; or that
+  cannot be read (a router of unknown format is accepted only with
+  ``unsafe_trust_router_output``: `check_router_output`);
 - a quote that is not for what was asked (``token_in.amount``, ``token_out.address``),
   that gives less than ``min_amount_out``, or that has no ``expires_at``;
-- a gateway fee above the default cap (see `default_max_fee_cap`).
+- a gateway fee above the default cap per intent (`default_max_fee_cap`), or fees that
+  add up, over the intents of one order, to more than the default total
+  (`default_max_total_fee`);
+- right before signing, any intent term that is not the order's (value, ``maxFee``,
+  ``maxBlockHeight``, ``hookData``: `check_order_terms`).
 
-What is not checked here, because the spec makes it opaque: the quote's ``hook_data``
-and ``swap_calldata``. They are what the router executes on the destination chain; the
-SDK signs ``hook_data`` as given. See the "Trust model" page of the docs.
+See the "Trust model" page of the docs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
 from typing import Final
 
+from .._logging import logger
 from .._models import check_argument
+from .._slippage import DEFAULT_MAX_SLIPPAGE
 from ..errors import InvalidInputError, QuoteRejectedError, UnsafePayloadError
-from ..registry import GatewayChain, Registry
+from ..registry import GatewayChain, Registry, SwapRouter
 from ..signing._fields import pad_address
 from ..signing.burn_intents import BurnIntent, signable_problem
 from ..types import Address, ChainId, from_units, to_checksum
@@ -36,15 +47,22 @@ from .models import Chain, Quote, QuoteRequest
 __all__ = [
     "DEFAULT_FEE_CAP_BASE",
     "DEFAULT_FEE_CAP_BPS",
+    "DEFAULT_TOTAL_FEE_CAP_INTENTS",
+    "OutputTerms",
     "TrustedRouters",
     "check_fee",
     "check_intents",
     "check_listed_chain",
+    "check_order_terms",
     "check_quote_terms",
-    "check_router",
+    "check_router_output",
+    "check_total_fee",
     "check_trusted_routers",
     "default_max_fee_cap",
+    "default_max_total_fee",
+    "output_terms",
     "pinned_chain",
+    "pinned_router",
 ]
 
 TrustedRouters = Mapping[int, frozenset[str]]
@@ -60,6 +78,7 @@ DEFAULT_FEE_CAP_BPS: Final = 1
 1 bp, twice Circle Gateway's transfer fee (0.5 bp) for headroom."""
 
 _BPS = 10_000
+_MAX_UINT256 = 2**256 - 1
 
 
 def _usdc(units: int) -> str:
@@ -121,6 +140,68 @@ def check_fee(quote: Quote, *, amount: int, max_fee_cap: int | None) -> None:
             ),
             received=fee,
             hint="If you accept such a fee, pass max_fee_cap= yourself.",
+        )
+
+
+DEFAULT_TOTAL_FEE_CAP_INTENTS: Final = 2
+"""How many intents at the fixed part of the default cap the default *total* cap
+allows: an order from two source chains at the spec's default ``maxFee`` passes."""
+
+
+def default_max_total_fee(amount: int) -> int:
+    """The most the ``maxFee`` of all the burn intents of one order may add up to when
+    the caller gives no ``max_total_fee``: 2 x 2.01 USDC plus 1 basis point of ``amount``.
+
+    Why a total. The per-intent cap (`default_max_fee_cap`) bounds each intent, but the
+    number of intents comes from the gateway balances the backend reports: a tampered
+    balance answer that spreads an order over sixteen chains would multiply it by
+    sixteen. The total cap does not grow with the number of chains: it covers the usual
+    order from one or two source chains at the spec's default fee, and an order from
+    more chains at that fee needs the caller's own ``max_total_fee``.
+
+    Args:
+        amount: the USDC swapped, in smallest units.
+
+    Returns:
+        The cap, in smallest USDC units.
+    """
+    return (
+        DEFAULT_TOTAL_FEE_CAP_INTENTS * DEFAULT_FEE_CAP_BASE + amount * DEFAULT_FEE_CAP_BPS // _BPS
+    )
+
+
+def check_total_fee(total: int, *, amount: int, intents: int, max_total_fee: int | None) -> None:
+    """Check the sum of the ``maxFee`` of an order's intents against a total cap.
+
+    With ``max_total_fee`` (the caller's own limit), a sum above it is a
+    `QuoteRejectedError`; without, the default total cap (`default_max_total_fee`)
+    applies and a sum above it is an `UnsafePayloadError`.
+
+    Raises:
+        QuoteRejectedError: above ``max_total_fee``.
+        UnsafePayloadError: above the default total cap.
+    """
+    if max_total_fee is not None:
+        if total > max_total_fee:
+            raise QuoteRejectedError(
+                "order.total_max_fee",
+                f"the {intents} burn intents may cost {total} in all, above max_total_fee "
+                f"{max_total_fee} (smallest USDC units)",
+            )
+        return
+    cap = default_max_total_fee(amount)
+    if total > cap:
+        raise UnsafePayloadError(
+            "order.total_max_fee",
+            expected=(
+                f"at most {cap} ({_usdc(cap)} for the whole order: the default total cap, "
+                f"2 x 2.01 USDC + 1 bp of {_usdc(amount)})"
+            ),
+            received=f"{total} over {intents} burn intents",
+            hint=(
+                "The gateway balances spread the order over more chains than the default "
+                "covers. Choose sources= yourself, or pass max_total_fee= if you accept it."
+            ),
         )
 
 
@@ -248,38 +329,247 @@ def check_listed_chain(listed: Chain, pinned: GatewayChain) -> None:
             raise UnsafePayloadError(f"{where}.{field}", expected=expected, received=value)
 
 
-def check_router(
+def _refuse_router(router: str, chain_id: int, trusted: frozenset[str]) -> UnsafePayloadError:
+    pinned = f" (pinned there: {', '.join(sorted(trusted))})" if trusted else ""
+    return UnsafePayloadError(
+        "quote.swap_router_address",
+        expected=f"a swap router pinned for chain {chain_id}{pinned}",
+        received=router,
+        hint=(
+            f"Router {router} on chain {chain_id} would receive every burn intent, and "
+            "neither you nor the SDK's registry chose it. If you vetted it, pin it: "
+            f"FlashClient(trusted_routers={{{chain_id}: [{router!r}]}}), or "
+            "registry=DEFAULT_REGISTRY.with_routers(SwapRouter(chain_id="
+            f"{chain_id}, address={router!r}, output_format=...)). To let the service choose "
+            "the router (trusting the service with your funds), pass "
+            "unsafe_trust_service_parties=True to the client."
+        ),
+    )
+
+
+def pinned_router(
     router: str,
     *,
     chain_id: int,
-    listed: Chain,
+    listed: Chain | None,
+    registry: Registry,
     trusted_routers: TrustedRouters | None,
-) -> None:
-    """Check the router every burn intent will name as recipient and destination caller.
+    trust_service: bool = False,
+) -> SwapRouter:
+    """The router every burn intent will name as recipient and destination caller, as
+    the caller or the registry pinned it.
 
-    It must be the destination chain's ``routerAddress`` in the backend's chain list
-    and, when the caller pins routers, one of ``trusted_routers[chain_id]``.
+    The router must be the destination chain's ``routerAddress`` in the backend's chain
+    list (when ``listed`` is given) and, above all, pinned: in ``registry`` (with its
+    format) or in the caller's ``trusted_routers`` (format unknown). With
+    ``trust_service`` (the client's ``unsafe_trust_service_parties=True``), a router that
+    is not pinned is accepted as the service names it, with a warning in the log.
+
+    Returns:
+        The router's entry: the registry's, or one of unknown format.
 
     Raises:
-        UnsafePayloadError: the router is neither.
+        UnsafePayloadError: the router is not the chain list's, or is not pinned; the
+            message names the router, the chain and how to pin it.
     """
-    if trusted_routers is not None:
-        allowed = trusted_routers.get(chain_id, frozenset())
-        if router not in allowed:
-            raise UnsafePayloadError(
-                "quote.swap_router_address",
-                expected=(
-                    f"one of trusted_routers[{chain_id}] ({', '.join(sorted(allowed))})"
-                    if allowed
-                    else f"a router in trusted_routers, which has none for chain {chain_id}"
-                ),
-                received=router,
-            )
-    if not _same(listed.router_address, router):
+    if listed is not None and not _same(listed.router_address, router):
         raise UnsafePayloadError(
             "quote.swap_router_address",
             expected=f"chain {chain_id}'s routerAddress {listed.router_address}",
             received=router,
+        )
+    entry = registry.router(chain_id, router)
+    if entry is not None:
+        return entry
+    trusted = (trusted_routers or {}).get(chain_id, frozenset())
+    if router in trusted:
+        return SwapRouter(chain_id, router)
+    if trust_service:
+        logger.warning(
+            "unsafe_trust_service_parties: accepting the service's swap router %s on chain %d, "
+            "which is not pinned; it receives the burn intents",
+            router,
+            chain_id,
+        )
+        return SwapRouter(chain_id, router)
+    raise _refuse_router(router, chain_id, trusted)
+
+
+@dataclass(frozen=True, slots=True)
+class OutputTerms:
+    """What the caller asked of the router's output, to compare with what its bytes say.
+
+    Attributes:
+        recipient: who must receive the output: the caller's ``recipient``, else the signer.
+        token_out: the output token asked for.
+        least_out: the smallest minimum output accepted: the caller's
+            ``min_amount_out``, or the quoted output less the slippage, whichever is
+            higher.
+        amount_in: the USDC swapped.
+    """
+
+    recipient: str
+    token_out: str
+    least_out: int
+    amount_in: int
+
+
+def output_terms(
+    quote: Quote,
+    *,
+    user: str,
+    recipient: str | None,
+    min_amount_out: int | None,
+    slippage: Decimal | None,
+    amount: int,
+) -> OutputTerms:
+    """The terms the router's bytes must carry, from the request (or the quote's own
+    output token when the quote did not come from `get_quote`).
+
+    ``least_out`` is the higher of ``min_amount_out`` and the quoted output less
+    ``slippage`` (rounded down; `DEFAULT_MAX_SLIPPAGE` when the slippage asked is not
+    known), and at least 1.
+    """
+    request = quote.request
+    token_out = request.output_token if request is not None else quote.token_out.address
+    asked = recipient or (request.recipient if request is not None else None) or user
+    tolerance = slippage if slippage is not None else DEFAULT_MAX_SLIPPAGE
+    quoted = quote.token_out.amount
+    from_slippage = int(Decimal(quoted) * (Decimal(100) - tolerance) / Decimal(100))
+    least = max(1, from_slippage, min_amount_out or 0)
+    return OutputTerms(to_checksum(asked), to_checksum(token_out), least, amount)
+
+
+def check_router_output(
+    hook_data: str,
+    swap_calldata: str | None,
+    *,
+    router: SwapRouter,
+    registry: Registry,
+    terms: OutputTerms,
+    trust_output: bool = False,
+) -> None:
+    """Read the quote's ``hook_data`` (signed in every intent) and ``swap_calldata``
+    (sent with ``POST /swap``) in the router's format and compare them with what the
+    caller asked.
+
+    Every part the format's decoder returns must name ``terms.recipient`` as the
+    recipient and ``terms.token_out`` as the output token, ask for at least
+    ``terms.least_out`` and, where it says, swap ``terms.amount_in``; between them the
+    parts must carry all three terms. For a router whose format is not known, the swap
+    is refused unless ``trust_output`` (``unsafe_trust_router_output=True``): the router
+    is then trusted with the output, with a warning in the log.
+
+    Raises:
+        UnsafePayloadError: a term differs, the bytes are not in the router's format, or
+            the format is unknown and not trusted.
+    """
+    decoder = (
+        registry.router_formats.get(router.output_format)
+        if router.output_format is not None
+        else None
+    )
+    where = f"router {router.address} on chain {router.chain_id}"
+    if decoder is None:
+        if trust_output:
+            logger.warning(
+                "unsafe_trust_router_output: signing hook data the SDK cannot read for %s; "
+                "the router decides who receives the output, and how much",
+                where,
+            )
+            return
+        raise UnsafePayloadError(
+            "quote.hook_data",
+            expected=f"hook data and calldata in a format the SDK can read for {where}",
+            received=(
+                f"format {router.output_format!r}, which the registry cannot read"
+                if router.output_format
+                else "a router of unknown format"
+            ),
+            hint=(
+                "Pin the router with its format (SwapRouter(..., output_format=...), and "
+                "Registry.with_router_format for a new one), or pass "
+                "unsafe_trust_router_output=True (the router is then trusted with the output)."
+            ),
+        )
+    try:
+        parts = list(decoder(hook_data, swap_calldata or "0x"))
+    except ValueError as exc:
+        raise UnsafePayloadError(
+            "quote.hook_data",
+            expected=f"hook data and calldata in {router.output_format!r} format",
+            received=str(exc),
+        ) from None
+    for name in ("recipient", "token_out", "min_amount_out"):
+        if all(getattr(part, name) is None for part in parts):
+            raise UnsafePayloadError(
+                "quote.hook_data",
+                expected=f"router data that binds the {name.replace('_', ' ')}",
+                received=f"{router.output_format!r} data without it",
+            )
+    for part in parts:
+        if part.recipient is not None and part.recipient.lower() != terms.recipient.lower():
+            raise UnsafePayloadError(
+                f"{part.field}.recipient",
+                expected=f"{terms.recipient} (your recipient, or the signer)",
+                received=part.recipient,
+            )
+        if part.token_out is not None and part.token_out.lower() != terms.token_out.lower():
+            raise UnsafePayloadError(
+                f"{part.field}.tokenOut", expected=terms.token_out, received=part.token_out
+            )
+        if part.min_amount_out is not None and part.min_amount_out < terms.least_out:
+            raise UnsafePayloadError(
+                f"{part.field}.minAmountOut",
+                expected=(
+                    f"at least {terms.least_out} (min_amount_out, or the quoted output "
+                    "less the slippage)"
+                ),
+                received=part.min_amount_out,
+            )
+        if part.amount_in is not None and part.amount_in != terms.amount_in:
+            raise UnsafePayloadError(
+                f"{part.field}.amountIn", expected=terms.amount_in, received=part.amount_in
+            )
+
+
+def check_order_terms(
+    intents: Sequence[BurnIntent],
+    *,
+    values: Sequence[int],
+    max_fees: Sequence[int],
+    amount: int,
+    hook_data: str | None,
+) -> None:
+    """Check the terms of each intent against the order they belong to: its value and
+    ``maxFee`` are its source's, the values add up to the order's amount, the
+    ``maxBlockHeight`` is the largest uint256 (the spec's, and what `build_order`
+    writes), and every ``hookData`` is the hook data the router's terms were checked in.
+
+    Raises:
+        UnsafePayloadError: a term that differs.
+    """
+    for index, (intent, value, fee) in enumerate(zip(intents, values, max_fees, strict=True)):
+        where = f"intents[{index}]"
+        if intent.spec.value != value:
+            raise UnsafePayloadError(
+                f"{where}.spec.value", expected=value, received=intent.spec.value
+            )
+        if intent.max_fee != fee:
+            raise UnsafePayloadError(f"{where}.maxFee", expected=fee, received=intent.max_fee)
+        if intent.max_block_height != _MAX_UINT256:
+            raise UnsafePayloadError(
+                f"{where}.maxBlockHeight", expected=_MAX_UINT256, received=intent.max_block_height
+            )
+        if hook_data is not None and intent.spec.hook_data.lower() != hook_data.lower():
+            raise UnsafePayloadError(
+                f"{where}.spec.hookData",
+                expected=f"{hook_data} (the hook data the router's terms were checked in)",
+                received=intent.spec.hook_data,
+            )
+    if sum(values) != amount:
+        raise UnsafePayloadError(
+            "order.sources", expected=f"values adding up to {amount}", received=sum(values)
         )
 
 
@@ -295,7 +585,6 @@ def check_intents(
     registry: Registry,
     user: str,
     router: str,
-    trusted_routers: TrustedRouters | None,
 ) -> None:
     """Check every field of every burn intent that will be signed against the registry
     and what the caller asked for, as the last step before signing.
@@ -306,8 +595,8 @@ def check_intents(
         destination: the registry's entry of the destination chain.
         registry: the pinned facts.
         user: the depositor and signer (checksummed).
-        router: the recipient and destination caller of every intent (checksummed).
-        trusted_routers: the caller's pinned routers, if any.
+        router: the recipient and destination caller of every intent (checksummed);
+            whether it is pinned is `pinned_router`'s check.
 
     Raises:
         UnsafePayloadError: a field that differs from what it must be, two intents on one
@@ -326,14 +615,6 @@ def check_intents(
             expected=f"one source per intent ({len(intents)})",
             received=len(source_chain_ids),
         )
-    if trusted_routers is not None:
-        allowed = trusted_routers.get(destination.chain_id, frozenset())
-        if router not in allowed:
-            raise UnsafePayloadError(
-                "order.swap_router_address",
-                expected=f"one of trusted_routers[{destination.chain_id}]",
-                received=router,
-            )
     seen: set[int] = set()
     for index, (intent, chain_id) in enumerate(zip(intents, source_chain_ids, strict=True)):
         where = f"intents[{index}]"

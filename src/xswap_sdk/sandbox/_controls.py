@@ -18,11 +18,12 @@ from .._models import invalid_input
 from ..errors import InvalidInputError
 from ..flash._orders import build_order
 from ..flash.models import Quote
+from ..registry import DEFAULT_REGISTRY
 from ..types import Address, ChainId, TokenAmount
 from ._http import HTTPError, Request, Response, Service, checked, neutral_rule
 from ._world import iso
 from .faults import SERVICES, Fault
-from .flash import FLASH_CHAINS, chain_json
+from .flash import FLASH_CHAINS, SANDBOX_ROUTERS, chain_json
 
 if TYPE_CHECKING:
     from ._sandbox import Sandbox
@@ -304,6 +305,7 @@ class ControlService(Service):
                 user=user,
                 sources=sources,
                 chain_id=chain_id,
+                registry=DEFAULT_REGISTRY.with_routers(*SANDBOX_ROUTERS),
             )
         except InvalidInputError as exc:
             raise HTTPError(400, neutral_rule(str(exc))) from None

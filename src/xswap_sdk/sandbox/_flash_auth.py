@@ -1,7 +1,8 @@
 """The swap backend's wallet-signature login: sign-in messages, JWTs, users, referrals.
 
-``POST /auth/message`` issues a sign-in message in the style of EIP-4361 (it carries a
-nonce, an issue time and an expiry); the wallet signs its text with EIP-191
+``POST /auth/message`` issues an EIP-4361 (Sign-In with Ethereum) message for the
+sandbox's host (domain, ``URI``, ``Version: 1``, ``Chain ID``, nonce, issue time and
+expiry); the wallet signs its text with EIP-191
 ``personal_sign``; ``POST /auth/verify`` recovers the signer with eth-account
 (``._oracle``, not the SDK's signing code), refuses an unknown, expired, reused or
 wrongly signed message, and returns an HS256 JWT carrying ``exp``.
@@ -85,6 +86,7 @@ class Accounts:
             "Sign in to the xswap sandbox swap backend. This request costs nothing.\n\n"
             f"URI: http://{self.domain}\n"
             "Version: 1\n"
+            "Chain ID: 1\n"
             f"Nonce: {self.world.hex(16)}\n"
             f"Issued At: {iso(now)}\n"
             f"Expiration Time: {iso(expires_at)}"

@@ -23,16 +23,16 @@ import httpx
 from .._clock import Clock, VirtualClock
 from ..flash import AsyncFlashClient, FlashClient
 from ..gateway import AsyncGatewayClient, GatewayClient
+from ..registry import DEFAULT_REGISTRY, Registry
 from ..relayer import AsyncRelayerClient, RelayerClient
 from ..routing import AsyncRoutingClient, RoutingClient
 from ..signing import Signer
-from ._catalog import CHAINS
 from ._controls import PREFIX as CONTROLS_PREFIX
 from ._controls import ControlService
 from ._http import Request, Response, Service
 from ._world import World
 from .faults import SERVICES, Faults, Outcome
-from .flash import FlashService
+from .flash import SANDBOX_ROUTERS, FlashService
 from .gateway import GatewayService
 from .relayer import RelayerService
 from .routing import RoutingService
@@ -406,13 +406,12 @@ class Sandbox:
         if key is not None:
             args["api_key"] = key
         if service == "flash":
-            # The sandbox's routers are made up: its clients pin them, as a careful
-            # integrator pins the routers it vetted (`trusted_routers`).
-            args["trusted_routers"] = {
-                chain.id: [chain.router]
-                for chain in CHAINS.values()
-                if chain.gateway_domain is not None
-            }
+            # The sandbox's routers are made up: its clients pin them, with their
+            # format, in the registry they are given (the SDK's by default), as a
+            # careful integrator pins the routers it vetted.
+            registry = kwargs.get("registry") or DEFAULT_REGISTRY
+            if isinstance(registry, Registry):
+                kwargs = {**kwargs, "registry": registry.with_routers(*SANDBOX_ROUTERS)}
         if "http_client" not in kwargs:
             args["http_client"] = self.http_client() if sync else self.async_http_client()
         return {**args, **kwargs}
@@ -423,8 +422,9 @@ class Sandbox:
 
     @_takes_the_arguments_of(FlashClient)
     def flash_client(self, signer: Signer | None = None, **kwargs: Any) -> FlashClient:
-        """A `FlashClient` wired to the sandbox: its URL, its clock, and its routers as
-        ``trusted_routers``.
+        """A `FlashClient` wired to the sandbox: its URL, its clock, and its routers
+        pinned (with their format) in the client's registry (`SANDBOX_ROUTERS` added to
+        ``registry=`` when you give one).
 
         Takes every `FlashClient` argument, by keyword (type checkers and editors see
         the constructor's own list): ``signer=`` is the wallet the client logs in with,

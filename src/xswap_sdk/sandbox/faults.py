@@ -27,6 +27,14 @@ that your code, and the SDK under it, refuses to sign what was not asked for:
   target);
 - `Faults.tamper_login_answer`: the answer carrying the new JWT;
 - `Faults.tamper_lone_surrogate`: a lone surrogate (``"\\ud800"``) in any answer;
+- `Faults.tamper_flash_router`: the backend names its own router consistently, in the
+  quote and in every chain of the chain list;
+- `Faults.tamper_flash_router_output`: the quote's ``hook_data`` and ``swap_calldata``
+  name another recipient, token or minimum output (0 by default);
+- `Faults.tamper_login_other_site`: a plain-text login message of another site naming
+  the caller's address ("Welcome to <site>! ... Wallet address: 0x...");
+- `Faults.tamper_flash_balances`: the gateway balances reported, e.g. spread thin over
+  more chains so that an order needs more intents (and more fees);
 - `Faults.tamper`: any answer, with your own function.
 
 Changes name fields by dotted paths (``"token_out.address"``, ``"eip712.message.witness
@@ -45,6 +53,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
+from .._router_formats import decode_sandbox_router, encode_sandbox_router
 from ._http import HTTPError, Request, Response, Service
 
 __all__ = [
@@ -506,6 +515,80 @@ class Faults:
             set_path(body, field, "\ud800")
 
         return self.tamper(edit, service=service, method=method, path=path, times=times)
+
+    def tamper_flash_router(self, router: str, *, times: int | None = 1) -> Fault:
+        """Make the swap backend name ``router`` as its router everywhere, consistently:
+        in the quote (``swap_router_address``) and as every chain's ``routerAddress``
+        (``times`` counts the answers changed, of both kinds together)."""
+
+        def edit(body: Any) -> None:
+            if isinstance(body, list):
+                for chain in body:
+                    if isinstance(chain, dict):
+                        chain["routerAddress"] = router
+            elif isinstance(body, dict) and "swap_router_address" in body:
+                body["swap_router_address"] = router
+                body["single_swap_router"] = router
+
+        return self.tamper(edit, service="flash", method="GET", path="/*", times=times)
+
+    def tamper_flash_router_output(
+        self,
+        *,
+        recipient: str | None = None,
+        token_out: str | None = None,
+        min_amount_out: int | None = 0,
+        times: int | None = 1,
+    ) -> Fault:
+        """Rewrite the quote's ``hook_data`` and ``swap_calldata`` (the sandbox router's
+        format) to name another ``recipient`` or ``token_out`` and a ``min_amount_out``
+        (0 by default): the router would pay someone else, or accept any price."""
+
+        def edit(body: Any) -> None:
+            hook, call = decode_sandbox_router(body["hook_data"], body["swap_calldata"])
+            quote_id = bytes.fromhex(body["hook_data"][2:66])
+            body["hook_data"], body["swap_calldata"] = encode_sandbox_router(
+                quote_id=quote_id,
+                recipient=recipient or str(hook.recipient),
+                token_out=token_out or str(hook.token_out),
+                amount_in=call.amount_in or 0,
+                min_amount_out=(
+                    hook.min_amount_out or 0 if min_amount_out is None else min_amount_out
+                ),
+            )
+
+        return self.tamper(edit, service="flash", method="GET", path="/quote", times=times)
+
+    def tamper_login_other_site(
+        self, site: str = "evil.example", *, times: int | None = 1
+    ) -> Fault:
+        """Replace the login message with another site's plain-text login that names the
+        caller's address ("Welcome to <site>! ... Wallet address: 0x..."): whoever gets
+        the signature logs in there as the caller."""
+
+        def other(honest: str) -> str:
+            address = honest.split("\n")[1] if "\n" in honest else ""
+            return (
+                f"Welcome to {site}!\n\nClick to sign in and accept the {site} Terms of "
+                f"Service.\n\nThis request will not trigger a blockchain transaction.\n\n"
+                f"Wallet address:\n{address}\n\nNonce:\n4f1d2c3b"
+            )
+
+        return self.tamper_login_message(other, times=times)
+
+    def tamper_flash_balances(self, balances: Mapping[int, int], *, times: int | None = 1) -> Fault:
+        """Report these gateway balances (``{chain_id: smallest units}``) from ``GET
+        /balance/{address}``, e.g. the same total spread thin over more chains, so that an
+        order needs more burn intents (each with its own ``maxFee``)."""
+        wanted = {int(chain): int(amount) for chain, amount in balances.items()}
+
+        def edit(body: Any) -> None:
+            for entry in body.get("balances", []):
+                if isinstance(entry, dict) and entry.get("chainId") in wanted:
+                    entry["balance"] = str(wanted[entry["chainId"]])
+            body["totalBalance"] = str(sum(int(e["balance"]) for e in body.get("balances", [])))
+
+        return self.tamper(edit, service="flash", method="GET", path="/balance/*", times=times)
 
     def remove(self, rule: Fault) -> None:
         """Stop ``rule`` from firing again."""

@@ -7,7 +7,10 @@ describe, are ``{"error": "<code>", "message": "<text>"}``.
 
 Three chains: Ethereum (domain 0), Base (6) and Arbitrum One (3), with Circle's mainnet
 GatewayWallet and GatewayMinter and native USDC (sent lowercase, as the live service
-does). Gateway balances exist only once `FlashService.fund` puts USDC there. A swap
+does). Each chain's router reads the documented format
+`xswap_sdk._router_formats.SANDBOX_ROUTER_FORMAT`: a quote's ``hook_data`` and
+``swap_calldata`` name its recipient, output token and minimum output in plain ABI
+words. Gateway balances exist only once `FlashService.fund` puts USDC there. A swap
 debits them, is ``pending``, and becomes ``completed`` (or ``failed``, see
 `FlashService.fail_next`) ``completion_delay`` seconds later; a failed swap gives its
 USDC back.
@@ -17,14 +20,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Annotated, Any, Final, Literal
 
-from eth_hash.auto import keccak
 from pydantic import Field
 
+from .._router_formats import SANDBOX_ROUTER_FORMAT, encode_sandbox_router
+from ..registry import SwapRouter
 from ..signing import DEFAULT_MAX_FEE
 from ..types import Address, ChainId, TokenAmount, from_units
-from ._abi import abi_words
 from ._catalog import (
     CHAINS,
     GATEWAY_MINTER,
@@ -42,7 +46,7 @@ from ._flash_orders import Debit, Quote, check_order
 from ._http import HTTPError, Request, Response, Service, checked
 from ._world import OutcomeQueue, Timeline, World, iso
 
-__all__ = ["FLASH_CHAINS", "TOKEN_LIST_WORD", "FlashService", "chain_json"]
+__all__ = ["FLASH_CHAINS", "SANDBOX_ROUTERS", "TOKEN_LIST_WORD", "FlashService", "chain_json"]
 
 TOKEN_LIST_WORD: Final = "flash"
 """The word in ``in_<word>_token_list``: the live service spells the spec's ``service``
@@ -51,7 +55,19 @@ with its brand word, so the sandbox does too (clients must accept any word)."""
 FLASH_CHAINS: Final = tuple(chain for chain in CHAINS.values() if chain.gateway_domain is not None)
 """The chains the swap backend serves: those with a Circle Gateway domain."""
 
-_SWAP_SELECTOR = keccak(b"swap(bytes32,address,uint256,uint256,address)")[:4]
+SANDBOX_ROUTERS: Final = tuple(
+    SwapRouter(
+        chain.id,
+        chain.router,
+        output_format=SANDBOX_ROUTER_FORMAT,
+        name=f"sandbox swap router ({chain.display_name})",
+    )
+    for chain in FLASH_CHAINS
+)
+"""The sandbox's swap routers, one per chain, with their format: what the sandbox's
+clients pin (``registry.with_routers(*SANDBOX_ROUTERS)``), as a careful integrator pins
+the routers it vetted."""
+
 _ERROR_CODES = {
     400: "bad_request",
     401: "unauthorized",
@@ -328,7 +344,7 @@ class FlashService(Service):
         amount: int = checked("inputAmount", TokenAmount, raw_amount)
         chain = self._chain(raw_chain)
         user: str = checked("from", Address, raw_from)
-        slippage: float = checked("slippage", _Slippage, raw_slippage)
+        checked("slippage", _Slippage, raw_slippage)
         recipient: str = checked("recipient", Address, request.arg("recipient") or user)
         out_address: str = checked("outputToken", Address, raw_token)
         token_out = find_token(chain.id, out_address)
@@ -339,9 +355,14 @@ class FlashService(Service):
             raise HTTPError(400, "inputAmount is too small to cover the fees")
         amount_out, price_out = self._price(token_out, amount - execution_fee)
         quote_id = bytes.fromhex(self._world.hex(32))
-        min_out = int(amount_out * (1 - slippage / 100))
-        calldata = _SWAP_SELECTOR + abi_words(
-            quote_id, token_out.address, amount, min_out, recipient
+        # Exact decimal arithmetic, as a router would do it in integers.
+        min_out = int(Decimal(amount_out) * (100 - Decimal(raw_slippage)) / 100)
+        hook_data, calldata = encode_sandbox_router(
+            quote_id=quote_id,
+            recipient=recipient,
+            token_out=token_out.address,
+            amount_in=amount,
+            min_amount_out=min_out,
         )
         quote = Quote(
             id="0x" + quote_id.hex(),
@@ -354,8 +375,8 @@ class FlashService(Service):
             min_amount_out=min_out,
             gateway_fee=DEFAULT_MAX_FEE,  # covers the minimum fee of every source chain
             execution_fee=execution_fee,
-            hook_data="0x" + abi_words(quote_id, recipient).hex(),
-            calldata="0x" + calldata.hex(),
+            hook_data=hook_data,
+            calldata=calldata,
             expires_at=int(self._world.now() + self.quote_lifetime),
         )
         self._quotes[quote.calldata] = quote
