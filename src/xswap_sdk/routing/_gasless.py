@@ -244,6 +244,7 @@ def check_submission(
     quote_id = quote.quote_id if isinstance(quote, GaslessQuote) else quote
     if not isinstance(quote_id, str) or not quote_id:
         raise InvalidInputError("quote_id", "must be a GaslessQuote or its quote_id")
+    operations.check_signature(signature)
     record = verified.get(quote if isinstance(quote, GaslessQuote) else quote_id)
     if record is None:
         if sign_unverified_payload:
@@ -264,7 +265,6 @@ def check_submission(
             ),
         )
     sender, payload = record
-    operations.check_signature(signature)
     try:
         signed_by = recover_typed_data(payload, str(signature))
     except (InvalidInputError, SigningError):

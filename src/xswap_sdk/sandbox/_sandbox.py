@@ -384,6 +384,11 @@ class Sandbox:
                 for chain in CHAINS.values()
                 if chain.gateway_domain is not None
             }
+        if service == "routing":
+            # Its routing contracts too: the SDK takes none from a service's answers.
+            args["routing_contracts"] = {
+                chain.id: chain.routing_contract for chain in CHAINS.values()
+            }
         if "http_client" not in kwargs:
             args["http_client"] = self.http_client() if sync else self.async_http_client()
         return {**args, **kwargs}
@@ -409,7 +414,8 @@ class Sandbox:
         )
 
     def routing_client(self, **kwargs: Any) -> RoutingClient:
-        """A `RoutingClient` wired to the sandbox: its URL, its API key, its clock.
+        """A `RoutingClient` wired to the sandbox: its URL, its API key, its clock, and
+        its routing contracts as ``routing_contracts``.
 
         Args:
             **kwargs: any other `RoutingClient` argument, or an override of these.
