@@ -7,7 +7,7 @@ from .._exports import attach as _attach
 if _typing.TYPE_CHECKING:
     from ._async_client import AsyncRoutingClient
     from ._execution import AllowanceCheck, RouteExecution
-    from ._gasless import GaslessSwapResult
+    from ._gasless import GaslessSwapResult, verify_gasless_quote
     from ._operations import DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT, RoutingPaths
     from ._sync_client import RoutingClient
     from .models import (
@@ -87,6 +87,7 @@ __all__ = [
     "Transaction",
     "TransactionStatus",
     "TxDetails",
+    "verify_gasless_quote",
 ]
 
 # Each name above is imported on first use (PEP 562): see xswap_sdk._exports.
