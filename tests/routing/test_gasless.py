@@ -40,13 +40,9 @@ from ..support import (
     permit2_typed_data,
     resolve,
     routing_ok,
-    supported_chain_wire,
 )
 
 QUOTE_URL = re.compile(re.escape(f"{ROUTING_URL}/gasless/quote?") + ".*")
-CHAINS_URL = f"{ROUTING_URL}/supported-chains"
-# The routing contract on Base: the spender the honest Permit2 payload names.
-SPENDER = permit2_typed_data()["message"]["spender"]
 SUBMIT_URL = f"{ROUTING_URL}/gasless/submit-swap"
 STATUS_URL = f"{ROUTING_URL}/gasless/status?id={SWAP_ID}"
 EXECUTION_HASH = "0x" + "e7" * 32

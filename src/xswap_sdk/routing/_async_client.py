@@ -533,8 +533,9 @@ class AsyncRoutingClient(AsyncAPIClient):
         """List the supported chains with their feature flags (``GET /supported-chains``).
 
         This list is authoritative for support and features. Needs the API key. It is
-        kept for ``chain_list_ttl`` seconds (see the client's arguments), and the
-        gasless swap and `execute_route` read their routing contracts from it.
+        kept for ``chain_list_ttl`` seconds (see the client's arguments). Its
+        ``serviceContract`` is used as a routing contract only by a client built with
+        ``unsafe_trust_service_parties=True``, on a chain nothing pins.
 
         Args:
             refresh: read the list again even if a fresh one is kept.

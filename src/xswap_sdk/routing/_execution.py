@@ -10,13 +10,16 @@ is checked against one.
 What `execute_route` checks before anything is signed:
 
 - the route is one `RoutingClient.get_quote` returned (it keeps the quote's arguments)
-  and still says what was asked: the same input token, chain, amount and sender, and
-  the sender is the signer;
+  and still says what was asked, on both sides: the same input token, chain, amount and
+  sender (the signer), and the same receiver, output token and destination chain, with
+  a minimum output between the quoted output less the slippage asked (`route_floor`)
+  and the quoted output (`check_route_terms`);
 - web3 is connected to the route's source chain, and the built transaction is for it;
 - the transaction calls the routing contract of that chain (the client's
-  ``routing_contracts`` pin, else ``serviceContract`` from ``/supported-chains``), and
-  its ``allowanceTarget`` is that same contract: an approval never goes to an address
-  the transaction does not call;
+  ``routing_contracts`` pin, else `xswap_sdk.registry.ROUTING_CONTRACTS`; the service's
+  ``serviceContract`` only with ``unsafe_trust_service_parties=True``), and its
+  ``allowanceTarget`` is that same contract: an approval never goes to an address the
+  transaction does not call;
 - an ERC-20 input sends no native value; a native input sends exactly the amount;
 - the transaction has not expired.
 

@@ -16,7 +16,8 @@ What is expected (Uniswap's Permit2 and its permit2-sdk define the shapes):
   ``PermitWitnessTransferFrom`` (3) with permit2-sdk's exact type definitions, and no
   other type (``EIP712Domain``, when present, must list those three domain fields);
 - ``permitted``: the caller's ``from_token`` and exactly ``amount``;
-- ``spender``: the routing contract of ``from_chain``;
+- ``spender``: the routing contract of ``from_chain``, pinned (never the service's
+  choice unless the caller trusts it);
 - ``nonce``: any uint256 (Permit2 nonces are unordered; the service picks one), equal to
   the quote's own ``nonce`` when it gives one;
 - ``deadline``: in the future and no later than now plus the requested window
@@ -34,9 +35,15 @@ The quoted output (``quote.amountOut``) comes from the same service: a service t
 lies about it consistently can lower the minimum the slippage check allows. Pass
 ``min_amount_out`` to hold the witness to a number of your own.
 
-What stays trusted: with ``PermitTransferFrom`` (no witness) the signature does not name
-the output, the receiver or the destination: the routing contract and the transaction
-the relayer sends decide them. Ask for ``acquisition_mode=3`` to have them signed.
+The quote's summary (``quote.quote``) is compared with the request in every mode
+(`check_quote_summary`): receiver, sender, tokens, chains, input amount, and an output
+and minimum output no lower than the caller's floor.
+
+What stays trusted: with ``PermitTransferFrom`` (no witness, only when the caller asks
+for ``acquisition_mode=2`` and gives no receiver, minimum or slippage) the signature does
+not name the output, the receiver or the destination: the routing contract and the
+transaction the relayer sends decide them. The default, ``acquisition_mode=3``, signs
+them.
 """
 
 from __future__ import annotations
@@ -349,8 +356,9 @@ def check_permit2_payload(
         request: what the caller asked for (``from_chain``, ``from_token``, ``amount``,
             ``sender``, ``receiver``, ``to_chain``, ``to_token``, ``slippage``,
             ``acquisition_mode``, ``deadline_minutes``).
-        spender: the routing contract of ``request.from_chain``, from the caller or the
-            service's ``/supported-chains``.
+        spender: the routing contract of ``request.from_chain``: pinned by the caller
+            or the registry (the service's ``/supported-chains`` only when the caller
+            trusts it).
         now: the time in Unix seconds, by the caller's clock.
         min_amount_out: the least output the caller accepts, if given.
 
