@@ -272,6 +272,13 @@ def check_submission(
     # Not kept in this frame, which an error tracker would capture with the refusal.
     del signature
     if signed_by is None or signed_by.lower() != sender.lower():
+        if sign_unverified_payload:
+            logger.warning(
+                "submitting a signature that is not the sender's over the verified payload "
+                "of gasless quote %s (sign_unverified_payload=True)",
+                quote_id,
+            )
+            return quote_id
         raise UnsafePayloadError(
             "signature",
             expected=f"a signature by {sender} over the verified payload of quote {quote_id}",
