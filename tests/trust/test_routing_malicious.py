@@ -404,3 +404,28 @@ def test_any_change_to_a_party_or_term_of_a_route_is_refused(change: tuple[Any, 
     changed._request = honest.request
     with pytest.raises(errors.UnsafePayloadError):
         check_route_terms(changed)
+
+
+# ------------------------------------------------------------------ build-best-path
+
+
+@pytest.mark.parametrize(
+    ("edit", "field"),
+    [
+        (lambda data: data["route"].update(minAmountOut="1"), "route.minAmountOut"),
+        (lambda data: data["route"].update(amountOut="1"), "route.amountOut"),
+        (lambda data: data["Tx"].update(chain=10), "Tx.chain"),
+    ],
+    ids=["minimum", "output", "chain"],
+)
+async def test_a_best_path_below_the_callers_floor_is_refused(
+    sb: Sandbox, kind: str, edit: Any, field: str
+) -> None:
+    client = routing(sb, kind)
+    asked = {**GASLESS, "sender": TEST_ADDRESS, "min_output_amount": 1_000}
+    honest = await resolve(client.build_best_path(**asked))
+    assert honest.tx.chain == 8453
+    sb.faults.tamper(lambda body: edit(body["data"]), service="routing", path="/build-best-path")
+    with pytest.raises(errors.UnsafePayloadError) as info:
+        await resolve(client.build_best_path(**asked))
+    assert info.value.field == field
