@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -429,3 +430,30 @@ async def test_a_best_path_below_the_callers_floor_is_refused(
     with pytest.raises(errors.UnsafePayloadError) as info:
         await resolve(client.build_best_path(**asked))
     assert info.value.field == field
+
+
+# ------------------------------------------------------------------ over HTTP
+
+
+def test_the_routing_tamper_rules_over_http(sb: Sandbox) -> None:
+    root = sb.routing_url.rsplit("/routing", 1)[0]
+    with httpx.Client(transport=sb.transport) as http:
+        added = http.post(
+            f"{root}/sandbox/routing/tamper",
+            json={"rule": "route", "changes": {"receiver": ATTACKER}, "times": None},
+        )
+        assert added.status_code == 201, added.text
+        assert added.json()["kind"] == "tamper"
+        chains = http.post(
+            f"{root}/sandbox/routing/tamper",
+            json={"rule": "routing_chains", "chainId": 8453,
+                  "changes": {"serviceContract": ATTACKER}},
+        )  # fmt: skip
+        assert chains.status_code == 201, chains.text
+        for bad in ({"rule": "earthquake", "changes": {"a": 1}}, {"rule": "route"},
+                    {"rule": "routing_chains", "changes": {"a": 1}}):  # fmt: skip
+            assert http.post(f"{root}/sandbox/routing/tamper", json=bad).status_code == 400
+    route = sb.routing_client().get_quote(**GASLESS, sender=TEST_ADDRESS)[0]
+    assert route.receiver == ATTACKER
+    with pytest.raises(errors.UnsafePayloadError):
+        sb.routing_client().build_path(route, TEST_ADDRESS)
