@@ -17,6 +17,7 @@ from xswap_sdk import errors
 from xswap_sdk._cache import ChainListCache
 from xswap_sdk.routing import AcquisitionMode, GaslessQuote
 from xswap_sdk.routing import _gasless as gasless
+from xswap_sdk.routing import _verification as verification
 from xswap_sdk.routing._operations import gasless_quote_request
 from xswap_sdk.routing._permit2 import (
     DEFAULT_PERMIT_WINDOW,
@@ -45,7 +46,7 @@ def honest(mode: int | None, **changes: Any) -> tuple[GaslessQuote, Any, str, fl
     with Sandbox() as sb:
         routing = sb.routing_client()
         (quote, *_) = routing.get_gasless_quote(sender=TEST_ADDRESS, **fields)
-        spender = gasless.service_contract(routing.get_supported_chains(), SWAP["from_chain"])
+        spender = verification.service_contract(routing.get_supported_chains(), SWAP["from_chain"])
         now = sb.clock.time()
     return quote, gasless_quote_request(sender=TEST_ADDRESS, **fields), spender, now
 

@@ -7,9 +7,10 @@ from .._exports import attach as _attach
 if _typing.TYPE_CHECKING:
     from ._async_client import AsyncRoutingClient
     from ._execution import AllowanceCheck, RouteExecution
-    from ._gasless import GaslessSwapResult, verify_gasless_quote
+    from ._gasless import GaslessSwapResult
     from ._operations import DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT, RoutingPaths
     from ._sync_client import RoutingClient
+    from ._verification import verify_gasless_quote
     from .models import (
         AcquisitionMode,
         BuildBestPathRequest,

@@ -35,6 +35,7 @@ from ..signing import Signer
 from . import _execution as execution
 from . import _gasless as gasless
 from . import _operations as operations
+from . import _verification as verification
 from ._execution import AllowanceCheck, RouteExecution
 from ._gasless import GaslessSwapResult
 from ._operations import DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT, RoutingPaths
@@ -171,7 +172,7 @@ class RoutingClient(SyncAPIClient):
         self._trust_service = unsafe_trust_service_parties
         # Gasless quotes this client verified, so that a signature over one may be
         # submitted; shared by with_options copies.
-        self._verified = gasless.VerifiedQuotes()
+        self._verified = verification.VerifiedQuotes()
         # The chain list (serviceContract per chain, features), kept per base URL;
         # shared by with_options copies.
         self._chains: ChainListCache[SupportedChain] = ChainListCache(chain_list_ttl)
@@ -650,11 +651,11 @@ class RoutingClient(SyncAPIClient):
         )
         if not isinstance(sign_unverified_payload, bool):
             raise InvalidInputError("sign_unverified_payload", "must be True or False")
-        least = gasless.check_min_amount_out(min_amount_out)
-        gasless.check_gasless_terms(request, least)
+        least = verification.check_min_amount_out(min_amount_out)
+        verification.check_gasless_terms(request, least)
         pinned = routing_contract_of(from_chain, self._routing_contracts)
         if pinned is None and not self._trust_service and not sign_unverified_payload:
-            raise gasless.unpinned_contract(from_chain)
+            raise verification.unpinned_contract(from_chain)
         flow = gasless.verified_quotes(
             self.paths,
             request,
@@ -703,7 +704,7 @@ class RoutingClient(SyncAPIClient):
             UnsafePayloadError: the quote was not verified, or the signature is not its
                 sender's over the verified payload; nothing is sent.
         """
-        checked_id = gasless.check_submission(
+        checked_id = verification.check_submission(
             quote_id, signature, self._verified, sign_unverified_payload=sign_unverified_payload
         )
         operation = operations.submit_gasless_swap(self.paths, checked_id, signature)
@@ -942,7 +943,7 @@ class RoutingClient(SyncAPIClient):
             raise InvalidInputError("wait", "must be True or False")
         pinned = routing_contract_of(plan.chain_id, self._routing_contracts)
         if pinned is None and not self._trust_service:
-            raise gasless.unpinned_contract(plan.chain_id)
+            raise verification.unpinned_contract(plan.chain_id)
         execution.check_connected_chain(web3io.chain_id(web3), plan.chain_id)
         tx = self.build_path(plan.route, plan.owner, **options)
         contract_flow = gasless.routing_contract(

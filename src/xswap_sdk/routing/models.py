@@ -831,7 +831,7 @@ class GaslessQuote(WireModel):
     """What it costs."""
 
     # (sender, the payload as checked) once the SDK verified the quote; see
-    # xswap_sdk.routing._gasless.VerifiedQuotes.
+    # xswap_sdk.routing._verification.VerifiedQuotes.
     _verified: tuple[str, dict[str, Any]] | None = PrivateAttr(default=None)
 
     @property
