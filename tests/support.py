@@ -193,7 +193,8 @@ def permit2_typed_data(chain_id: Any = "8453", **message: Any) -> dict[str, Any]
         "primaryType": "PermitTransferFrom",
         "message": {
             "permitted": {"token": USDC_BASE, "amount": "1000000"},
-            "spender": "0x1111111254EEB25477B68fb85Ed929f73A960582",
+            # The routing contract the SDK pins on Base (xswap_sdk.registry).
+            "spender": "0x737e1b401BF7a67e6b74bB393Dd62D3Bd9b37D0b",
             "nonce": "1853",
             "deadline": "1735691400",
             **message,

@@ -94,7 +94,8 @@ CALLS = [
         "routing",
         True,
         (RoutingClient, AsyncRoutingClient),
-        lambda c: c.submit_gasless_swap("gq-1", SIGNATURE),
+        # A quote this client did not verify: submitted only with the loud opt-in.
+        lambda c: c.submit_gasless_swap("gq-1", SIGNATURE, sign_unverified_payload=True),
         {"api_key": KEY},
     ),
     Call(

@@ -387,7 +387,7 @@ async def test_build_path_flat_sends_exactly_the_spec_body(kind: str) -> None:
         assert info.value.argument == "amount"
 
 
-async def test_the_gasless_quote_asks_for_permit2_unless_told(kind: str) -> None:
+async def test_the_gasless_quote_asks_for_a_witness_unless_told(kind: str) -> None:
     with Sandbox() as sb:
         seen: list[httpx.Request] = []
 
@@ -412,14 +412,15 @@ async def test_the_gasless_quote_asks_for_permit2_unless_told(kind: str) -> None
         }
         plain = await resolve(client.get_gasless_quote(**quote))
         explicit_none = await resolve(client.get_gasless_quote(**quote, acquisition_mode=None))
-        witness = await resolve(
-            client.get_gasless_quote(**quote, acquisition_mode=AcquisitionMode.PERMIT2_WITNESS)
+        bare = await resolve(
+            client.get_gasless_quote(**quote, acquisition_mode=AcquisitionMode.PERMIT2)
         )
         modes = [r.url.params.get_list("acquisitionMode") for r in seen]
-        assert modes == [["2"], ["2"], ["3"]]
-        assert plain[0].eip712["primaryType"] == "PermitTransferFrom"
-        assert explicit_none[0].eip712["primaryType"] == "PermitTransferFrom"
-        assert witness[0].eip712["primaryType"] == "PermitWitnessTransferFrom"
+        # A witness by default: the signature then binds the receiver and the output.
+        assert modes == [["3"], ["3"], ["2"]]
+        assert plain[0].eip712["primaryType"] == "PermitWitnessTransferFrom"
+        assert explicit_none[0].eip712["primaryType"] == "PermitWitnessTransferFrom"
+        assert bare[0].eip712["primaryType"] == "PermitTransferFrom"
         await resolve(http.close() if kind == "sync" else http.aclose())
 
 

@@ -48,6 +48,7 @@ from xswap_sdk.registry import DEFAULT_REGISTRY, Registry
 from xswap_sdk.relayer import RelayerPaths
 from xswap_sdk.routing import RoutingPaths
 from xswap_sdk.sandbox import Sandbox
+from xswap_sdk.sandbox._catalog import CHAINS as SANDBOX_CHAINS
 from xswap_sdk.sandbox.flash import FLASH_CHAINS, SANDBOX_ROUTERS
 from xswap_sdk.signing import sign_authorization, sign_burn_intent
 from xswap_sdk.testing import TEST_SIGNER
@@ -143,6 +144,9 @@ class Env:
             args["signer"] = TEST_SIGNER
             # The sandbox's routers, pinned with their format, as its own clients pin them.
             args["registry"] = DEFAULT_REGISTRY.with_routers(*SANDBOX_ROUTERS)
+        if service == "routing":
+            # As the sandbox's own factories do: its routing contracts, pinned.
+            args["routing_contracts"] = {c.id: c.routing_contract for c in SANDBOX_CHAINS.values()}
         cls = CLIENTS[service][0 if self.kind == "sync" else 1]
         client = cls(**{**args, **overrides})
         self.made.append(client)
@@ -660,6 +664,13 @@ QUOTE = {
     "sender": TEST_SIGNER.address,
 }
 GASLESS = {key: value for key, value in QUOTE.items() if key != "sender"}
+FROM_ARBITRUM = {**GASLESS, "from_chain": 42161, "from_token": USDC_ARBITRUM,
+                 "to_chain": 8453, "to_token": USDC_BASE}  # fmt: skip
+
+
+def no_error(env: Env, value: Any, result: Any, error: BaseException | None) -> None:
+    assert error is None, error
+
 
 ROUTING: dict[tuple[str, str], Sample] = {
     ("__init__", "api_key"): Sample(
@@ -673,6 +684,28 @@ ROUTING: dict[tuple[str, str], Sample] = {
     ("with_options", "base_url"): own_url("/v2")("routing"),
     ("__init__", "allow_insecure_http"): insecure("routing"),
     ("with_options", "allow_insecure_http"): insecure("routing", copy=True),
+    ("__init__", "unsafe_trust_service_parties"): Sample(
+        True,
+        # Unpinned, the chain list is read for the routing contract (refused otherwise).
+        asked("/supported-chains"),
+        client={"routing_contracts": {}},
+        probe=lambda client: client.gasless_swap(TEST_SIGNER, **FROM_ARBITRUM),
+    ),
+    ("*", "max_slippage"): Sample("50", wire("slippage", lambda _: "40"), extra={"slippage": 40}),
+    ("get_gasless_quote", "min_amount_out"): Sample(10**30, refused(errors.UnsafePayloadError)),
+    ("get_gasless_quote", "sign_unverified_payload"): Sample(
+        True,
+        no_error,
+        arrange=lambda env: env.sandbox.faults.tamper_gasless_quote(
+            {"eip712.message.spender": OTHER}
+        ),
+    ),
+    ("submit_gasless_swap", "sign_unverified_payload"): Sample(
+        # The other samples submit an unverified quote with the opt-in; without it,
+        # nothing is sent.
+        False,
+        refused(errors.UnsafePayloadError),
+    ),
     ("__init__", "routing_contracts"): Sample(
         {8453: OTHER},
         refused(errors.UnsafePayloadError),
@@ -1255,7 +1288,11 @@ def base_arguments(env: Env, service: str, method: str) -> dict[str, Any]:
         if method in ("get_gasless_status", "wait_for_gasless_status"):
             return {"swap_id": "gs-unknown"}
         if method == "submit_gasless_swap":
-            return {"quote_id": "gq-unknown", "signature": "0x" + "1b" * 65}
+            return {
+                "quote_id": "gq-unknown",
+                "signature": "0x" + "1b" * 65,
+                "sign_unverified_payload": True,
+            }
     if service == "flash":
         if method == "get_quote":
             return {**SWAP, "sender": TEST_SIGNER.address}

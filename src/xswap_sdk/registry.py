@@ -78,9 +78,11 @@ __all__ = [
     "GATEWAY_WALLET_MAINNET",
     "GATEWAY_WALLET_TESTNET",
     "PERMIT2",
+    "ROUTING_CONTRACTS",
     "GatewayChain",
     "Registry",
     "SwapRouter",
+    "routing_contract_of",
 ]
 
 PERMIT2: Final = "0x000000000022D473030F116dDEE9F6B43aC78BA3"
@@ -478,3 +480,41 @@ DEFAULT_REGISTRY: Final = Registry(
 """Every chain Circle Gateway supports on EVM, mainnet and testnet, with its domain,
 native USDC and the Gateway contracts (see the module docstring for the sources). It
 pins no swap router (none is published) and reads one router format, the sandbox's."""
+
+
+# ============================================================================ routing service
+# The routing service's (xPath's) own contracts, kept apart from the Gateway facts above.
+#
+# One contract per chain plays every role a route gives the service's side: it is the
+# ``serviceContract`` of ``GET /supported-chains``, the ``spender`` of a gasless Permit2
+# signature, the ``to`` of a built route transaction and its ``allowanceTarget`` (the
+# address an ERC-20 input is approved to). The SDK takes none of these from the service:
+# a chain is pinned here or by the caller (``RoutingClient(routing_contracts=...)``), or
+# nothing is signed for it.
+#
+# Source, read when this table was written: Rath's own public examples,
+# https://github.com/RathFinance/tachyon-examples (ts-example/src/scripts/swap_using_xpath.ts
+# and swap_using_xpath_permit2_witness.ts, commit 48a658c73c19856263efa53d92f7bad82eb63d44),
+# which name ``XPATH: 0x737e1b401BF7a67e6b74bB393Dd62D3Bd9b37D0b // xPath contract`` on
+# Base, approve the input to it and call it. Rath's documentation (docs.rath.fi/xPath)
+# publishes no table of deployments, and no address for any other chain was found: the
+# other chains of the service must be pinned by the caller, who reads the contract from
+# a source they trust (a block explorer's verified source, Rath directly).
+
+ROUTING_CONTRACTS: Final[Mapping[int, str]] = MappingProxyType(
+    {
+        8453: "0x737e1b401BF7a67e6b74bB393Dd62D3Bd9b37D0b",  # Base: Rath's xPath examples
+    }
+)
+"""The routing service's contract on each chain where a deployment is published:
+``{chain_id: address}``. It is the gasless Permit2 ``spender``, a route transaction's
+``to`` and its ``allowanceTarget``. Only Base is published (see the source above); pin
+the others with ``RoutingClient(routing_contracts={chain_id: address})``."""
+
+
+def routing_contract_of(chain_id: int, pinned: Mapping[int, str] | None = None) -> str | None:
+    """The routing contract of ``chain_id``: the caller's pin in ``pinned`` first, else
+    `ROUTING_CONTRACTS`, else ``None`` (nothing pins it)."""
+    if pinned is not None and chain_id in pinned:
+        return pinned[chain_id]
+    return ROUTING_CONTRACTS.get(chain_id)

@@ -80,9 +80,16 @@ async def test_a_gasless_swap_end_to_end(sb: Sandbox, routing: Any) -> None:
 async def test_a_permit_signed_by_someone_else_is_refused(sb: Sandbox, routing: Any) -> None:
     quote = (await resolve(routing.get_gasless_quote(**PAIR, sender=TEST_ADDRESS)))[0]
     thief = Account.from_key("0x" + "44" * 32)
+    stolen = sign_typed_data(thief, quote.eip712)
+    # The SDK refuses it before sending: the quote was verified for its sender.
+    with pytest.raises(errors.UnsafePayloadError) as before:
+        await resolve(routing.submit_gasless_swap(quote.quote_id, stolen))
+    assert before.value.field == "signature"
+    assert not sb.requests.select("routing", "POST", "/gasless/submit-swap")
+    # And the service refuses it too, when the SDK is told to send it anyway.
     with pytest.raises(errors.BadRequestError) as refused:
         await resolve(
-            routing.submit_gasless_swap(quote.quote_id, sign_typed_data(thief, quote.eip712))
+            routing.submit_gasless_swap(quote.quote_id, stolen, sign_unverified_payload=True)
         )
     assert "not signed by the sender" in str(refused.value)
     assert sb.relayer.transaction_ids == []

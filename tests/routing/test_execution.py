@@ -404,3 +404,59 @@ async def test_permit2_is_checked_and_approved_for_exactly_the_amount(
             routing.check_permit2_allowance(TEST_SIGNER, token=USDC_BASE, amount=0, web3=web3)
         )
     assert info.value.argument == "amount"
+
+
+# ------------------------------------------------------------------ the output side
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"receiver": "0x" + "66" * 20}, "route.receiver"),
+        (
+            {"toToken.address": "0x4200000000000000000000000000000000000006"},
+            "route.toToken.address",
+        ),
+        ({"toToken.chain": 10}, "route.toToken.chain"),
+        ({"minAmountOut": "1"}, "route.minAmountOut"),
+        ({"minAmountOut": "0"}, "route.minAmountOut"),
+    ],
+    ids=["receiver", "output-token", "destination", "one-unit", "zero"],
+)
+async def test_a_route_paying_someone_else_is_refused_before_anything_is_sent(
+    sb: Sandbox, kind: str, web3: Any, changes: dict[str, Any], field: str
+) -> None:
+    routing = _client(sb, kind)
+    sb.faults.tamper_route(changes)
+    routes = await resolve(routing.get_quote(**QUOTE, slippage="0.5"))
+    before = await resolve(web3.eth.get_transaction_count(TEST_SIGNER.address))
+    with pytest.raises(errors.UnsafePayloadError) as info:
+        await resolve(routing.execute_route(TEST_SIGNER, routes[0], web3=web3, approve=True))
+    assert info.value.field == field
+    # The manual path refuses it too.
+    with pytest.raises(errors.UnsafePayloadError):
+        await resolve(routing.build_path(routes[0], TEST_SIGNER.address))
+    assert not sb.requests.select("routing", "POST", "/build-path")
+    assert await resolve(web3.eth.get_transaction_count(TEST_SIGNER.address)) == before
+
+
+async def test_a_service_contract_swapped_for_an_attacker_gets_no_approval(
+    sb: Sandbox, kind: str, web3: Any
+) -> None:
+    sb.faults.tamper_routing_chains(8453, {"serviceContract": "0x" + "66" * 20}, times=None)
+    before = await resolve(web3.eth.get_transaction_count(TEST_SIGNER.address))
+    # Not pinned by the caller: the registry's Base contract is expected, not the list's.
+    routing = _client(sb, kind, routing_contracts={})
+    routes = await resolve(routing.get_quote(**QUOTE))
+    with pytest.raises(errors.UnsafePayloadError) as info:
+        await resolve(routing.execute_route(TEST_SIGNER, routes[0], web3=web3, approve=True))
+    assert info.value.field == "tx.to"
+    assert not sb.requests.select("routing", "GET", "/supported-chains")
+    # Trusting the service: the list decides, and the honest transaction is refused
+    # against the attacker's contract the list names; still nothing is approved.
+    routing = _client(sb, kind, routing_contracts={}, unsafe_trust_service_parties=True)
+    with pytest.raises(errors.UnsafePayloadError) as info:
+        await resolve(routing.execute_route(TEST_SIGNER, routes[0], web3=web3, approve=True))
+    assert info.value.field == "tx.to"
+    assert await resolve(web3.eth.get_transaction_count(TEST_SIGNER.address)) == before
+    assert await allowance_of(web3, TEST_SIGNER.address, "0x" + "66" * 20) == 0

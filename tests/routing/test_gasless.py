@@ -40,13 +40,9 @@ from ..support import (
     permit2_typed_data,
     resolve,
     routing_ok,
-    supported_chain_wire,
 )
 
 QUOTE_URL = re.compile(re.escape(f"{ROUTING_URL}/gasless/quote?") + ".*")
-CHAINS_URL = f"{ROUTING_URL}/supported-chains"
-# The routing contract on Base: the spender the honest Permit2 payload names.
-SPENDER = permit2_typed_data()["message"]["spender"]
 SUBMIT_URL = f"{ROUTING_URL}/gasless/submit-swap"
 STATUS_URL = f"{ROUTING_URL}/gasless/status?id={SWAP_ID}"
 EXECUTION_HASH = "0x" + "e7" * 32
@@ -56,6 +52,8 @@ SWAP: dict[str, Any] = {
     "from_token": USDC_BASE,
     "to_token": USDC_ARBITRUM,
     "amount": 1_000_000,
+    # The mocked payload has no witness; the SDK's default asks for one.
+    "acquisition_mode": 2,
 }
 
 
@@ -93,11 +91,6 @@ def account() -> Any:
     return Account.from_key(TEST_PRIVATE_KEY)
 
 
-def serve_chains(httpx_mock: HTTPXMock) -> None:
-    """``GET /supported-chains``, which gasless_swap reads for the permit's spender."""
-    httpx_mock.add_response(url=CHAINS_URL, json=routing_ok([supported_chain_wire(8453, SPENDER)]))
-
-
 def test_the_fixed_key_is_the_expected_account(account: Any) -> None:
     assert account.address == TEST_ADDRESS
 
@@ -109,7 +102,7 @@ async def test_gasless_quote_sends_every_parameter(routing: Any, httpx_mock: HTT
     httpx_mock.add_response(json=routing_ok([gasless_quote_wire()]))
     await resolve(
         routing.get_gasless_quote(
-            **SWAP,
+            **{key: value for key, value in SWAP.items() if key != "acquisition_mode"},
             sender=TEST_ADDRESS.lower(),
             receiver=TEST_ADDRESS,
             fee_bps=10,
@@ -121,6 +114,8 @@ async def test_gasless_quote_sends_every_parameter(routing: Any, httpx_mock: HTT
             meta="order-42",
             include_providers=["cctp"],
             exclude_providers=["across", "stargate"],
+            # What is sent is under test here; the mocked answer is not for this request.
+            sign_unverified_payload=True,
         )
     )
     request = httpx_mock.get_requests()[0]
@@ -194,7 +189,9 @@ async def test_submit_posts_quote_id_and_signature(
 ) -> None:
     signature = "0x" + "ab" * 65
     httpx_mock.add_response(url=SUBMIT_URL, method="POST", json=routing_ok(submission_wire()))
-    submission = await resolve(routing.submit_gasless_swap("gq-9a8b7c", signature))
+    submission = await resolve(
+        routing.submit_gasless_swap("gq-9a8b7c", signature, sign_unverified_payload=True)
+    )
     assert json.loads(httpx_mock.get_requests()[0].content) == {
         "quoteId": "gq-9a8b7c",
         "signature": signature,
@@ -211,7 +208,9 @@ async def test_submit_is_sent_once_on_a_5xx_and_says_the_outcome_is_unknown(
 ) -> None:
     httpx_mock.add_response(url=SUBMIT_URL, status_code=503, text="busy", is_reusable=True)
     with pytest.raises(errors.InternalServerError) as info:
-        await resolve(routing.submit_gasless_swap("gq-9a8b7c", "0x" + "ab" * 65))
+        await resolve(
+            routing.submit_gasless_swap("gq-9a8b7c", "0x" + "ab" * 65, sign_unverified_payload=True)
+        )
     assert len(httpx_mock.get_requests()) == 1
     assert info.value.outcome_unknown is True
     assert "check its status" in str(info.value)
@@ -222,7 +221,9 @@ async def test_submit_is_not_retried_after_a_read_timeout(
 ) -> None:
     httpx_mock.add_exception(httpx.ReadTimeout("slow"), url=SUBMIT_URL, is_reusable=True)
     with pytest.raises(errors.APITimeoutError) as info:
-        await resolve(routing.submit_gasless_swap("gq-9a8b7c", "0x" + "ab" * 65))
+        await resolve(
+            routing.submit_gasless_swap("gq-9a8b7c", "0x" + "ab" * 65, sign_unverified_payload=True)
+        )
     assert len(httpx_mock.get_requests()) == 1
     assert info.value.outcome_unknown is True
 
@@ -230,7 +231,9 @@ async def test_submit_is_not_retried_after_a_read_timeout(
 async def test_submit_is_retried_when_it_never_left(routing: Any, httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_exception(httpx.ConnectError("refused"), url=SUBMIT_URL)
     httpx_mock.add_response(url=SUBMIT_URL, json=routing_ok(submission_wire()))
-    submission = await resolve(routing.submit_gasless_swap("gq-9a8b7c", "0x" + "ab" * 65))
+    submission = await resolve(
+        routing.submit_gasless_swap("gq-9a8b7c", "0x" + "ab" * 65, sign_unverified_payload=True)
+    )
     assert submission.swap_id == SWAP_ID
     assert len(httpx_mock.get_requests()) == 2
 
@@ -244,7 +247,9 @@ async def test_a_signature_echoed_by_the_service_is_kept_out_of_the_error(
         json={"code": 4001, "message": f"bad signature {signature}", "data": None},
     )
     with pytest.raises(errors.EnvelopeError) as info:
-        await resolve(routing.submit_gasless_swap("gq-9a8b7c", signature))
+        await resolve(
+            routing.submit_gasless_swap("gq-9a8b7c", signature, sign_unverified_payload=True)
+        )
     assert signature[2:] not in str(info.value)
     assert info.value.code == 4001
 
@@ -290,16 +295,15 @@ async def test_get_gasless_status(routing: Any, httpx_mock: HTTPXMock) -> None:
 async def test_gasless_swap_end_to_end_signs_the_quote_as_given(
     routing: Any, httpx_mock: HTTPXMock, account: Any
 ) -> None:
-    serve_chains(httpx_mock)
     httpx_mock.add_response(url=QUOTE_URL, json=routing_ok([gasless_quote_wire()]))
     httpx_mock.add_response(url=SUBMIT_URL, json=routing_ok(submission_wire()))
-    result = await resolve(routing.gasless_swap(account, **SWAP, slippage=0.5))
+    result = await resolve(routing.gasless_swap(account, **SWAP))
 
-    chains_request, quote_request, submit_request = httpx_mock.get_requests()
-    assert chains_request.url.path == "/supported-chains"  # the spender to expect
+    # No chain list: the spender is the routing contract the registry pins on Base.
+    quote_request, submit_request = httpx_mock.get_requests()
     query = dict(parse_qsl(quote_request.url.query.decode()))
     assert query["sender"] == TEST_ADDRESS  # the signer's address
-    assert query["slippage"] == "0.5"
+    assert query["acquisitionMode"] == "2"
     body = json.loads(submit_request.content)
     assert body["quoteId"] == "gq-9a8b7c"
     assert recovered_signer(permit2_typed_data(), body["signature"]) == TEST_ADDRESS
@@ -314,7 +318,6 @@ async def test_gasless_swap_end_to_end_signs_the_quote_as_given(
 async def test_gasless_swap_signs_a_numeric_chain_id_and_an_explicit_domain_type(
     routing: Any, httpx_mock: HTTPXMock, account: Any
 ) -> None:
-    serve_chains(httpx_mock)
     typed_data = permit2_typed_data(chain_id=8453)
     typed_data["types"]["EIP712Domain"] = [
         {"name": "name", "type": "string"},
@@ -324,7 +327,7 @@ async def test_gasless_swap_signs_a_numeric_chain_id_and_an_explicit_domain_type
     httpx_mock.add_response(url=QUOTE_URL, json=routing_ok(gasless_quote_wire(eip712=typed_data)))
     httpx_mock.add_response(url=SUBMIT_URL, json=routing_ok(submission_wire()))
     await resolve(routing.gasless_swap(account, **SWAP))
-    signature = json.loads(httpx_mock.get_requests()[2].content)["signature"]
+    signature = json.loads(httpx_mock.get_requests()[1].content)["signature"]
     assert recovered_signer(typed_data, signature) == TEST_ADDRESS
     # A different chain would be a different digest: the domain really was signed.
     assert recovered_signer(permit2_typed_data(chain_id=42161), signature) != TEST_ADDRESS
@@ -333,12 +336,11 @@ async def test_gasless_swap_signs_a_numeric_chain_id_and_an_explicit_domain_type
 async def test_gasless_swap_signs_the_first_ranked_quote(
     routing: Any, httpx_mock: HTTPXMock, account: Any
 ) -> None:
-    serve_chains(httpx_mock)
     second = gasless_quote_wire(quoteId="gq-2", eip712=permit2_typed_data(nonce="9"))
     httpx_mock.add_response(url=QUOTE_URL, json=routing_ok([gasless_quote_wire(), second]))
     httpx_mock.add_response(url=SUBMIT_URL, json=routing_ok(submission_wire()))
     result = await resolve(routing.gasless_swap(account, **SWAP))
-    body = json.loads(httpx_mock.get_requests()[2].content)
+    body = json.loads(httpx_mock.get_requests()[1].content)
     assert body["quoteId"] == "gq-9a8b7c" == result.quote.quote_id
     assert recovered_signer(permit2_typed_data(), body["signature"]) == TEST_ADDRESS
 
@@ -346,7 +348,6 @@ async def test_gasless_swap_signs_the_first_ranked_quote(
 async def test_gasless_swap_waits_until_executed(
     routing: Any, httpx_mock: HTTPXMock, account: Any, clock: VirtualClock
 ) -> None:
-    serve_chains(httpx_mock)
     httpx_mock.add_response(url=STATUS_URL, status_code=404, text="not found")
     for status in ("pending", "relaying"):
         httpx_mock.add_response(url=STATUS_URL, json=routing_ok(gasless_status_wire(status)))
@@ -359,26 +360,24 @@ async def test_gasless_swap_waits_until_executed(
     result = await resolve(routing.gasless_swap(account, **SWAP, wait=True))
     assert result.status.status == "success"
     assert result.execution_tx_hash == EXECUTION_HASH
-    assert len(httpx_mock.get_requests()) == 3 + 4
+    assert len(httpx_mock.get_requests()) == 2 + 4
     assert clock.sleeps == [5.0] * 3
 
 
 async def test_gasless_swap_raises_when_the_submission_failed(
     routing: Any, httpx_mock: HTTPXMock, account: Any
 ) -> None:
-    serve_chains(httpx_mock)
     httpx_mock.add_response(url=QUOTE_URL, json=routing_ok([gasless_quote_wire()]))
     httpx_mock.add_response(url=SUBMIT_URL, json=routing_ok(submission_wire("FAILED")))
     with pytest.raises(errors.SwapFailedError) as info:
         await resolve(routing.gasless_swap(account, **SWAP, wait=True))
     assert info.value.status.swap_id == SWAP_ID
-    assert len(httpx_mock.get_requests()) == 3  # no status polling after a failure
+    assert len(httpx_mock.get_requests()) == 2  # no status polling after a failure
 
 
 async def test_gasless_swap_with_an_unsignable_payload_submits_nothing(
     routing: Any, httpx_mock: HTTPXMock, account: Any
 ) -> None:
-    serve_chains(httpx_mock)
     broken = permit2_typed_data()
     broken["primaryType"] = "Missing"
     httpx_mock.add_response(url=QUOTE_URL, json=routing_ok([gasless_quote_wire(eip712=broken)]))
@@ -386,20 +385,16 @@ async def test_gasless_swap_with_an_unsignable_payload_submits_nothing(
         await resolve(routing.gasless_swap(account, **SWAP))
     assert "gq-9a8b7c" in str(info.value)
     assert isinstance(info.value, errors.UnsafePayloadError)  # refused before signing
-    assert [r.url.path for r in httpx_mock.get_requests()] == [
-        "/supported-chains",
-        "/gasless/quote",
-    ]
+    assert [r.url.path for r in httpx_mock.get_requests()] == ["/gasless/quote"]
 
 
 async def test_gasless_swap_with_no_quote_submits_nothing(
     routing: Any, httpx_mock: HTTPXMock, account: Any
 ) -> None:
-    serve_chains(httpx_mock)
     httpx_mock.add_response(url=QUOTE_URL, json=routing_ok([]))
     with pytest.raises(errors.APIError, match="no gasless quote"):
         await resolve(routing.gasless_swap(account, **SWAP))
-    assert len(httpx_mock.get_requests()) == 2  # the chain list and the quote
+    assert len(httpx_mock.get_requests()) == 1  # the quote; the spender is pinned
 
 
 @pytest.mark.parametrize(
@@ -433,7 +428,6 @@ async def test_no_key_or_signature_reaches_a_log_record_or_an_error(
     account: Any,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    serve_chains(httpx_mock)
     caplog.set_level(logging.DEBUG)
     httpx_mock.add_response(url=QUOTE_URL, json=routing_ok([gasless_quote_wire()]))
     # The service echoes the key and the signature in its answer to the submission.

@@ -136,7 +136,7 @@ async def test_slippage_is_sent_as_a_plain_number(
     routing: Any, httpx_mock: HTTPXMock, slippage: Any, sent: str
 ) -> None:
     httpx_mock.add_response(json=routing_ok([]))
-    await resolve(routing.get_quote(**REQUIRED, slippage=slippage))
+    await resolve(routing.get_quote(**REQUIRED, slippage=slippage, max_slippage=100))
     assert dict(parse_qsl(sent_query(httpx_mock)))["slippage"] == sent
 
 
@@ -232,11 +232,11 @@ async def test_a_route_without_the_optional_echoes_is_read(
         ({"amount": "1e6"}, "amount", "base-10 integer"),
         ({"sender": "vitalik.eth"}, "sender", "20-byte hex address"),
         ({"receiver": "0x12"}, "receiver", "20-byte hex address"),
-        ({"slippage": -0.1}, "slippage", "from 0 to 100"),
-        ({"slippage": 101}, "slippage", "from 0 to 100"),
-        ({"slippage": float("nan")}, "slippage", "from 0 to 100"),
+        ({"slippage": -0.1}, "slippage", "between 0 and 100"),
+        ({"slippage": 101}, "slippage", "between 0 and 100"),
+        ({"slippage": float("nan")}, "slippage", "between 0 and 100"),
         ({"slippage": True}, "slippage", "number of percent"),
-        ({"slippage": "half"}, "slippage", "decimal number"),
+        ({"slippage": "half"}, "slippage", "number of percent"),
         ({"fee_bps": -1}, "fee_bps", "greater than or equal to 0"),
         ({"fee_bps": 10_001}, "fee_bps", "less than or equal to 10000"),
         ({"fee_bps": 2.5}, "fee_bps", "integer"),

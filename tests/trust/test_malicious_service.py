@@ -26,6 +26,7 @@ from .support import TEST_ADDRESS, RecordingSigner, run_flow
 
 ATTACKER = "0x" + "66" * 20
 USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
+USDC_ARBITRUM = "0xaf88d065e77c8cC2239327C5EDb3A432268e5831"
 WETH_ARBITRUM = "0x82aF49447D8a07e3bd95BD0d56f35241523fBab1"
 WETH_BASE = "0x4200000000000000000000000000000000000006"
 SWAP: dict[str, Any] = {
@@ -90,7 +91,8 @@ async def test_the_honest_swap_and_gasless_swap_still_pass(
     assert order["primaryType"] == "BurnIntentSet"
     result = await resolve(routing(sb, kind).gasless_swap(signer, **GASLESS))
     assert result.submission.swap_id
-    assert signer.typed[1]["primaryType"] == "PermitTransferFrom"
+    # A witness by default: the signature names the receiver, destination and minimum.
+    assert signer.typed[1]["primaryType"] == "PermitWitnessTransferFrom"
     assert len(sb.requests.select("flash", "POST", "/swap", processed=True)) == 1
 
 
@@ -314,15 +316,31 @@ async def test_a_tampered_service_contract_alone_is_caught(
     # The chain list says the routing contract is the attacker's, the quote does not.
     def edit(body: Any) -> None:
         for chain in body["data"]:
-            if chain["id"] == 8453:
+            if chain["id"] in (8453, 42161):
                 chain["serviceContract"] = ATTACKER
 
-    sb.faults.tamper(edit, service="routing", path="/supported-chains")
+    sb.faults.tamper(edit, service="routing", path="/supported-chains", times=None)
+    # Pinned (the sandbox's clients pin its contracts): the list is not even read.
+    result = await resolve(routing(sb, kind).gasless_swap(signer, **GASLESS))
+    assert result.submission.swap_id
+    assert not sb.requests.select("routing", "GET", "/supported-chains")
+    # Unpinned (the registry pins Base only), the default refuses before any request;
+    # trusting the service, its tampered list decides the spender to expect.
+    arbitrum = {**GASLESS, "from_chain": 42161, "from_token": USDC_ARBITRUM,
+                "to_chain": 8453, "to_token": WETH_BASE}  # fmt: skip
+    make = sb.routing_client if kind == "sync" else sb.async_routing_client
+    asked = len(sb.requests)
     with pytest.raises(errors.UnsafePayloadError) as info:
-        await resolve(routing(sb, kind).gasless_swap(signer, **GASLESS))
+        await resolve(make(routing_contracts={}).gasless_swap(signer, **arbitrum))
+    assert info.value.field == "routing_contracts[42161]"
+    assert "unsafe_trust_service_parties" in str(info.value)
+    assert len(sb.requests) == asked  # refused before any request
+    client = make(routing_contracts={}, unsafe_trust_service_parties=True)
+    with pytest.raises(errors.UnsafePayloadError) as info:
+        await resolve(client.gasless_swap(signer, **arbitrum))
     assert info.value.field == "eip712.message.spender"
-    assert info.value.received == SPENDER_BASE
-    assert nothing_submitted(sb)
+    assert len(sb.requests.select("routing", "POST", "/gasless/submit-swap")) == 1
+    assert len(signer.typed) == 1  # only the honest swap's permit
 
 
 async def test_signing_unverified_is_possible_only_when_asked_loudly(

@@ -10,6 +10,7 @@ if _typing.TYPE_CHECKING:
     from ._gasless import GaslessSwapResult
     from ._operations import DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT, RoutingPaths
     from ._sync_client import RoutingClient
+    from ._verification import verify_gasless_quote
     from .models import (
         AcquisitionMode,
         BuildBestPathRequest,
@@ -87,6 +88,7 @@ __all__ = [
     "Transaction",
     "TransactionStatus",
     "TxDetails",
+    "verify_gasless_quote",
 ]
 
 # Each name above is imported on first use (PEP 562): see xswap_sdk._exports.

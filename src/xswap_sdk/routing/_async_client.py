@@ -33,11 +33,13 @@ from .._simulation import check_simulate_option
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
 from ..policy import PolicyLike
+from ..registry import routing_contract_of
 from ..signing import Signer
 from ..simulation import SimulateOption
 from . import _execution as execution
 from . import _gasless as gasless
 from . import _operations as operations
+from . import _verification as verification
 from ._execution import AllowanceCheck, RouteExecution
 from ._gasless import GaslessSwapResult
 from ._operations import DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT, RoutingPaths
@@ -89,8 +91,14 @@ class AsyncRoutingClient(AsyncAPIClient):
             pass a virtual one).
         routing_contracts: ``{chain_id: address}``: the routing contract a gasless
             Permit2 payload must name as spender, and a route executed with
-            `execute_route` must call, on that chain. Unpinned chains use
-            ``serviceContract`` from `get_supported_chains` (kept ``chain_list_ttl``).
+            `execute_route` must call and approve, on that chain. Added to (and
+            replacing, per chain) the contracts `xswap_sdk.registry.ROUTING_CONTRACTS`
+            pins. A chain pinned by neither is refused before any request.
+        unsafe_trust_service_parties: DANGEROUS: on a chain nothing pins, take the
+            routing contract from the service's own ``serviceContract``
+            (`get_supported_chains`, kept ``chain_list_ttl``). The service then chooses
+            who may pull your tokens and what your approvals are for: this trusts it,
+            and whoever can change its answers, with your funds.
         deadline: the most seconds one call may take in all, retries, slow answers and
             retry waits included (default 120); ``None`` for no overall limit.
         max_response_bytes: the largest answer read, in bytes (default 8 MiB); a larger
@@ -138,6 +146,7 @@ class AsyncRoutingClient(AsyncAPIClient):
         http_client: httpx.AsyncClient | None = None,
         clock: Clock = SYSTEM_CLOCK,
         routing_contracts: Mapping[int, str] | None = None,
+        unsafe_trust_service_parties: bool = False,
         deadline: float | NotGiven | None = NOT_GIVEN,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         allow_insecure_http: bool = False,
@@ -169,6 +178,12 @@ class AsyncRoutingClient(AsyncAPIClient):
         self.paths = paths or RoutingPaths()
         """The routing service's HTTP paths this client calls."""
         self._routing_contracts = gasless.check_routing_contracts(routing_contracts)
+        if not isinstance(unsafe_trust_service_parties, bool):
+            raise InvalidInputError("unsafe_trust_service_parties", "must be True or False")
+        self._trust_service = unsafe_trust_service_parties
+        # Gasless quotes this client verified, so that a signature over one may be
+        # submitted; shared by with_options copies.
+        self._verified = verification.VerifiedQuotes()
         # The chain list (serviceContract per chain, features), kept per base URL;
         # shared by with_options copies.
         self._chains: ChainListCache[SupportedChain] = ChainListCache(chain_list_ttl)
@@ -197,6 +212,7 @@ class AsyncRoutingClient(AsyncAPIClient):
         destination_gas_limit: int | str | None = None,
         allowed_price_impact: Decimal | float | int | str | None = None,
         simulation: bool | None = None,
+        max_slippage: Decimal | float | int | str | None = None,
         **options: Unpack[RequestOptions],
     ) -> list[Route]:
         """Ranked routes for a swap or bridge (``GET /quote``).
@@ -232,6 +248,8 @@ class AsyncRoutingClient(AsyncAPIClient):
             destination_gas_limit: accepted, no effect on planning.
             allowed_price_impact: accepted (percent), no effect on planning.
             simulation: accepted by ``/quote``, no effect on planning.
+            max_slippage: the largest ``slippage`` accepted, in percent (default 5): a
+                larger one is refused before anything is sent.
             **options: per-call options for this call (`RequestOptions`): ``timeout``,
                 ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
                 ``extra_body``; see "Per-call options" in the configuration guide.
@@ -241,6 +259,7 @@ class AsyncRoutingClient(AsyncAPIClient):
             to `build_path`.
         """
         request = operations.quote_request(
+            max_slippage=max_slippage,
             from_chain=from_chain,
             to_chain=to_chain,
             from_token=from_token,
@@ -291,6 +310,7 @@ class AsyncRoutingClient(AsyncAPIClient):
         simulation: bool | None = None,
         min_output_amount: int | str | None = None,
         include_route: bool | None = None,
+        max_slippage: Decimal | float | int | str | None = None,
         **options: Unpack[RequestOptions],
     ) -> BuiltPath:
         """Plan the best route and build its transaction in one call
@@ -303,14 +323,22 @@ class AsyncRoutingClient(AsyncAPIClient):
             min_output_amount: the least output to accept, in the output token's
                 smallest units.
             include_route: add route composition detail when available.
+            max_slippage: the largest ``slippage`` accepted, in percent (default 5).
             **options: per-call options for this call (`RequestOptions`): ``timeout``,
                 ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
                 ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
-            The transaction to send (``tx``) and the planned route (``route``).
+            The transaction to send (``tx``) and the planned route (``route``), checked:
+            the transaction is for ``from_chain``, and the route's stated outputs are
+            at least ``min_output_amount``.
+
+        Raises:
+            UnsafePayloadError: the answer is for another chain, or states less output
+                than ``min_output_amount``.
         """
         request = operations.build_best_path_request(
+            max_slippage=max_slippage,
             from_chain=from_chain,
             to_chain=to_chain,
             from_token=from_token,
@@ -335,9 +363,10 @@ class AsyncRoutingClient(AsyncAPIClient):
             min_output_amount=min_output_amount,
             include_route=include_route,
         )
-        return await self._transport.request(
+        built = await self._transport.request(
             operations.build_best_path(self.paths, request), options
         )
+        return execution.check_built_best_path(built, request)
 
     async def build_path(
         self,
@@ -361,7 +390,14 @@ class AsyncRoutingClient(AsyncAPIClient):
         Returns:
             The transaction; send exactly this (after approving
             ``allowance_target`` when the input is an ERC-20).
+
+        Raises:
+            UnsafePayloadError: the route (from `get_quote`) names another receiver,
+                output token or destination chain than was asked, or a minimum output
+                below the floor of the slippage asked; nothing is sent.
         """
+        if isinstance(route, Route):
+            execution.check_route_terms(route)
         return await self._transport.request(
             operations.build_path(self.paths, route, sender), options
         )
@@ -521,8 +557,9 @@ class AsyncRoutingClient(AsyncAPIClient):
         """List the supported chains with their feature flags (``GET /supported-chains``).
 
         This list is authoritative for support and features. Needs the API key. It is
-        kept for ``chain_list_ttl`` seconds (see the client's arguments), and the
-        gasless swap and `execute_route` read their routing contracts from it.
+        kept for ``chain_list_ttl`` seconds (see the client's arguments). Its
+        ``serviceContract`` is used as a routing contract only by a client built with
+        ``unsafe_trust_service_parties=True``, on a chain nothing pins.
 
         Args:
             refresh: read the list again even if a fresh one is kept.
@@ -581,13 +618,20 @@ class AsyncRoutingClient(AsyncAPIClient):
         meta: str | None = None,
         include_providers: Sequence[str] | None = None,
         exclude_providers: Sequence[str] | None = None,
+        min_amount_out: int | str | None = None,
+        max_slippage: Decimal | float | int | str | None = None,
+        sign_unverified_payload: bool = False,
         **options: Unpack[RequestOptions],
     ) -> list[GaslessQuote]:
-        """Permit2 quotes for a gasless swap (``GET /gasless/quote``).
+        """Permit2 quotes for a gasless swap (``GET /gasless/quote``), each verified.
 
         The service answers with one quote or several; the result is always a list.
-        Sign a quote's ``eip712`` payload as given and pass its ``quote_id`` and the
-        signature to `submit_gasless_swap`, or let `gasless_swap` do it all.
+        Every quote is checked as `gasless_swap` checks the one it signs (the Permit2
+        payload field by field against these arguments and the pinned routing
+        contract, and the quote's summary) before any is returned; one that differs
+        raises `UnsafePayloadError`. Sign a quote's ``eip712`` payload exactly as given
+        and pass the quote (or its ``quote_id``) and the signature to
+        `submit_gasless_swap`, or let `gasless_swap` do it all.
 
         Args:
             from_chain: the source chain id.
@@ -607,11 +651,24 @@ class AsyncRoutingClient(AsyncAPIClient):
             meta: free-form metadata, sent as given.
             include_providers: only use these providers.
             exclude_providers: never use these providers.
+            min_amount_out: the least output accepted, in the output token's smallest
+                units; the witness and the summary must promise at least this.
+            max_slippage: the largest ``slippage`` accepted, in percent (default 5).
+            sign_unverified_payload: DANGEROUS. Return the quotes unchecked (and
+                unmarked: `submit_gasless_swap` then needs the same opt-in). Only for a
+                service you control whose payload the SDK cannot read.
             **options: per-call options for this call (`RequestOptions`): ``timeout``,
                 ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
                 ``extra_body``; see "Per-call options" in the configuration guide.
+
+        Raises:
+            InvalidInputError: a bad argument, or ``acquisition_mode=2`` with
+                ``receiver``, ``min_amount_out`` or ``slippage`` (before any request).
+            UnsafePayloadError: no routing contract is pinned for ``from_chain``
+                (before any request), or a quote differs from these arguments.
         """
         request = operations.gasless_quote_request(
+            max_slippage=max_slippage,
             from_chain=from_chain,
             to_chain=to_chain,
             from_token=from_token,
@@ -629,31 +686,67 @@ class AsyncRoutingClient(AsyncAPIClient):
             include_providers=include_providers,
             exclude_providers=exclude_providers,
         )
-        return await self._transport.request(
-            operations.get_gasless_quote(self.paths, request), options
+        if not isinstance(sign_unverified_payload, bool):
+            raise InvalidInputError("sign_unverified_payload", "must be True or False")
+        least = verification.check_min_amount_out(min_amount_out)
+        verification.check_gasless_terms(request, least)
+        pinned = routing_contract_of(from_chain, self._routing_contracts)
+        if pinned is None and not self._trust_service and not sign_unverified_payload:
+            raise verification.unpinned_contract(from_chain)
+        flow = gasless.verified_quotes(
+            self.paths,
+            request,
+            pinned=pinned,
+            trust_service=self._trust_service,
+            chains=self._chains,
+            chains_key=self.base_url,
+            clock=self.clock,
+            min_amount_out=least,
+            verified=self._verified,
+            sign_unverified_payload=sign_unverified_payload,
         )
+        return await self._transport.run(flow, options)
 
     async def submit_gasless_swap(
-        self, quote_id: str, signature: str, **options: Unpack[RequestOptions]
+        self,
+        quote_id: str | GaslessQuote,
+        signature: str,
+        *,
+        sign_unverified_payload: bool = False,
+        **options: Unpack[RequestOptions],
     ) -> GaslessSubmission:
         """Execute a gasless swap with the user's Permit2 signature
         (``POST /gasless/submit-swap``).
+
+        Only a signature over a verified payload is sent: the quote must come from
+        `get_gasless_quote` of this client (or be checked with
+        `xswap_sdk.routing.verify_gasless_quote`), and the signature must recover,
+        over its ``eip712`` payload as it was verified, to the quote's sender.
 
         Moves money, so it is not retried once sent: if the answer is lost (timeout,
         5xx) the error has ``outcome_unknown=True``; check `get_gasless_status` before
         submitting again.
 
         Args:
-            quote_id: the gasless quote's ``quote_id``.
+            quote_id: the verified `GaslessQuote`, or its ``quote_id``.
             signature: the 65-byte signature of the quote's ``eip712`` payload.
+            sign_unverified_payload: DANGEROUS. Submit a signature over a quote the SDK
+                never verified (with a warning in the log).
             **options: per-call options for this call (`RequestOptions`): ``timeout``,
                 ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
                 ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The submission, whose ``swap_id`` identifies the swap.
+
+        Raises:
+            UnsafePayloadError: the quote was not verified, or the signature is not its
+                sender's over the verified payload; nothing is sent.
         """
-        operation = operations.submit_gasless_swap(self.paths, quote_id, signature)
+        checked_id = verification.check_submission(
+            quote_id, signature, self._verified, sign_unverified_payload=sign_unverified_payload
+        )
+        operation = operations.submit_gasless_swap(self.paths, checked_id, signature)
         return await self._transport.request(operation, options)
 
     async def get_gasless_status(
@@ -732,6 +825,7 @@ class AsyncRoutingClient(AsyncAPIClient):
         is_done: Callable[[GaslessStatus], bool] | None = None,
         min_amount_out: int | str | None = None,
         sign_unverified_payload: bool = False,
+        max_slippage: Decimal | float | int | str | None = None,
         **options: Unpack[RequestOptions],
     ) -> GaslessSwapResult:
         """A whole gasless swap in one call: quote, sign, submit, and optionally wait.
@@ -745,8 +839,15 @@ class AsyncRoutingClient(AsyncAPIClient):
         `wait_for_gasless_status`.
 
         The spender must be the routing contract of ``from_chain``: the client's
-        ``routing_contracts`` pin, or else ``serviceContract`` from
-        `get_supported_chains`, read once per client (this needs the API key).
+        ``routing_contracts`` pin, else the registry's
+        (`xswap_sdk.registry.ROUTING_CONTRACTS`); a chain pinned by neither is refused
+        before any request (``serviceContract`` from `get_supported_chains` is used
+        only with ``unsafe_trust_service_parties=True``).
+
+        The permit carries a witness (``acquisition_mode=3``, the default) naming the
+        receiver, destination and minimum output, so the service cannot change them
+        after you sign. ``acquisition_mode=2`` (no witness) is refused with
+        ``receiver``, ``min_amount_out`` or ``slippage``.
 
         Args:
             signer: the wallet that owns the input tokens, such as an `eth_account`
@@ -760,9 +861,10 @@ class AsyncRoutingClient(AsyncAPIClient):
             fee_bps: your integrator fee in basis points.
             allow_multi_bridge: allow routes over more than one bridge.
             ranking_mode: ``"value_max"``, ``"balanced"`` or ``"speed_max"``.
-            slippage: tolerated slippage in percent.
-            acquisition_mode: `AcquisitionMode.PERMIT2` (2) or
-                `AcquisitionMode.PERMIT2_WITNESS` (3).
+            slippage: tolerated slippage in percent (at most ``max_slippage``).
+            acquisition_mode: `AcquisitionMode.PERMIT2_WITNESS` (3, the default) or
+                `AcquisitionMode.PERMIT2` (2: the signature then names no receiver,
+                output or destination; refused with the three arguments above).
             deadline_minutes: how long the signed permit stays valid.
             meta: free-form metadata, sent as given.
             include_providers: only use these providers.
@@ -778,6 +880,7 @@ class AsyncRoutingClient(AsyncAPIClient):
                 without comparing it with what was asked: a compromised or spoofed
                 service can then take any of the signer's tokens that Permit2 may move.
                 Only for a service you control whose payload the SDK cannot read.
+            max_slippage: the largest ``slippage`` accepted, in percent (default 5).
             **options: per-call options for each request (`RequestOptions`): ``timeout``,
                 ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
                 ``extra_body``; see "Per-call options" in the configuration guide.
@@ -815,11 +918,13 @@ class AsyncRoutingClient(AsyncAPIClient):
             poll_interval=poll_interval,
             is_done=is_done,
             clock=self.clock,
-            spender=self._routing_contracts.get(from_chain),
+            spender=routing_contract_of(from_chain, self._routing_contracts),
+            trust_service=self._trust_service,
             chains=self._chains,
             chains_key=self.base_url,
             min_amount_out=min_amount_out,
             sign_unverified_payload=sign_unverified_payload,
+            max_slippage=max_slippage,
         )
         return await self._transport.run(flow, options)
 
@@ -842,12 +947,15 @@ class AsyncRoutingClient(AsyncAPIClient):
         """Execute a quoted route from the signer's wallet: build its transaction, check
         it, approve the exact input amount when asked, send it, and follow ``/status``.
 
-        Before anything is signed, the route must still say what `get_quote` was asked
-        (token, chain, amount, sender = the signer), web3 must be on its source chain,
-        and the built transaction must call the chain's routing contract (the client's
-        ``routing_contracts`` pin, else ``serviceContract`` from
-        `get_supported_chains`), with that same contract as ``allowance_target`` and
-        no native value for an ERC-20 input. See ``xswap_sdk.routing._execution``.
+        Before anything is signed, the route must still say what `get_quote` was asked,
+        on both sides: input token, chain, amount and sender (the signer); receiver,
+        output token, destination chain, and a minimum output no lower than the quoted
+        output less the slippage asked (5 % when none was). web3 must be on its source
+        chain, and the built transaction must call the chain's routing contract (the
+        client's ``routing_contracts`` pin, else the registry's; an unpinned chain is
+        refused before any request unless ``unsafe_trust_service_parties``), with that
+        same contract as ``allowance_target`` and no native value for an ERC-20 input.
+        See ``xswap_sdk.routing._execution``.
 
         Args:
             signer: the route's sender, such as an `eth_account` ``LocalAccount`` (it
@@ -892,12 +1000,16 @@ class AsyncRoutingClient(AsyncAPIClient):
         if not isinstance(wait, bool):
             raise InvalidInputError("wait", "must be True or False")
         simulate = check_simulate_option(simulate)
+        pinned = routing_contract_of(plan.chain_id, self._routing_contracts)
+        if pinned is None and not self._trust_service:
+            raise verification.unpinned_contract(plan.chain_id)
         execution.check_connected_chain(await web3io.async_chain_id(web3), plan.chain_id)
         tx = await self.build_path(plan.route, plan.owner, **options)
         contract_flow = gasless.routing_contract(
             self.paths,
             plan.chain_id,
-            pinned=self._routing_contracts.get(plan.chain_id),
+            pinned=pinned,
+            trust_service=self._trust_service,
             chains=self._chains,
             chains_key=self.base_url,
             clock=self.clock,

@@ -10,13 +10,16 @@ is checked against one.
 What `execute_route` checks before anything is signed:
 
 - the route is one `RoutingClient.get_quote` returned (it keeps the quote's arguments)
-  and still says what was asked: the same input token, chain, amount and sender, and
-  the sender is the signer;
+  and still says what was asked, on both sides: the same input token, chain, amount and
+  sender (the signer), and the same receiver, output token and destination chain, with
+  a minimum output between the quoted output less the slippage asked (`route_floor`)
+  and the quoted output (`check_route_terms`);
 - web3 is connected to the route's source chain, and the built transaction is for it;
 - the transaction calls the routing contract of that chain (the client's
-  ``routing_contracts`` pin, else ``serviceContract`` from ``/supported-chains``), and
-  its ``allowanceTarget`` is that same contract: an approval never goes to an address
-  the transaction does not call;
+  ``routing_contracts`` pin, else `xswap_sdk.registry.ROUTING_CONTRACTS`; the service's
+  ``serviceContract`` only with ``unsafe_trust_service_parties=True``), and its
+  ``allowanceTarget`` is that same contract: an approval never goes to an address the
+  transaction does not call;
 - an ERC-20 input sends no native value; a native input sends exactly the amount;
 - the transaction has not expired.
 
@@ -33,19 +36,22 @@ web3 is imported only here, when a route runs (the ``web3`` extra).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final
 
 from pydantic import BaseModel, ConfigDict
 
 from .._lazy import require
 from .._models import check_argument
+from .._slippage import DEFAULT_MAX_SLIPPAGE
 from ..errors import InvalidInputError, QuoteRejectedError, UnsafePayloadError
 from ..registry import PERMIT2
 from ..signing.signer import Signer, signer_address
 from ..simulation import Simulation
 from ..types import Address, TokenAmount
-from .models import Route, Transaction, TransactionStatus
+from .models import BuildBestPathRequest, BuiltPath, Route, Transaction, TransactionStatus
 
 if TYPE_CHECKING:
     pass
@@ -56,11 +62,14 @@ __all__ = [
     "ExecutionPlan",
     "RouteExecution",
     "approval_fields",
+    "check_built_best_path",
     "check_connected_chain",
+    "check_route_terms",
     "check_transaction",
     "plan_allowance",
     "plan_execution",
     "route_fields",
+    "route_floor",
 ]
 
 NATIVE_TOKENS: Final = frozenset(
@@ -71,6 +80,7 @@ NATIVE_TOKENS: Final = frozenset(
 )
 """The addresses routing services use for a chain's native token (lower case)."""
 
+_FLOAT_ROUNDING: Final = 10**12
 _APPROVE: Final = bytes.fromhex("095ea7b3")  # approve(address,uint256)
 _ALLOWANCE: Final = bytes.fromhex("dd62ed3e")  # allowance(address,address)
 
@@ -198,10 +208,95 @@ def plan_execution(
     ):
         if received_int != expected_int:
             raise UnsafePayloadError(field, expected=expected_int, received=received_int)
+    check_route_terms(route)
     if not _same(asked.sender, owner):
         raise InvalidInputError("signer", f"must be the route's sender {asked.sender}, not {owner}")
     token = None if source.address.lower() in NATIVE_TOKENS else asked.from_token
     return ExecutionPlan(route, owner, asked.from_chain, token, asked.amount)
+
+
+def route_floor(route: Route, slippage: Decimal | None) -> int:
+    """The least ``minAmountOut`` a route may state: its quoted output less the
+    ``slippage`` asked (`DEFAULT_MAX_SLIPPAGE` when none was), less one part in 10**12
+    for a service's floating-point rounding."""
+    keep = Decimal(100) - (DEFAULT_MAX_SLIPPAGE if slippage is None else slippage)
+    rounding = route.amount_out // _FLOAT_ROUNDING + 1
+    return max(1, int(Decimal(route.amount_out) * keep / 100) - rounding)
+
+
+def check_route_terms(route: Route) -> None:
+    """Refuse a route whose output side is not the one asked: another receiver (the
+    caller's, else the sender), output token or destination chain, a minimum output
+    above the quoted output, or below the floor the slippage asked implies
+    (`route_floor`).
+
+    Raises:
+        UnsafePayloadError: a term of the route differs from the request.
+    """
+    asked = route.request
+    if asked is None:
+        return
+    receiver = asked.receiver or asked.sender
+    target = route.to_token
+    for field, received, expected in (
+        ("route.receiver", route.receiver, receiver),
+        ("route.toToken.address", target.address, asked.to_token),
+    ):
+        if not _same(str(received), str(expected)):
+            raise UnsafePayloadError(field, expected=expected, received=received)
+    if target.chain != asked.to_chain:
+        raise UnsafePayloadError(
+            "route.toToken.chain", expected=asked.to_chain, received=target.chain
+        )
+    floor = route_floor(route, asked.slippage)
+    if not floor <= route.min_amount_out <= route.amount_out:
+        slipped = "the slippage asked" if asked.slippage is not None else "5 % (no slippage asked)"
+        raise UnsafePayloadError(
+            "route.minAmountOut",
+            expected=f"from {floor} to {route.amount_out} (the quoted output less {slipped})",
+            received=route.min_amount_out,
+        )
+
+
+def _stated_amount(route: Mapping[str, Any], name: str) -> int | None:
+    value = route.get(name)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.isdigit():
+        return int(value)
+    if value is None:
+        return None
+    raise UnsafePayloadError(
+        f"route.{name}", expected="an amount in smallest units", received=value
+    )
+
+
+def check_built_best_path(built: BuiltPath, request: BuildBestPathRequest) -> BuiltPath:
+    """Check a ``/build-best-path`` answer against its request: the transaction is for
+    ``from_chain``; the route's stated output and minimum are at least
+    ``min_output_amount`` and the minimum is no higher than the output. The route's
+    other fields are not documented, so what it does not state is not checked.
+
+    Raises:
+        UnsafePayloadError: a stated term differs from the request.
+    """
+    if built.tx.chain != request.from_chain:
+        raise UnsafePayloadError("Tx.chain", expected=request.from_chain, received=built.tx.chain)
+    out = _stated_amount(built.route, "amountOut")
+    least = _stated_amount(built.route, "minAmountOut")
+    floor = request.min_output_amount
+    for name, stated in (("amountOut", out), ("minAmountOut", least)):
+        if floor is not None and stated is not None and stated < floor:
+            raise UnsafePayloadError(
+                f"route.{name}",
+                expected=f"at least your min_output_amount {floor}",
+                received=stated,
+            )
+    if out is not None and least is not None and least > out:
+        raise UnsafePayloadError(
+            "route.minAmountOut", expected=f"at most the quoted output {out}", received=least
+        )
+    return built
 
 
 def check_connected_chain(connected: int, chain_id: int) -> None:

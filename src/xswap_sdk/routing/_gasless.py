@@ -1,13 +1,21 @@
 """The gasless swap in one flow: quote, verify and sign the Permit2 payload, submit,
-optionally wait.
+optionally wait; and the verification the manual path shares with it.
 
 Written once as a flow (see ``xswap_sdk._flow``) and run by both clients. Before the
 payload is signed, it is compared field by field with the Permit2 message the caller's
 arguments call for (see ``xswap_sdk.routing._permit2``): the token, the amount, the
-spender (the routing contract of the source chain: pinned by the caller, or
-``serviceContract`` from ``GET /supported-chains``), the deadline and, with a witness,
-the receiver, destination and minimum output. A mismatch raises `UnsafePayloadError` and
-nothing is signed or submitted. ``sign_unverified_payload=True`` skips this, dangerously.
+spender (the routing contract of the source chain: pinned by the caller with
+``routing_contracts``, or in `xswap_sdk.registry.ROUTING_CONTRACTS`; ``serviceContract``
+from ``GET /supported-chains`` only with ``unsafe_trust_service_parties=True``), the
+deadline, the quote's summary and, with a witness (the default), the receiver,
+destination and minimum output. A mismatch raises `UnsafePayloadError` and nothing is
+signed or submitted. ``sign_unverified_payload=True`` skips this, dangerously.
+
+The manual path (`RoutingClient.get_gasless_quote`, sign ``quote.eip712`` yourself,
+`RoutingClient.submit_gasless_swap`) goes through the same checks: the quotes are
+verified before they are returned and remembered (``_verification.VerifiedQuotes``), and a signature
+is submitted only for a verified quote and only when it recovers, over the payload as
+it was verified, to the quote's sender.
 
 The payload is then signed as the service sent it (`xswap_sdk.signing.sign_typed_data`
 reads a string ``chainId`` and a domain without ``version`` as they are meant), and what
@@ -32,14 +40,21 @@ from ..errors import (
     InvalidInputError,
     SigningError,
     SwapFailedError,
-    UnsafePayloadError,
 )
+from ..registry import routing_contract_of
 from ..signing import Signer, sign_typed_data
 from ..signing.signer import signer_address
-from ..types import Address, ChainId, TokenAmount
+from ..types import Address, ChainId
 from . import _operations as operations
 from ._operations import RoutingPaths
-from ._permit2 import check_permit2_payload
+from ._verification import (
+    VerifiedQuotes,
+    check_gasless_terms,
+    check_min_amount_out,
+    check_quote,
+    service_contract,
+    unpinned_contract,
+)
 from .models import (
     GaslessQuote,
     GaslessQuoteRequest,
@@ -48,7 +63,13 @@ from .models import (
     SupportedChain,
 )
 
-__all__ = ["GaslessSwapResult", "gasless_swap", "routing_contract", "service_contract"]
+__all__ = [
+    "GaslessSwapResult",
+    "check_routing_contracts",
+    "gasless_swap",
+    "routing_contract",
+    "verified_quotes",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,34 +113,13 @@ def sign_quote(signer: Signer, quote: GaslessQuote) -> str:
         raise SigningError(f"gasless quote {quote.quote_id} cannot be signed: {exc}") from exc
 
 
-def service_contract(chains: list[SupportedChain], chain_id: int) -> str:
-    """The routing contract of ``chain_id`` (``serviceContract``), the spender a gasless
-    Permit2 payload must name.
-
-    Raises:
-        UnsafePayloadError: the chain is not listed, or has no valid ``serviceContract``;
-            then nothing could check the payload's spender.
-    """
-    chain = next((chain for chain in chains if chain.id == chain_id), None)
-    contract = chain.service_contract if chain is not None else None
-    try:
-        checked: str = check_argument("serviceContract", Address, contract)
-    except InvalidInputError:
-        raise UnsafePayloadError(
-            f"supported-chains[{chain_id}].serviceContract",
-            expected=f"the routing contract of chain {chain_id}",
-            received=contract,
-            hint="Pin it yourself to check the permit's spender without this list.",
-        ) from None
-    return checked
-
-
 @dataclass(frozen=True, slots=True)
 class _Verification:
     """How the payload is checked before it is signed."""
 
     request: GaslessQuoteRequest
     spender: str | None
+    trust_service: bool
     chains: ChainListCache[SupportedChain] | None
     chains_key: str
     min_amount_out: int | None
@@ -154,10 +154,12 @@ def gasless_swap(
     is_done: Callable[[GaslessStatus], bool] | None,
     clock: Clock,
     spender: str | None = None,
+    trust_service: bool = False,
     chains: ChainListCache[SupportedChain] | None = None,
     chains_key: str = "",
     min_amount_out: int | str | None = None,
     sign_unverified_payload: bool = False,
+    max_slippage: object = None,
     **quote_fields: Any,
 ) -> Flow[GaslessSwapResult]:
     """Validate everything, then return the flow: ``GET /gasless/quote`` for the
@@ -172,10 +174,12 @@ def gasless_swap(
         poll_interval: seconds between two polls.
         is_done: the caller's own test of a status record.
         clock: the client's clock (the permit's deadline is checked by it).
-        spender: the routing contract of ``from_chain`` as the caller pins it. When not
-            given, ``serviceContract`` from ``GET /supported-chains`` is used (kept in
-            ``chains`` when given). A pinned spender also holds against a service that
-            lies in both answers.
+        spender: the routing contract of ``from_chain`` as the caller pins it; when not
+            given, the registry's (`xswap_sdk.registry.ROUTING_CONTRACTS`). Without
+            either, the swap is refused before any request, unless ``trust_service``.
+        trust_service: DANGEROUS. With no pin, take ``serviceContract`` from
+            ``GET /supported-chains`` (kept in ``chains`` when given): the service then
+            chooses who may pull the tokens.
         chains: the client's chain-list cache, read before ``/supported-chains`` is
             asked and filled after.
         chains_key: the cache key (the client's base URL).
@@ -185,31 +189,44 @@ def gasless_swap(
             comparing it with what was asked: a compromised or spoofed service can then
             take any of the signer's tokens that Permit2 may move. Only for a service you
             control, whose payload the SDK cannot read yet.
+        max_slippage: the largest ``slippage`` accepted, in percent (default 5).
         **quote_fields: the arguments of ``GET /gasless/quote`` but ``sender``.
 
     Raises:
         InvalidInputError: a bad argument (before any request).
+        UnsafePayloadError: no routing contract is pinned for ``from_chain`` (before any
+            request).
     """
-    request = operations.gasless_quote_request(sender=signer_address(signer), **quote_fields)
+    request = operations.gasless_quote_request(
+        sender=signer_address(signer), max_slippage=max_slippage, **quote_fields
+    )
     if not isinstance(wait, bool):
         raise InvalidInputError("wait", "must be True or False")
     if not isinstance(sign_unverified_payload, bool):
         raise InvalidInputError("sign_unverified_payload", "must be True or False")
-    pinned = None if spender is None else check_argument("spender", Address, spender)
+    if not isinstance(trust_service, bool):
+        raise InvalidInputError("unsafe_trust_service_parties", "must be True or False")
+    pinned = (
+        routing_contract_of(request.from_chain)
+        if spender is None
+        else check_argument("spender", Address, spender)
+    )
     if chains is not None and not isinstance(chains, ChainListCache):
         raise InvalidInputError("chains", "must be the client's ChainListCache or None")
-    least_out = (
-        None
-        if min_amount_out is None
-        else check_argument("min_amount_out", TokenAmount, min_amount_out)
-    )
+    least_out = check_min_amount_out(min_amount_out)
+    check_gasless_terms(request, least_out)
+    if pinned is None and not trust_service and not sign_unverified_payload:
+        raise unpinned_contract(request.from_chain)
     predicate = operations.check_wait(wait_timeout, poll_interval, is_done)
     quote_operation = operations.get_gasless_quote(paths, request)
+    verification = _Verification(
+        request, pinned, trust_service, chains, chains_key, least_out, sign_unverified_payload
+    )
     return _run(
         paths,
         quote_operation,
         signer,
-        _Verification(request, pinned, chains, chains_key, least_out, sign_unverified_payload),
+        verification,
         wait=wait,
         wait_timeout=wait_timeout,
         poll_interval=poll_interval,
@@ -223,24 +240,79 @@ def routing_contract(
     chain_id: int,
     *,
     pinned: str | None,
+    trust_service: bool = False,
     chains: ChainListCache[SupportedChain] | None,
     chains_key: str,
     clock: Clock,
 ) -> Flow[str]:
-    """The routing contract of ``chain_id``: ``pinned`` when the caller gave one, else
-    ``serviceContract`` from ``GET /supported-chains`` (through the client's cache).
+    """The routing contract of ``chain_id``: ``pinned`` when the caller or the registry
+    pins one; else, only with ``trust_service``, ``serviceContract`` from
+    ``GET /supported-chains`` (through the client's cache).
 
     Raises:
-        UnsafePayloadError: the list does not name a valid contract for the chain.
+        UnsafePayloadError: nothing pins the chain and the service is not trusted
+            (before any request), or the list names no valid contract for it.
     """
     if pinned is not None:
         return pinned
+    if not trust_service:
+        raise unpinned_contract(chain_id)
     operation = operations.get_supported_chains(paths)
     if chains is None:
         listed: list[SupportedChain] = yield Call(operation)
     else:
         listed = yield from chains.read(chains_key, operation, clock=clock)
+    logger.warning(
+        "taking the routing contract of chain %s from the service's /supported-chains "
+        "(unsafe_trust_service_parties=True)",
+        chain_id,
+    )
     return service_contract(listed, chain_id)
+
+
+def verified_quotes(
+    paths: RoutingPaths,
+    request: GaslessQuoteRequest,
+    *,
+    pinned: str | None,
+    trust_service: bool,
+    chains: ChainListCache[SupportedChain] | None,
+    chains_key: str,
+    clock: Clock,
+    min_amount_out: int | None,
+    verified: VerifiedQuotes,
+    sign_unverified_payload: bool,
+) -> Flow[list[GaslessQuote]]:
+    """``GET /gasless/quote``, every quote verified (`verify_gasless_quote`'s checks) and
+    remembered in ``verified`` before it is returned: the manual path's first step.
+
+    Raises:
+        UnsafePayloadError: a quote differs from the request; none is returned.
+    """
+    spender: str | None = None
+    if not sign_unverified_payload:
+        spender = yield from routing_contract(
+            paths,
+            request.from_chain,
+            pinned=pinned,
+            trust_service=trust_service,
+            chains=chains,
+            chains_key=chains_key,
+            clock=clock,
+        )
+    quotes: list[GaslessQuote] = yield Call(operations.get_gasless_quote(paths, request))
+    if spender is None:
+        logger.warning(
+            "returning %d gasless quote(s) without checking their Permit2 payloads "
+            "(sign_unverified_payload=True)",
+            len(quotes),
+        )
+        return quotes
+    for quote in quotes:
+        check_quote(quote, request, spender, clock.time(), min_amount_out)
+    for quote in quotes:
+        verified.add(quote, request.sender)
+    return quotes
 
 
 def _run(
@@ -262,6 +334,7 @@ def _run(
             paths,
             verification.request.from_chain,
             pinned=verification.spender,
+            trust_service=verification.trust_service,
             chains=verification.chains,
             chains_key=verification.chains_key,
             clock=clock,
@@ -281,22 +354,7 @@ def _run(
             quote.quote_id,
         )
     else:
-        try:
-            check_permit2_payload(
-                quote,
-                request=verification.request,
-                spender=spender,
-                now=clock.time(),
-                min_amount_out=verification.min_amount_out,
-            )
-        except UnsafePayloadError as exc:
-            where = f"Gasless quote {quote.quote_id} was refused."
-            raise UnsafePayloadError(
-                exc.field,
-                expected=exc.expected,
-                received=exc.received,
-                hint=f"{where} {exc.hint}" if exc.hint else where,
-            ) from None
+        check_quote(quote, verification.request, spender, clock.time(), verification.min_amount_out)
     # Not kept in a local: this frame is in the traceback if the submission fails.
     submission: GaslessSubmission = yield Call(
         operations.submit_gasless_swap(paths, quote.quote_id, sign_quote(signer, quote))

@@ -50,6 +50,7 @@ from .._models import (
 )
 from .._operation import Operation, parser
 from .._polling import check_wait_arguments, poll
+from .._slippage import check_slippage
 from ..errors import InvalidInputError, NotFoundError, SwapFailedError
 from ..types import Address, ChainId
 from .models import (
@@ -195,13 +196,23 @@ def parse_tokens(data: Any) -> list[Token]:
 # ---------------------------------------------------------------------------- quotes, paths
 
 
-def quote_request(**fields: Any) -> QuoteRequest:
-    """Validate the arguments of `RoutingClient.get_quote`."""
+def quote_request(*, max_slippage: object = None, **fields: Any) -> QuoteRequest:
+    """Validate the arguments of `RoutingClient.get_quote`.
+
+    ``slippage`` above ``max_slippage`` (default 5 %) is refused first
+    (`xswap_sdk._slippage.check_slippage`).
+    """
+    check_slippage(fields.get("slippage"), max_slippage=max_slippage)
     return validate_request(QuoteRequest, **fields)
 
 
-def build_best_path_request(**fields: Any) -> BuildBestPathRequest:
-    """Validate the arguments of `RoutingClient.build_best_path`."""
+def build_best_path_request(*, max_slippage: object = None, **fields: Any) -> BuildBestPathRequest:
+    """Validate the arguments of `RoutingClient.build_best_path`.
+
+    ``slippage`` above ``max_slippage`` (default 5 %) is refused first
+    (`xswap_sdk._slippage.check_slippage`).
+    """
+    check_slippage(fields.get("slippage"), max_slippage=max_slippage)
     return validate_request(BuildBestPathRequest, **fields)
 
 
@@ -363,8 +374,13 @@ def get_tokens(paths: RoutingPaths, chain_id: object | None) -> Operation[list[T
 # ---------------------------------------------------------------------------- gasless
 
 
-def gasless_quote_request(**fields: Any) -> GaslessQuoteRequest:
-    """Validate the arguments of `RoutingClient.get_gasless_quote`."""
+def gasless_quote_request(*, max_slippage: object = None, **fields: Any) -> GaslessQuoteRequest:
+    """Validate the arguments of `RoutingClient.get_gasless_quote`.
+
+    ``slippage`` above ``max_slippage`` (default 5 %) is refused first
+    (`xswap_sdk._slippage.check_slippage`).
+    """
+    check_slippage(fields.get("slippage"), max_slippage=max_slippage)
     return validate_request(GaslessQuoteRequest, **fields)
 
 

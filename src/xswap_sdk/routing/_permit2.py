@@ -16,7 +16,8 @@ What is expected (Uniswap's Permit2 and its permit2-sdk define the shapes):
   ``PermitWitnessTransferFrom`` (3) with permit2-sdk's exact type definitions, and no
   other type (``EIP712Domain``, when present, must list those three domain fields);
 - ``permitted``: the caller's ``from_token`` and exactly ``amount``;
-- ``spender``: the routing contract of ``from_chain``;
+- ``spender``: the routing contract of ``from_chain``, pinned (never the service's
+  choice unless the caller trusts it);
 - ``nonce``: any uint256 (Permit2 nonces are unordered; the service picks one), equal to
   the quote's own ``nonce`` when it gives one;
 - ``deadline``: in the future and no later than now plus the requested window
@@ -34,9 +35,15 @@ The quoted output (``quote.amountOut``) comes from the same service: a service t
 lies about it consistently can lower the minimum the slippage check allows. Pass
 ``min_amount_out`` to hold the witness to a number of your own.
 
-What stays trusted: with ``PermitTransferFrom`` (no witness) the signature does not name
-the output, the receiver or the destination: the routing contract and the transaction
-the relayer sends decide them. Ask for ``acquisition_mode=3`` to have them signed.
+The quote's summary (``quote.quote``) is compared with the request in every mode
+(`check_quote_summary`): receiver, sender, tokens, chains, input amount, and an output
+and minimum output no lower than the caller's floor.
+
+What stays trusted: with ``PermitTransferFrom`` (no witness, only when the caller asks
+for ``acquisition_mode=2`` and gives no receiver, minimum or slippage) the signature does
+not name the output, the receiver or the destination: the routing contract and the
+transaction the relayer sends decide them. The default, ``acquisition_mode=3``, signs
+them.
 """
 
 from __future__ import annotations
@@ -57,6 +64,7 @@ __all__ = [
     "PERMIT_CLOCK_SKEW",
     "SWAP_WITNESS_TYPE",
     "check_permit2_payload",
+    "check_quote_summary",
     "expected_types",
     "witness_quote_id",
 ]
@@ -254,6 +262,84 @@ def _check_witness(
         )
 
 
+def _summary_token(value: object) -> object:
+    # The sandbox states a token as its address; the live service as {address, amount}.
+    if isinstance(value, Mapping):
+        return value.get("address")
+    return value
+
+
+def _summary_address(field: str, value: object, expected: str, *, required: bool) -> None:
+    if value is None:
+        if required:
+            raise UnsafePayloadError(
+                field,
+                expected=f"{expected}, stated: a permit without a witness binds nothing else",
+                received=None,
+            )
+        return
+    _address(field, value, expected)
+
+
+def check_quote_summary(
+    quote: GaslessQuote, *, request: GaslessQuoteRequest, min_amount_out: int | None = None
+) -> None:
+    """Refuse a gasless quote whose summary (``quote``) says another swap than the one
+    asked: another receiver, sender, output token, chain or input amount, or an output
+    (or minimum output) below the caller's ``min_amount_out``, or a stated minimum below
+    the quoted output less ``slippage``.
+
+    Run in every mode. With a witness the signature binds the receiver, destination and
+    minimum itself; without one (``PermitTransferFrom``) the summary is the only place
+    they are stated, so the receiver, output token and destination chain must be there.
+
+    Raises:
+        UnsafePayloadError: a stated term differs from the request.
+    """
+    summary = quote.quote
+    field = "quote.quote"
+    bare = request.acquisition_mode == AcquisitionMode.PERMIT2
+    receiver = request.receiver or request.sender
+    _summary_address(f"{field}.receiver", summary.receiver, receiver, required=bare)
+    _summary_address(f"{field}.sender", summary.sender, request.sender, required=False)
+    to_token = _summary_token(summary.to_token)
+    _summary_address(f"{field}.toToken", to_token, request.to_token, required=bare)
+    from_token = _summary_token(summary.from_token)
+    _summary_address(f"{field}.fromToken", from_token, request.from_token, required=False)
+    for name, stated, asked in (
+        ("toChain", summary.to_chain, request.to_chain),
+        ("fromChain", summary.from_chain, request.from_chain),
+        ("amountIn", summary.amount_in, request.amount),
+    ):
+        if stated is None and name == "toChain" and bare:
+            raise UnsafePayloadError(f"{field}.{name}", expected=asked, received=None)
+        if stated is not None and stated != asked:
+            raise UnsafePayloadError(f"{field}.{name}", expected=asked, received=stated)
+    quoted, least = summary.amount_out, summary.min_amount_out
+    if min_amount_out is not None:
+        for name, stated in (("amountOut", quoted), ("minAmountOut", least)):
+            if name == "amountOut" and stated is None:
+                raise UnsafePayloadError(
+                    f"{field}.amountOut",
+                    expected=f"at least your min_amount_out {min_amount_out}",
+                    received=None,
+                )
+            if stated is not None and stated < min_amount_out:
+                raise UnsafePayloadError(
+                    f"{field}.{name}",
+                    expected=f"at least your min_amount_out {min_amount_out}",
+                    received=stated,
+                )
+    if quoted is not None and least is not None:
+        floor = _least_out(quote, request.slippage, None)
+        if least < floor or least > quoted:
+            raise UnsafePayloadError(
+                f"{field}.minAmountOut",
+                expected=f"from {floor} to {quoted} (the quoted output less the slippage asked)",
+                received=least,
+            )
+
+
 def check_permit2_payload(
     quote: GaslessQuote,
     *,
@@ -270,8 +356,9 @@ def check_permit2_payload(
         request: what the caller asked for (``from_chain``, ``from_token``, ``amount``,
             ``sender``, ``receiver``, ``to_chain``, ``to_token``, ``slippage``,
             ``acquisition_mode``, ``deadline_minutes``).
-        spender: the routing contract of ``request.from_chain``, from the caller or the
-            service's ``/supported-chains``.
+        spender: the routing contract of ``request.from_chain``: pinned by the caller
+            or the registry (the service's ``/supported-chains`` only when the caller
+            trusts it).
         now: the time in Unix seconds, by the caller's clock.
         min_amount_out: the least output the caller accepts, if given.
 
@@ -279,6 +366,7 @@ def check_permit2_payload(
         UnsafePayloadError: a key, a type or a value that is not the expected one.
         QuoteRejectedError: the permit's deadline has already passed.
     """
+    check_quote_summary(quote, request=request, min_amount_out=min_amount_out)
     payload = _keys("eip712", quote.eip712, ("domain", "types", "primaryType", "message"))
     primary = payload["primaryType"]
     wanted: tuple[str, ...] = ("PermitTransferFrom", "PermitWitnessTransferFrom")

@@ -154,8 +154,10 @@ def _to_hash_or_reference(value: object) -> str:
     return value
 
 
-def _permit2_by_default(value: object) -> object:
-    return AcquisitionMode.PERMIT2 if value is None else value
+def _witness_by_default(value: object) -> object:
+    # The witness binds the receiver, destination and minimum output into the signature;
+    # without it the service's relayed transaction decides them.
+    return AcquisitionMode.PERMIT2_WITNESS if value is None else value
 
 
 def _to_acquisition_mode(value: object) -> object:
@@ -319,10 +321,11 @@ class GaslessQuoteRequest(RequestModel):
     slippage: Percent | None = None
     """Percent (1 means 1 %)."""
     acquisition_mode: Annotated[
-        _Mode, BeforeValidator(_permit2_by_default), AfterValidator(_permit2_only)
-    ] = AcquisitionMode.PERMIT2
-    """Permit2 (2, also when ``None`` is given) or Permit2 witness (3). Always sent:
-    the live docs mark ``acquisitionMode`` required."""
+        _Mode, BeforeValidator(_witness_by_default), AfterValidator(_permit2_only)
+    ] = AcquisitionMode.PERMIT2_WITNESS
+    """Permit2 witness (3, also when ``None`` is given: the signature then names the
+    receiver, destination and minimum output) or bare Permit2 (2, only when asked).
+    Always sent: the live docs mark ``acquisitionMode`` required."""
     deadline_minutes: Annotated[StrictInt, Field(gt=0)] | None = None
     """How long the permit stays valid, in minutes."""
     meta: StrictStr | None = None
@@ -774,21 +777,30 @@ class GaslessQuoteSummary(WireModel):
         default=None, validation_alias=AliasChoices("toChain", "toChainId", "to_chain")
     )
     """The destination chain."""
-    sender: LenientAddress | None = None
-    """The wallet that signs."""
+    sender: LenientAddress | None = Field(
+        default=None, validation_alias=AliasChoices("sender", "from")
+    )
+    """The wallet that signs (``sender``, or the live service's ``from``)."""
     receiver: LenientAddress | None = None
     """Who receives the output."""
-    from_token: Any = None
-    """The input token, kept as sent."""
-    to_token: Any = None
-    """The output token, kept as sent."""
+    from_token: Any = Field(
+        default=None, validation_alias=AliasChoices("fromToken", "tokenIn", "from_token")
+    )
+    """The input token, kept as sent (an address, or ``{address, amount}``)."""
+    to_token: Any = Field(
+        default=None, validation_alias=AliasChoices("toToken", "tokenOut", "to_token")
+    )
+    """The output token, kept as sent (an address, or ``{address, amount}``)."""
     amount_in: _Amount | None = None
     """The input, in smallest units."""
     amount_out: _Amount | None = None
     """The expected output, in smallest units."""
-    min_amount_out: _Amount | None = None
-    """The least output after slippage, when the service says (the witness's
-    ``minAmountOut`` must be this)."""
+    min_amount_out: _Amount | None = Field(
+        default=None,
+        validation_alias=AliasChoices("minAmountOut", "amountOutMin", "min_amount_out"),
+    )
+    """The least output after slippage, when the service says (``minAmountOut``, or the
+    live service's ``amountOutMin``; the witness's ``minAmountOut`` must be this)."""
     aggregator: str | None = None
     """The DEX aggregator."""
     route_kind: RouteKind | str | None = None
@@ -817,6 +829,17 @@ class GaslessQuote(WireModel):
     """What the swap does."""
     fee: GaslessFee
     """What it costs."""
+
+    # (sender, the payload as checked) once the SDK verified the quote; see
+    # xswap_sdk.routing._verification.VerifiedQuotes.
+    _verified: tuple[str, dict[str, Any]] | None = PrivateAttr(default=None)
+
+    @property
+    def verified(self) -> bool:
+        """Whether the SDK compared this quote with the request it answers
+        (`RoutingClient.get_gasless_quote` and `verify_gasless_quote` do), so that
+        `RoutingClient.submit_gasless_swap` accepts a signature over it."""
+        return self._verified is not None
 
 
 class GaslessSubmission(WireModel):

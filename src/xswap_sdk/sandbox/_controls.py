@@ -36,6 +36,8 @@ PREFIX: Final = "sandbox"
 _Seconds = Annotated[float, Field(ge=0, le=86_400, allow_inf_nan=False)]
 _Count = Annotated[StrictInt, Field(ge=1)]
 _Status = Annotated[StrictInt, Field(ge=500, le=599)]
+_ROUTING_TAMPERS: Final = ("gasless_quote", "routing_chains", "route", "built_transaction")
+"""The routing service's tamper rules, by the name after ``Faults.tamper_``."""
 _KINDS: Final = (
     "latency",
     "rate_limit",
@@ -160,6 +162,14 @@ class ControlService(Service):
             summary="build the burn intents of a quote, per the spec, to sign with any "
             "EIP-712 tool (a helper: the live service has no such endpoint)",
             body=("quote", "userAddress", "chainId", "sources?"),
+        )
+        add(
+            "POST",
+            "/routing/tamper",
+            self._routing_tamper,
+            summary="play a malicious routing service: change its next answers "
+            f"({', '.join(_ROUTING_TAMPERS)})",
+            body=("rule", "changes", "chainId?", "times?"),
         )
         add(
             "POST",
@@ -329,6 +339,25 @@ class ControlService(Service):
                 ],
             }
         )
+
+    def _routing_tamper(self, request: Request) -> Response:
+        body = _body(request)
+        rule = body.get("rule")
+        if rule not in _ROUTING_TAMPERS:
+            raise HTTPError(400, f"rule must be one of {', '.join(_ROUTING_TAMPERS)}")
+        changes = body.get("changes")
+        if not isinstance(changes, dict) or not changes:
+            raise HTTPError(
+                400, 'changes must be an object of dotted paths, e.g. {"receiver": "0x..."}'
+            )
+        times = _optional(body, "times", _Count) if "times" in body else 1
+        faults = self._sandbox.faults
+        if rule == "routing_chains":
+            chain_id: int = _required(body, "chainId", ChainId)
+            fault = faults.tamper_routing_chains(chain_id, changes, times=times)
+        else:
+            fault = getattr(faults, f"tamper_{rule}")(changes, times=times)
+        return Response.json(fault_json(len(faults.rules) - 1, fault), 201)
 
     def _broadcast(self, request: Request) -> Response:
         body = _body(request)

@@ -27,6 +27,7 @@ from ..registry import DEFAULT_REGISTRY, Registry
 from ..relayer import AsyncRelayerClient, RelayerClient
 from ..routing import AsyncRoutingClient, RoutingClient
 from ..signing import Signer
+from ._catalog import CHAINS
 from ._controls import PREFIX as CONTROLS_PREFIX
 from ._controls import ControlService
 from ._http import Request, Response, Service
@@ -412,6 +413,11 @@ class Sandbox:
             registry = kwargs.get("registry") or DEFAULT_REGISTRY
             if isinstance(registry, Registry):
                 kwargs = {**kwargs, "registry": registry.with_routers(*SANDBOX_ROUTERS)}
+        if service == "routing":
+            # Its routing contracts too: the SDK takes none from a service's answers.
+            args["routing_contracts"] = {
+                chain.id: chain.routing_contract for chain in CHAINS.values()
+            }
         if "http_client" not in kwargs:
             args["http_client"] = self.http_client() if sync else self.async_http_client()
         return {**args, **kwargs}
@@ -442,7 +448,8 @@ class Sandbox:
 
     @_takes_the_arguments_of(RoutingClient)
     def routing_client(self, **kwargs: Any) -> RoutingClient:
-        """A `RoutingClient` wired to the sandbox: its URL, its API key, its clock.
+        """A `RoutingClient` wired to the sandbox: its URL, its API key, its clock, and
+        its routing contracts as ``routing_contracts``.
 
         Takes every `RoutingClient` argument, by keyword; an argument the sandbox sets
         (``base_url``, ``api_key``, ``clock``, ``http_client``) may be overridden.

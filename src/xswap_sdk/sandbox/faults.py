@@ -19,7 +19,14 @@ that your code, and the SDK under it, refuses to sign what was not asked for:
 - `Faults.tamper_flash_chains`: one chain of the swap backend's chain list (domain,
   ``gatewayWallet``, ``gatewayMinter``, USDC, router);
 - `Faults.tamper_gasless_quote`: the routing service's gasless quote, e.g. a field of
-  its Permit2 payload (``eip712.message.spender``);
+  its Permit2 payload (``eip712.message.spender``) or of its summary
+  (``quote.receiver``);
+- `Faults.tamper_routing_chains`: one chain of the routing service's chain list
+  (``serviceContract``);
+- `Faults.tamper_route`: the routes of ``GET /quote`` (``receiver``,
+  ``toToken.address``, ``minAmountOut``);
+- `Faults.tamper_built_transaction`: the transaction ``POST /build-path`` builds
+  (``to``, ``allowanceTarget``, ``value``);
 - `Faults.tamper_login_message`: the text ``POST /auth/message`` asks to sign;
 - `Faults.tamper_gateway_attestation`: the attestation ``POST /v1/transfer`` returns
   (another recipient, amount or chain; a 64-byte signature);
@@ -422,14 +429,63 @@ class Faults:
 
     def tamper_gasless_quote(self, changes: Mapping[str, Any], *, times: int | None = 1) -> Fault:
         """Change every quote of the routing service's ``GET /gasless/quote``, e.g.
-        ``{"eip712.message.spender": attacker}`` or
-        ``{"eip712.message.permitted.amount": str(2**256 - 1)}``."""
+        ``{"eip712.message.spender": attacker}``,
+        ``{"eip712.message.permitted.amount": str(2**256 - 1)}`` (a permit for
+        everything to a stranger), or its summary: ``{"quote.receiver": attacker}``,
+        ``{"quote.amountOut": "1", "quote.minAmountOut": "1"}``."""
         fields = dict(changes)
         return self.tamper(
             _enveloped(lambda quote: _apply_changes(quote, fields)),
             service="routing",
             method="GET",
             path="/gasless/quote",
+            times=times,
+        )
+
+    # -------------------------------------------------------------- the routing service
+
+    def tamper_routing_chains(
+        self, chain_id: int, changes: Mapping[str, Any], *, times: int | None = 1
+    ) -> Fault:
+        """Change one chain of the routing service's ``GET /supported-chains``, e.g.
+        ``{"serviceContract": attacker}``: the contract a client that trusts the service
+        (``unsafe_trust_service_parties=True``) would take as Permit2 spender, route
+        target and allowance target. Pinned clients do not read it."""
+        fields = dict(changes)
+
+        def edit(item: Any) -> None:
+            if item.get("id") == chain_id:
+                _apply_changes(item, fields)
+
+        return self.tamper(
+            _enveloped(edit), service="routing", method="GET", path="/supported-chains",
+            times=times,
+        )  # fmt: skip
+
+    def tamper_route(self, changes: Mapping[str, Any], *, times: int | None = 1) -> Fault:
+        """Change every route of the routing service's ``GET /quote``, e.g. someone
+        else's output: ``{"receiver": attacker}``, ``{"toToken.address": other}``,
+        ``{"toToken.chain": 10}`` or ``{"minAmountOut": "1"}``."""
+        fields = dict(changes)
+        return self.tamper(
+            _enveloped(lambda route: _apply_changes(route, fields)),
+            service="routing",
+            method="GET",
+            path="/quote",
+            times=times,
+        )
+
+    def tamper_built_transaction(
+        self, changes: Mapping[str, Any], *, times: int | None = 1
+    ) -> Fault:
+        """Change the transaction ``POST /build-path`` builds, e.g.
+        ``{"to": attacker}``, ``{"allowanceTarget": attacker}`` or ``{"value": "5"}``."""
+        fields = dict(changes)
+        return self.tamper(
+            _enveloped(lambda tx: _apply_changes(tx, fields)),
+            service="routing",
+            method="POST",
+            path="/build-path",
             times=times,
         )
 
