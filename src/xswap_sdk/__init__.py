@@ -70,6 +70,37 @@ __all__ = [
     "to_units",
 ]
 
-# Each name above is imported on first use (PEP 562): see xswap_sdk._exports.
+# Each name above is imported on first use (PEP 562), from where this table says it lives
+# (see xswap_sdk._exports): a table, not the source, so that frozen and zipped apps work.
+# -- lazy names: written by scripts/lazy_tables.py from the TYPE_CHECKING imports --
+_HOMES = {
+    "Address": (".types", "Address"),
+    "AsyncFlashClient": (".flash", "AsyncFlashClient"),
+    "AsyncGatewayClient": (".gateway", "AsyncGatewayClient"),
+    "AsyncRelayerClient": (".relayer", "AsyncRelayerClient"),
+    "AsyncRoutingClient": (".routing", "AsyncRoutingClient"),
+    "Bytes32": (".types", "Bytes32"),
+    "ChainId": (".types", "ChainId"),
+    "Clock": ("._clock", "Clock"),
+    "FlashClient": (".flash", "FlashClient"),
+    "GatewayClient": (".gateway", "GatewayClient"),
+    "HexBytes": (".types", "HexBytes"),
+    "KnownChain": (".chains", "KnownChain"),
+    "MAX_UINT256": (".types", "MAX_UINT256"),
+    "NOT_GIVEN": ("._options", "NOT_GIVEN"),
+    "RawResponse": ("._transport", "RawResponse"),
+    "RelayerClient": (".relayer", "RelayerClient"),
+    "RequestOptions": ("._options", "RequestOptions"),
+    "RoutingClient": (".routing", "RoutingClient"),
+    "SystemClock": ("._clock", "SystemClock"),
+    "TokenAmount": (".types", "TokenAmount"),
+    "VirtualClock": ("._clock", "VirtualClock"),
+    "errors": (".errors", None),
+    "from_units": (".types", "from_units"),
+    "to_checksum": (".types", "to_checksum"),
+    "to_units": (".types", "to_units"),
+}
+# -- end of lazy names --
+
 if not _typing.TYPE_CHECKING:
-    __getattr__, __dir__ = _attach(__name__, __file__)
+    __getattr__, __dir__ = _attach(__name__, _HOMES)
