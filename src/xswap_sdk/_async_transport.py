@@ -15,7 +15,7 @@ with a retry budget of its own; a second 401 is raised.
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 
 import httpx
@@ -25,7 +25,7 @@ from ._gate import AsyncGate
 from ._operation import Operation
 from ._options import RequestOptions
 from ._pagination import Emit, PageWalk
-from ._transport import Answer, BaseTransport, Extras, gave_up
+from ._transport import Answer, BaseTransport, Extras, async_settle, emit, gave_up
 from .errors import AuthenticationError, XSwapError
 
 __all__ = ["AsyncTransport"]
@@ -68,6 +68,9 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
                 seen = auth.generation
             try:
                 answer = await self._exchange(operation, call_timeout, deadline_at, extras, attempt)
+                if self.hooks.on_response is not None:
+                    event = self._response_event(operation, answer, attempt)
+                    await self._notify(self.hooks.on_response, event)
                 return self._handle_answer(operation, answer, attempt=attempt)
             except AuthenticationError:
                 if relogged or not auth.can_login(operation):
@@ -76,11 +79,17 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
                 await self._login(operation, seen, options)
                 attempt = 0
             except XSwapError as exc:
-                delay = self._retry_delay(operation, exc, attempt, max_retries, deadline_at)
-                if delay is None:
+                retry = self._retry(operation, exc, attempt, max_retries, deadline_at)
+                if retry is None:
                     gave_up(exc, attempt)
                     raise
-                await self.clock.asleep(delay)
+                if self.hooks.on_retry is not None:
+                    await self._notify(self.hooks.on_retry, retry)
+                await self.clock.asleep(retry.delay)
+
+    async def _notify(self, hook: Callable[[Any], object], event: object) -> None:
+        """Run an event hook and settle what it returned: see `async_settle`."""
+        await async_settle(event, emit(hook, event))
 
     async def _exchange(
         self,
@@ -116,6 +125,8 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
         """Send, and read the whole answer within the size cap and the deadline."""
         timeout = self._attempt_timeout(operation, call_timeout, deadline_at, sent=False)
         client = self.pool.get()
+        if self.hooks.on_request is not None:
+            await self._notify(self.hooks.on_request, self._request_event(operation, attempt))
         request = self._build_request(client, operation, timeout, extras, attempt)
         url = request.url
         started = time.perf_counter()
