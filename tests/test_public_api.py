@@ -32,6 +32,7 @@ EXPECTED = {
     "SystemClock",
     "TokenAmount",
     "VirtualClock",
+    "WaitOptions",
     "__version__",
     "errors",
     "from_units",

@@ -22,7 +22,7 @@ from ._version import __version__
 if _typing.TYPE_CHECKING:
     from . import errors
     from ._clock import Clock, SystemClock, VirtualClock
-    from ._options import NOT_GIVEN, RequestOptions
+    from ._options import NOT_GIVEN, RequestOptions, WaitOptions
     from ._transport import RawResponse
     from .chains import KnownChain
     from .flash import AsyncFlashClient, FlashClient
@@ -63,6 +63,7 @@ __all__ = [
     "SystemClock",
     "TokenAmount",
     "VirtualClock",
+    "WaitOptions",
     "__version__",
     "errors",
     "from_units",
@@ -95,6 +96,7 @@ _HOMES = {
     "SystemClock": ("._clock", "SystemClock"),
     "TokenAmount": (".types", "TokenAmount"),
     "VirtualClock": ("._clock", "VirtualClock"),
+    "WaitOptions": ("._options", "WaitOptions"),
     "errors": (".errors", None),
     "from_units": (".types", "from_units"),
     "to_checksum": (".types", "to_checksum"),

@@ -31,9 +31,11 @@ from .._options import (
     RequestOptions,
     ServiceConfig,
     TimeoutTypes,
+    WaitOptions,
     check_credential,
 )
 from .._pagination import PageWalk, walk_pages
+from .._polling import wait_options
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
 from ..gateway import AsyncGatewayClient
@@ -669,7 +671,7 @@ class AsyncFlashClient(AsyncAPIClient):
         *,
         wait_timeout: float = DEFAULT_SWAP_TIMEOUT,
         poll_interval: float = DEFAULT_SWAP_POLL_INTERVAL,
-        **options: Unpack[RequestOptions],
+        **options: Unpack[WaitOptions],
     ) -> SwapRecord:
         """Poll the history until the swap with this ``transactionHash`` finished.
 
@@ -677,7 +679,8 @@ class AsyncFlashClient(AsyncAPIClient):
             transaction_hash: from `SwapSubmission.transaction_hash`.
             wait_timeout: seconds before giving up.
             poll_interval: seconds between reads of the history.
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: `WaitOptions` for each request (not ``timeout``: see
+                `WaitOptions`).
 
         Raises:
             SwapFailedError: the swap's status became ``failed``.
@@ -686,7 +689,7 @@ class AsyncFlashClient(AsyncAPIClient):
         flow = swaps.wait_for_swap(
             transaction_hash, timeout=wait_timeout, interval=poll_interval, clock=self.clock
         )
-        return await self._transport.run(flow, options)
+        return await self._transport.run(flow, wait_options(options))
 
     # -- deposits
 
@@ -829,7 +832,7 @@ class AsyncFlashClient(AsyncAPIClient):
         at_least: int | str,
         wait_timeout: float = DEFAULT_BALANCE_TIMEOUT,
         poll_interval: float = DEFAULT_BALANCE_POLL_INTERVAL,
-        **options: Unpack[RequestOptions],
+        **options: Unpack[WaitOptions],
     ) -> int:
         """Poll until the depositor's gateway balance on ``chain_id`` holds at least
         ``at_least``: the way to wait for a deposit to finalize (about 20 minutes on
@@ -842,7 +845,8 @@ class AsyncFlashClient(AsyncAPIClient):
             at_least: smallest USDC units to wait for.
             wait_timeout: seconds before giving up (default 1800).
             poll_interval: seconds between two reads (default 10).
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: `WaitOptions` for each request (not ``timeout``: see
+                `WaitOptions`).
 
         Returns:
             The balance reached, in smallest USDC units.
@@ -869,4 +873,4 @@ class AsyncFlashClient(AsyncAPIClient):
             interval=poll_interval,
             clock=self.clock,
         )
-        return (await self._transport.run(flow, options)).balance
+        return (await self._transport.run(flow, wait_options(options))).balance

@@ -26,9 +26,11 @@ from .._options import (
     RequestOptions,
     ServiceConfig,
     TimeoutTypes,
+    WaitOptions,
     check_credential,
 )
 from .._pagination import PageWalk, walk_pages
+from .._polling import wait_options
 from .._sync_base_client import SyncAPIClient
 from .._sync_transport import SyncTransport
 from ..errors import InvalidInputError
@@ -664,7 +666,7 @@ class FlashClient(SyncAPIClient):
         *,
         wait_timeout: float = DEFAULT_SWAP_TIMEOUT,
         poll_interval: float = DEFAULT_SWAP_POLL_INTERVAL,
-        **options: Unpack[RequestOptions],
+        **options: Unpack[WaitOptions],
     ) -> SwapRecord:
         """Poll the history until the swap with this ``transactionHash`` finished.
 
@@ -672,7 +674,8 @@ class FlashClient(SyncAPIClient):
             transaction_hash: from `SwapSubmission.transaction_hash`.
             wait_timeout: seconds before giving up.
             poll_interval: seconds between reads of the history.
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: `WaitOptions` for each request (not ``timeout``: see
+                `WaitOptions`).
 
         Raises:
             SwapFailedError: the swap's status became ``failed``.
@@ -681,7 +684,7 @@ class FlashClient(SyncAPIClient):
         flow = swaps.wait_for_swap(
             transaction_hash, timeout=wait_timeout, interval=poll_interval, clock=self.clock
         )
-        return self._transport.run(flow, options)
+        return self._transport.run(flow, wait_options(options))
 
     # -- deposits
 
@@ -824,7 +827,7 @@ class FlashClient(SyncAPIClient):
         at_least: int | str,
         wait_timeout: float = DEFAULT_BALANCE_TIMEOUT,
         poll_interval: float = DEFAULT_BALANCE_POLL_INTERVAL,
-        **options: Unpack[RequestOptions],
+        **options: Unpack[WaitOptions],
     ) -> int:
         """Poll until the depositor's gateway balance on ``chain_id`` holds at least
         ``at_least``: the way to wait for a deposit to finalize (about 20 minutes on
@@ -837,7 +840,8 @@ class FlashClient(SyncAPIClient):
             at_least: smallest USDC units to wait for.
             wait_timeout: seconds before giving up (default 1800).
             poll_interval: seconds between two reads (default 10).
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: `WaitOptions` for each request (not ``timeout``: see
+                `WaitOptions`).
 
         Returns:
             The balance reached, in smallest USDC units.
@@ -864,4 +868,4 @@ class FlashClient(SyncAPIClient):
             interval=poll_interval,
             clock=self.clock,
         )
-        return (self._transport.run(flow, options)).balance
+        return (self._transport.run(flow, wait_options(options))).balance

@@ -26,7 +26,9 @@ from .._options import (
     RequestOptions,
     ServiceConfig,
     TimeoutTypes,
+    WaitOptions,
 )
+from .._polling import wait_options
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
 from ..registry import DEFAULT_REGISTRY, Registry
@@ -325,7 +327,7 @@ class AsyncGatewayClient(AsyncAPIClient):
         until: Literal["confirmed", "finalized"] = "finalized",
         wait_timeout: float = DEFAULT_TRANSFER_TIMEOUT,
         poll_interval: float = DEFAULT_TRANSFER_POLL_INTERVAL,
-        **options: Unpack[RequestOptions],
+        **options: Unpack[WaitOptions],
     ) -> TransferDetails:
         """Poll a transfer until it is finalized (or confirmed, with ``until``).
 
@@ -337,7 +339,8 @@ class AsyncGatewayClient(AsyncAPIClient):
             until: ``"finalized"`` (the mint is final) or ``"confirmed"`` (minted).
             wait_timeout: seconds before giving up.
             poll_interval: seconds between two reads.
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: `WaitOptions` for each request (not ``timeout``: see
+                `WaitOptions`).
 
         Raises:
             TransferFailedError: the transfer ``failed`` or ``expired``.
@@ -350,7 +353,7 @@ class AsyncGatewayClient(AsyncAPIClient):
             interval=poll_interval,
             clock=self.clock,
         )
-        return await self._transport.run(flow, options)
+        return await self._transport.run(flow, wait_options(options))
 
     async def wait_for_gateway_balance(
         self,
@@ -361,7 +364,7 @@ class AsyncGatewayClient(AsyncAPIClient):
         wait_timeout: float = DEFAULT_BALANCE_TIMEOUT,
         poll_interval: float = DEFAULT_BALANCE_POLL_INTERVAL,
         token: str = "USDC",
-        **options: Unpack[RequestOptions],
+        **options: Unpack[WaitOptions],
     ) -> DomainBalance:
         """Poll until the depositor's available balance on ``chain_id`` is at least
         ``at_least``: the way to wait for a deposit to finalize (about 20 minutes on
@@ -374,7 +377,8 @@ class AsyncGatewayClient(AsyncAPIClient):
             wait_timeout: seconds before giving up.
             poll_interval: seconds between two reads.
             token: the token (``"USDC"``).
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: `WaitOptions` for each request (not ``timeout``: see
+                `WaitOptions`).
 
         Returns:
             The depositor's entry for the chain's domain.
@@ -393,7 +397,7 @@ class AsyncGatewayClient(AsyncAPIClient):
             interval=poll_interval,
             clock=self.clock,
         )
-        return await self._transport.run(flow, options)
+        return await self._transport.run(flow, wait_options(options))
 
     def __repr__(self) -> str:
         network = "testnet" if self._testnet else "mainnet"
