@@ -35,6 +35,7 @@ EXPECTED = {
     "WaitOptions",
     "__version__",
     "errors",
+    "format_amount",
     "from_units",
     "to_checksum",
     "to_units",

@@ -864,7 +864,7 @@ class AsyncFlashClient(AsyncAPIClient):
                 poll_interval=poll_interval,
                 **options,
             )
-            return entry.balance_units
+            return entry.balance
         flow = balances.wait_for_balance(
             depositor,
             chain_id,
