@@ -859,7 +859,7 @@ class FlashClient(SyncAPIClient):
                 poll_interval=poll_interval,
                 **options,
             )
-            return entry.balance_units
+            return entry.balance
         flow = balances.wait_for_balance(
             depositor,
             chain_id,

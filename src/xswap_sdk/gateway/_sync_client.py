@@ -219,8 +219,7 @@ class GatewayClient(SyncAPIClient):
             **options: ``timeout`` and ``max_retries`` for this call.
 
         Returns:
-            One entry per depositor and domain, in USDC (``balance``) and smallest units
-            (``balance_units``).
+            One entry per depositor and domain, its ``balance`` in smallest USDC units.
 
         Raises:
             InvalidInputError: a bad address, or both ``chain_ids`` and ``domains``.
