@@ -416,3 +416,16 @@ def test_xswap_sandbox_serves_what_python_m_sandbox_serves() -> None:
     help_ = run_xswap("sandbox", "--help", env={})
     assert help_.returncode == 0
     assert "--virtual-time" in help_.stdout
+
+
+# ---------------------------------------------------------------------------- the docs
+
+
+def test_the_docs_page_lists_every_command_and_exit_status() -> None:
+    from xswap_sdk._cli._app import commands
+
+    page = (ROOT / "docs" / "cli.md").read_text()
+    for command in commands():
+        assert f"`xswap {command.name}" in page, command.name
+    for code in ExitCode:
+        assert f"\n| {int(code)} | " in page, code
