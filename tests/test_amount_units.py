@@ -162,7 +162,7 @@ def test_usdc_units_read_the_wire_exactly_and_write_it_back(wire: str, units: in
     assert to_units(adapter.dump_python(units, mode="json"), 6) == units
 
 
-@pytest.mark.parametrize("wire", ["1.0000001", "-1", "abc", 1.5, "NaN"])
+@pytest.mark.parametrize("wire", ["1.0000001", "-1", "abc", 1.5, "NaN", True, -1])
 def test_usdc_units_refuse_what_is_not_an_exact_amount(wire: Any) -> None:
     with pytest.raises(pydantic.ValidationError):
         pydantic.TypeAdapter(UsdcUnits).validate_python(wire)

@@ -262,6 +262,8 @@ def _usdc_units(value: object) -> object:
             raise ValueError(str(exc).partition(": ")[2] or str(exc)) from None
     if isinstance(value, float):
         raise ValueError("must be a decimal string of USDC such as '1.500000', not a float")
+    if isinstance(value, bool) or (isinstance(value, int) and value < 0):
+        raise ValueError("must be a non-negative number of smallest units")
     return value
 
 
@@ -284,7 +286,7 @@ def _usdc_number_units(value: object) -> object:
     # shortest text (0.1 is "0.1") and rounded to the nearest smallest unit, since the
     # service's float cannot be exact anyway.
     if isinstance(value, bool):
-        return value
+        raise ValueError("must be a number of USDC")
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
             raise ValueError("must be a finite number of USDC")
