@@ -122,10 +122,11 @@ def _version(out: Output) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``xswap`` with ``argv`` (default: the process's arguments) and return its exit
     status; the console script passes it to `sys.exit`."""
-    parser = build_parser(commands())
+    known = commands()
+    parser = build_parser(known)
     try:
         args, rest = parser.parse_known_args(argv)
-        passthrough = next((c.passthrough for c in commands() if c.name == args.command), False)
+        passthrough = next((c.passthrough for c in known if c.name == args.command), False)
         if passthrough:
             args.options = rest
         elif rest:
