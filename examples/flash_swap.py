@@ -13,15 +13,11 @@ sandbox for one.
 
 from __future__ import annotations
 
-from xswap_sdk import from_units
+from xswap_sdk import format_amount, from_units
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.testing import TEST_SIGNER
 
 WETH_ON_BASE = "0x4200000000000000000000000000000000000006"
-
-
-def usdc(amount: int | None) -> str:
-    return f"{from_units(amount or 0, 6):,.2f} USDC"
 
 
 def main() -> None:
@@ -39,7 +35,7 @@ def main() -> None:
         sb.fund(wallet, 42161, 15_000_000)
         balances = flash.get_balance(wallet)
         for entry in balances.balances:
-            print(f"  {entry.chain_name:13} {usdc(entry.balance)}")
+            print(f"  {entry.chain_name:13} {format_amount(entry.balance)}")
 
         print("\n== step by step: 20 USDC -> WETH on Base")
         quote = flash.get_quote(
@@ -57,8 +53,8 @@ def main() -> None:
         # holds the burn intent's maxFee.
         order = flash.build_order(quote, chains=chains, balances=balances, user=wallet)
         for source in order.sources:
-            fee = usdc(source.max_fee)
-            print(f"  from {names[source.chain_id]:13} {usdc(source.value)} (max fee {fee})")
+            fee, value = format_amount(source.max_fee), format_amount(source.value)
+            print(f"  from {names[source.chain_id]:13} {value} (max fee {fee})")
         signed = flash.sign_order(order, TEST_SIGNER)
         print(f"signed once, as a {order.primary_type}")
         submission = flash.submit_swap(signed, slippage_bps=50)
@@ -83,7 +79,7 @@ def main() -> None:
         print("\n== history")
         for past in flash.iter_history():
             print(f"  {past.transaction_hash} {past.status:9} {past.amount_usdc} USDC")
-        print(f"left in the gateway: {usdc(flash.get_balance(wallet).total_balance)}")
+        print(f"left in the gateway: {format_amount(flash.get_balance(wallet).total_balance)}")
 
 
 if __name__ == "__main__":

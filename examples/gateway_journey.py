@@ -15,7 +15,7 @@ with ``RelayerClient`` and point ``GatewayClient()`` at Circle.
 
 from __future__ import annotations
 
-from xswap_sdk import from_units
+from xswap_sdk import format_amount
 from xswap_sdk.gateway import apply_estimate, build_transfer_intent
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.signing import (
@@ -29,10 +29,6 @@ from xswap_sdk.testing import TEST_SIGNER
 
 BASE, ARBITRUM = 8453, 42161
 WETH_ON_BASE = "0x4200000000000000000000000000000000000006"
-
-
-def usdc(units: int) -> str:
-    return f"{from_units(units, 6)} USDC"
 
 
 def main() -> None:
@@ -56,7 +52,7 @@ def main() -> None:
         started = sb.clock.monotonic()
         entry = gateway.wait_for_gateway_balance(me, BASE, at_least=30_000_000)
         minutes = (sb.clock.monotonic() - started) / 60
-        print(f"deposit final after {minutes:.0f} min: {usdc(entry.balance_units)} on Base")
+        print(f"deposit final after {minutes:.0f} min: {format_amount(entry.balance)} on Base")
 
         print("\n== 3. swap 20 USDC into WETH on Base")
         swapped = flash.swap(
@@ -71,7 +67,7 @@ def main() -> None:
 
         print("\n== 4. the balance, as Circle sees it")
         for balance in gateway.get_balances(me).balances:
-            print(f"  domain {balance.domain}: {balance.balance} USDC")
+            print(f"  domain {balance.domain}: {format_amount(balance.balance)}")
 
         print("\n== 5. move 5 USDC to Arbitrum through Circle Gateway")
         intent = build_transfer_intent(
@@ -84,7 +80,7 @@ def main() -> None:
         [estimated] = gateway.estimate(intent)
         # Only Gateway's fee and height are taken, after checking its answer is our spec.
         intent = apply_estimate(intent, estimated)
-        print(f"Gateway asks a max fee of {usdc(intent.max_fee)}")
+        print(f"Gateway asks a max fee of {format_amount(intent.max_fee)}")
         result = gateway.transfer(sign_burn_intent(intent, TEST_SIGNER))
         print(f"attested: transfer {result.transfer_id}")
         mint = result.mint_call(ARBITRUM)
@@ -99,7 +95,7 @@ def main() -> None:
         print(f"  {start.function} from {start.sender}")
         print(f"  then, after withdrawalDelay() blocks: {finish.function}")
         print(f"  read {check.function} to know when")
-        print(f"left at Circle: {usdc(gateway.get_balances(me).total_units)}")
+        print(f"left at Circle: {format_amount(gateway.get_balances(me).total)}")
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ cost nothing. To talk to the real services, build the clients yourself
 
 from __future__ import annotations
 
-from xswap_sdk import from_units
+from xswap_sdk import format_amount, from_units
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.testing import TEST_SIGNER
 
@@ -27,11 +27,6 @@ TRANSFER_CALLDATA = (
     "0000000000000000000000005a3ca05337a87116a27a21b11cde16d85efb3586"
     "00000000000000000000000000000000000000000000000000000000000f4240"
 )
-
-
-def usdc(amount: int) -> str:
-    """Smallest USDC units as a readable amount."""
-    return f"{from_units(amount, 6):,.2f} USDC"
 
 
 def weth(amount: int) -> str:
@@ -64,8 +59,8 @@ def swap_usdc_from_two_chains(sb: Sandbox) -> None:
     sb.fund(wallet, 42161, 25_000_000)
     balance = flash.get_balance(wallet)
     for entry in balance.balances:
-        print(f"  {entry.chain_name:13} {usdc(entry.balance)}")
-    print(f"  {'total':13} {usdc(balance.total_balance)}")
+        print(f"  {entry.chain_name:13} {format_amount(entry.balance)}")
+    print(f"  {'total':13} {format_amount(balance.total_balance)}")
 
     step("Swap backend: quote 40 USDC -> WETH on Arbitrum")
     quote = flash.get_quote(
@@ -76,8 +71,9 @@ def swap_usdc_from_two_chains(sb: Sandbox) -> None:
         slippage="0.5",
     )
     print(
-        f"out: {weth(quote.token_out.amount)}; gateway fee up to {usdc(quote.fees.gateway_fee)}, "
-        f"execution fee {usdc(quote.fees.execution_fee)}"
+        f"out: {weth(quote.token_out.amount)}; "
+        f"gateway fee up to {format_amount(quote.fees.gateway_fee)}, "
+        f"execution fee {format_amount(quote.fees.execution_fee)}"
     )
 
     step("Swap backend: build, sign and submit an order from Base and Arbitrum")
@@ -86,7 +82,7 @@ def swap_usdc_from_two_chains(sb: Sandbox) -> None:
         sources={8453: 25_000_000, 42161: 15_000_000},  # each also holds the max fee
     )  # fmt: skip
     for source in order.sources:
-        print(f"  burn intent on chain {source.chain_id}: {usdc(source.value)}")
+        print(f"  burn intent on chain {source.chain_id}: {format_amount(source.value)}")
     signed = flash.sign_order(order, TEST_SIGNER)
     print(f"signed once ({order.primary_type}) by {signed.signer}")
     submission = flash.submit_swap(signed, slippage_bps=50)
@@ -95,12 +91,12 @@ def swap_usdc_from_two_chains(sb: Sandbox) -> None:
     step("Swap backend: watch it complete in the history")
     record = flash.wait_for_swap(submission.transaction_hash, poll_interval=2)
     print(
-        f"{record.status} at {record.updated_at}: {usdc(record.amount_usdc_raw)} -> WETH "
-        f"(at least {record.min_amount_out:.6f} WETH)"
+        f"{record.status} at {record.updated_at}: {format_amount(record.amount_usdc)} -> WETH "
+        f"(at least {weth(record.min_amount_out)})"
     )
     summary = flash.get_history().summary
-    print(f"history: {summary.total_swaps} swap(s), {usdc(summary.total_volume_raw)}")
-    print(f"left in the gateway: {usdc(flash.get_balance(wallet).total_balance)}")
+    print(f"history: {summary.total_swaps} swap(s), {format_amount(summary.total_volume_raw)}")
+    print(f"left in the gateway: {format_amount(flash.get_balance(wallet).total_balance)}")
 
 
 def relay_a_transaction(sb: Sandbox) -> None:
@@ -150,7 +146,7 @@ def route_and_swap_gasless(sb: Sandbox) -> None:
     status = result.status
     assert status is not None
     print(f"swap {result.swap_id}: {status.status}")
-    print(f"fee: {usdc(status.fee_amount)}, out: {weth(status.amount_out)}")
+    print(f"fee: {format_amount(status.fee_amount)}, out: {weth(status.amount_out)}")
     print(f"executed in {result.execution_tx_hash} (relayer tx {status.relayer_tx_id})")
 
 

@@ -13,7 +13,7 @@ account.
 
 from __future__ import annotations
 
-from xswap_sdk import from_units
+from xswap_sdk import format_amount
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.testing import TEST_SIGNER
 
@@ -22,16 +22,12 @@ USDC_ARBITRUM = "0xaf88d065e77c8cC2239327C5EDb3A432268e5831"
 AMOUNT = 100_000_000  # 100 USDC, in smallest units
 
 
-def usdc(amount: int | None) -> str:
-    return f"{from_units(amount or 0, 6):,.2f} USDC"
-
-
 def main() -> None:
     with Sandbox() as sb:
         routing = sb.routing_client()
         wallet = TEST_SIGNER.address
 
-        print(f"== routes for {usdc(AMOUNT)}, Base -> Arbitrum")
+        print(f"== routes for {format_amount(AMOUNT)}, Base -> Arbitrum")
         routes = routing.get_quote(
             from_chain=8453,
             to_chain=42161,
@@ -44,7 +40,7 @@ def main() -> None:
         for route in routes:
             providers = " + ".join(p.name or "?" for p in route.providers or [])
             seconds = (route.estimated_time_ms or 0) / 1000
-            print(f"  {providers:16} {usdc(route.amount_out)} in {seconds:.0f} s")
+            print(f"  {providers:16} {format_amount(route.amount_out)} in {seconds:.0f} s")
         tx = routing.build_path(routes[0], wallet)  # the top-ranked route (most value)
         print(f"built: send it to {tx.to} on chain {tx.chain}")
 
@@ -61,7 +57,8 @@ def main() -> None:
         status = result.status
         assert status is not None  # wait=True: the final status
         print(f"swap {result.swap_id}: {status.status}")
-        print(f"fee {usdc(status.fee_amount)}, out {usdc(status.amount_out)}")
+        fee, out = format_amount(status.fee_amount or 0), format_amount(status.amount_out or 0)
+        print(f"fee {fee}, out {out}")
         print(f"executed: {result.execution_tx_hash}")
 
 

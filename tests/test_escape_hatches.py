@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import warnings
 from typing import Any
 
 import pytest
@@ -131,3 +133,74 @@ def test_a_hook_must_be_callable() -> None:
     with pytest.raises(errors.InvalidInputError) as info:
         RelayerClient(api_key=RELAYER_KEY, on_retry="print")  # type: ignore[arg-type]
     assert info.value.argument == "on_retry"
+
+
+async def test_an_async_client_awaits_async_hooks(httpx_mock: HTTPXMock) -> None:
+    seen: list[Any] = []
+
+    async def record(event: Any) -> None:
+        await asyncio.sleep(0)  # a real suspension: only an awaited hook gets past it
+        seen.append(event)
+
+    client = AsyncRelayerClient(
+        api_key=RELAYER_KEY,
+        base_url=RELAYER_URL,
+        clock=VirtualClock(),
+        on_request=record,
+        on_response=record,
+        on_retry=record,
+    )
+    httpx_mock.add_response(url=STATUS_URL, status_code=503, json={"success": False})
+    httpx_mock.add_response(url=STATUS_URL, json=relayer_ok(tx_record("PENDING")))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "coroutine ... was never awaited"
+        await client.get_relay_status(TX_ID)
+    kinds = [type(event) for event in seen]
+    assert kinds == [RequestEvent, ResponseEvent, RetryEvent, RequestEvent, ResponseEvent]
+
+
+async def test_an_async_hook_that_raises_is_logged_and_ignored(
+    httpx_mock: HTTPXMock, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def broken(event: Any) -> None:
+        await asyncio.sleep(0)
+        raise RuntimeError("dashboard down")
+
+    client = AsyncRelayerClient(api_key=RELAYER_KEY, base_url=RELAYER_URL, on_response=broken)
+    httpx_mock.add_response(url=SUBMIT_URL, json=relayer_ok({"txId": TX_ID}))
+    with caplog.at_level(logging.WARNING, logger="xswap_sdk"):
+        result = await submit(client)
+    assert result.tx_id == TX_ID
+    assert "ResponseEvent raised RuntimeError" in caplog.text
+
+
+class _AsyncCallable:
+    async def __call__(self, event: Any) -> None:
+        return None
+
+
+@pytest.mark.parametrize("argument", ["on_request", "on_response", "on_retry"])
+def test_a_blocking_client_refuses_an_async_hook(argument: str) -> None:
+    async def record(event: Any) -> None:
+        return None
+
+    for given in (record, _AsyncCallable()):
+        with pytest.raises(errors.InvalidInputError) as info:
+            RelayerClient(api_key=RELAYER_KEY, **{argument: given})
+        assert info.value.argument == argument
+        assert "async function" in str(info.value)
+        assert "async client" in str(info.value)
+
+
+def test_a_blocking_client_closes_an_awaitable_a_plain_hook_returns(
+    httpx_mock: HTTPXMock, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def later(event: Any) -> None:
+        return None
+
+    client = RelayerClient(api_key=RELAYER_KEY, base_url=RELAYER_URL, on_request=lambda e: later(e))
+    httpx_mock.add_response(url=SUBMIT_URL, json=relayer_ok({"txId": TX_ID}))
+    with warnings.catch_warnings(), caplog.at_level(logging.WARNING, logger="xswap_sdk"):
+        warnings.simplefilter("error")
+        assert submit(client).tx_id == TX_ID
+    assert "RequestEvent returned an awaitable" in caplog.text

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import compileall
 import importlib
+import shutil
+import subprocess
+import sys
+import textwrap
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -77,3 +83,64 @@ def test_import_loads_no_service_until_one_is_used() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
+
+
+@pytest.mark.parametrize("name", LAZY_PACKAGES)
+def test_the_table_of_names_is_the_type_checking_block(name: str) -> None:
+    # The run-time table and the block type checkers read must agree, name for name.
+    package = importlib.import_module(name)
+    assert package.__file__ is not None
+    assert read_homes(Path(package.__file__)) == package._HOMES
+
+
+def test_the_tables_are_up_to_date() -> None:
+    script = Path(__file__).resolve().parents[1] / "scripts" / "lazy_tables.py"
+    result = subprocess.run(
+        [sys.executable, str(script), "--check"], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_sdk_imports_from_a_zip_of_bytecode_alone(tmp_path: Path) -> None:
+    # What a zipapp, a PyInstaller build or a source-less install has: .pyc, no .py.
+    import xswap_sdk
+
+    source = Path(xswap_sdk.__file__).parent
+    tree = tmp_path / "tree" / "xswap_sdk"
+    shutil.copytree(source, tree, ignore=shutil.ignore_patterns("__pycache__"))
+    assert compileall.compile_dir(tree, quiet=1, legacy=True)  # x.pyc beside x.py
+    for path in tree.rglob("*.py"):
+        path.unlink()
+    assert not list(tree.rglob("*.py"))
+    archive = tmp_path / "app.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        for path in sorted(tree.rglob("*")):
+            zipped.write(path, path.relative_to(tree.parent))
+    code = textwrap.dedent(
+        """
+        import sys
+        sys.path.insert(0, sys.argv[1])
+        import xswap_sdk
+        assert xswap_sdk.__file__.startswith(sys.argv[1]), xswap_sdk.__file__
+        assert xswap_sdk.__file__.endswith(".pyc"), xswap_sdk.__file__
+        from xswap_sdk import RelayerClient, errors, to_units
+        from xswap_sdk.gateway import AsyncGatewayClient
+        from xswap_sdk.signing import sign_typed_data
+        from xswap_sdk.sandbox import Sandbox
+        assert to_units("1.5", 6) == 1_500_000
+        assert errors.InvalidInputError.__name__ == "InvalidInputError"
+        assert AsyncGatewayClient.__name__ == "AsyncGatewayClient"
+        with Sandbox().relayer_client() as relayer:
+            assert isinstance(relayer, RelayerClient)
+            tx_id = relayer.relay(chain_id=8453, to="0x" + "11" * 20, call_data="0x")
+            print(relayer.wait_for_execution_hash(tx_id).status)
+        """
+    )
+    result = subprocess.run(
+        [sys.executable, "-I", "-c", code, str(archive)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "EXECUTED"

@@ -22,7 +22,7 @@ from ._version import __version__
 if _typing.TYPE_CHECKING:
     from . import errors
     from ._clock import Clock, SystemClock, VirtualClock
-    from ._options import NOT_GIVEN, NotGiven, RequestOptions
+    from ._options import NOT_GIVEN, NotGiven, RequestOptions, WaitOptions
     from ._transport import RawResponse
     from .chains import KnownChain
     from .flash import AsyncFlashClient, FlashClient
@@ -36,6 +36,7 @@ if _typing.TYPE_CHECKING:
         ChainId,
         HexBytes,
         TokenAmount,
+        format_amount,
         from_units,
         to_checksum,
         to_units,
@@ -64,13 +65,49 @@ __all__ = [
     "SystemClock",
     "TokenAmount",
     "VirtualClock",
+    "WaitOptions",
     "__version__",
     "errors",
+    "format_amount",
     "from_units",
     "to_checksum",
     "to_units",
 ]
 
-# Each name above is imported on first use (PEP 562): see xswap_sdk._exports.
+# Each name above is imported on first use (PEP 562), from where this table says it lives
+# (see xswap_sdk._exports): a table, not the source, so that frozen and zipped apps work.
+# -- lazy names: written by scripts/lazy_tables.py from the TYPE_CHECKING imports --
+_HOMES = {
+    "Address": (".types", "Address"),
+    "AsyncFlashClient": (".flash", "AsyncFlashClient"),
+    "AsyncGatewayClient": (".gateway", "AsyncGatewayClient"),
+    "AsyncRelayerClient": (".relayer", "AsyncRelayerClient"),
+    "AsyncRoutingClient": (".routing", "AsyncRoutingClient"),
+    "Bytes32": (".types", "Bytes32"),
+    "ChainId": (".types", "ChainId"),
+    "Clock": ("._clock", "Clock"),
+    "FlashClient": (".flash", "FlashClient"),
+    "GatewayClient": (".gateway", "GatewayClient"),
+    "HexBytes": (".types", "HexBytes"),
+    "KnownChain": (".chains", "KnownChain"),
+    "MAX_UINT256": (".types", "MAX_UINT256"),
+    "NOT_GIVEN": ("._options", "NOT_GIVEN"),
+    "NotGiven": ("._options", "NotGiven"),
+    "RawResponse": ("._transport", "RawResponse"),
+    "RelayerClient": (".relayer", "RelayerClient"),
+    "RequestOptions": ("._options", "RequestOptions"),
+    "RoutingClient": (".routing", "RoutingClient"),
+    "SystemClock": ("._clock", "SystemClock"),
+    "TokenAmount": (".types", "TokenAmount"),
+    "VirtualClock": ("._clock", "VirtualClock"),
+    "WaitOptions": ("._options", "WaitOptions"),
+    "errors": (".errors", None),
+    "format_amount": (".types", "format_amount"),
+    "from_units": (".types", "from_units"),
+    "to_checksum": (".types", "to_checksum"),
+    "to_units": (".types", "to_units"),
+}
+# -- end of lazy names --
+
 if not _typing.TYPE_CHECKING:
-    __getattr__, __dir__ = _attach(__name__, __file__)
+    __getattr__, __dir__ = _attach(__name__, _HOMES)

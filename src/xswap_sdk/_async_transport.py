@@ -16,7 +16,7 @@ payer is answered by one payment and one resend; a second 402 is raised, never p
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 
 import httpx
@@ -26,7 +26,7 @@ from ._gate import AsyncGate
 from ._operation import Operation
 from ._options import RequestOptions
 from ._pagination import Emit, PageWalk
-from ._transport import Answer, BaseTransport, Extras, gave_up
+from ._transport import Answer, BaseTransport, Extras, async_settle, emit, gave_up
 from .errors import AuthenticationError, PaymentRequiredError, XSwapError
 
 __all__ = ["AsyncTransport"]
@@ -70,6 +70,9 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
                 seen = auth.generation
             try:
                 answer = await self._exchange(operation, call_timeout, deadline_at, extras, attempt)
+                if self.hooks.on_response is not None:
+                    event = self._response_event(operation, answer, attempt)
+                    await self._notify(self.hooks.on_response, event)
                 return self._handle_answer(operation, answer, attempt=attempt)
             except AuthenticationError:
                 if relogged or not auth.can_login(operation):
@@ -89,11 +92,17 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
                         operation, extras = paying
                         paid = True
                         continue
-                delay = self._retry_delay(operation, exc, attempt, max_retries, deadline_at)
-                if delay is None:
+                retry = self._retry(operation, exc, attempt, max_retries, deadline_at)
+                if retry is None:
                     gave_up(exc, attempt)
                     raise
-                await self.clock.asleep(delay)
+                if self.hooks.on_retry is not None:
+                    await self._notify(self.hooks.on_retry, retry)
+                await self.clock.asleep(retry.delay)
+
+    async def _notify(self, hook: Callable[[Any], object], event: object) -> None:
+        """Run an event hook and settle what it returned: see `async_settle`."""
+        await async_settle(event, emit(hook, event))
 
     async def _exchange(
         self,
@@ -129,6 +138,8 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
         """Send, and read the whole answer within the size cap and the deadline."""
         timeout = self._attempt_timeout(operation, call_timeout, deadline_at, sent=False)
         client = self.pool.get()
+        if self.hooks.on_request is not None:
+            await self._notify(self.hooks.on_request, self._request_event(operation, attempt))
         request = self._build_request(client, operation, timeout, extras, attempt)
         url = request.url
         started = time.perf_counter()

@@ -112,7 +112,12 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
             pool=self._pool(http_client, checked_limits),
             auth=self._make_auth(),
             clock=clock,
-            hooks=Hooks.checked(on_request, on_response, on_retry),
+            hooks=Hooks.checked(
+                on_request,
+                on_response,
+                on_retry,
+                can_await=self._http_client_type is httpx.AsyncClient,
+            ),
         )
 
     def _pool(self, http_client: HttpClientT | None, limits: httpx.Limits) -> Pool[HttpClientT]:

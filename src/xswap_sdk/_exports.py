@@ -1,10 +1,13 @@
 """A package's public names, imported on first use (PEP 562).
 
 A lazy package lists each public name once, as an import in its ``if TYPE_CHECKING:``
-block, which is what type checkers and IDEs read; `attach` reads that same block from the
-package's source, on the first attribute asked for, to learn where each name lives. So
-``from xswap_sdk import RelayerClient`` loads the relayer's blocking client and what it
-needs, not the async client, the other services or the signing package.
+block, which is what type checkers and IDEs read. ``scripts/lazy_tables.py`` writes the
+same block, as a plain dict ``_HOMES`` of where each name lives, below it (`read_homes`
+reads the block; ``tests/test_exports.py`` checks that every table matches), and `attach`
+looks names up in that table. So ``from xswap_sdk import RelayerClient`` loads the
+relayer's blocking client and what it needs, not the async client, the other services or
+the signing package; and since nothing reads a source file at run time, a frozen app
+(PyInstaller) or a zip of bytecode imports the SDK too.
 
 Only ``from module import name [as alias]`` statements count; anything else in the block
 (a bare annotation, ``import x``) is for type checkers alone.
@@ -14,26 +17,25 @@ from __future__ import annotations
 
 import importlib
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["attach"]
+__all__ = ["attach", "read_homes"]
 
 
-def attach(package: str, source: str) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+def attach(
+    package: str, homes: Mapping[str, tuple[str, str | None]]
+) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
     """The ``__getattr__`` and ``__dir__`` for the package named ``package``.
 
     Args:
         package: the package's ``__name__``.
-        source: the package's ``__file__``, whose ``TYPE_CHECKING`` imports say where
-            each lazy name lives.
+        homes: ``{name: (module, attribute)}``, the package's ``_HOMES`` table: where each
+            lazy name lives (``attribute`` is ``None`` for a submodule).
     """
-    homes: dict[str, tuple[str, str | None]] = {}
 
     def load(name: str) -> Any:
-        if not homes:
-            homes.update(read_homes(Path(source)))
         try:
             module_name, attribute = homes[name]
         except KeyError:

@@ -50,6 +50,7 @@ __all__ = [
     "RequestOptions",
     "ServiceConfig",
     "TimeoutTypes",
+    "WaitOptions",
     "check_base_url",
     "check_credential",
     "check_deadline",
@@ -136,6 +137,30 @@ class RequestOptions(TypedDict, total=False):
     """
 
     timeout: TimeoutTypes
+    max_retries: int
+    deadline: float | None
+    extra_headers: Mapping[str, str]
+    extra_query: Mapping[str, str]
+    extra_body: Mapping[str, Any]
+
+
+class WaitOptions(TypedDict, total=False):
+    """Per-call overrides of a ``wait_*`` method: `RequestOptions` without ``timeout``.
+
+    A wait's own limit is its ``wait_timeout`` (seconds) or, for the relayer's waits that
+    mirror the JavaScript client, ``timeout_ms`` (milliseconds). ``timeout=`` would read
+    as that limit but is the per-request timeout, so a wait refuses it with
+    `InvalidInputError` before sending anything; set the timeout of each request with
+    ``client.with_options(timeout=...)``.
+
+    Attributes:
+        max_retries: retries after the first attempt of each request.
+        deadline: the most seconds each request may take, retries included.
+        extra_headers: headers to add to each request.
+        extra_query: query parameters to add to each request.
+        extra_body: keys to add to each JSON object body.
+    """
+
     max_retries: int
     deadline: float | None
     extra_headers: Mapping[str, str]

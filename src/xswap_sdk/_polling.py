@@ -24,10 +24,10 @@ from typing import TypeVar
 from ._clock import Clock
 from ._flow import Call, Flow, Sleep
 from ._operation import Operation
-from ._options import check_seconds
-from .errors import DeadlineExceededError, WaitTimeoutError, XSwapError
+from ._options import RequestOptions, WaitOptions, check_seconds
+from .errors import DeadlineExceededError, InvalidInputError, WaitTimeoutError, XSwapError
 
-__all__ = ["check_wait_arguments", "poll"]
+__all__ = ["check_wait_arguments", "poll", "wait_options"]
 
 T = TypeVar("T")
 
@@ -45,6 +45,24 @@ def check_wait_arguments(
     must end) and an interval that is not positive and finite."""
     check_seconds(timeout, argument=timeout_name, allow_zero=True)
     check_seconds(interval, argument=interval_name)
+
+
+def wait_options(options: WaitOptions, *, limit: str = "wait_timeout") -> RequestOptions:
+    """A wait's per-call options, refusing ``timeout``, before anything is sent.
+
+    ``timeout=`` reads as the wait's limit but would be each request's timeout (and the
+    wait would give up at its own default): the error names ``limit``, the wait's real
+    limit argument, and where the per-request timeout is set.
+    """
+    if "timeout" in options:
+        unit = "milliseconds" if limit.endswith("_ms") else "seconds"
+        raise InvalidInputError(
+            "timeout",
+            f"is not this wait's limit: pass {limit}= ({unit}); the timeout of each "
+            "request it sends is set with client.with_options(timeout=...)",
+        )
+    # The same keys as RequestOptions, less one.
+    return options  # type: ignore[return-value]
 
 
 def poll(

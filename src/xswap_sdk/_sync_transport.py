@@ -8,7 +8,7 @@ by ``scripts/unasync.py``: read and edit that file.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import httpx
@@ -18,7 +18,7 @@ from ._gate import Gate
 from ._operation import Operation
 from ._options import RequestOptions
 from ._pagination import Emit, PageWalk
-from ._transport import Answer, BaseTransport, Extras, gave_up
+from ._transport import Answer, BaseTransport, Extras, emit, gave_up, settle
 from .errors import AuthenticationError, PaymentRequiredError, XSwapError
 
 __all__ = ["SyncTransport"]
@@ -62,6 +62,9 @@ class SyncTransport(BaseTransport[httpx.Client]):
                 seen = auth.generation
             try:
                 answer = self._exchange(operation, call_timeout, deadline_at, extras, attempt)
+                if self.hooks.on_response is not None:
+                    event = self._response_event(operation, answer, attempt)
+                    self._notify(self.hooks.on_response, event)
                 return self._handle_answer(operation, answer, attempt=attempt)
             except AuthenticationError:
                 if relogged or not auth.can_login(operation):
@@ -81,11 +84,17 @@ class SyncTransport(BaseTransport[httpx.Client]):
                         operation, extras = paying
                         paid = True
                         continue
-                delay = self._retry_delay(operation, exc, attempt, max_retries, deadline_at)
-                if delay is None:
+                retry = self._retry(operation, exc, attempt, max_retries, deadline_at)
+                if retry is None:
                     gave_up(exc, attempt)
                     raise
-                self.clock.sleep(delay)
+                if self.hooks.on_retry is not None:
+                    self._notify(self.hooks.on_retry, retry)
+                self.clock.sleep(retry.delay)
+
+    def _notify(self, hook: Callable[[Any], object], event: object) -> None:
+        """Run an event hook and settle what it returned: see `settle`."""
+        settle(event, emit(hook, event))
 
     def _exchange(
         self,
@@ -121,6 +130,8 @@ class SyncTransport(BaseTransport[httpx.Client]):
         """Send, and read the whole answer within the size cap and the deadline."""
         timeout = self._attempt_timeout(operation, call_timeout, deadline_at, sent=False)
         client = self.pool.get()
+        if self.hooks.on_request is not None:
+            self._notify(self.hooks.on_request, self._request_event(operation, attempt))
         request = self._build_request(client, operation, timeout, extras, attempt)
         url = request.url
         started = time.perf_counter()

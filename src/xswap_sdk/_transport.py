@@ -30,7 +30,7 @@ import contextlib
 import contextvars
 import json
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 from urllib.parse import urlencode
@@ -97,7 +97,10 @@ __all__ = [
     "Payer",
     "Pool",
     "RawResponse",
+    "async_settle",
     "capture_responses",
+    "emit",
+    "settle",
 ]
 
 T = TypeVar("T")
@@ -262,26 +265,82 @@ class Hooks:
         on_request: RequestHook | None,
         on_response: ResponseHook | None,
         on_retry: RetryHook | None,
+        *,
+        can_await: bool,
     ) -> Hooks:
-        """The hooks, each a callable or ``None``; refused otherwise, before any I/O."""
+        """The hooks, each a callable or ``None``; refused otherwise, before any I/O.
+
+        ``can_await`` is true for an async client, which awaits an ``async def`` hook; a
+        blocking client cannot, so it refuses one here rather than never running it.
+        """
         for name, hook in (
             ("on_request", on_request),
             ("on_response", on_response),
             ("on_retry", on_retry),
         ):
-            if hook is not None and not callable(hook):
+            if hook is None:
+                continue
+            if not callable(hook):
                 raise InvalidInputError(name, "must be a function of the event, or None")
+            if not can_await and _is_coroutine_function(hook):
+                raise InvalidInputError(
+                    name,
+                    "is an async function, which a blocking client cannot await: pass a "
+                    "plain function, or give it to the async client",
+                )
         return cls(on_request, on_response, on_retry)
 
 
-def _emit(hook: Callable[[Any], None], event: object) -> None:
+def _is_coroutine_function(hook: object) -> bool:
+    import inspect  # only for a client given hooks
+
+    # A callable object's async __call__ counts too.
+    return inspect.iscoroutinefunction(hook) or inspect.iscoroutinefunction(
+        getattr(hook, "__call__", None)  # noqa: B004
+    )
+
+
+def _hook_failed(event: object, exc: BaseException) -> None:
     # A hook is the caller's code: its failure must not turn a sent payment into an error.
+    logger.warning(
+        "xswap_sdk event hook %s raised %s; ignored", type(event).__name__, type(exc).__name__
+    )
+
+
+def emit(hook: Callable[[Any], object], event: object) -> Awaitable[Any] | None:
+    """Call ``hook`` with ``event``; return what it returned if it must be awaited (an
+    ``async def`` hook), for the transport to settle (`settle`, `async_settle`)."""
     try:
-        hook(event)
+        result = hook(event)
     except Exception as exc:
-        logger.warning(
-            "xswap_sdk event hook %s raised %s; ignored", type(event).__name__, type(exc).__name__
-        )
+        _hook_failed(event, exc)
+        return None
+    return result if hasattr(result, "__await__") else None
+
+
+async def async_settle(event: object, pending: Awaitable[Any] | None) -> None:
+    """Await what an async hook returned; its failure is logged and ignored."""
+    if pending is None:
+        return
+    try:
+        await pending
+    except Exception as exc:
+        _hook_failed(event, exc)
+
+
+def settle(event: object, pending: Awaitable[Any] | None) -> None:
+    """A blocking client cannot await: an awaitable from a hook (a plain function that
+    returns one; ``async def`` hooks were refused) is closed, with a warning."""
+    if pending is None:
+        return
+    close = getattr(pending, "close", None)
+    if close is not None:
+        close()  # no "coroutine was never awaited" warning at garbage collection
+    logger.warning(
+        "xswap_sdk event hook %s returned an awaitable, which a blocking client cannot "
+        "await; ignored",
+        type(event).__name__,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,6 +362,10 @@ def _with_request_id(result: T, request_id: str | None) -> T:
             if isinstance(item, WireModel):
                 item._request_id = request_id
     return result
+
+
+def _trace_id(headers: httpx.Headers) -> str | None:
+    return next((headers[h] for h in _TRACE_HEADERS if h in headers), None)
 
 
 def _merged_query(
@@ -499,9 +562,6 @@ class BaseTransport(Generic[ClientT]):
         extras: Extras | None,
         attempt: int,
     ) -> httpx.Request:
-        hook = self.hooks.on_request
-        if hook is not None:
-            _emit(hook, RequestEvent(self.service, operation.method, operation.log_path, attempt))
         headers = self._headers(client)
         params = list(operation.params or ())
         body = operation.json
@@ -616,16 +676,16 @@ class BaseTransport(Generic[ClientT]):
             outcome_unknown=sent and not operation.idempotent,
         )
 
-    def _retry_delay(
+    def _retry(
         self,
         operation: Operation[Any],
         exc: XSwapError,
         attempt: int,
         max_retries: int,
         deadline_at: float | None,
-    ) -> float | None:
-        """Seconds to wait before trying ``operation`` again after failed attempt
-        ``attempt``, or ``None`` when it must not be retried. Raises
+    ) -> RetryEvent | None:
+        """The retry of ``operation`` after failed attempt ``attempt`` (its ``delay`` is
+        the seconds to wait first), or ``None`` when it must not be retried. Raises
         `DeadlineExceededError` when it may be retried but not within the deadline."""
         now = self.clock.time()
         if attempt > max_retries or not is_retryable(exc, idempotent=operation.idempotent, now=now):
@@ -646,13 +706,9 @@ class BaseTransport(Generic[ClientT]):
             status=status,
             trace_id=getattr(exc, "trace_id", None),
         )
-        hook = self.hooks.on_retry
-        if hook is not None:
-            event = RetryEvent(
-                self.service, operation.method, operation.log_path, attempt, delay, reason, status
-            )
-            _emit(hook, event)
-        return delay
+        return RetryEvent(
+            self.service, operation.method, operation.log_path, attempt, delay, reason, status
+        )
 
     # -- paying (x402)
 
@@ -690,10 +746,28 @@ class BaseTransport(Generic[ClientT]):
 
     # -- after receiving
 
+    def _request_event(self, operation: Operation[Any], attempt: int) -> RequestEvent:
+        """What the ``on_request`` hook receives before attempt ``attempt``."""
+        return RequestEvent(self.service, operation.method, operation.log_path, attempt)
+
+    def _response_event(
+        self, operation: Operation[Any], answer: Answer, attempt: int
+    ) -> ResponseEvent:
+        """What the ``on_response`` hook receives for ``answer``."""
+        return ResponseEvent(
+            self.service,
+            operation.method,
+            operation.log_path,
+            attempt,
+            answer.status_code,
+            answer.elapsed,
+            _trace_id(answer.headers),
+        )
+
     def _handle_answer(self, operation: Operation[T], answer: Answer, *, attempt: int) -> T:
         """Turn an answer into the operation's result, or raise the SDK error it means."""
         headers = answer.headers
-        trace_id = next((headers[h] for h in _TRACE_HEADERS if h in headers), None)
+        trace_id = _trace_id(headers)
         status = answer.status_code
         log_response(
             service=self.service,
@@ -704,18 +778,6 @@ class BaseTransport(Generic[ClientT]):
             elapsed=answer.elapsed,
             trace_id=trace_id,
         )
-        hook = self.hooks.on_response
-        if hook is not None:
-            event = ResponseEvent(
-                self.service,
-                operation.method,
-                operation.log_path,
-                attempt,
-                status,
-                answer.elapsed,
-                trace_id,
-            )
-            _emit(hook, event)
         self._capture(operation, answer, attempt)
         if 300 <= status < 400:
             raise RedirectError.from_location(

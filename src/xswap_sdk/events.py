@@ -1,8 +1,10 @@
 """What the clients' event hooks receive: metadata about each request, never its content.
 
-Give a client ``on_request=``, ``on_response=`` or ``on_retry=`` (any of them; a plain
-function, also for the async clients, which call it inline: keep it quick) to count,
-time or trace calls::
+Give a client ``on_request=``, ``on_response=`` or ``on_retry=`` (any of them) to count,
+time or trace calls. A hook is a plain function, called inline (keep it quick); an async
+client also takes an ``async def`` hook and awaits it, in the call it reports on. A
+blocking client refuses an ``async def`` hook with `InvalidInputError` when it is made,
+since it could never run it::
 
     from xswap_sdk.events import ResponseEvent
 
@@ -19,7 +21,7 @@ error.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeAlias
 
@@ -96,9 +98,12 @@ class RetryEvent:
     status_code: int | None
 
 
-RequestHook: TypeAlias = Callable[[RequestEvent], None]
-"""Called with a `RequestEvent` before each attempt is sent."""
-ResponseHook: TypeAlias = Callable[[ResponseEvent], None]
-"""Called with a `ResponseEvent` for each answer."""
-RetryHook: TypeAlias = Callable[[RetryEvent], None]
-"""Called with a `RetryEvent` before each retry wait."""
+RequestHook: TypeAlias = Callable[[RequestEvent], Awaitable[None] | None]
+"""Called with a `RequestEvent` before each attempt is sent (an ``async def`` hook is
+awaited, by the async clients only)."""
+ResponseHook: TypeAlias = Callable[[ResponseEvent], Awaitable[None] | None]
+"""Called with a `ResponseEvent` for each answer (an ``async def`` hook is awaited, by the
+async clients only)."""
+RetryHook: TypeAlias = Callable[[RetryEvent], Awaitable[None] | None]
+"""Called with a `RetryEvent` before each retry wait (an ``async def`` hook is awaited, by
+the async clients only)."""

@@ -11,8 +11,18 @@ same rule is applied to what users pass in and to what services send back:
   or a decimal string and is sent as a decimal string.
 - `ChainId`: a non-negative ``int``.
 
-`to_units` and `from_units` convert between display amounts (``"1.5"`` USDC) and
-smallest units (``1500000``) exactly, with `decimal.Decimal`.
+Amounts: one unit everywhere
+----------------------------
+
+Every amount of every model, argument and result is an ``int`` in the token's smallest
+units (``1_500_000`` is 1.5 USDC, which has 6 decimals), even where a service sends a
+decimal string (Circle Gateway's ``"1.500000"`` is read as `UsdcUnits`). Prices and
+values in US dollars, percentages and durations are not token amounts and stay
+`decimal.Decimal` or ``float``. These three helpers are the one way across:
+
+- `to_units` parses a display amount exactly: ``to_units("1.5", 6) == 1500000``;
+- `from_units` gives it back as a `decimal.Decimal`: ``Decimal("1.500000")``;
+- `format_amount` writes it for people: ``format_amount(1500000) == "1.50 USDC"``.
 """
 
 from __future__ import annotations
@@ -20,7 +30,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from decimal import Context, Decimal, InvalidOperation
+from decimal import ROUND_HALF_EVEN, Context, Decimal, InvalidOperation
 from typing import Annotated
 
 from eth_hash.auto import keccak
@@ -35,10 +45,17 @@ __all__ = [
     "ChainId",
     "HexBytes",
     "TokenAmount",
+    "USDC_DECIMALS",
+    "UsdcNumberUnits",
+    "UsdcUnits",
+    "format_amount",
     "from_units",
     "to_checksum",
     "to_units",
 ]
+
+USDC_DECIMALS = 6
+"""USDC's decimals on every chain the SDK knows: one USDC is ``1_000_000`` units."""
 
 MAX_UINT256 = 2**256 - 1
 """The largest uint256, the default ``maxBlockHeight`` of a burn intent."""
@@ -203,3 +220,87 @@ def from_units(amount: int | str, decimals: int) -> Decimal:
     # Not normalised: Decimal("10.000000") keeps its scale, where normalize() would
     # print it as 1E+1.
     return Decimal(units).scaleb(-decimals, context=_EXACT)
+
+
+def format_amount(
+    units: int, decimals: int = USDC_DECIMALS, symbol: str | None = "USDC", *, places: int = 2
+) -> str:
+    """Write an amount in smallest units for people, exactly: no digit is rounded away.
+
+    ``format_amount(1_500_000) == "1.50 USDC"``, ``format_amount(1_234_567) ==
+    "1.234567 USDC"``, ``format_amount(10**18, 18, "WETH") == "1.00 WETH"``,
+    ``format_amount(25, symbol=None) == "0.000025"``. Trailing zeros are dropped down to
+    ``places`` decimal places; `to_units` reads the number back.
+
+    Args:
+        units: the amount, in the token's smallest units.
+        decimals: the token's decimals (6 for USDC).
+        symbol: appended after a space; ``None`` for the number alone.
+        places: the fewest decimal places shown.
+
+    Raises:
+        InvalidInputError: not an integer amount, or bad ``decimals`` or ``places``.
+    """
+    if isinstance(places, bool) or not isinstance(places, int) or places < 0:
+        raise InvalidInputError("places", "must be an int of at least 0")
+    negative = isinstance(units, int) and not isinstance(units, bool) and units < 0
+    text = f"{from_units(-units if negative else units, decimals):f}"
+    whole, _, fraction = text.partition(".")
+    fraction = fraction.rstrip("0")
+    fraction += "0" * (min(places, decimals) - len(fraction))
+    number = ("-" if negative else "") + whole + ("." + fraction if fraction else "")
+    return number if symbol is None else f"{number} {symbol}"
+
+
+def _usdc_units(value: object) -> object:
+    # The wire's decimal string is USDC; an int is already smallest units (what the field
+    # holds, so a model built in Python or dumped and read back keeps its value).
+    if isinstance(value, str | Decimal):
+        try:
+            return to_units(value.strip() if isinstance(value, str) else value, USDC_DECIMALS)
+        except InvalidInputError as exc:
+            raise ValueError(str(exc).partition(": ")[2] or str(exc)) from None
+    if isinstance(value, float):
+        raise ValueError("must be a decimal string of USDC such as '1.500000', not a float")
+    if isinstance(value, bool) or (isinstance(value, int) and value < 0):
+        raise ValueError("must be a non-negative number of smallest units")
+    return value
+
+
+def _usdc_text(units: int) -> str:
+    return f"{from_units(units, USDC_DECIMALS):f}"
+
+
+UsdcUnits = Annotated[
+    int,
+    BeforeValidator(_usdc_units),
+    PlainSerializer(_usdc_text, return_type=str, when_used="json"),
+]
+"""An ``int`` of smallest USDC units, read exactly from a decimal string of USDC as
+Circle Gateway sends it (``"1.500000"`` is ``1500000``) and written back as that string
+in JSON. An ``int`` given in Python is taken as smallest units already."""
+
+
+def _usdc_number_units(value: object) -> object:
+    # A JSON number of USDC: an int is whole USDC here, and a float is read through its
+    # shortest text (0.1 is "0.1") and rounded to the nearest smallest unit, since the
+    # service's float cannot be exact anyway.
+    if isinstance(value, bool):
+        raise ValueError("must be a number of USDC")
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError("must be a finite number of USDC")
+        value = Decimal(repr(value)).quantize(Decimal(1).scaleb(-USDC_DECIMALS), ROUND_HALF_EVEN)
+    if isinstance(value, int):
+        value = Decimal(value)
+    return _usdc_units(value)
+
+
+UsdcNumberUnits = Annotated[
+    int,
+    BeforeValidator(_usdc_number_units),
+    PlainSerializer(_usdc_text, return_type=str, when_used="json"),
+]
+"""An ``int`` of smallest USDC units, read from a JSON number of USDC (``12.5`` is
+``12500000``; ``12`` is twelve USDC, not twelve units), rounded to the nearest unit when
+the number is a float. Written back as a decimal string in JSON."""

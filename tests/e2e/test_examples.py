@@ -27,7 +27,7 @@ PROOF = {
     "flash_deposit.py": [r"^2\. relayer: ", r"^   deposited so far: 5\.000000 USDC$"],
     "gateway_journey.py": [
         r"^calldata to relay: 0x8a94d4fc \(292 bytes\)$",
-        r"^deposit final after 20 min: 30\.000000 USDC on Base$",
+        r"^deposit final after 20 min: 30\.00 USDC on Base$",
         r"^swap completed$",
         r"^transfer finalized$",
         r"^left at Circle: 4\.98\d* USDC$",

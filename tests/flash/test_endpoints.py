@@ -282,10 +282,11 @@ async def test_get_history_sends_the_bearer_and_reads_the_page(
     assert swap.status == "completed"
     assert (swap.source_domain, swap.destination_domain, swap.chain_id) == (3, 6, 8453)
     assert swap.source_token == to_checksum(USDC[42161])
-    assert swap.amount_usdc == Decimal("10.000000")
+    assert swap.amount_usdc == 10_000_000  # read exactly from "10.000000" USDC
     assert swap.amount_usdc_raw == 10_000_000
-    assert swap.min_amount_out == Decimal("0.002997")
-    assert (swap.service_fee, swap.service_fee_raw) == (Decimal("0.015"), 15_000)
+    assert swap.min_amount_out == 2_997_000_000_000_000  # "0.002997" WETH, 18 decimals
+    assert swap.model_dump(mode="json")["minAmountOut"] == "0.002997000000000000"
+    assert (swap.service_fee, swap.service_fee_raw) == (15_000, 15_000)
     assert swap.token_in is not None
     assert swap.token_in.symbol == "USDC"
     assert swap.tx_id == "gw-abababab"
@@ -296,9 +297,9 @@ async def test_get_history_sends_the_bearer_and_reads_the_page(
     assert page.pagination.has_previous is True
     assert page.summary is not None
     assert page.summary.total_swaps == 3
-    assert page.summary.total_volume == Decimal("30.5")
+    assert page.summary.total_volume == 30_500_000
     assert (page.summary.total_volume_raw, page.summary.total_fees_raw) == (30_500_000, 45_000)
-    assert page.summary.total_fees == Decimal("0.045")
+    assert page.summary.total_fees == 45_000
 
 
 async def test_history_defaults(flash: Any, httpx_mock: HTTPXMock) -> None:
@@ -332,12 +333,13 @@ async def test_leaderboard_is_public_and_mixes_spellings(flash: Any, httpx_mock:
     assert isinstance(board, LeaderboardPage)
     (row,) = board.entries
     assert (row.rank, row.wallet_address, row.swap_count, row.referral_count) == (1, ADDRESS, 12, 2)
-    assert (row.total_volume, row.combined_volume) == (Decimal("1500.25"), Decimal("1600.25"))
+    assert (row.total_volume, row.combined_volume) == (1_500_250_000, 1_600_250_000)
     assert (row.total_volume_raw, row.referral_volume_raw) == (1_500_250_000, 100_000_000)
-    assert row.referral_volume == Decimal("100")
+    assert row.referral_volume == 100_000_000
     assert row.referral_code == "TOP1"
     assert isinstance(row.last_swap_at, datetime)
-    assert row.model_dump()["combined_volume"] == Decimal("1600.25")
+    assert row.model_dump()["combined_volume"] == 1_600_250_000
+    assert row.model_dump(mode="json", by_alias=True)["combined_volume"] == "1600.250000"
     assert (await resolve(flash.get_leaderboard())).entries == []
     assert all("authorization" not in r.headers for r in httpx_mock.get_requests())
 
@@ -355,8 +357,8 @@ async def test_referrals_send_the_bearer(flash: Any, httpx_mock: HTTPXMock) -> N
     overview = await resolve(flash.get_referrals())
     assert isinstance(overview, ReferralOverview)
     assert overview.referrals[0].user_address == ADDRESS
-    assert overview.referrals[0].total_volume_usdc == Decimal("12.5")
-    assert overview.total_referral_volume == Decimal("12.5")
+    assert overview.referrals[0].total_volume_usdc == 12_500_000  # a JSON number of USDC
+    assert overview.total_referral_volume == 12_500_000
     assert (overview.total_referrals_count, overview.remaining_referral_limit) == (1, 9)
     assert only_request(httpx_mock).headers["authorization"] == BEARER
 

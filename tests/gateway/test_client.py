@@ -157,10 +157,11 @@ async def test_get_balances_sends_one_source_per_chain(gateway: Any, httpx_mock:
     }
     base = balances.for_domain(6)
     assert base is not None
-    assert base.balance == Decimal("1.5")
+    assert base.balance == 1_500_000  # "1.5" USDC on the wire, read exactly
     assert base.balance_units == 1_500_000
+    assert base.model_dump(mode="json")["balance"] == "1.500000"  # and written back
     assert base.depositor == ADDRESS
-    assert balances.total == Decimal("1.500001")
+    assert balances.total == 1_500_001
     assert balances.total_units == 1_500_001
     assert balances.for_domain(0) is None
 
@@ -228,8 +229,8 @@ async def test_estimate_sends_the_intents_and_reads_either_answer_shape(
         assert len(answer) == 1
         assert answer[0].burn_intent.max_fee == 10_000
         assert answer[0].burn_intent.max_block_height == 555
-    assert first[0].fees.total == Decimal("1.178")
-    assert first[0].fees.per_intent[0].base_fee == Decimal(2)
+    assert first[0].fees.total == 1_178_000
+    assert first[0].fees.per_intent[0].base_fee == 2_000_000
     assert second[0].fees is None
 
 
@@ -261,7 +262,7 @@ async def test_transfer_sends_each_signed_intent_exactly_as_signed(
     assert body[1]["burnIntentSet"]["intents"][1]["spec"]["sourceDomain"] == 0
     assert result.transfer_id == TRANSFER_ID
     assert result.attestation == "0x" + "aa" * 40
-    assert result.fees.forwarding_fee == Decimal("0.21")
+    assert result.fees.forwarding_fee == 210_000
     assert result.expiration_block == 123456
     assert result.signature[2:] not in repr(result)
     # The result remembers what it attests: these bytes are no attestation of it.
@@ -493,7 +494,7 @@ async def test_wait_for_gateway_balance_times_out_with_the_last_entry(
                 ADDRESS, 8453, at_least=5_000_000, wait_timeout=20, poll_interval=10
             )
         )
-    assert info.value.last_status.balance == Decimal("4.999999")
+    assert info.value.last_status.balance == 4_999_999
     assert "5000000" in str(info.value)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from xswap_sdk import from_units
+from xswap_sdk import errors, from_units
 from xswap_sdk.flash import Quote, SwapRecord, SwapSubmission
 from xswap_sdk.relayer import RelayStatus
 from xswap_sdk.routing import GaslessQuote, Route, Transaction
@@ -66,6 +66,12 @@ def relay(sb: Sandbox) -> RelayStatus:
     """Relay a transaction; the record's fields are there without checks."""
     relayer = sb.relayer_client()
     tx_id = relayer.relay(chain_id=8453, to=USDC_BASE, call_data="0x")
+    try:
+        # `timeout` is each request's, not the wait's limit (timeout_ms): mypy flags it
+        # (an unused ignore would fail --strict), and the wait refuses it before sending.
+        relayer.wait_for_execution_hash(tx_id, timeout=30)  # type: ignore[call-arg]
+    except errors.InvalidInputError as refused:
+        print(f"refused: {refused.argument}")
     record = relayer.wait_for_execution_hash(tx_id)
     chain: int = record.chain_id
     value: int = record.value

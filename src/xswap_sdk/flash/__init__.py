@@ -85,6 +85,48 @@ __all__ = [
     "sign_order",
 ]
 
-# Each name above is imported on first use (PEP 562): see xswap_sdk._exports.
+# Each name above is imported on first use (PEP 562), from where this table says it lives
+# (see xswap_sdk._exports): a table, not the source, so that frozen and zipped apps work.
+# -- lazy names: written by scripts/lazy_tables.py from the TYPE_CHECKING imports --
+_HOMES = {
+    "AsyncFlashClient": ("._async_client", "AsyncFlashClient"),
+    "AuthMessage": (".models", "AuthMessage"),
+    "AuthSession": ("._auth", "AuthSession"),
+    "AuthVerification": (".models", "AuthVerification"),
+    "Chain": (".models", "Chain"),
+    "ChainToken": (".models", "ChainToken"),
+    "DEFAULT_SWAP_POLL_INTERVAL": ("._swap", "DEFAULT_SWAP_POLL_INTERVAL"),
+    "DEFAULT_SWAP_TIMEOUT": ("._swap", "DEFAULT_SWAP_TIMEOUT"),
+    "DepositResult": ("._deposit", "DepositResult"),
+    "FlashClient": ("._sync_client", "FlashClient"),
+    "GatewayBalance": (".models", "GatewayBalance"),
+    "GatewayBalanceEntry": (".models", "GatewayBalanceEntry"),
+    "HistoryPage": (".models", "HistoryPage"),
+    "HistorySummary": (".models", "HistorySummary"),
+    "LeaderboardEntry": (".models", "LeaderboardEntry"),
+    "LeaderboardPage": (".models", "LeaderboardPage"),
+    "Order": ("._orders", "Order"),
+    "OrderSource": ("._orders", "OrderSource"),
+    "Pagination": (".models", "Pagination"),
+    "Quote": (".models", "Quote"),
+    "QuoteFees": (".models", "QuoteFees"),
+    "QuoteRequest": (".models", "QuoteRequest"),
+    "QuoteToken": (".models", "QuoteToken"),
+    "Referral": (".models", "Referral"),
+    "ReferralOverview": (".models", "ReferralOverview"),
+    "SignedOrder": ("._orders", "SignedOrder"),
+    "SwapRecord": (".models", "SwapRecord"),
+    "SwapRequest": (".models", "SwapRequest"),
+    "SwapStatus": (".models", "SwapStatus"),
+    "SwapSubmission": (".models", "SwapSubmission"),
+    "TimeRange": (".models", "TimeRange"),
+    "Token": (".models", "Token"),
+    "TokenSearchResult": (".models", "TokenSearchResult"),
+    "build_order": ("._orders", "build_order"),
+    "select_sources": ("._orders", "select_sources"),
+    "sign_order": ("._orders", "sign_order"),
+}
+# -- end of lazy names --
+
 if not _typing.TYPE_CHECKING:
-    __getattr__, __dir__ = _attach(__name__, __file__)
+    __getattr__, __dir__ = _attach(__name__, _HOMES)

@@ -31,9 +31,11 @@ from .._options import (
     RequestOptions,
     ServiceConfig,
     TimeoutTypes,
+    WaitOptions,
     check_credential,
 )
 from .._pagination import PageWalk, walk_pages
+from .._polling import wait_options
 from .._simulation import check_simulate_option
 from .._slippage import check_slippage
 from ..errors import InvalidInputError
@@ -827,7 +829,7 @@ class AsyncFlashClient(AsyncAPIClient):
         *,
         wait_timeout: float = DEFAULT_SWAP_TIMEOUT,
         poll_interval: float = DEFAULT_SWAP_POLL_INTERVAL,
-        **options: Unpack[RequestOptions],
+        **options: Unpack[WaitOptions],
     ) -> SwapRecord:
         """Poll the history until the swap with this ``transactionHash`` finished.
 
@@ -835,7 +837,8 @@ class AsyncFlashClient(AsyncAPIClient):
             transaction_hash: from `SwapSubmission.transaction_hash`.
             wait_timeout: seconds before giving up.
             poll_interval: seconds between reads of the history.
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: `WaitOptions` for each request (not ``timeout``: see
+                `WaitOptions`).
 
         Raises:
             SwapFailedError: the swap's status became ``failed``.
@@ -844,7 +847,7 @@ class AsyncFlashClient(AsyncAPIClient):
         flow = swaps.wait_for_swap(
             transaction_hash, timeout=wait_timeout, interval=poll_interval, clock=self.clock
         )
-        return await self._transport.run(flow, options)
+        return await self._transport.run(flow, wait_options(options))
 
     # -- deposits
 
@@ -1018,7 +1021,7 @@ class AsyncFlashClient(AsyncAPIClient):
         at_least: int | str,
         wait_timeout: float = DEFAULT_BALANCE_TIMEOUT,
         poll_interval: float = DEFAULT_BALANCE_POLL_INTERVAL,
-        **options: Unpack[RequestOptions],
+        **options: Unpack[WaitOptions],
     ) -> int:
         """Poll until the depositor's gateway balance on ``chain_id`` holds at least
         ``at_least``: the way to wait for a deposit to finalize (about 20 minutes on
@@ -1031,7 +1034,8 @@ class AsyncFlashClient(AsyncAPIClient):
             at_least: smallest USDC units to wait for.
             wait_timeout: seconds before giving up (default 1800).
             poll_interval: seconds between two reads (default 10).
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: `WaitOptions` for each request (not ``timeout``: see
+                `WaitOptions`).
 
         Returns:
             The balance reached, in smallest USDC units.
@@ -1049,7 +1053,7 @@ class AsyncFlashClient(AsyncAPIClient):
                 poll_interval=poll_interval,
                 **options,
             )
-            return entry.balance_units
+            return entry.balance
         flow = balances.wait_for_balance(
             depositor,
             chain_id,
@@ -1058,4 +1062,4 @@ class AsyncFlashClient(AsyncAPIClient):
             interval=poll_interval,
             clock=self.clock,
         )
-        return (await self._transport.run(flow, options)).balance
+        return (await self._transport.run(flow, wait_options(options))).balance

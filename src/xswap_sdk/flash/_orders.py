@@ -49,7 +49,7 @@ from ..signing.signed_intents import (
     sign_burn_intent_set,
 )
 from ..signing.signer import Signer, signer_address
-from ..types import Address, ChainId, TokenAmount, from_units
+from ..types import Address, ChainId, TokenAmount, format_amount
 from . import _trust
 from .models import Chain, GatewayBalance, Quote
 
@@ -71,8 +71,6 @@ DEFAULT_FEE_CAP_BASE = _trust.DEFAULT_FEE_CAP_BASE
 DEFAULT_FEE_CAP_BPS = _trust.DEFAULT_FEE_CAP_BPS
 default_max_fee_cap = _trust.default_max_fee_cap
 default_max_total_fee = _trust.default_max_total_fee
-
-USDC_DECIMALS = 6
 
 ChainsArg = Sequence[Chain | Mapping[str, Any]]
 BalancesArg = GatewayBalance | Mapping[int, int]
@@ -183,7 +181,8 @@ class SignedOrder(BaseModel):
 
 
 def _usdc(units: int) -> str:
-    return f"{from_units(units, USDC_DECIMALS)} USDC"
+    # Every digit, so that sums in a message add up as shown.
+    return format_amount(units, places=6)
 
 
 def _as_quote(quote: object) -> Quote:

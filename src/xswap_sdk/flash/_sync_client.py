@@ -26,9 +26,11 @@ from .._options import (
     RequestOptions,
     ServiceConfig,
     TimeoutTypes,
+    WaitOptions,
     check_credential,
 )
 from .._pagination import PageWalk, walk_pages
+from .._polling import wait_options
 from .._simulation import check_simulate_option
 from .._slippage import check_slippage
 from .._sync_base_client import SyncAPIClient
@@ -822,7 +824,7 @@ class FlashClient(SyncAPIClient):
         *,
         wait_timeout: float = DEFAULT_SWAP_TIMEOUT,
         poll_interval: float = DEFAULT_SWAP_POLL_INTERVAL,
-        **options: Unpack[RequestOptions],
+        **options: Unpack[WaitOptions],
     ) -> SwapRecord:
         """Poll the history until the swap with this ``transactionHash`` finished.
 
@@ -830,7 +832,8 @@ class FlashClient(SyncAPIClient):
             transaction_hash: from `SwapSubmission.transaction_hash`.
             wait_timeout: seconds before giving up.
             poll_interval: seconds between reads of the history.
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: `WaitOptions` for each request (not ``timeout``: see
+                `WaitOptions`).
 
         Raises:
             SwapFailedError: the swap's status became ``failed``.
@@ -839,7 +842,7 @@ class FlashClient(SyncAPIClient):
         flow = swaps.wait_for_swap(
             transaction_hash, timeout=wait_timeout, interval=poll_interval, clock=self.clock
         )
-        return self._transport.run(flow, options)
+        return self._transport.run(flow, wait_options(options))
 
     # -- deposits
 
@@ -1013,7 +1016,7 @@ class FlashClient(SyncAPIClient):
         at_least: int | str,
         wait_timeout: float = DEFAULT_BALANCE_TIMEOUT,
         poll_interval: float = DEFAULT_BALANCE_POLL_INTERVAL,
-        **options: Unpack[RequestOptions],
+        **options: Unpack[WaitOptions],
     ) -> int:
         """Poll until the depositor's gateway balance on ``chain_id`` holds at least
         ``at_least``: the way to wait for a deposit to finalize (about 20 minutes on
@@ -1026,7 +1029,8 @@ class FlashClient(SyncAPIClient):
             at_least: smallest USDC units to wait for.
             wait_timeout: seconds before giving up (default 1800).
             poll_interval: seconds between two reads (default 10).
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: `WaitOptions` for each request (not ``timeout``: see
+                `WaitOptions`).
 
         Returns:
             The balance reached, in smallest USDC units.
@@ -1044,7 +1048,7 @@ class FlashClient(SyncAPIClient):
                 poll_interval=poll_interval,
                 **options,
             )
-            return entry.balance_units
+            return entry.balance
         flow = balances.wait_for_balance(
             depositor,
             chain_id,
@@ -1053,4 +1057,4 @@ class FlashClient(SyncAPIClient):
             interval=poll_interval,
             clock=self.clock,
         )
-        return (self._transport.run(flow, options)).balance
+        return (self._transport.run(flow, wait_options(options))).balance

@@ -6,8 +6,10 @@ missing one raises `xswap_sdk.errors.ResponseValidationError` naming it. Only wh
 spec does not promise is optional (``usdc.version``, a leaderboard user's last swap). The backend
 mixes spellings, and each model follows the spec's: chains, balances, history records,
 the history summary and the leaderboard are camelCase; quotes, token lists, pagination
-and referrals are snake_case; the login answer mixes both. Decimal strings
-(``"12.5"``) are read as `decimal.Decimal`, amounts in smallest units as ``int``.
+and referrals are snake_case; the login answer mixes both. Every token amount is an
+``int`` in smallest units, also where the backend sends decimal USDC (``"12.5"`` is read
+exactly as ``12500000``, see `xswap_sdk.types.UsdcUnits`); prices and values in USD and
+percentages stay `decimal.Decimal`.
 
 The token list flag ``in_service_token_list`` / ``inServiceTokenList`` carries a brand
 word on the live service in place of ``service``; any ``in_<word>_token_list`` or
@@ -27,11 +29,23 @@ from pydantic import (
     Field,
     PrivateAttr,
     SecretStr,
+    ValidationInfo,
+    field_serializer,
+    field_validator,
     model_validator,
 )
 
 from .._models import LenientAddress, LenientInt, RequestModel, WireModel
-from ..types import Address, ChainId, HexBytes, TokenAmount
+from ..types import (
+    Address,
+    ChainId,
+    HexBytes,
+    TokenAmount,
+    UsdcNumberUnits,
+    UsdcUnits,
+    from_units,
+    to_units,
+)
 
 __all__ = [
     "AuthMessage",
@@ -393,16 +407,17 @@ class SwapRecord(WireModel):
     """The input token (USDC)."""
     token_out: Token
     """The output token."""
-    amount_usdc: Decimal
-    """In USDC (``"12.5"``)."""
+    amount_usdc: UsdcUnits
+    """In smallest USDC units (the wire's ``"12.5"`` USDC is ``12500000``)."""
     amount_usdc_raw: LenientInt
     """In smallest USDC units."""
     chain_id: LenientInt
     """The destination chain."""
-    min_amount_out: Decimal
-    """The least output accepted, in the output token (decimal)."""
-    service_fee: Decimal
-    """The backend's fee, in USDC (decimal)."""
+    min_amount_out: int
+    """The least output accepted, in the output token's smallest units (the wire's
+    decimal, read with ``token_out.decimals``)."""
+    service_fee: UsdcUnits
+    """The backend's fee, in smallest USDC units (the wire sends decimal USDC)."""
     service_fee_raw: LenientInt
     """The backend's fee, in smallest USDC units."""
     transaction_hash: str
@@ -415,6 +430,21 @@ class SwapRecord(WireModel):
     """When it was submitted (ISO 8601 UTC, read as a `datetime`)."""
     updated_at: _Timestamp
     """When its status last changed."""
+
+    @field_validator("min_amount_out", mode="before")
+    @classmethod
+    def _output_units(cls, value: object, info: ValidationInfo) -> object:
+        # The wire's decimal is in the output token, whose decimals come with it; an int
+        # (a record built in Python, or dumped and read back) is smallest units already.
+        token = info.data.get("token_out")
+        if isinstance(value, str) and token is not None:
+            return to_units(value.strip(), token.decimals)
+        return value
+
+    @field_serializer("min_amount_out", when_used="json")
+    def _output_decimal(self, value: int) -> str:
+        # Back to the wire's form: a decimal of the output token.
+        return f"{from_units(value, self.token_out.decimals):f}"
 
 
 class Pagination(_SnakeModel):
@@ -444,12 +474,12 @@ class HistorySummary(WireModel):
 
     total_swaps: LenientInt
     """How many swaps."""
-    total_volume: Decimal
-    """Their volume, in USDC (decimal)."""
+    total_volume: UsdcUnits
+    """Their volume, in smallest USDC units (the wire sends decimal USDC)."""
     total_volume_raw: LenientInt
     """Their volume, in smallest USDC units."""
-    total_fees: Decimal
-    """The fees paid, in USDC (decimal)."""
+    total_fees: UsdcUnits
+    """The fees paid, in smallest USDC units (the wire sends decimal USDC)."""
     total_fees_raw: LenientInt
     """The fees paid, in smallest USDC units."""
 
@@ -472,20 +502,22 @@ class LeaderboardEntry(WireModel):
     """The position, from 1."""
     wallet_address: LenientAddress
     """The user's wallet."""
-    total_volume: Decimal
-    """The user's own volume, in USDC (decimal)."""
+    total_volume: UsdcUnits
+    """The user's own volume, in smallest USDC units (the wire sends decimal USDC)."""
     total_volume_raw: LenientInt
     """The user's own volume, in smallest USDC units."""
     swap_count: LenientInt
     """How many swaps the user made."""
     referral_count: LenientInt
     """How many users the user referred."""
-    referral_volume: Decimal
-    """The referred users' volume, in USDC (decimal)."""
+    referral_volume: UsdcUnits
+    """The referred users' volume, in smallest USDC units (the wire sends decimal
+    USDC)."""
     referral_volume_raw: LenientInt
     """The referred users' volume, in smallest USDC units."""
-    combined_volume: Decimal = Field(alias="combined_volume")
-    """Own and referral volume together, in USDC (decimal)."""
+    combined_volume: UsdcUnits = Field(alias="combined_volume")
+    """Own and referral volume together, in smallest USDC units (the wire sends decimal
+    USDC)."""
     referral_code: str
     """The user's referral code."""
     last_swap_at: _Timestamp = None
@@ -507,8 +539,8 @@ class Referral(_SnakeModel):
 
     user_address: LenientAddress
     """The referred user's wallet."""
-    total_volume_usdc: Decimal
-    """Their volume, in USDC."""
+    total_volume_usdc: UsdcNumberUnits
+    """Their volume, in smallest USDC units (the wire sends a number of USDC)."""
 
 
 class ReferralOverview(_SnakeModel):
@@ -516,8 +548,9 @@ class ReferralOverview(_SnakeModel):
 
     referrals: list[Referral]
     """The users you referred."""
-    total_referral_volume: Decimal
-    """Their volume together, in USDC."""
+    total_referral_volume: UsdcNumberUnits
+    """Their volume together, in smallest USDC units (the wire sends a number of
+    USDC)."""
     total_referrals_count: LenientInt
     """How many users you referred."""
     remaining_referral_limit: LenientInt

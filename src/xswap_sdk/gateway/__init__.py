@@ -118,6 +118,57 @@ __all__ = [
     "verify_webhook",
 ]
 
-# Each name above is imported on first use (PEP 562): see xswap_sdk._exports.
+# Each name above is imported on first use (PEP 562), from where this table says it lives
+# (see xswap_sdk._exports): a table, not the source, so that frozen and zipped apps work.
+# -- lazy names: written by scripts/lazy_tables.py from the TYPE_CHECKING imports --
+_HOMES = {
+    "AsyncGatewayClient": ("._async_client", "AsyncGatewayClient"),
+    "AttestationDetails": (".models", "AttestationDetails"),
+    "BalanceSource": (".models", "BalanceSource"),
+    "BalancesRequest": (".models", "BalancesRequest"),
+    "BatchSubmission": (".x402", "BatchSubmission"),
+    "ContractInfo": (".models", "ContractInfo"),
+    "DEFAULT_BALANCE_POLL_INTERVAL": ("._operations", "DEFAULT_BALANCE_POLL_INTERVAL"),
+    "DEFAULT_BALANCE_TIMEOUT": ("._operations", "DEFAULT_BALANCE_TIMEOUT"),
+    "DEFAULT_BATCH_LIFETIME": ("._x402_operations", "DEFAULT_BATCH_LIFETIME"),
+    "DEFAULT_TRANSFER_POLL_INTERVAL": ("._operations", "DEFAULT_TRANSFER_POLL_INTERVAL"),
+    "DEFAULT_TRANSFER_TIMEOUT": ("._operations", "DEFAULT_TRANSFER_TIMEOUT"),
+    "DelegateReadiness": (".delegates", "DelegateReadiness"),
+    "DomainBalance": (".models", "DomainBalance"),
+    "DomainInfo": (".models", "DomainInfo"),
+    "EstimatedBurnIntent": (".models", "EstimatedBurnIntent"),
+    "EstimatedBurnIntentSet": (".models", "EstimatedBurnIntentSet"),
+    "EstimatedTransfer": (".models", "EstimatedTransfer"),
+    "FINALITY_SECONDS": (".delegates", "FINALITY_SECONDS"),
+    "ForwardingDetails": (".models", "ForwardingDetails"),
+    "GATEWAY_MAINNET_URL": ("._async_client", "GATEWAY_MAINNET_URL"),
+    "GATEWAY_SERVICE": ("._async_client", "GATEWAY_SERVICE"),
+    "GATEWAY_TESTNET_URL": ("._async_client", "GATEWAY_TESTNET_URL"),
+    "GatewayBalances": (".models", "GatewayBalances"),
+    "GatewayClient": ("._sync_client", "GatewayClient"),
+    "GatewayInfo": (".models", "GatewayInfo"),
+    "IntentFee": (".models", "IntentFee"),
+    "NotificationDeduplicator": (".webhooks", "NotificationDeduplicator"),
+    "NotificationPublicKey": (".webhooks", "NotificationPublicKey"),
+    "PendingDeposit": (".x402", "PendingDeposit"),
+    "PendingDeposits": (".x402", "PendingDeposits"),
+    "TERMINAL_TRANSFER_STATES": (".models", "TERMINAL_TRANSFER_STATES"),
+    "TransferDetails": (".models", "TransferDetails"),
+    "TransferFees": (".models", "TransferFees"),
+    "TransferIntentSummary": (".models", "TransferIntentSummary"),
+    "TransferResult": (".models", "TransferResult"),
+    "TransferState": (".models", "TransferState"),
+    "WebhookNotification": (".webhooks", "WebhookNotification"),
+    "X402Kind": (".x402", "X402Kind"),
+    "X402Supported": (".x402", "X402Supported"),
+    "X402Transfer": (".x402", "X402Transfer"),
+    "X402_TRANSFERS_PAGE_SIZE": ("._x402_operations", "X402_TRANSFERS_PAGE_SIZE"),
+    "apply_estimate": ("._operations", "apply_estimate"),
+    "build_transfer_intent": ("._operations", "build_transfer_intent"),
+    "delegate_readiness": (".delegates", "delegate_readiness"),
+    "verify_webhook": (".webhooks", "verify_webhook"),
+}
+# -- end of lazy names --
+
 if not _typing.TYPE_CHECKING:
-    __getattr__, __dir__ = _attach(__name__, __file__)
+    __getattr__, __dir__ = _attach(__name__, _HOMES)

@@ -26,7 +26,9 @@ from .._options import (
     RequestOptions,
     ServiceConfig,
     TimeoutTypes,
+    WaitOptions,
 )
+from .._polling import wait_options
 from ..errors import InvalidInputError, NotFoundError, WebhookSignatureError
 from ..events import RequestHook, ResponseHook, RetryHook
 from ..policy import PolicyLike
@@ -238,8 +240,7 @@ class AsyncGatewayClient(AsyncAPIClient):
                 ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
-            One entry per depositor and domain, in USDC (``balance``) and smallest units
-            (``balance_units``).
+            One entry per depositor and domain, its ``balance`` in smallest USDC units.
 
         Raises:
             InvalidInputError: a bad address, or both ``chain_ids`` and ``domains``.
@@ -562,7 +563,7 @@ class AsyncGatewayClient(AsyncAPIClient):
         until: Literal["confirmed", "finalized"] = "finalized",
         wait_timeout: float = DEFAULT_TRANSFER_TIMEOUT,
         poll_interval: float = DEFAULT_TRANSFER_POLL_INTERVAL,
-        **options: Unpack[RequestOptions],
+        **options: Unpack[WaitOptions],
     ) -> TransferDetails:
         """Poll a transfer until it is finalized (or confirmed, with ``until``).
 
@@ -574,7 +575,8 @@ class AsyncGatewayClient(AsyncAPIClient):
             until: ``"finalized"`` (the mint is final) or ``"confirmed"`` (minted).
             wait_timeout: seconds before giving up.
             poll_interval: seconds between two reads.
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: `WaitOptions` for each request (not ``timeout``: see
+                `WaitOptions`).
 
         Raises:
             TransferFailedError: the transfer ``failed`` or ``expired``.
@@ -587,7 +589,7 @@ class AsyncGatewayClient(AsyncAPIClient):
             interval=poll_interval,
             clock=self.clock,
         )
-        return await self._transport.run(flow, options)
+        return await self._transport.run(flow, wait_options(options))
 
     async def wait_for_gateway_balance(
         self,
@@ -598,7 +600,7 @@ class AsyncGatewayClient(AsyncAPIClient):
         wait_timeout: float = DEFAULT_BALANCE_TIMEOUT,
         poll_interval: float = DEFAULT_BALANCE_POLL_INTERVAL,
         token: str = "USDC",
-        **options: Unpack[RequestOptions],
+        **options: Unpack[WaitOptions],
     ) -> DomainBalance:
         """Poll until the depositor's available balance on ``chain_id`` is at least
         ``at_least``: the way to wait for a deposit to finalize (about 20 minutes on
@@ -611,7 +613,8 @@ class AsyncGatewayClient(AsyncAPIClient):
             wait_timeout: seconds before giving up.
             poll_interval: seconds between two reads.
             token: the token (``"USDC"``).
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: `WaitOptions` for each request (not ``timeout``: see
+                `WaitOptions`).
 
         Returns:
             The depositor's entry for the chain's domain.
@@ -630,7 +633,7 @@ class AsyncGatewayClient(AsyncAPIClient):
             interval=poll_interval,
             clock=self.clock,
         )
-        return await self._transport.run(flow, options)
+        return await self._transport.run(flow, wait_options(options))
 
     def __repr__(self) -> str:
         network = "testnet" if self._testnet else "mainnet"

@@ -472,10 +472,10 @@ def wait_for_balance(
     operation = balances.reading(entry)
 
     def done(found: DomainBalance | None) -> bool:
-        return found is not None and found.balance_units >= wanted
+        return found is not None and found.balance >= wanted
 
     def timeout_message(last: DomainBalance | None) -> str:
-        seen = f"last seen {last.balance} USDC" if last else "no balance listed yet"
+        seen = f"last seen {last.balance} units" if last else "no balance listed yet"
         return (
             f"timed out after {timeout:g} s waiting for {owner}'s gateway balance on domain "
             f"{domain} to reach {wanted} units ({seen}). A deposit counts once its block is "

@@ -23,7 +23,9 @@ from .._options import (
     RequestOptions,
     ServiceConfig,
     TimeoutTypes,
+    WaitOptions,
 )
+from .._polling import wait_options
 from .._sync_base_client import SyncAPIClient
 from ..errors import InvalidInputError, NotFoundError, WebhookSignatureError
 from ..events import RequestHook, ResponseHook, RetryHook
@@ -236,8 +238,7 @@ class GatewayClient(SyncAPIClient):
                 ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
-            One entry per depositor and domain, in USDC (``balance``) and smallest units
-            (``balance_units``).
+            One entry per depositor and domain, its ``balance`` in smallest USDC units.
 
         Raises:
             InvalidInputError: a bad address, or both ``chain_ids`` and ``domains``.
@@ -557,7 +558,7 @@ class GatewayClient(SyncAPIClient):
         until: Literal["confirmed", "finalized"] = "finalized",
         wait_timeout: float = DEFAULT_TRANSFER_TIMEOUT,
         poll_interval: float = DEFAULT_TRANSFER_POLL_INTERVAL,
-        **options: Unpack[RequestOptions],
+        **options: Unpack[WaitOptions],
     ) -> TransferDetails:
         """Poll a transfer until it is finalized (or confirmed, with ``until``).
 
@@ -569,7 +570,8 @@ class GatewayClient(SyncAPIClient):
             until: ``"finalized"`` (the mint is final) or ``"confirmed"`` (minted).
             wait_timeout: seconds before giving up.
             poll_interval: seconds between two reads.
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: `WaitOptions` for each request (not ``timeout``: see
+                `WaitOptions`).
 
         Raises:
             TransferFailedError: the transfer ``failed`` or ``expired``.
@@ -582,7 +584,7 @@ class GatewayClient(SyncAPIClient):
             interval=poll_interval,
             clock=self.clock,
         )
-        return self._transport.run(flow, options)
+        return self._transport.run(flow, wait_options(options))
 
     def wait_for_gateway_balance(
         self,
@@ -593,7 +595,7 @@ class GatewayClient(SyncAPIClient):
         wait_timeout: float = DEFAULT_BALANCE_TIMEOUT,
         poll_interval: float = DEFAULT_BALANCE_POLL_INTERVAL,
         token: str = "USDC",
-        **options: Unpack[RequestOptions],
+        **options: Unpack[WaitOptions],
     ) -> DomainBalance:
         """Poll until the depositor's available balance on ``chain_id`` is at least
         ``at_least``: the way to wait for a deposit to finalize (about 20 minutes on
@@ -606,7 +608,8 @@ class GatewayClient(SyncAPIClient):
             wait_timeout: seconds before giving up.
             poll_interval: seconds between two reads.
             token: the token (``"USDC"``).
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: `WaitOptions` for each request (not ``timeout``: see
+                `WaitOptions`).
 
         Returns:
             The depositor's entry for the chain's domain.
@@ -625,7 +628,7 @@ class GatewayClient(SyncAPIClient):
             interval=poll_interval,
             clock=self.clock,
         )
-        return self._transport.run(flow, options)
+        return self._transport.run(flow, wait_options(options))
 
     def __repr__(self) -> str:
         network = "testnet" if self._testnet else "mainnet"

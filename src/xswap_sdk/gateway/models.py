@@ -10,13 +10,14 @@ and ``domains`` of ``/v1/info`` with each domain's contracts and heights, ``toke
 forwarding details, the mint's transaction hash) are optional.
 
 Amounts in these answers are decimal USDC strings (``"1.000000"``), unlike burn intents,
-whose ``value`` and ``maxFee`` are smallest units: the models keep the `Decimal` and
-offer the smallest units next to it (``balance_units``).
+whose ``value`` and ``maxFee`` are smallest units. The models read them exactly into
+``int`` smallest units (`xswap_sdk.types.UsdcUnits`: ``"1.500000"`` is ``1500000``), the
+one unit of every amount in the SDK, and write them back as decimal strings in JSON;
+`xswap_sdk.types.format_amount` shows them to people.
 """
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import BeforeValidator, Field, PrivateAttr, StringConstraints
@@ -29,8 +30,7 @@ from ..signing.attestations import ExpectedIntents, expected_intents
 from ..signing.burn_intents import BurnIntent
 from ..signing.calls import ContractCall
 from ..signing.gateway_wallet import gateway_mint_call
-from ..types import Address, to_units
-from .x402 import UsdcUnits
+from ..types import Address, UsdcUnits
 
 __all__ = [
     "TERMINAL_TRANSFER_STATES",
@@ -53,8 +53,6 @@ __all__ = [
     "TransferResult",
     "TransferState",
 ]
-
-USDC_DECIMALS: Final = 6
 
 TransferState = Literal["pending", "confirmed", "finalized", "failed", "expired"]
 """A transfer's documented states: ``pending`` (attested, not yet minted), ``confirmed``
@@ -145,9 +143,8 @@ class DomainBalance(WireModel):
     domain: LenientInt
     """The Gateway domain number."""
     depositor: LenientAddress
-    """The address the deposits belong to."""
-    balance: Decimal
-    """In USDC (``Decimal("1.5")``), as Gateway sends it."""
+    balance: UsdcUnits
+    """In smallest USDC units (``1500000`` is 1.5 USDC; Gateway sends ``"1.500000"``)."""
     withdrawing: UsdcUnits | None = None
     """Being withdrawn (waiting out the withdrawal delay), in smallest USDC units;
     ``None`` when Gateway does not say."""
@@ -158,8 +155,8 @@ class DomainBalance(WireModel):
 
     @property
     def balance_units(self) -> int:
-        """The balance in smallest USDC units (6 decimals)."""
-        return to_units(self.balance, USDC_DECIMALS)
+        """The same as `balance`, which is in smallest units too (kept from 0.1)."""
+        return self.balance
 
 
 class GatewayBalances(WireModel):
@@ -184,14 +181,14 @@ class GatewayBalances(WireModel):
         return None
 
     @property
-    def total(self) -> Decimal:
-        """Every entry's balance added up, in USDC."""
-        return sum((entry.balance for entry in self.balances), Decimal(0))
+    def total(self) -> int:
+        """Every entry's balance added up, in smallest USDC units."""
+        return sum(entry.balance for entry in self.balances)
 
     @property
     def total_units(self) -> int:
-        """`total` in smallest USDC units."""
-        return sum(entry.balance_units for entry in self.balances)
+        """The same as `total`, which is in smallest units too (kept from 0.1)."""
+        return self.total
 
 
 # ------------------------------------------------------------------------------ fees
@@ -204,28 +201,29 @@ class IntentFee(WireModel):
     """The keccak-256 hash of the intent's transfer spec, ``0x`` hex: which intent this is."""
     domain: LenientInt | None = None
     """The intent's source domain."""
-    base_fee: Decimal | None = None
-    """In USDC."""
-    transfer_fee: Decimal | None = None
-    """In USDC."""
+    base_fee: UsdcUnits | None = None
+    """In smallest USDC units (Gateway sends decimal USDC)."""
+    transfer_fee: UsdcUnits | None = None
+    """In smallest USDC units (Gateway sends decimal USDC)."""
 
 
 class TransferFees(WireModel):
-    """What a transfer costs, in USDC."""
+    """What a transfer costs (Gateway sends decimal USDC; read as smallest units)."""
 
-    total: Decimal
-    """Every fee of the transfer added up, in USDC."""
+    total: UsdcUnits
+    """The whole fee, in smallest USDC units."""
     token: str
-    """The token the fees are in (``"USDC"``)."""
+    """The fee's token (``USDC``)."""
     per_intent: list[IntentFee] = Field(default_factory=list)
-    """The fees of each burn intent, when Gateway itemises them."""
-    forwarding_fee: Decimal | None = None
-    """Charged when Gateway's forwarder mints for you (``enable_forwarder``)."""
+    """The fee of each burn intent."""
+    forwarding_fee: UsdcUnits | None = None
+    """Charged when Gateway's forwarder mints for you (``enable_forwarder``), in smallest
+    USDC units."""
 
     @property
     def total_units(self) -> int:
-        """`total` in smallest USDC units."""
-        return to_units(self.total, USDC_DECIMALS)
+        """The same as `total`, which is in smallest units too (kept from 0.1)."""
+        return self.total
 
 
 # ------------------------------------------------------------------------------ /v1/estimate

@@ -16,13 +16,12 @@ Sources: Circle's Gateway API reference (``gateway.yaml``: ``POST /v1/deposits``
 from __future__ import annotations
 
 from datetime import datetime
-from decimal import Decimal
-from typing import Annotated, Any, Final, Literal
+from typing import Any, Final, Literal
 
-from pydantic import BeforeValidator, Field
+from pydantic import Field
 
 from .._models import LenientAddress, LenientInt, RequestModel, WireModel
-from ..types import to_units
+from ..types import UsdcUnits
 
 __all__ = [
     "BatchAuthorization",
@@ -30,29 +29,12 @@ __all__ = [
     "BatchSubmitRequest",
     "PendingDeposit",
     "PendingDeposits",
-    "UsdcUnits",
     "X402Kind",
     "X402Supported",
     "X402Transfer",
     "X402TransferState",
     "X402_TRANSFER_STATES",
 ]
-
-USDC_DECIMALS: Final = 6
-
-
-def _usdc_units(value: object) -> object:
-    # Gateway's decimal USDC ("1.500000", or a JSON number) to smallest units, exactly.
-    if isinstance(value, bool) or value is None:
-        return value
-    if isinstance(value, int | str | Decimal):
-        return to_units(str(value), USDC_DECIMALS)
-    return value
-
-
-UsdcUnits = Annotated[int, BeforeValidator(_usdc_units)]
-"""An amount Gateway writes in decimal USDC (``"1.5"``), kept as smallest units
-(``1500000``)."""
 
 
 # ------------------------------------------------------------------------------ /v1/deposits

@@ -40,6 +40,26 @@ __all__ = [
     "X402Payment",
 ]
 
-# Each name above is imported on first use (PEP 562): see xswap_sdk._exports.
+# Each name above is imported on first use (PEP 562), from where this table says it lives
+# (see xswap_sdk._exports): a table, not the source, so that frozen and zipped apps work.
+# -- lazy names: written by scripts/lazy_tables.py from the TYPE_CHECKING imports --
+_HOMES = {
+    "AccountInfo": (".models", "AccountInfo"),
+    "AsyncRelayerClient": ("._async_client", "AsyncRelayerClient"),
+    "NativeCurrency": (".models", "NativeCurrency"),
+    "RelayState": (".models", "RelayState"),
+    "RelayStatus": (".models", "RelayStatus"),
+    "RelayerChain": (".models", "RelayerChain"),
+    "RelayerClient": ("._sync_client", "RelayerClient"),
+    "RelayerPaths": ("._operations", "RelayerPaths"),
+    "SubmitSignedTxRequest": (".models", "SubmitSignedTxRequest"),
+    "SubmitTxRequest": (".models", "SubmitTxRequest"),
+    "SubmitTxResult": (".models", "SubmitTxResult"),
+    "TransactionType": (".models", "TransactionType"),
+    "UserConfig": (".models", "UserConfig"),
+    "X402Payment": (".models", "X402Payment"),
+}
+# -- end of lazy names --
+
 if not _typing.TYPE_CHECKING:
-    __getattr__, __dir__ = _attach(__name__, __file__)
+    __getattr__, __dir__ = _attach(__name__, _HOMES)

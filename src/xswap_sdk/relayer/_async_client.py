@@ -27,7 +27,9 @@ from .._options import (
     RequestOptions,
     ServiceConfig,
     TimeoutTypes,
+    WaitOptions,
 )
+from .._polling import wait_options
 from .._version import __version__
 from ..chains import ChainFamily, check_chain_families
 from ..errors import InvalidInputError
@@ -530,7 +532,7 @@ class AsyncRelayerClient(AsyncAPIClient):
         tx_id: str,
         timeout_ms: float = 5000,
         poll_interval_ms: float = 50,
-        **options: Unpack[RequestOptions],
+        **options: Unpack[WaitOptions],
     ) -> RelayStatus:
         """Poll until the transaction is EXECUTED and return that record.
 
@@ -542,7 +544,8 @@ class AsyncRelayerClient(AsyncAPIClient):
             tx_id: the id from `submit_tx` or `relay`.
             timeout_ms: milliseconds to keep polling.
             poll_interval_ms: milliseconds between requests.
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: `WaitOptions` for each request (not ``timeout``: see
+                `WaitOptions`).
 
         Raises:
             RelayFailedError: the status became FAILED (the error carries the record).
@@ -559,14 +562,14 @@ class AsyncRelayerClient(AsyncAPIClient):
             until_executed=True,
             submissions=self._submissions,
         )
-        return await self._transport.run(flow, options)
+        return await self._transport.run(flow, wait_options(options, limit="timeout_ms"))
 
     async def wait_for_pending_execution_hash(
         self,
         tx_id: str,
         timeout_ms: float = 5000,
         poll_interval_ms: float = 50,
-        **options: Unpack[RequestOptions],
+        **options: Unpack[WaitOptions],
     ) -> RelayStatus:
         """Poll until an execution hash is known, even while still PENDING.
 
@@ -574,7 +577,8 @@ class AsyncRelayerClient(AsyncAPIClient):
             tx_id: the id from `submit_tx` or `relay`.
             timeout_ms: milliseconds to keep polling.
             poll_interval_ms: milliseconds between requests.
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: `WaitOptions` for each request (not ``timeout``: see
+                `WaitOptions`).
 
         Raises:
             RelayFailedError: the status became FAILED.
@@ -591,7 +595,7 @@ class AsyncRelayerClient(AsyncAPIClient):
             until_executed=False,
             submissions=self._submissions,
         )
-        return await self._transport.run(flow, options)
+        return await self._transport.run(flow, wait_options(options, limit="timeout_ms"))
 
     async def check_account_info(
         self, address: str, **options: Unpack[RequestOptions]

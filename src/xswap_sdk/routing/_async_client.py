@@ -28,7 +28,9 @@ from .._options import (
     RequestOptions,
     ServiceConfig,
     TimeoutTypes,
+    WaitOptions,
 )
+from .._polling import wait_options
 from .._simulation import check_simulate_option
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
@@ -513,7 +515,7 @@ class AsyncRoutingClient(AsyncAPIClient):
         wait_timeout: float = DEFAULT_WAIT_TIMEOUT,
         poll_interval: float = DEFAULT_POLL_INTERVAL,
         is_done: Callable[[TransactionStatus], bool] | None = None,
-        **options: Unpack[RequestOptions],
+        **options: Unpack[WaitOptions],
     ) -> TransactionStatus:
         """Poll `get_status` (either request shape) until the swap or bridge is done,
         and return that record.
@@ -531,7 +533,8 @@ class AsyncRoutingClient(AsyncAPIClient):
             wait_timeout: seconds to keep polling (default 900, 15 minutes).
             poll_interval: seconds between requests (default 5).
             is_done: your own test of a record, for states the SDK does not know.
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: `WaitOptions` for each request (not ``timeout``: see
+                `WaitOptions`).
 
         Raises:
             SwapFailedError: the status became ``failed``; ``status`` holds the record.
@@ -549,7 +552,7 @@ class AsyncRoutingClient(AsyncAPIClient):
             is_done=is_done,
             clock=self.clock,
         )
-        return await self._transport.run(flow, options)
+        return await self._transport.run(flow, wait_options(options))
 
     async def get_supported_chains(
         self, *, refresh: bool = False, **options: Unpack[RequestOptions]
@@ -771,7 +774,7 @@ class AsyncRoutingClient(AsyncAPIClient):
         wait_timeout: float = DEFAULT_WAIT_TIMEOUT,
         poll_interval: float = DEFAULT_POLL_INTERVAL,
         is_done: Callable[[GaslessStatus], bool] | None = None,
-        **options: Unpack[RequestOptions],
+        **options: Unpack[WaitOptions],
     ) -> GaslessStatus:
         """Poll `get_gasless_status` until the swap executed, and return that record.
 
@@ -784,7 +787,8 @@ class AsyncRoutingClient(AsyncAPIClient):
             wait_timeout: seconds to keep polling (default 900, 15 minutes).
             poll_interval: seconds between requests (default 5).
             is_done: your own test of a record, for states the SDK does not know.
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: `WaitOptions` for each request (not ``timeout``: see
+                `WaitOptions`).
 
         Raises:
             SwapFailedError: the status became ``failed``; ``status`` holds the record.
@@ -798,7 +802,7 @@ class AsyncRoutingClient(AsyncAPIClient):
             is_done=is_done,
             clock=self.clock,
         )
-        return await self._transport.run(flow, options)
+        return await self._transport.run(flow, wait_options(options))
 
     async def gasless_swap(
         self,
@@ -1054,15 +1058,19 @@ class AsyncRoutingClient(AsyncAPIClient):
         tx_hash = await web3io.async_send_and_confirm(web3, signer, fields, "route")
         status = None
         if wait:
-            status = await self.wait_for_status(
+            # The flow of wait_for_status, run with this call's options: its ``timeout``
+            # is each request's, here as in the rest of the call.
+            flow = operations.wait_for_status(
+                self.paths,
                 tx_hash,
                 plan.chain_id,
                 plan.owner,
                 wait_timeout=wait_timeout,
                 poll_interval=poll_interval,
                 is_done=predicate,
-                **options,
+                clock=self.clock,
             )
+            status = await self._transport.run(flow, options)
         return RouteExecution(
             transaction=tx,
             tx_hash=tx_hash,

@@ -27,7 +27,9 @@ from .._options import (
     RequestOptions,
     ServiceConfig,
     TimeoutTypes,
+    WaitOptions,
 )
+from .._polling import wait_options
 from .._simulation import check_simulate_option
 from .._sync_base_client import SyncAPIClient
 from ..errors import InvalidInputError
@@ -507,7 +509,7 @@ class RoutingClient(SyncAPIClient):
         wait_timeout: float = DEFAULT_WAIT_TIMEOUT,
         poll_interval: float = DEFAULT_POLL_INTERVAL,
         is_done: Callable[[TransactionStatus], bool] | None = None,
-        **options: Unpack[RequestOptions],
+        **options: Unpack[WaitOptions],
     ) -> TransactionStatus:
         """Poll `get_status` (either request shape) until the swap or bridge is done,
         and return that record.
@@ -525,7 +527,8 @@ class RoutingClient(SyncAPIClient):
             wait_timeout: seconds to keep polling (default 900, 15 minutes).
             poll_interval: seconds between requests (default 5).
             is_done: your own test of a record, for states the SDK does not know.
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: `WaitOptions` for each request (not ``timeout``: see
+                `WaitOptions`).
 
         Raises:
             SwapFailedError: the status became ``failed``; ``status`` holds the record.
@@ -543,7 +546,7 @@ class RoutingClient(SyncAPIClient):
             is_done=is_done,
             clock=self.clock,
         )
-        return self._transport.run(flow, options)
+        return self._transport.run(flow, wait_options(options))
 
     def get_supported_chains(
         self, *, refresh: bool = False, **options: Unpack[RequestOptions]
@@ -761,7 +764,7 @@ class RoutingClient(SyncAPIClient):
         wait_timeout: float = DEFAULT_WAIT_TIMEOUT,
         poll_interval: float = DEFAULT_POLL_INTERVAL,
         is_done: Callable[[GaslessStatus], bool] | None = None,
-        **options: Unpack[RequestOptions],
+        **options: Unpack[WaitOptions],
     ) -> GaslessStatus:
         """Poll `get_gasless_status` until the swap executed, and return that record.
 
@@ -774,7 +777,8 @@ class RoutingClient(SyncAPIClient):
             wait_timeout: seconds to keep polling (default 900, 15 minutes).
             poll_interval: seconds between requests (default 5).
             is_done: your own test of a record, for states the SDK does not know.
-            **options: ``timeout`` and ``max_retries`` for each request.
+            **options: `WaitOptions` for each request (not ``timeout``: see
+                `WaitOptions`).
 
         Raises:
             SwapFailedError: the status became ``failed``; ``status`` holds the record.
@@ -788,7 +792,7 @@ class RoutingClient(SyncAPIClient):
             is_done=is_done,
             clock=self.clock,
         )
-        return self._transport.run(flow, options)
+        return self._transport.run(flow, wait_options(options))
 
     def gasless_swap(
         self,
@@ -1040,15 +1044,19 @@ class RoutingClient(SyncAPIClient):
         tx_hash = web3io.send_and_confirm(web3, signer, fields, "route")
         status = None
         if wait:
-            status = self.wait_for_status(
+            # The flow of wait_for_status, run with this call's options: its ``timeout``
+            # is each request's, here as in the rest of the call.
+            flow = operations.wait_for_status(
+                self.paths,
                 tx_hash,
                 plan.chain_id,
                 plan.owner,
                 wait_timeout=wait_timeout,
                 poll_interval=poll_interval,
                 is_done=predicate,
-                **options,
+                clock=self.clock,
             )
+            status = self._transport.run(flow, options)
         return RouteExecution(
             transaction=tx,
             tx_hash=tx_hash,

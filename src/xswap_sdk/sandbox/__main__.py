@@ -1,4 +1,5 @@
-"""``python -m xswap_sdk.sandbox``: serve the three emulated services on localhost.
+"""``python -m xswap_sdk.sandbox``: serve the emulated services on localhost (the same as
+``xswap sandbox``).
 
 Needs the ``sandbox`` extra (``pip install ".[sandbox]"`` in a checkout).
 """
@@ -8,68 +9,16 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from ..errors import MissingDependencyError
-from ._guard import DEFAULT_MAX_BODY
-from .server import serve
+from ._cli import DESCRIPTION, add_arguments, run
 
 __all__ = ["main"]
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Parse the command line and serve until interrupted."""
-    parser = argparse.ArgumentParser(
-        prog="python -m xswap_sdk.sandbox",
-        description="Serve the xswap sandbox: the swap backend, routing service and relayer "
-        "emulators under /flash, /routing and /relayer.",
-    )
-    parser.add_argument(
-        "--host", default="127.0.0.1", help="interface to bind (default: %(default)s)"
-    )
-    parser.add_argument("--port", type=int, default=8787, help="port (default: %(default)s)")
-    parser.add_argument(
-        "--seed", type=int, default=0, help="seed of ids and prices (default: %(default)s)"
-    )
-    parser.add_argument(
-        "--virtual-time",
-        action="store_true",
-        help="run on virtual time: it moves only through POST /sandbox/wait (and the "
-        "services' own waits), so nothing waits for real",
-    )
-    parser.add_argument(
-        "--jwt-secret",
-        help="sign the swap backend's JWTs with this text (at least 16 characters) so "
-        "tokens survive a restart (default: a random key per process)",
-    )
-    parser.add_argument(
-        "--max-body-bytes",
-        type=int,
-        default=DEFAULT_MAX_BODY,
-        help="largest request body read (default: %(default)s)",
-    )
-    parser.add_argument(
-        "--log-level",
-        default="info",
-        choices=["critical", "error", "warning", "info", "debug"],
-        help="uvicorn's log level (default: %(default)s)",
-    )
-    args = parser.parse_args(argv)
-    secret = None if args.jwt_secret is None else args.jwt_secret.encode()
-    if secret is not None and len(secret) < 16:
-        parser.error("--jwt-secret must be at least 16 characters")
-    if args.max_body_bytes < 1:
-        parser.error("--max-body-bytes must be positive")
-    try:
-        serve(
-            host=args.host,
-            port=args.port,
-            seed=args.seed,
-            log_level=args.log_level,
-            virtual_time=args.virtual_time,
-            jwt_secret=secret,
-            max_body=args.max_body_bytes,
-        )
-    except MissingDependencyError as exc:
-        parser.exit(2, f"{parser.prog}: {exc}\n")
+    parser = argparse.ArgumentParser(prog="python -m xswap_sdk.sandbox", description=DESCRIPTION)
+    add_arguments(parser)
+    run(parser, parser.parse_args(argv))
 
 
 if __name__ == "__main__":

@@ -22,12 +22,13 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from typing import Any, Literal
 
 from .._clock import Clock, SystemClock, VirtualClock
 from .._lazy import require
 from ._guard import DEFAULT_MAX_BODY, refusal
 from ._sandbox import Sandbox
+from .faults import SERVICES
 
 __all__ = ["create_app", "serve"]
 
@@ -188,6 +189,7 @@ def serve(
     virtual_time: bool = False,
     jwt_secret: bytes | None = None,
     max_body: int = DEFAULT_MAX_BODY,
+    banner: Literal["text", "json"] = "text",
 ) -> None:
     """Serve a new sandbox on ``host:port`` with uvicorn until interrupted.
 
@@ -202,6 +204,9 @@ def serve(
         jwt_secret: sign the swap backend's JWTs with this key (to issue the same
             tokens across restarts); default: a random key for this process.
         max_body: the largest request body read, in bytes.
+        banner: how the URLs and API keys are announced on standard output before
+            serving: lines of text, or one line of JSON (``base_url``, ``urls``,
+            ``api_keys``, ``seed``, ``virtual_time``) for a program to read.
 
     Raises:
         MissingDependencyError: Starlette or uvicorn is not installed.
@@ -211,12 +216,26 @@ def serve(
     base_url = f"http://{f'[{host}]' if ':' in host else host}:{port}"
     sandbox = Sandbox(seed=seed, clock=clock, base_url=base_url, jwt_secret=jwt_secret)
     app = create_app(sandbox, bound_host=host, max_body=max_body)
+    if banner == "json":
+        announcement = {
+            "base_url": base_url,
+            "urls": {service: sandbox.url(service) for service in SERVICES},
+            "api_keys": dict(sandbox.api_keys),
+            "seed": seed,
+            "virtual_time": virtual_time,
+        }
+        print(json.dumps(announcement), flush=True)
+    else:
+        _print_banner(sandbox, base_url, seed=seed, virtual_time=virtual_time)
+    uvicorn.run(app, host=host, port=port, log_level=log_level)
+
+
+def _print_banner(sandbox: Sandbox, base_url: str, *, seed: int, virtual_time: bool) -> None:
     time_kind = "virtual time" if virtual_time else "real time"
     print(f"xswap sandbox on {base_url} (seed {seed}, {time_kind})", flush=True)
     print(f"  index    {base_url}/  (every endpoint, its query and body names)", flush=True)
-    for service in ("flash", "routing", "relayer"):
+    for service in SERVICES:
         print(f"  {service:8} {sandbox.url(service)}", flush=True)
     print(f"  controls {base_url}/sandbox  (fund, wait, faults, ...)", flush=True)
     for service, key in sandbox.api_keys.items():
         print(f"  api-key  {service}: {key}", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level=log_level)

@@ -1,0 +1,122 @@
+"""``xswap balances ADDRESS``: USDC in the gateway wallet, as the swap backend and as
+Circle Gateway see it, in one table and one unit (smallest USDC units; shown with
+`xswap_sdk.types.format_amount`)."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+
+from ..types import USDC_DECIMALS, format_amount
+from . import _clients
+from ._app import Command, ExitCode
+from ._output import Output, table
+
+__all__ = ["COMMAND"]
+
+
+@dataclass
+class Row:
+    """One chain's balances, in smallest USDC units (``None``: not asked, or not listed)."""
+
+    chain_id: int | None
+    chain: str
+    domain: int
+    flash: int | None = None
+    gateway: int | None = None
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``balances ADDRESS [--chain ID ...] [--source ...]``."""
+    parser.add_argument("address", help="the depositor's wallet")
+    parser.add_argument(
+        "--chain",
+        type=int,
+        action="append",
+        dest="chains",
+        metavar="CHAIN_ID",
+        help="only this chain (repeat for more); default: every chain",
+    )
+    parser.add_argument(
+        "--source",
+        choices=["both", "flash", "gateway"],
+        default="both",
+        help="the swap backend (flash), Circle Gateway, or both (default)",
+    )
+
+
+def run(args: argparse.Namespace, out: Output) -> int:
+    """Read the balances and print them side by side."""
+    rows: dict[int, Row] = {}
+    if args.source in ("both", "flash"):
+        with _clients.flash() as flash:
+            for entry in flash.get_balance(args.address).balances:
+                if args.chains and entry.chain_id not in args.chains:
+                    continue
+                row = rows.setdefault(
+                    entry.domain, Row(entry.chain_id, entry.chain_name, entry.domain)
+                )
+                row.flash = entry.balance
+    if args.source in ("both", "gateway"):
+        with _clients.gateway() as gateway:
+            answer = gateway.get_balances(args.address, chain_ids=args.chains)
+            for item in answer.balances:
+                found = rows.get(item.domain)
+                if found is None:
+                    chain = gateway.registry.by_domain(item.domain, testnet=gateway.testnet)
+                    found = rows[item.domain] = Row(
+                        None if chain is None else chain.chain_id,
+                        f"domain {item.domain}" if chain is None else chain.name,
+                        item.domain,
+                    )
+                found.gateway = item.balance
+    ordered = sorted(rows.values(), key=lambda row: row.domain)
+    totals = {
+        source: sum(getattr(row, source) or 0 for row in ordered)
+        for source in ("flash", "gateway")
+        if args.source in ("both", source)
+    }
+    data = {
+        "address": args.address,
+        "unit": "smallest USDC units",
+        "decimals": USDC_DECIMALS,
+        "balances": [
+            {
+                "chain_id": row.chain_id,
+                "chain": row.chain,
+                "domain": row.domain,
+                **{source: getattr(row, source) for source in totals},
+            }
+            for row in ordered
+        ],
+        "total": totals,
+    }
+    titles = {"flash": "swap backend", "gateway": "Circle Gateway"}
+    headers = ["chain", "id", "domain", *(titles[source] for source in totals)]
+
+    def cell(units: int | None) -> str:
+        return "-" if units is None else format_amount(units)
+
+    lines = [
+        [
+            row.chain,
+            str(row.chain_id or "-"),
+            str(row.domain),
+            *(cell(getattr(row, s)) for s in totals),
+        ]
+        for row in ordered
+    ]
+    lines.append(["total", "", "", *(cell(units) for units in totals.values())])
+    right = set(range(3, 3 + len(totals)))
+    out.result(
+        data, f"USDC of {args.address} in the gateway wallet\n" + table(headers, lines, right=right)
+    )
+    return ExitCode.OK
+
+
+COMMAND = Command(
+    name="balances",
+    help="USDC in the gateway wallet per chain, as the swap backend and Circle Gateway see it",
+    add_arguments=add_arguments,
+    run=run,
+)

@@ -1,0 +1,49 @@
+"""``xswap sandbox``: serve the sandbox, as ``python -m xswap_sdk.sandbox`` does, with
+the same options and code (`xswap_sdk.sandbox._cli`).
+
+Its options are handed on whole to the sandbox's own parser, so that no other command
+pays for importing the sandbox to build its ``--help``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ._app import Command, ExitCode
+from ._output import Output
+
+__all__ = ["COMMAND"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """None here: everything after ``sandbox`` goes to the sandbox's parser."""
+
+
+def run(args: argparse.Namespace, out: Output) -> int:
+    """Serve until interrupted; with ``--json``, announce the URLs and keys as JSON."""
+    from ..sandbox._cli import DESCRIPTION
+    from ..sandbox._cli import add_arguments as server_arguments
+    from ..sandbox._cli import run as serve
+
+    parser = argparse.ArgumentParser(prog="xswap sandbox", description=DESCRIPTION)
+    server_arguments(parser)
+    parser.add_argument("--json", action="store_true", help="announce the URLs and keys as JSON")
+    try:
+        options = parser.parse_args(args.options)
+    except SystemExit as exit_:  # --help, or a usage error the parser printed
+        return ExitCode.USAGE if exit_.code else ExitCode.OK
+    try:
+        serve(parser, options, json=out.json or options.json)
+    except SystemExit as exit_:
+        return int(exit_.code) if isinstance(exit_.code, int) else ExitCode.USAGE
+    return ExitCode.OK
+
+
+COMMAND = Command(
+    name="sandbox",
+    help="serve the sandbox on localhost (as python -m xswap_sdk.sandbox); see "
+    "xswap sandbox --help",
+    add_arguments=add_arguments,
+    run=run,
+    passthrough=True,
+)
