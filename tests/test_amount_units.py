@@ -41,6 +41,8 @@ NOT_AMOUNTS: dict[str, str] = {
     "xswap_sdk.relayer.models.UserConfig.daily_amount_consumed": USD,
     "xswap_sdk.relayer.models.AccountInfo.available_balance": USD,
     "xswap_sdk.relayer.models.AccountInfo.pending_balance": USD,
+    # An x402 payment's amount is exact in `amount` (smallest USDC units); this is its USD value.
+    "xswap_sdk.relayer.models.X402Payment.amount_usd": USD,
     # Routing: USD values and percentages.
     "xswap_sdk.routing.models.BuildBestPathRequest.slippage": PERCENT,
     "xswap_sdk.routing.models.BuildBestPathRequest.allowed_price_impact": PERCENT,
@@ -56,6 +58,8 @@ NOT_AMOUNTS: dict[str, str] = {
     "xswap_sdk.routing.models.RouteFees.integrator_fee_usd": USD,
     "xswap_sdk.routing.models.RouteFees.route_fee_usd": USD,
     "xswap_sdk.routing.models.RouteToken.price_usd": USD,
+    # Signing policies: the largest slippage a call may accept.
+    "xswap_sdk.policy.Policy.max_slippage": PERCENT,
     # Timings of responses, events and the sandbox.
     "xswap_sdk._transport.RawResponse.elapsed": SECONDS,
     "xswap_sdk.events.ResponseEvent.elapsed": SECONDS,
@@ -68,6 +72,7 @@ NOT_AMOUNTS: dict[str, str] = {
     "xswap_sdk.sandbox.relayer.RelayerTimings.pickup": SECONDS,
     "xswap_sdk.sandbox.relayer.RelayerTimings.execution": SECONDS,
     "xswap_sdk.sandbox.relayer.RelayerTimings.retry": SECONDS,
+    "xswap_sdk.sandbox._nanopayments.X402Transfer.created_at": SECONDS,
     "xswap_sdk.sandbox.relayer.NonEvmChain.native_usd": USD,
 }
 """``module.Class.field`` -> why a `Decimal` or ``float`` there is not a token amount."""

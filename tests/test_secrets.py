@@ -160,12 +160,14 @@ async def test_a_login_answer_that_does_not_fit_keeps_no_jwt(
 
     from xswap_sdk import AsyncFlashClient, FlashClient
 
+    from .flash.backend import siwe
+
     account = Account.from_key(PRIVATE_KEY)
     flash_url = "https://flash.test"
     httpx_mock.add_response(
         url=f"{flash_url}/auth/message",
         json={
-            "message": f"Sign in to flash.test\nWallet address: {account.address}",
+            "message": siwe(account.address, host="flash.test"),
             "expiry": 9_999_999_999,
             "messageId": "m1",
         },

@@ -10,6 +10,10 @@ they cannot import.
 - An attribute value that still names something private (a table built by private
   helpers, an instance attribute copied from a constructor argument) is left out: its
   docstring says what it holds.
+- A dataclass field's ``field(...)`` is kept, so that griffe still builds the class's
+  ``__init__`` from it (``init=False`` keeps a private field out of the signature);
+  only an argument that names something private is replaced, a default or default
+  factory by ``...``.
 
 A name that is neither public nor an alias (a private class in a signature) is left as
 it is; ``tests/docs/test_reference.py`` fails on it, so it gets exported or hidden.
@@ -27,6 +31,7 @@ import griffe
 
 _PACKAGE = "xswap_sdk"
 _ANNOTATED = {"typing.Annotated", "typing_extensions.Annotated"}
+_FIELD = {"dataclasses.field"}
 _MAX_DEPTH = 8
 # Fields of an expression that point back up the tree, not at a part of it (a keyword
 # argument's ``function`` is the call it belongs to; a call's ``function`` is a part).
@@ -168,6 +173,10 @@ class _Cleaner:
         return dataclasses.replace(expr, slice=griffe.ExprTuple([base, *cleaned], implicit=True))
 
 
+def _is_field_call(value: Any) -> bool:
+    return isinstance(value, griffe.ExprCall) and value.canonical_path in _FIELD
+
+
 class PublicNames(griffe.Extension):
     """Replace private names in signatures, types and values with what they stand for."""
 
@@ -189,7 +198,10 @@ class PublicNames(griffe.Extension):
                 self._function(member)
             elif isinstance(member, griffe.Attribute):
                 member.annotation = self._type(member.annotation)
-                member.value = self._value(member.value)
+                if _is_field_call(member.value):
+                    member.value = self._field(member.value)
+                else:
+                    member.value = self._value(member.value)
             elif isinstance(member, griffe.Class | griffe.Module):
                 self._walk(member, seen)
 
@@ -200,6 +212,23 @@ class PublicNames(griffe.Extension):
                 cleaned = self._value(parameter.default)
                 parameter.default = "..." if cleaned is None else cleaned
         function.returns = self._type(function.returns)
+
+    def _field(self, call: griffe.ExprCall) -> griffe.ExprCall:
+        # The dataclasses extension (run after this one) reads init=, kw_only=, default=
+        # and default_factory= from the call: keep them, each expanded on its own.
+        arguments: list[Any] = []
+        for argument in call.arguments:
+            if not isinstance(argument, griffe.ExprKeyword):
+                arguments.append(argument)
+                continue
+            try:
+                value = self._cleaner.clean(argument.value, in_type=False)
+            except _Unfixable:
+                if argument.name in {"default", "default_factory"}:
+                    arguments.append(dataclasses.replace(argument, name="default", value="..."))
+                continue
+            arguments.append(dataclasses.replace(argument, value=value))
+        return dataclasses.replace(call, arguments=arguments)
 
     def _type(self, expr: Any) -> Any:
         try:

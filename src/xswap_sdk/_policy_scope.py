@@ -72,6 +72,7 @@ def scoped(method: Callable[..., Any]) -> Callable[..., Any]:
         async def async_iterator(self: Any, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
             policy = self._options.policy
             inner = method(self, *args, **kwargs)
+            del args, kwargs  # a signature given as an argument stays out of this frame
             try:
                 while True:
                     with activated(policy):
@@ -89,10 +90,15 @@ def scoped(method: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(method)
         async def coroutine(self: Any, *args: Any, **kwargs: Any) -> Any:
             policy = self._options.policy
-            if policy is None:
-                return await method(self, *args, **kwargs)
-            with activated(policy):
-                return await method(self, *args, **kwargs)
+            try:
+                if policy is None:
+                    return await method(self, *args, **kwargs)
+                with activated(policy):
+                    return await method(self, *args, **kwargs)
+            except BaseException:
+                # The traceback keeps this frame: no signature given as an argument in it.
+                del args, kwargs
+                raise
 
         wrapper = coroutine
     elif inspect.isgeneratorfunction(method):
@@ -101,6 +107,7 @@ def scoped(method: Callable[..., Any]) -> Callable[..., Any]:
         def iterator(self: Any, *args: Any, **kwargs: Any) -> Iterator[Any]:
             policy = self._options.policy
             inner = method(self, *args, **kwargs)
+            del args, kwargs  # a signature given as an argument stays out of this frame
             try:
                 while True:
                     with activated(policy):
@@ -118,10 +125,15 @@ def scoped(method: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(method)
         def function(self: Any, *args: Any, **kwargs: Any) -> Any:
             policy = self._options.policy
-            if policy is None:
-                return method(self, *args, **kwargs)
-            with activated(policy):
-                return method(self, *args, **kwargs)
+            try:
+                if policy is None:
+                    return method(self, *args, **kwargs)
+                with activated(policy):
+                    return method(self, *args, **kwargs)
+            except BaseException:
+                # The traceback keeps this frame: no signature given as an argument in it.
+                del args, kwargs
+                raise
 
         wrapper = function
     setattr(wrapper, _SCOPED, True)

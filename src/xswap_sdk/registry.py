@@ -67,7 +67,12 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final
 
-from ._router_formats import SANDBOX_ROUTER_FORMAT, RouterDecoder, decode_sandbox_router
+from ._router_formats import (
+    SANDBOX_ROUTER_FORMAT,
+    RouterDecoder,
+    RouterTerms,
+    decode_sandbox_router,
+)
 from .errors import InvalidInputError, UnsafePayloadError
 from .types import to_checksum
 
@@ -81,6 +86,8 @@ __all__ = [
     "ROUTING_CONTRACTS",
     "GatewayChain",
     "Registry",
+    "RouterDecoder",
+    "RouterTerms",
     "SwapRouter",
     "routing_contract_of",
 ]
@@ -258,9 +265,8 @@ class Registry:
         chains: the entries. A chain id may appear once, and a domain once per network
             (mainnet or testnet).
         routers: the pinned swap routers (`SwapRouter`), any number per chain.
-        router_formats: ``{format id: decoder}``, the router formats the SDK can read
-            (see ``xswap_sdk._router_formats``); the sandbox router's format when not
-            given.
+        router_formats: ``{format id: decoder}`` (`RouterDecoder`), the router formats
+            the SDK can read; the sandbox router's format when not given.
 
     Raises:
         InvalidInputError: not `GatewayChain` entries, a chain id given twice, or two
@@ -403,8 +409,8 @@ class Registry:
 
     def with_router_format(self, format_id: str, decoder: RouterDecoder) -> Registry:
         """A new registry that can read routers of format ``format_id`` with ``decoder``
-        (``(hook_data, swap_calldata) -> [RouterTerms, ...]``, raising `ValueError` for
-        bytes not in its format; see ``xswap_sdk._router_formats``).
+        (a `RouterDecoder`: ``(hook_data, swap_calldata) -> [RouterTerms, ...]``,
+        raising `ValueError` for bytes not in its format).
 
         Raises:
             InvalidInputError: an empty id or a decoder that is not callable.

@@ -20,6 +20,7 @@ from web3 import AsyncHTTPProvider, AsyncWeb3, HTTPProvider, Web3
 from xswap_sdk import errors
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.signing import (
+    BurnIntent,
     available_balance_call,
     deposit_with_permit_call,
     gateway_mint_call,
@@ -309,28 +310,38 @@ async def test_a_deposit_is_simulated_then_credits_the_gateway_balance(
     assert view.decode(anvil.w3.eth.call(view.to_call())) == AMOUNT  # type: ignore[arg-type]
 
 
-def _attestation(recipient: str, value: int) -> tuple[str, str]:
+def _attestation(recipient: str, value: int) -> tuple[str, str, BurnIntent]:
     """A Gateway attestation (Circle's encoding) of a transfer from Arbitrum to Base,
-    signed by the test attester the GatewayMinter trusts."""
+    signed by the test attester the GatewayMinter trusts, and the burn intent it attests
+    (what the caller signed, which the mint call is checked against)."""
 
     def word(address: str) -> bytes:
         return bytes.fromhex(address[2:].rjust(64, "0"))
 
+    fields = {
+        "version": 1,
+        "sourceDomain": 3,  # Arbitrum
+        "destinationDomain": 6,  # Base
+        "sourceContract": word(WALLET),
+        "destinationContract": word(MINTER),
+        "sourceToken": word(USDC_ARBITRUM),
+        "destinationToken": word(USDC),
+        "sourceDepositor": word(TEST_SIGNER.address),
+        "destinationRecipient": word(recipient),
+        "sourceSigner": word(TEST_SIGNER.address),
+        "destinationCaller": bytes(32),  # anyone may mint
+        "value": value,
+        "salt": keccak(text="salt"),
+    }
     spec = (
         bytes.fromhex("ca85def7")
-        + (1).to_bytes(4, "big")
-        + (3).to_bytes(4, "big")  # Arbitrum
-        + (6).to_bytes(4, "big")  # Base
-        + word(WALLET)
-        + word(MINTER)
-        + word(USDC_ARBITRUM)
-        + word(USDC)
-        + word(TEST_SIGNER.address)
-        + word(recipient)
-        + word(TEST_SIGNER.address)
-        + bytes(32)  # anyone may mint
+        + b"".join(
+            v.to_bytes(4, "big") if k.endswith(("ersion", "Domain")) else v
+            for k, v in fields.items()
+            if k not in ("value", "salt")
+        )
         + value.to_bytes(32, "big")
-        + keccak(text="salt")
+        + fields["salt"]
         + bytes(4)  # no hook data
     )
     attestation = (
@@ -339,14 +350,26 @@ def _attestation(recipient: str, value: int) -> tuple[str, str]:
     from .conftest import ATTESTER
 
     signed = Account.sign_message(encode_defunct(primitive=keccak(attestation)), ATTESTER.key)
-    return "0x" + attestation.hex(), "0x" + bytes(signed.signature).hex()
+    intent = BurnIntent.model_validate(
+        {
+            "maxBlockHeight": 10**9,
+            "maxFee": 0,
+            "spec": {
+                key: "0x" + v.hex() if isinstance(v, bytes) else v for key, v in fields.items()
+            }
+            | {"hookData": "0x"},
+        }
+    )
+    return "0x" + attestation.hex(), "0x" + bytes(signed.signature).hex(), intent
 
 
 async def test_a_mint_is_simulated_then_pays_the_attested_recipient(
     kind: str, anvil: Anvil, connect: Connect
 ) -> None:
-    attestation, signature = _attestation(RECIPIENT, 7_000_000)
-    call = gateway_mint_call(chain_id=8453, attestation=attestation, signature=signature)
+    attestation, signature, intent = _attestation(RECIPIENT, 7_000_000)
+    call = gateway_mint_call(
+        chain_id=8453, attestation=attestation, signature=signature, intents=intent
+    )
     web3 = connect(anvil.url)
     send = send_call if kind == "sync" else async_send_call
     sent = await resolve(send(web3, TEST_SIGNER, call))

@@ -18,6 +18,7 @@ if _typing.TYPE_CHECKING:
     from ._orders import Order, OrderSource, SignedOrder, build_order, select_sources, sign_order
     from ._swap import DEFAULT_SWAP_POLL_INTERVAL, DEFAULT_SWAP_TIMEOUT
     from ._sync_client import FlashClient
+    from ._trust import OutputTerms
     from .models import (
         AuthMessage,
         AuthVerification,
@@ -65,6 +66,7 @@ __all__ = [
     "LeaderboardPage",
     "Order",
     "OrderSource",
+    "OutputTerms",
     "Pagination",
     "Quote",
     "QuoteFees",
@@ -107,6 +109,7 @@ _HOMES = {
     "LeaderboardPage": (".models", "LeaderboardPage"),
     "Order": ("._orders", "Order"),
     "OrderSource": ("._orders", "OrderSource"),
+    "OutputTerms": ("._trust", "OutputTerms"),
     "Pagination": (".models", "Pagination"),
     "Quote": (".models", "Quote"),
     "QuoteFees": (".models", "QuoteFees"),

@@ -402,10 +402,10 @@ class OutputTerms:
     Attributes:
         recipient: who must receive the output: the caller's ``recipient``, else the signer.
         token_out: the output token asked for.
-        least_out: the smallest minimum output accepted: the caller's
-            ``min_amount_out``, or the quoted output less the slippage, whichever is
-            higher.
-        amount_in: the USDC swapped.
+        least_out: the smallest minimum output accepted, in the output token's smallest
+            units: the caller's ``min_amount_out``, or the quoted output less the
+            slippage, whichever is higher.
+        amount_in: the USDC swapped, in smallest units.
     """
 
     recipient: str

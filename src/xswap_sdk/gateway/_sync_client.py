@@ -280,7 +280,9 @@ class GatewayClient(SyncAPIClient):
                 every domain when neither this nor ``domains`` is given.
             domains: Gateway domains to ask about, instead of ``chain_ids``.
             token: the token (``"USDC"``).
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The pending deposits, amounts in smallest USDC units.
@@ -320,7 +322,9 @@ class GatewayClient(SyncAPIClient):
             valid_before: unix time the authorization expires; four days from now by
                 default (Gateway refuses one too short).
             nonce: 32 bytes, ``0x`` hex; random by default.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The batched transfer's id.
@@ -349,7 +353,9 @@ class GatewayClient(SyncAPIClient):
         for (compare it with the registry before trusting it).
 
         Args:
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         return self._transport.request(x402_operations.get_x402_supported(), options)
 
@@ -361,7 +367,9 @@ class GatewayClient(SyncAPIClient):
         Args:
             transfer_id: its UUID (``x402_payment.transaction`` of a paid relay, or
                 `submit_batch`'s ``id``).
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         operation = x402_operations.get_x402_transfer(transfer_id)
         return self._transport.request(operation, options)
@@ -392,7 +400,9 @@ class GatewayClient(SyncAPIClient):
             network: CAIP-2 (``eip155:8453``).
             token: ``USDC``.
             page_size: transfers per page, 1 to 100.
-            **options: ``timeout`` and ``max_retries`` for each page.
+            **options: per-call options for each page (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Raises:
             InvalidInputError: a bad filter, before any request.
@@ -418,7 +428,9 @@ class GatewayClient(SyncAPIClient):
 
         Args:
             key_id: the UUID from the ``X-Circle-Key-Id`` header.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
         """
         cached = self._webhook_keys.get(key_id)
         if cached is not None:
@@ -444,7 +456,9 @@ class GatewayClient(SyncAPIClient):
             body: the raw request body.
             signature: the ``X-Circle-Signature`` header.
             key_id: the ``X-Circle-Key-Id`` header.
-            **options: ``timeout`` and ``max_retries`` for the key's read.
+            **options: per-call options for the key's read (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Raises:
             WebhookSignatureError: the signature does not verify, the body is no

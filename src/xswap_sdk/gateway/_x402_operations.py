@@ -100,6 +100,7 @@ def sign_batch_authorization(
         valid_after=0,
         valid_before=int(now) + DEFAULT_BATCH_LIFETIME if valid_before is None else valid_before,
         nonce=nonce,
+        now=now,
     )
     auth = BatchAuthorization(
         from_=authorization.authorizer,

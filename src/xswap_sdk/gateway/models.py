@@ -143,6 +143,7 @@ class DomainBalance(WireModel):
     domain: LenientInt
     """The Gateway domain number."""
     depositor: LenientAddress
+    """The address whose deposits these are (checksummed)."""
     balance: UsdcUnits
     """In smallest USDC units (``1500000`` is 1.5 USDC; Gateway sends ``"1.500000"``)."""
     withdrawing: UsdcUnits | None = None

@@ -84,12 +84,22 @@ class BatchAuthorization(RequestModel):
     takes it (``auth.eip3009Auth``); amounts and times as decimal strings."""
 
     from_: str = Field(serialization_alias="from")
+    """Who pays: the signer, whose Gateway balance is debited (``from`` on the wire)."""
     to: str
+    """Who is paid."""
     value: str
+    """The amount, in smallest USDC units, as a decimal string (``"1500000"`` is 1.5
+    USDC)."""
     valid_after: str
+    """Unix time in seconds, as a decimal string, after which the authorization can be
+    used (exclusive)."""
     valid_before: str
+    """Unix time in seconds, as a decimal string, before which the authorization can
+    be used (exclusive)."""
     nonce: str
+    """The EIP-3009 nonce: 32 bytes, ``0x`` hex."""
     signature: str = Field(repr=False)
+    """The EIP-712 signature, ``0x`` hex (hidden from ``repr``)."""
 
 
 class BatchSubmitRequest(RequestModel):
@@ -97,9 +107,14 @@ class BatchSubmitRequest(RequestModel):
     the recipient domain are the same."""
 
     token: Literal["USDC"] = "USDC"
+    """The token paid, as Gateway names it."""
     sending_domain: int
+    """The Gateway domain number of the payer's balance."""
     recipient_domain: int
+    """The Gateway domain number the recipient is paid on: the same as
+    ``sending_domain``."""
     auth: dict[str, BatchAuthorization]
+    """The signed authorization, under ``eip3009Auth``."""
 
 
 class BatchSubmission(WireModel):

@@ -477,7 +477,9 @@ class RelayerClient(SyncAPIClient):
             from_address: the transaction's signer, whom the relayer funds.
             chain_id: the chain the transaction is for.
             label: a label for your own bookkeeping.
-            **options: ``timeout`` and ``max_retries`` for this call.
+            **options: per-call options for this call (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The submission, whose ``tx_id`` is followed like any other.

@@ -304,6 +304,7 @@ class X402Payer:
                 value=amount,
                 valid_after=0,
                 valid_before=now + timeout,
+                now=now,
             )
             return _payment_headers(version, option, resource, authorization)
         assert first is not None

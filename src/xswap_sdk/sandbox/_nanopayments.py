@@ -55,7 +55,7 @@ class X402Transfer:
         pay_to: who was paid.
         amount: smallest USDC units.
         nonce: the EIP-3009 nonce.
-        created_at: when it was accepted (clock time).
+        created_at: when it was accepted, in seconds of the sandbox clock (unix time).
         tx_hash: the settlement transaction of its batch.
     """
 

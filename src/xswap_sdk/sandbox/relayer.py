@@ -170,11 +170,21 @@ class RelayerService(Service):
         self.disabled_chains: set[int] = set()
         """Chain ids listed as ``disabledChainIds``, whose submissions are refused."""
         self.gateway: GatewayService | None = None
+        """The emulated Gateway that settles x402 payments (the sandbox's own); with
+        ``None``, a paid submission is refused with 503."""
         self.x402_price = 10_000
+        """What a keyless (x402) submission costs, in smallest USDC units (``10_000``
+        is 0.01 USDC)."""
         self.x402_chain_id = 8453
+        """The chain id the x402 payment is asked on (Base)."""
         self.x402_pay_to = derived_address("xswap-sandbox relayer x402 payee")
+        """The address the x402 payment goes to (the relayer's payee, checksummed)."""
         self.x402_offer_changes: dict[str, Any] = {}
+        """Entries that replace those of the offer (`x402_offer`; ``extra`` is merged
+        into its ``extra``), so a test can offer what a compromised relayer would."""
         self.payments_received: list[Any] = []
+        """Every decoded ``Payment-Signature`` document received, oldest first, refused
+        ones too."""
         self._x402_refusals = 0
         self._paid_txs: set[str] = set()
         submit_fields = (

@@ -346,6 +346,7 @@ def sign_transfer_authorization(
     valid_after: int | str = 0,
     valid_before: int | str | None = None,
     nonce: str | None = None,
+    now: float | None = None,
 ) -> TransferAuthorization:
     """Sign an EIP-3009 ``TransferWithAuthorization`` for the EIP-712 domain given.
 
@@ -366,6 +367,9 @@ def sign_transfer_authorization(
         valid_before: unix time before which it can be used; one hour from now when
             not given.
         nonce: 32 bytes, ``0x`` hex; random when not given.
+        now: the current unix time, that ``valid_before`` must be after and the
+            default window starts from; the system clock when not given (a client
+            passes its own clock).
 
     Returns:
         The signed authorization (its ``token`` is the verifying contract).
@@ -387,6 +391,7 @@ def sign_transfer_authorization(
         valid_after=valid_after,
         valid_before=valid_before,
         nonce=nonce,
+        now=now,
     )
 
 
@@ -399,21 +404,22 @@ def _sign(
     *,
     valid_before: int | str | None,
     nonce: str | None,
+    now: float | None = None,
     **fields: Any,
 ) -> _Signed:
     authorizer = signer_address(signer)
+    current = int(time.time() if now is None else now)
     if valid_before is None:
-        valid_before = int(time.time()) + DEFAULT_AUTHORIZATION_LIFETIME
+        valid_before = current + DEFAULT_AUTHORIZATION_LIFETIME
     if nonce is None:
         nonce = "0x" + secrets.token_bytes(32).hex()
     args = _arguments(authorizer=authorizer, valid_before=valid_before, nonce=nonce, **fields)
-    now = int(time.time())
-    if args.valid_before <= now:
+    if args.valid_before <= current:
         # USDC: require(now < validBefore, "FiatTokenV2: authorization is expired").
         raise InvalidInputError(
             "valid_before",
-            f"is {args.valid_before}, not after now ({now}, unix time): the token refuses an "
-            "expired authorization",
+            f"is {args.valid_before}, not after now ({current}, unix time): the token "
+            "refuses an expired authorization",
         )
     digest = _digest(args)
     signature = sign_eip712(signer, digest, lambda: _payload(args))
