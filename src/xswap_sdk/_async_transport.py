@@ -16,18 +16,28 @@ payer is answered by one payment and one resend; a second 402 is raised, never p
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any, TypeVar
 
 import httpx
 
-from ._flow import Flow, Sleep
+from ._flow import Begin, Call, Flow, Sleep
+from ._journey import JourneyLog
 from ._gate import AsyncGate
 from ._operation import Operation
 from ._options import RequestOptions
 from ._pagination import Emit, PageWalk
-from ._transport import Answer, BaseTransport, Extras, async_settle, emit, gave_up
+from ._transport import (
+    Answer,
+    BaseTransport,
+    Extras,
+    async_settle,
+    emit,
+    gave_up,
+    payment_headers,
+)
 from .errors import AuthenticationError, PaymentRequiredError, XSwapError
+from .journal import StepEvent
 
 __all__ = ["AsyncTransport"]
 
@@ -46,11 +56,13 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
         options: RequestOptions | None = None,
         *,
         until: float | None = None,
+        on_paid: Callable[[Mapping[str, str]], None] | None = None,
     ) -> T:
         """Send ``operation`` (logging in and retrying as allowed) and return its result.
 
         ``until`` is a clock time (``monotonic``) the call must end by, on top of its own
-        deadline: the end of the wait a polling flow is in.
+        deadline: the end of the wait a polling flow is in. ``on_paid`` is called with
+        an x402 payment's headers before the paid request is sent (a journey writes it).
         """
         options = options or {}
         call_timeout = self._timeout(operation, options)
@@ -90,6 +102,8 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
                     paying = self._paying(operation, exc, extras)
                     if paying is not None:
                         operation, extras = paying
+                        if on_paid is not None:
+                            on_paid(payment_headers(extras))
                         paid = True
                         continue
                 retry = self._retry(operation, exc, attempt, max_retries, deadline_at)
@@ -188,25 +202,68 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
 
     async def run(self, flow: Flow[R], options: RequestOptions | None = None) -> R:
         """Drive ``flow`` to completion: send each call, sleep each sleep, and throw
-        each call's SDK error back into the flow so it can decide."""
+        each call's SDK error back into the flow so it can decide. A flow that yields
+        `Begin` is a journey: see ``xswap_sdk._journey``."""
         result: Any = None
         error: XSwapError | None = None
+        log: JourneyLog | None = None
         try:
             while True:
                 try:
                     step = flow.send(result) if error is None else flow.throw(error)
                 except StopIteration as stop:
+                    if log is not None:
+                        await self._step(log, log.completed(stop.value))
                     return stop.value  # type: ignore[no-any-return]
+                except BaseException as exc:
+                    if log is not None:
+                        await self._step(log, log.ended(exc))
+                    raise
                 result, error = None, None
-                if isinstance(step, Sleep):
+                if isinstance(step, Call):
+                    if log is not None and not step.operation.idempotent:
+                        result, error = await self._journaled(log, step, options)
+                        continue
+                    try:
+                        result = await self.request(step.operation, options, until=step.until)
+                    except XSwapError as exc:
+                        error = exc
+                elif isinstance(step, Sleep):
                     await self.clock.asleep(step.seconds)
-                    continue
-                try:
-                    result = await self.request(step.operation, options, until=step.until)
-                except XSwapError as exc:
-                    error = exc
+                elif isinstance(step, Begin):
+                    log, event = JourneyLog.begin(self.options.journal, self.hooks.on_step, step)
+                    if log is not None and event is not None:
+                        result = log.journey_id
+                        await self._step(log, event)
+                elif log is not None:
+                    await self._step(log, log.record(step.step, step.status, step.data, step.state))
         finally:
             flow.close()
+
+    async def _journaled(
+        self, log: JourneyLog, step: Call[Any], options: RequestOptions | None
+    ) -> tuple[Any, XSwapError | None]:
+        """A money-moving call of a journey: its exact body written before it leaves,
+        its answer (or whether it arrived) after."""
+        await self._step(log, log.sending(step.operation))
+        try:
+            result = await self.request(step.operation, options, until=step.until, on_paid=log.paid)
+        except XSwapError as exc:
+            await self._flush(log)
+            await self._step(log, log.send_failed(exc))
+            return None, exc
+        await self._flush(log)
+        await self._step(log, log.answered(result))
+        return result, None
+
+    async def _flush(self, log: JourneyLog) -> None:
+        pending, log.pending = log.pending, []
+        for event in pending:
+            await self._step(log, event)
+
+    async def _step(self, log: JourneyLog, event: StepEvent) -> None:
+        if log.on_step is not None:
+            await self._notify(log.on_step, event)
 
     async def iterate(
         self, walk: PageWalk[T], options: RequestOptions | None = None

@@ -38,6 +38,7 @@ from ._policy_scope import scoped
 from ._transport import BaseTransport, Hooks, Pool, RawResponse, capture_responses
 from .errors import InvalidInputError
 from .events import RequestHook, ResponseHook, RetryHook
+from .journal import Journal, JournalArg, StepHook
 from .policy import Policy, PolicyLike
 
 __all__ = ["APIClientBase"]
@@ -83,6 +84,9 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
         on_retry: RetryHook | None = None,
         limits: httpx.Limits | None = None,
         policy: PolicyLike | None = None,
+        journal: JournalArg | None = None,
+        on_step: StepHook | None = None,
+        progress: bool = False,
     ) -> None:
         expected = self._http_client_type
         if http_client is not None and not isinstance(http_client, expected):
@@ -105,6 +109,7 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
             max_response_bytes=max_response_bytes,
             allow_insecure_http=allow_insecure_http,
             policy=policy,
+            journal=journal,
         )
         self._transport = self._transport_type(  # type: ignore[assignment]
             options=self._options,
@@ -117,6 +122,8 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
                 on_response,
                 on_retry,
                 can_await=self._http_client_type is httpx.AsyncClient,
+                on_step=on_step,
+                progress=progress,
             ),
         )
 
@@ -220,6 +227,11 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
     def policy(self) -> Policy | None:
         """The signing policy in force during each call of this client, or ``None``."""
         return self._options.policy
+
+    @property
+    def journal(self) -> Journal | None:
+        """Where this client's money journeys are written, or ``None``."""
+        return self._options.journal
 
     @property
     def clock(self) -> Clock:

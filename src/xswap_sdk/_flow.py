@@ -10,13 +10,13 @@ break inside Jupyter's running event loop.
 
 from __future__ import annotations
 
-from collections.abc import Generator
-from dataclasses import dataclass
+from collections.abc import Generator, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeAlias, TypeVar
 
 from ._operation import Operation
 
-__all__ = ["Call", "Flow", "Sleep"]
+__all__ = ["Begin", "Call", "Flow", "Record", "Sleep"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -41,5 +41,32 @@ class Sleep:
     seconds: float
 
 
-Step: TypeAlias = Call[Any] | Sleep
+@dataclass(frozen=True, slots=True)
+class Begin:
+    """Step: this flow is a money journey of ``kind``, started with ``data`` (plain
+    values, no secret). The driver resumes the flow with the journey's id in the
+    client's journal, or ``None`` without one. ``resume`` continues that journey
+    instead of starting one.
+
+    Within a journey the driver writes each money-moving (non-idempotent) call's exact
+    body before sending it and its answer after, and reports every step to ``on_step``.
+    """
+
+    kind: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    resume: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """Step: write ``step`` with ``status`` and ``data`` to the journey (see `Begin`) and
+    report it; a no-op outside a journey. ``state`` sets the journey's state too."""
+
+    step: str
+    status: str = "ok"
+    data: Mapping[str, Any] = field(default_factory=dict)
+    state: str | None = None
+
+
+Step: TypeAlias = Call[Any] | Sleep | Begin | Record
 Flow: TypeAlias = Generator[Step, Any, R]

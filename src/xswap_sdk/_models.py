@@ -69,6 +69,13 @@ class WireModel(BaseModel):
     )
 
     _request_id: str | None = PrivateAttr(default=None)
+    _journey_id: str | None = PrivateAttr(default=None)
+
+    @property
+    def journey_id(self) -> str | None:
+        """The id of the money journey this result ended, in the client's journal
+        (see `xswap_sdk.journal`); ``None`` without a journal or for a plain read."""
+        return self._journey_id
 
     @property
     def request_id(self) -> str | None:

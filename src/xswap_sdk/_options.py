@@ -36,6 +36,7 @@ from ._logging import redact_headers
 from .errors import InvalidInputError
 
 if TYPE_CHECKING:
+    from .journal import Journal, JournalArg
     from .policy import Policy, PolicyLike
 
 __all__ = [
@@ -555,6 +556,17 @@ def _check_policy(policy: object) -> Policy | None:
     return as_policy(policy)
 
 
+def _check_journal(journal: object, environ: Mapping[str, str] | None) -> Journal | None:
+    """``journal=`` as a `xswap_sdk.journal.Journal`, else ``XSWAP_JOURNAL``'s; ``None``
+    (and nothing imported) when neither is given."""
+    env = os.environ if environ is None else environ
+    if journal is None and not env.get("XSWAP_JOURNAL"):
+        return None
+    from .journal import open_journal
+
+    return open_journal(journal, env)  # type: ignore[arg-type]
+
+
 def _read_environment(
     service: ServiceConfig, environ: Mapping[str, str] | None
 ) -> tuple[str | None, SecretStr | None]:
@@ -592,6 +604,8 @@ class ClientOptions:
             kept so that ``replace(base_url=...)`` applies the same choice.
         policy: the signing policy in force during each call of the client (see
             `xswap_sdk.policy`), or ``None``.
+        journal: where the client's money journeys are written (see
+            `xswap_sdk.journal`), or ``None``.
     """
 
     service: ServiceConfig
@@ -604,6 +618,7 @@ class ClientOptions:
     max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
     allow_insecure_http: bool = False
     policy: Policy | None = None
+    journal: Journal | None = None
 
     @classmethod
     def resolve(
@@ -620,6 +635,7 @@ class ClientOptions:
         allow_insecure_http: bool = False,
         environ: Mapping[str, str] | None = None,
         policy: PolicyLike | None = None,
+        journal: JournalArg | None = None,
     ) -> ClientOptions:
         """Resolve settings: arguments first, then environment variables, then defaults.
 
@@ -641,6 +657,8 @@ class ClientOptions:
             environ: the environment to read (``os.environ`` when ``None``).
             policy: a `xswap_sdk.policy.Policy`, or an approval callable, put in force
                 during each call of the client.
+            journal: a path or a `xswap_sdk.journal.Journal`; defaults to
+                ``XSWAP_JOURNAL``'s path, else none.
 
         Returns:
             The settings.
@@ -654,6 +672,9 @@ class ClientOptions:
         if not isinstance(allow_insecure_http, bool):
             raise InvalidInputError("allow_insecure_http", "must be True or False")
         env_url, env_key = _read_environment(service, environ)
+        environ_for_journal = None if environ is None else {
+            k: v for k, v in environ.items() if k == "XSWAP_JOURNAL"
+        }
         environ = None  # a caller's stand-in environment may hold secrets too
         if base_url:
             url, url_argument = base_url, "base_url"
@@ -681,6 +702,7 @@ class ClientOptions:
             max_response_bytes=check_max_response_bytes(max_response_bytes),
             allow_insecure_http=allow_insecure_http,
             policy=_check_policy(policy),
+            journal=_check_journal(journal, environ_for_journal),
         )
 
     def replace(

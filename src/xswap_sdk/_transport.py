@@ -80,6 +80,7 @@ from .errors import (
     UnprocessableEntityError,
     XSwapError,
 )
+from .journal import StepHook
 from .events import (
     RequestEvent,
     RequestHook,
@@ -258,6 +259,7 @@ class Hooks:
     on_request: RequestHook | None = None
     on_response: ResponseHook | None = None
     on_retry: RetryHook | None = None
+    on_step: StepHook | None = None
 
     @classmethod
     def checked(
@@ -267,6 +269,8 @@ class Hooks:
         on_retry: RetryHook | None,
         *,
         can_await: bool,
+        on_step: StepHook | None = None,
+        progress: bool = False,
     ) -> Hooks:
         """The hooks, each a callable or ``None``; refused otherwise, before any I/O.
 
@@ -277,6 +281,7 @@ class Hooks:
             ("on_request", on_request),
             ("on_response", on_response),
             ("on_retry", on_retry),
+            ("on_step", on_step),
         ):
             if hook is None:
                 continue
@@ -288,7 +293,13 @@ class Hooks:
                     "is an async function, which a blocking client cannot await: pass a "
                     "plain function, or give it to the async client",
                 )
-        return cls(on_request, on_response, on_retry)
+        if not isinstance(progress, bool):
+            raise InvalidInputError("progress", "must be True or False")
+        if progress:
+            from ._progress import with_progress
+
+            on_step = with_progress(on_step)
+        return cls(on_request, on_response, on_retry, on_step)
 
 
 def _is_coroutine_function(hook: object) -> bool:
@@ -350,6 +361,13 @@ class Extras:
     headers: dict[str, str]
     query: list[tuple[str, str]]
     body: dict[str, Any]
+
+
+def payment_headers(extras: Extras | None) -> dict[str, str]:
+    """The x402 payment headers among a paid request's headers (what a journey writes;
+    the caller's other extra headers may carry credentials)."""
+    headers = {} if extras is None else extras.headers
+    return {k: v for k, v in headers.items() if k.lower().startswith(("x-payment", "payment"))}
 
 
 def _with_request_id(result: T, request_id: str | None) -> T:

@@ -209,7 +209,21 @@ def _details(body: Any) -> Any:
 
 
 class XSwapError(Exception):
-    """Root of every exception raised by `xswap_sdk`."""
+    """Root of every exception raised by `xswap_sdk`.
+
+    Its ``sent`` says whether the failed request reached the service: ``"not_sent"``,
+    ``"outcome_unknown"`` (it may have: check before sending again) or ``"sent"`` (the
+    service answered). An error raised before any request says ``"not_sent"``.
+    """
+
+    @property
+    def sent(self) -> str:
+        """``"not_sent"``, ``"outcome_unknown"`` or ``"sent"``; see the class."""
+        if getattr(self, "outcome_unknown", False):
+            return "outcome_unknown"
+        if isinstance(self, APIError) and getattr(self, "request_sent", True):
+            return "sent"
+        return "not_sent"
 
 
 class InvalidInputError(XSwapError, ValueError):

@@ -41,6 +41,7 @@ from .._slippage import check_slippage
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
 from ..gateway import AsyncGatewayClient
+from ..journal import JournalArg, StepHook
 from ..policy import PolicyLike
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..relayer import AsyncRelayerClient
@@ -188,6 +189,13 @@ class AsyncFlashClient(AsyncAPIClient):
             approves each `xswap_sdk.policy.SigningRequest`) in force during each call
             of this client: whatever the call signs must pass it, or
             `xswap_sdk.errors.PolicyRefusedError` is raised and nothing is signed.
+        journal: write each money journey (its steps, the exact payloads signed and
+            sent, the answers) to this SQLite file or `xswap_sdk.journal.Journal`, so
+            that `resume` can finish it after a crash; ``XSWAP_JOURNAL`` by default,
+            else none. The journal is sensitive: it holds signatures.
+        on_step: called with a `xswap_sdk.journal.StepEvent` at each step of a money
+            journey.
+        progress: print one line per journey step to stderr (scripts and notebooks).
 
     Example:
         ```python
@@ -233,6 +241,9 @@ class AsyncFlashClient(AsyncAPIClient):
         on_retry: RetryHook | None = None,
         limits: httpx.Limits | None = None,
         policy: PolicyLike | None = None,
+        journal: JournalArg | None = None,
+        on_step: StepHook | None = None,
+        progress: bool = False,
         max_slippage: Decimal | float | int | str | None = None,
         unsafe_trust_service_parties: bool = False,
         unsafe_trust_router_output: bool = False,
@@ -273,6 +284,9 @@ class AsyncFlashClient(AsyncAPIClient):
             on_retry=on_retry,
             limits=limits,
             policy=policy,
+            journal=journal,
+            on_step=on_step,
+            progress=progress,
         )
 
     def _make_auth(self) -> FlashAuth:

@@ -35,7 +35,7 @@ from decimal import Decimal
 from typing import Any, Final
 
 from .._clock import Clock
-from .._flow import Call, Flow
+from .._flow import Begin, Call, Flow, Record
 from .._models import check_argument, refuse_unawaited, validate_request
 from .._polling import check_wait_arguments, poll
 from ..errors import (
@@ -65,7 +65,9 @@ __all__ = [
     "SwapPlan",
     "check_quote",
     "check_transaction_hash",
+    "EXPECTED_SWAP_SECONDS",
     "completed",
+    "follow",
     "plan_swap",
     "swap",
     "submission",
@@ -81,6 +83,10 @@ DEFAULT_SWAP_POLL_INTERVAL: Final = 5.0
 """Seconds between two reads of the history while waiting."""
 
 _WAIT_PAGE_SIZE: Final = 50
+
+EXPECTED_SWAP_SECONDS: Final = 60.0
+"""About how long a submitted swap takes to complete (a Gateway transfer and the
+destination swap), what the progress display says while waiting."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,12 +307,15 @@ def _supported(chains: list[Chain], chain_id: int) -> None:
 
 def swap(plan: SwapPlan, *, clock: Clock) -> Flow[SwapSubmission]:
     """The one-call swap: chains, quote, checks, balances, order, signature, submission,
-    and (with ``plan.wait``) the wait for the outcome."""
+    and (with ``plan.wait``) the wait for the outcome. A journey of kind ``swap``:
+    ``quoted``, ``verified``, ``signed``, ``submitted``, ``executed``, ``completed``."""
+    journey_id: str | None = yield Begin("swap", _plan_data(plan))
     chains: list[Chain] = yield Call(operations.get_supported_chains())
     _supported(chains, plan.quote.chain_id)
     # Refused before asking for a quote: nothing can be signed for an unpinned chain.
     plan.registry.chain(plan.quote.chain_id)
     quote: Quote = yield Call(operations.get_quote(plan.quote))
+    yield Record("quoted", data={"quote": quote})
     check_quote(
         quote,
         now=clock.time(),
@@ -337,46 +346,77 @@ def swap(plan: SwapPlan, *, clock: Clock) -> Flow[SwapSubmission]:
         max_fee_cap=plan.max_fee_cap,
         min_amount_out=plan.min_amount_out,
     )
-    # The signed order is not kept in a local: this frame is in the traceback if the
-    # submission fails, and its signature would be recorded with it.
-    submitted: SwapSubmission = yield Call(
-        operations.submit_swap(
-            submission(
-                sign_order(
-                    order,
-                    plan.signer,
-                    registry=plan.registry,
-                    trusted_routers=plan.trusted_routers,
-                    unsafe_trust_service_parties=plan.unsafe_trust_service_parties,
-                    unsafe_trust_router_output=plan.unsafe_trust_router_output,
-                ),
-                slippage_bps=plan.slippage_bps,
-                user_address=None,
-                chain_id=None,
-                swap_router_address=None,
-                swap_calldata=None,
-            )
+    yield Record("verified", data={"intents": len(order.intents)})
+    # The signed order is held only by the operation, which seals it: this frame is in
+    # the traceback if the submission fails, and a signature would be recorded with it.
+    operation = operations.submit_swap(
+        submission(
+            sign_order(
+                order,
+                plan.signer,
+                registry=plan.registry,
+                trusted_routers=plan.trusted_routers,
+                unsafe_trust_service_parties=plan.unsafe_trust_service_parties,
+                unsafe_trust_router_output=plan.unsafe_trust_router_output,
+            ),
+            slippage_bps=plan.slippage_bps,
+            user_address=None,
+            chain_id=None,
+            swap_router_address=None,
+            swap_calldata=None,
         )
     )
-    if plan.wait:
-        if not submitted.transaction_hash:
-            raise ResponseValidationError(
-                "POST /swap accepted the swap without a transactionHash to follow it by; "
-                "check get_history() for its outcome",
-                body=submitted.model_dump(),
-                method="POST",
-                path="/swap",
-                # The order was sent and answered 2xx: the backend may well have taken it.
-                outcome_unknown=True,
-            )
-        record = yield from wait_for_swap(
-            submitted.transaction_hash,
-            timeout=plan.wait_timeout,
-            interval=plan.poll_interval,
-            clock=clock,
+    yield Record("signed", data={"body": operation.json})
+    submitted: SwapSubmission = yield Call(operation)
+    result = yield from follow(submitted, plan.wait, plan.wait_timeout, plan.poll_interval, clock)
+    result._journey_id = journey_id
+    return result
+
+
+def follow(
+    submitted: SwapSubmission, wait: bool, wait_timeout: float, poll_interval: float, clock: Clock
+) -> Flow[SwapSubmission]:
+    """After ``POST /swap``: with ``wait``, follow the swap to its outcome (``waiting``,
+    then ``executed``); the rest of `swap`, and what resume does once submitted."""
+    if not wait:
+        return submitted
+    if not submitted.transaction_hash:
+        raise ResponseValidationError(
+            "POST /swap accepted the swap without a transactionHash to follow it by; "
+            "check get_history() for its outcome",
+            body=submitted.model_dump(),
+            method="POST",
+            path="/swap",
+            # The order was sent and answered 2xx: the backend may well have taken it.
+            outcome_unknown=True,
         )
-        return completed(submitted, record)
-    return submitted
+    yield Record(
+        "waiting",
+        data={
+            "transaction_hash": submitted.transaction_hash,
+            "expected_seconds": EXPECTED_SWAP_SECONDS,
+        },
+    )
+    record = yield from wait_for_swap(
+        submitted.transaction_hash,
+        timeout=wait_timeout,
+        interval=poll_interval,
+        clock=clock,
+    )
+    yield Record("executed", data={"status": record.status})
+    return completed(submitted, record)
+
+
+def _plan_data(plan: SwapPlan) -> dict[str, Any]:
+    """What a swap journey is started with: the checked arguments, no signer."""
+    return {
+        "user": plan.user,
+        "quote": plan.quote.model_dump(mode="json", by_alias=True),
+        "slippage_bps": plan.slippage_bps,
+        "wait": plan.wait,
+        "wait_timeout": plan.wait_timeout,
+        "poll_interval": plan.poll_interval,
+    }
 
 
 def completed(submitted: SwapSubmission, record: SwapRecord) -> SwapSubmission:

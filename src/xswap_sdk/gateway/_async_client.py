@@ -31,6 +31,7 @@ from .._options import (
 from .._polling import wait_options
 from ..errors import InvalidInputError, NotFoundError, WebhookSignatureError
 from ..events import RequestHook, ResponseHook, RetryHook
+from ..journal import JournalArg, StepHook
 from ..policy import PolicyLike
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing.signer import Signer
@@ -124,6 +125,13 @@ class AsyncGatewayClient(AsyncAPIClient):
             approves each `xswap_sdk.policy.SigningRequest`) in force during each call
             of this client: whatever the call signs must pass it, or
             `xswap_sdk.errors.PolicyRefusedError` is raised and nothing is signed.
+        journal: write each money journey (its steps, the exact payloads signed and
+            sent, the answers) to this SQLite file or `xswap_sdk.journal.Journal`, so
+            that `resume` can finish it after a crash; ``XSWAP_JOURNAL`` by default,
+            else none. The journal is sensitive: it holds signatures.
+        on_step: called with a `xswap_sdk.journal.StepEvent` at each step of a money
+            journey.
+        progress: print one line per journey step to stderr (scripts and notebooks).
 
     Example:
         ```python
@@ -156,6 +164,9 @@ class AsyncGatewayClient(AsyncAPIClient):
         on_retry: RetryHook | None = None,
         limits: httpx.Limits | None = None,
         policy: PolicyLike | None = None,
+        journal: JournalArg | None = None,
+        on_step: StepHook | None = None,
+        progress: bool = False,
     ) -> None:
         if registry is not None and not isinstance(registry, Registry):
             raise InvalidInputError("registry", "must be a xswap_sdk.registry.Registry or None")
@@ -174,6 +185,9 @@ class AsyncGatewayClient(AsyncAPIClient):
             on_retry=on_retry,
             limits=limits,
             policy=policy,
+            journal=journal,
+            on_step=on_step,
+            progress=progress,
         )
         self._testnet = testnet
         self._registry = DEFAULT_REGISTRY if registry is None else registry

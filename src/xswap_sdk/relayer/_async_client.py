@@ -34,6 +34,7 @@ from .._version import __version__
 from ..chains import ChainFamily, check_chain_families
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
+from ..journal import JournalArg, StepHook
 from ..policy import PolicyLike
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing.eip7702 import SignedAuthorization
@@ -86,6 +87,13 @@ class AsyncRelayerClient(AsyncAPIClient):
             approves each `xswap_sdk.policy.SigningRequest`) in force during each call
             of this client: whatever the call signs must pass it, or
             `xswap_sdk.errors.PolicyRefusedError` is raised and nothing is signed.
+        journal: write each money journey (its steps, the exact payloads signed and
+            sent, the answers) to this SQLite file or `xswap_sdk.journal.Journal`, so
+            that `resume` can finish it after a crash; ``XSWAP_JOURNAL`` by default,
+            else none. The journal is sensitive: it holds signatures.
+        on_step: called with a `xswap_sdk.journal.StepEvent` at each step of a money
+            journey.
+        progress: print one line per journey step to stderr (scripts and notebooks).
         paths: the relayer's HTTP paths, to override any of them.
         chain_families: ``{chain_id: family}`` added to (or overriding)
             `xswap_sdk.chains.DEFAULT_CHAIN_FAMILIES`: ``"evm"``, ``"solana"``,
@@ -136,6 +144,9 @@ class AsyncRelayerClient(AsyncAPIClient):
         on_retry: RetryHook | None = None,
         limits: httpx.Limits | None = None,
         policy: PolicyLike | None = None,
+        journal: JournalArg | None = None,
+        on_step: StepHook | None = None,
+        progress: bool = False,
         paths: RelayerPaths | None = None,
         chain_families: Mapping[int, ChainFamily] | None = None,
         chain_list_ttl: float = DEFAULT_CHAIN_LIST_TTL,
@@ -164,6 +175,9 @@ class AsyncRelayerClient(AsyncAPIClient):
             on_retry=on_retry,
             limits=limits,
             policy=policy,
+            journal=journal,
+            on_step=on_step,
+            progress=progress,
         )
         self._transport.payer = self._payer
         self.paths = paths or RelayerPaths()

@@ -34,6 +34,7 @@ from .._polling import wait_options
 from .._simulation import check_simulate_option
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
+from ..journal import JournalArg, StepHook
 from ..policy import PolicyLike
 from ..registry import routing_contract_of
 from ..signing import Signer
@@ -117,6 +118,13 @@ class AsyncRoutingClient(AsyncAPIClient):
             approves each `xswap_sdk.policy.SigningRequest`) in force during each call
             of this client: whatever the call signs must pass it, or
             `xswap_sdk.errors.PolicyRefusedError` is raised and nothing is signed.
+        journal: write each money journey (its steps, the exact payloads signed and
+            sent, the answers) to this SQLite file or `xswap_sdk.journal.Journal`, so
+            that `resume` can finish it after a crash; ``XSWAP_JOURNAL`` by default,
+            else none. The journal is sensitive: it holds signatures.
+        on_step: called with a `xswap_sdk.journal.StepEvent` at each step of a money
+            journey.
+        progress: print one line per journey step to stderr (scripts and notebooks).
         paths: the service's HTTP paths, to override any of them.
         chain_list_ttl: seconds the chain list (``/supported-chains``) is kept
             (default 300); 0 reads it every time. ``refresh=True`` on
@@ -157,6 +165,9 @@ class AsyncRoutingClient(AsyncAPIClient):
         on_retry: RetryHook | None = None,
         limits: httpx.Limits | None = None,
         policy: PolicyLike | None = None,
+        journal: JournalArg | None = None,
+        on_step: StepHook | None = None,
+        progress: bool = False,
         paths: RoutingPaths | None = None,
         chain_list_ttl: float = DEFAULT_CHAIN_LIST_TTL,
     ) -> None:
@@ -176,6 +187,9 @@ class AsyncRoutingClient(AsyncAPIClient):
             on_retry=on_retry,
             limits=limits,
             policy=policy,
+            journal=journal,
+            on_step=on_step,
+            progress=progress,
         )
         self.paths = paths or RoutingPaths()
         """The routing service's HTTP paths this client calls."""

@@ -1,0 +1,120 @@
+"""What a flow driver does for a money journey: write its steps and report them.
+
+The transport's ``run`` makes a `JourneyLog` when a flow yields `Begin` and the client
+has a journal or an ``on_step`` hook (otherwise nothing is made and nothing changes).
+The log writes each step to the journal in one transaction, and returns the
+`StepEvent` the driver hands to ``on_step``. Money-moving calls are written by the
+driver itself, around the request: ``submitted/sending`` with the exact body before it
+leaves, then ``submitted/ok`` with the answer, or the failure with whether anything
+was sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ._flow import Begin
+from ._operation import Operation
+from .errors import WaitTimeoutError, XSwapError
+from .journal import Journal, JourneyState, StepEvent, StepHook, plain
+
+__all__ = ["JourneyLog", "end_state"]
+
+
+def end_state(exc: BaseException, *, sent: bool) -> JourneyState | None:
+    """The state a journey ends in when its flow raised ``exc``; ``None`` leaves it
+    ``running`` (interrupted: resume picks it up). ``sent``: a money-moving request of
+    the journey was answered."""
+    if not isinstance(exc, XSwapError):
+        return None  # cancelled or interrupted: nothing is known to be over
+    if exc.sent == "outcome_unknown":
+        return "needs_attention"
+    if sent and isinstance(exc, WaitTimeoutError):
+        return None  # submitted and still going: resume waits again
+    return "failed"
+
+
+class JourneyLog:
+    """One journey being driven: its id, kind, journal and hook."""
+
+    __slots__ = ("journal", "journey_id", "kind", "on_step", "pending", "sent")
+
+    def __init__(
+        self, journal: Journal | None, on_step: StepHook | None, kind: str, journey_id: str | None
+    ) -> None:
+        self.journal = journal
+        self.on_step = on_step
+        self.kind = kind
+        self.journey_id = journey_id
+        self.sent = False
+        self.pending: list[StepEvent] = []
+
+    @classmethod
+    def begin(
+        cls, journal: Journal | None, on_step: StepHook | None, step: Begin
+    ) -> tuple[JourneyLog | None, StepEvent | None]:
+        """The log of a `Begin` step and its first event; ``(None, None)`` when there is
+        neither a journal nor a hook."""
+        if journal is None and on_step is None:
+            return None, None
+        if step.resume is not None:
+            log = cls(journal, on_step, step.kind, step.resume)
+            return log, log.record("resumed", "ok", step.data)
+        journey_id = None if journal is None else journal.start(step.kind, step.data)
+        log = cls(journal, on_step, step.kind, journey_id)
+        return log, StepEvent(journey_id, step.kind, "started", "started", plain(step.data))
+
+    def record(
+        self,
+        step: str,
+        status: str,
+        data: Mapping[str, Any],
+        state: str | None = None,
+    ) -> StepEvent:
+        """Write a step (one transaction) and return its event."""
+        values = plain(data)
+        if self.journal is not None and self.journey_id is not None:
+            self.journal.record(
+                self.journey_id,
+                step,
+                status,
+                values,
+                state=state,  # type: ignore[arg-type]
+            )
+        return StepEvent(self.journey_id, self.kind, step, status, values)
+
+    def sending(self, operation: Operation[Any]) -> StepEvent:
+        """``submitted/sending``: the exact request, written before it leaves."""
+        return self.record(
+            "submitted",
+            "sending",
+            {"method": operation.method, "path": operation.path, "body": operation.json},
+        )
+
+    def paid(self, payment: Mapping[str, str]) -> None:
+        """``paid/ok``: the x402 payment header about to be sent with the request (its
+        event is reported after the call)."""
+        self.pending.append(self.record("paid", "sending", {"headers": dict(payment)}))
+
+    def answered(self, answer: object) -> StepEvent:
+        """``submitted/ok`` with the service's answer."""
+        self.sent = True
+        return self.record("submitted", "ok", {"answer": answer})
+
+    def send_failed(self, exc: XSwapError) -> StepEvent:
+        """``submitted/<sent>``: the request failed; whether it reached the service."""
+        if exc.sent != "not_sent":
+            self.sent = True
+        return self.record("submitted", exc.sent, {"error": type(exc).__name__})
+
+    def completed(self, result: object) -> StepEvent:
+        """``completed``: the flow returned; the journey is over."""
+        return self.record("completed", "ok", {}, state="completed")
+
+    def ended(self, exc: BaseException) -> StepEvent:
+        """The flow raised ``exc``: write how the journey stands."""
+        state = end_state(exc, sent=self.sent)
+        status = exc.sent if isinstance(exc, XSwapError) else "interrupted"
+        step = state or "interrupted"
+        return self.record(step, status, {"error": type(exc).__name__}, state=state)
