@@ -565,7 +565,7 @@ class AsyncGatewayClient(AsyncAPIClient):
             enable_forwarder=enable_forwarder,
         )
         del signed  # the operation holds the signatures sealed; keep them out of this frame
-        return await self._transport.run(operations.typed_refusals(operation), options)
+        return await self._transport.run(operations.transfer_journey(operation), options)
 
     async def get_transfer(
         self, transfer_id: str, **options: Unpack[RequestOptions]

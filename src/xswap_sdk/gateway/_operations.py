@@ -22,7 +22,7 @@ from typing import Any, Final, Literal, TypeVar
 from pydantic import ValidationError
 
 from .._clock import Clock
-from .._flow import Call, Flow
+from .._flow import Begin, Call, Flow, Record
 from .._models import check_argument, validate_request
 from .._operation import Operation, parser
 from .._polling import check_wait_arguments, poll
@@ -60,6 +60,9 @@ from .models import (
 )
 
 __all__ = [
+    "attested_data",
+    "journaled_intents",
+    "transfer_journey",
     "DEFAULT_BALANCE_POLL_INTERVAL",
     "DEFAULT_BALANCE_TIMEOUT",
     "DEFAULT_TRANSFER_POLL_INTERVAL",
@@ -383,6 +386,34 @@ def typed_refusals(operation: Operation[T]) -> Flow[T]:
             raise
         raise typed from None
     return result
+
+
+def transfer_journey(operation: Operation[TransferResult]) -> Flow[TransferResult]:
+    """``POST /v1/transfer`` as a journey of kind ``transfer``: ``signed`` (the exact
+    signed intents), ``submitted``, ``attested`` (the attestation and Gateway's
+    signature: what a mint needs, kept so a crash after it loses nothing)."""
+    journey_id: str | None = yield Begin("transfer", {"intents": len(operation.json)})
+    yield Record("signed", data={"body": operation.json, "params": list(operation.params or [])})
+    result: TransferResult = yield from typed_refusals(operation)
+    yield Record("attested", data=attested_data(result))
+    result._journey_id = journey_id
+    return result
+
+
+def attested_data(result: TransferResult) -> dict[str, Any]:
+    """What the ``attested`` step keeps: the answer, enough to mint from."""
+    return {"result": result.model_dump(mode="json", by_alias=True)}
+
+
+def journaled_intents(body: Sequence[Mapping[str, Any]]) -> list[Any]:
+    """The burn intents of a journaled ``POST /v1/transfer`` body, for `mint_call`."""
+    found: list[Any] = []
+    for item in body:
+        if "burnIntent" in item:
+            found.append(item["burnIntent"])
+        elif "burnIntentSet" in item:
+            found.extend(item["burnIntentSet"].get("intents", []))
+    return found
 
 
 def wait_for_transfer(

@@ -562,7 +562,7 @@ class GatewayClient(SyncAPIClient):
             enable_forwarder=enable_forwarder,
         )
         del signed  # the operation holds the signatures sealed; keep them out of this frame
-        return self._transport.run(operations.typed_refusals(operation), options)
+        return self._transport.run(operations.transfer_journey(operation), options)
 
     def get_transfer(self, transfer_id: str, **options: Unpack[RequestOptions]) -> TransferDetails:
         """A transfer's record (``GET /v1/transfer/{id}``): its status, fees and

@@ -18,7 +18,7 @@ from typing import Any, Final
 import httpx
 
 from .._clock import Clock
-from .._flow import Call, Flow
+from .._flow import Begin, Call, Flow, Record
 from .._models import check_argument, refuse_unawaited, validate_request
 from .._operation import Operation, parser
 from .._polling import check_wait_arguments, poll
@@ -310,11 +310,31 @@ def submit_tx_sync(
     )
 
 
+def _journey_data(request: SubmitTxRequest) -> dict[str, Any]:
+    return {"chain_id": request.chain_id, "to": request.to}
+
+
+def relay(
+    operation: Operation[SubmitTxResult], request: SubmitTxRequest, submissions: Submissions
+) -> Flow[SubmitTxResult]:
+    """Send ``POST /api/submit-tx``: a journey of kind ``relay`` (``signed``: the exact
+    body; ``submitted``: the relayer's transaction id)."""
+    journey_id: str | None = yield Begin("relay", _journey_data(request))
+    yield Record("signed", data={"body": operation.json})
+    result: SubmitTxResult = yield Call(operation)
+    submissions.remember(result.tx_id, request)
+    result._journey_id = journey_id
+    return result
+
+
 def relay_sync(
     operation: Operation[RelayStatus], request: SubmitTxRequest, submissions: Submissions
 ) -> Flow[RelayStatus]:
     """Send ``POST /api/submit-tx-sync`` and refuse a record of another chain or target
-    (its outcome stays unknown: the transaction was sent)."""
+    (its outcome stays unknown: the transaction was sent). A journey of kind
+    ``relay_sync``: ``signed``, ``submitted``, ``executed``."""
+    journey_id: str | None = yield Begin("relay_sync", _journey_data(request))
+    yield Record("signed", data={"body": operation.json})
     record: RelayStatus = yield Call(operation)
     submitted = Submitted(request.chain_id, request.to)
     check_record(
@@ -325,6 +345,8 @@ def relay_sync(
         outcome_unknown=True,
     )
     submissions.remember(record.id, request)
+    yield Record("executed", data={"status": record.status, "tx_id": record.id})
+    record._journey_id = journey_id
     return record
 
 

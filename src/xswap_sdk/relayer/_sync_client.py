@@ -363,9 +363,8 @@ class RelayerClient(SyncAPIClient):
             authorization_list=authorization_list,
         )
         operation = operations.submit_tx(self.paths, request)
-        tx_id = (self._transport.request(operation, options)).tx_id
-        self._submissions.remember(tx_id, request)
-        return tx_id
+        flow = operations.relay(operation, request, self._submissions)
+        return (self._transport.run(flow, options)).tx_id
 
     def relay_sync(
         self,

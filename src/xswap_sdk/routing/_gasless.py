@@ -27,11 +27,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from .._cache import ChainListCache
 from .._clock import Clock
-from .._flow import Call, Flow
+from .._flow import Begin, Call, Flow, Record
 from .._logging import logger
 from .._models import check_argument
 from .._operation import Operation
@@ -64,12 +64,19 @@ from .models import (
 )
 
 __all__ = [
+    "EXPECTED_GASLESS_SECONDS",
     "GaslessSwapResult",
     "check_routing_contracts",
+    "follow_gasless",
     "gasless_swap",
     "routing_contract",
     "verified_quotes",
 ]
+
+
+EXPECTED_GASLESS_SECONDS: Final = 30.0
+"""About how long a submitted gasless swap takes to execute (the relayer's usual
+latency and a bridge hop), what the progress display says while waiting."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,11 +87,14 @@ class GaslessSwapResult:
         quote: the quote that was signed (the first one the service returned).
         submission: the service's answer to the submission.
         status: the last status record when the call waited, else ``None``.
+        journey_id: the journey's id in the client's journal (see
+            `xswap_sdk.journal`), or ``None`` without one.
     """
 
     quote: GaslessQuote
     submission: GaslessSubmission
     status: GaslessStatus | None = None
+    journey_id: str | None = None
 
     @property
     def swap_id(self) -> str:
@@ -327,6 +337,15 @@ def _run(
     is_done: Callable[[GaslessStatus], bool] | None,
     clock: Clock,
 ) -> Flow[GaslessSwapResult]:
+    journey_id: str | None = yield Begin(
+        "gasless_swap",
+        {
+            "request": verification.request.model_dump(mode="json", by_alias=True),
+            "wait": wait,
+            "wait_timeout": wait_timeout,
+            "poll_interval": poll_interval,
+        },
+    )
     spender: str | None = None
     if not verification.sign_unverified_payload:
         # Read before the quote, so that the quote is as fresh as can be when signed.
@@ -347,6 +366,7 @@ def _run(
             path=quote_operation.log_path,
         )
     quote = quotes[0]
+    yield Record("quoted", data={"quote": quote})
     if spender is None:
         logger.warning(
             "signing gasless quote %s without checking its Permit2 payload "
@@ -355,24 +375,57 @@ def _run(
         )
     else:
         check_quote(quote, verification.request, spender, clock.time(), verification.min_amount_out)
-    # Not kept in a local: this frame is in the traceback if the submission fails.
-    submission: GaslessSubmission = yield Call(
-        operations.submit_gasless_swap(paths, quote.quote_id, sign_quote(signer, quote))
+        yield Record("verified", data={"spender": spender})
+    # Held only by the sealed operation: this frame is in the traceback if the
+    # submission fails.
+    operation = operations.submit_gasless_swap(paths, quote.quote_id, sign_quote(signer, quote))
+    yield Record("signed", data={"body": operation.json})
+    submission: GaslessSubmission = yield Call(operation)
+    status = yield from follow_gasless(
+        paths,
+        submission,
+        wait=wait,
+        wait_timeout=wait_timeout,
+        poll_interval=poll_interval,
+        is_done=is_done,
+        clock=clock,
     )
+    return GaslessSwapResult(
+        quote=quote, submission=submission, status=status, journey_id=journey_id
+    )
+
+
+def follow_gasless(
+    paths: RoutingPaths,
+    submission: GaslessSubmission,
+    *,
+    wait: bool,
+    wait_timeout: float,
+    poll_interval: float,
+    is_done: Callable[[GaslessStatus], bool] | None,
+    clock: Clock,
+) -> Flow[GaslessStatus | None]:
+    """After the submission: refuse a failed one and, with ``wait``, poll the status
+    (``waiting``, ``executed``); the rest of `gasless_swap`, and what resume does."""
     if submission.is_failed:
         raise SwapFailedError(
             f"gasless swap {submission.swap_id} failed on submission "
             f"(status {submission.status!r})",
             status=submission,
         )
-    status: GaslessStatus | None = None
-    if wait:
-        status = yield from operations.wait_for_gasless_status(
-            paths,
-            submission.swap_id,
-            wait_timeout=wait_timeout,
-            poll_interval=poll_interval,
-            is_done=is_done,
-            clock=clock,
-        )
-    return GaslessSwapResult(quote=quote, submission=submission, status=status)
+    if not wait:
+        return None
+    yield Record(
+        "waiting",
+        data={"swap_id": submission.swap_id, "expected_seconds": EXPECTED_GASLESS_SECONDS},
+    )
+    status: GaslessStatus = yield from operations.wait_for_gasless_status(
+        paths,
+        submission.swap_id,
+        wait_timeout=wait_timeout,
+        poll_interval=poll_interval,
+        is_done=is_done,
+        clock=clock,
+    )
+    yield Record("executed", data={"status": status})
+    return status
