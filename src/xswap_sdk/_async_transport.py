@@ -261,8 +261,8 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
         for event in pending:
             await self._step(log, event)
 
-    async def _step(self, log: JourneyLog, event: StepEvent) -> None:
-        if log.on_step is not None:
+    async def _step(self, log: JourneyLog, event: StepEvent | None) -> None:
+        if event is not None and log.on_step is not None:
             await self._notify(log.on_step, event)
 
     async def iterate(

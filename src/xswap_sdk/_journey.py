@@ -19,7 +19,18 @@ from ._operation import Operation
 from .errors import WaitTimeoutError, XSwapError
 from .journal import Journal, JourneyState, StepEvent, StepHook, plain
 
-__all__ = ["JourneyLog", "end_state"]
+__all__ = ["JourneyLog", "end_state", "request_data"]
+
+
+def request_data(operation: Operation[Any]) -> dict[str, Any]:
+    """What a journey keeps of a money-moving request it will send (its ``signed``
+    step): method, path, query and the exact body, so resume can send the same bytes."""
+    return {
+        "method": operation.method,
+        "path": operation.path,
+        "params": [list(pair) for pair in operation.params or []],
+        "body": operation.json,
+    }
 
 
 def end_state(exc: BaseException, *, sent: bool) -> JourneyState | None:
@@ -38,7 +49,7 @@ def end_state(exc: BaseException, *, sent: bool) -> JourneyState | None:
 class JourneyLog:
     """One journey being driven: its id, kind, journal and hook."""
 
-    __slots__ = ("journal", "journey_id", "kind", "on_step", "pending", "sent")
+    __slots__ = ("ended_as", "journal", "journey_id", "kind", "on_step", "pending", "sent")
 
     def __init__(
         self, journal: Journal | None, on_step: StepHook | None, kind: str, journey_id: str | None
@@ -48,6 +59,7 @@ class JourneyLog:
         self.kind = kind
         self.journey_id = journey_id
         self.sent = False
+        self.ended_as: str | None = None
         self.pending: list[StepEvent] = []
 
     @classmethod
@@ -74,6 +86,8 @@ class JourneyLog:
     ) -> StepEvent:
         """Write a step (one transaction) and return its event."""
         values = plain(data)
+        if state is not None:
+            self.ended_as = state
         if self.journal is not None and self.journey_id is not None:
             self.journal.record(
                 self.journey_id,
@@ -86,11 +100,7 @@ class JourneyLog:
 
     def sending(self, operation: Operation[Any]) -> StepEvent:
         """``submitted/sending``: the exact request, written before it leaves."""
-        return self.record(
-            "submitted",
-            "sending",
-            {"method": operation.method, "path": operation.path, "body": operation.json},
-        )
+        return self.record("submitted", "sending", request_data(operation))
 
     def paid(self, payment: Mapping[str, str]) -> None:
         """``paid/ok``: the x402 payment header about to be sent with the request (its
@@ -108,8 +118,11 @@ class JourneyLog:
             self.sent = True
         return self.record("submitted", exc.sent, {"error": type(exc).__name__})
 
-    def completed(self, result: object) -> StepEvent:
-        """``completed``: the flow returned; the journey is over."""
+    def completed(self, result: object) -> StepEvent | None:
+        """``completed``: the flow returned; the journey is over (unless the flow already
+        said how it ended: a resume that found it needs attention)."""
+        if self.ended_as is not None:
+            return None
         return self.record("completed", "ok", {}, state="completed")
 
     def ended(self, exc: BaseException) -> StepEvent:

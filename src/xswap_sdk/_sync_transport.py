@@ -251,8 +251,8 @@ class SyncTransport(BaseTransport[httpx.Client]):
         for event in pending:
             self._step(log, event)
 
-    def _step(self, log: JourneyLog, event: StepEvent) -> None:
-        if log.on_step is not None:
+    def _step(self, log: JourneyLog, event: StepEvent | None) -> None:
+        if event is not None and log.on_step is not None:
             self._notify(log.on_step, event)
 
     def iterate(self, walk: PageWalk[T], options: RequestOptions | None = None) -> Iterator[T]:

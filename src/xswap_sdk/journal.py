@@ -38,6 +38,8 @@ __all__ = [
     "Journey",
     "JournalArg",
     "JourneyState",
+    "PRIVATE_KEY_ENV",
+    "ResumeResult",
     "SQLiteJournal",
     "StepEvent",
     "StepHook",
@@ -46,6 +48,10 @@ __all__ = [
 
 JOURNAL_ENV: Final = "XSWAP_JOURNAL"
 """The environment variable read for a journal path when a client gets no ``journal=``."""
+
+PRIVATE_KEY_ENV: Final = "XSWAP_PRIVATE_KEY"
+"""The environment variable resume reads a signer's key from when a step still needs a
+signature and the client has no signer (never written anywhere)."""
 
 JourneyState: TypeAlias = Literal["running", "completed", "failed", "needs_attention"]
 """Where a journey stands: still going (or interrupted), done, failed with nothing left
@@ -162,6 +168,29 @@ class Journey:
                 for s in self.steps
             ],
         }
+
+
+@dataclass(frozen=True, slots=True)
+class ResumeResult:
+    """What ``client.resume(journey_id)`` did.
+
+    Attributes:
+        journey: the journey as the journal now holds it (its ``state`` says how it
+            ended: ``completed``, ``failed``, ``needs_attention``, or still ``running``
+            when a wait ran out again).
+        result: what the journey's call would have returned (a ``SwapSubmission``, a
+            ``GaslessSwapResult``, a relayer ``SubmitTxResult`` or ``RelayStatus``, a
+            Gateway ``TransferResult`` to mint with), or ``None`` when it did not end
+            with one.
+    """
+
+    journey: Journey
+    result: Any = None
+
+    @property
+    def state(self) -> JourneyState:
+        """The journey's state after the resume."""
+        return self.journey.state
 
 
 @runtime_checkable

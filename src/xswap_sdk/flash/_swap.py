@@ -29,13 +29,17 @@ The checks made before signing (nothing is signed or sent when one fails):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 from typing import Any, Final
 
 from .._clock import Clock
 from .._flow import Begin, Call, Flow, Record
+from .._operation import parser
+from .._resume import Position, ResumeSpec, resend
+from .._journey import request_data
 from .._models import check_argument, refuse_unawaited, validate_request
 from .._polling import check_wait_arguments, poll
 from ..errors import (
@@ -43,6 +47,7 @@ from ..errors import (
     ResponseValidationError,
     SwapFailedError,
 )
+from ..journal import Journey
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing.signer import Signer, signer_address
 from ..types import ChainId, TokenAmount
@@ -69,6 +74,7 @@ __all__ = [
     "completed",
     "follow",
     "plan_swap",
+    "resume_spec",
     "swap",
     "submission",
     "wait_for_swap",
@@ -305,11 +311,12 @@ def _supported(chains: list[Chain], chain_id: int) -> None:
         )
 
 
-def swap(plan: SwapPlan, *, clock: Clock) -> Flow[SwapSubmission]:
+def swap(plan: SwapPlan, *, clock: Clock, journey: str | None = None) -> Flow[SwapSubmission]:
     """The one-call swap: chains, quote, checks, balances, order, signature, submission,
     and (with ``plan.wait``) the wait for the outcome. A journey of kind ``swap``:
-    ``quoted``, ``verified``, ``signed``, ``submitted``, ``executed``, ``completed``."""
-    journey_id: str | None = yield Begin("swap", _plan_data(plan))
+    ``quoted``, ``verified``, ``signed``, ``submitted``, ``executed``, ``completed``;
+    ``journey`` continues that one (a resume of a swap stopped before it signed)."""
+    journey_id: str | None = yield Begin("swap", _plan_data(plan), resume=journey)
     chains: list[Chain] = yield Call(operations.get_supported_chains())
     _supported(chains, plan.quote.chain_id)
     # Refused before asking for a quote: nothing can be signed for an unpinned chain.
@@ -366,7 +373,7 @@ def swap(plan: SwapPlan, *, clock: Clock) -> Flow[SwapSubmission]:
             swap_calldata=None,
         )
     )
-    yield Record("signed", data={"body": operation.json})
+    yield Record("signed", data=request_data(operation))
     submitted: SwapSubmission = yield Call(operation)
     result = yield from follow(submitted, plan.wait, plan.wait_timeout, plan.poll_interval, clock)
     result._journey_id = journey_id
@@ -413,6 +420,10 @@ def _plan_data(plan: SwapPlan) -> dict[str, Any]:
         "user": plan.user,
         "quote": plan.quote.model_dump(mode="json", by_alias=True),
         "slippage_bps": plan.slippage_bps,
+        "sources": None if plan.sources is None else {str(k): v for k, v in plan.sources.items()},
+        "max_fee_cap": plan.max_fee_cap,
+        "min_amount_out": plan.min_amount_out,
+        "max_total_fee": plan.max_total_fee,
         "wait": plan.wait,
         "wait_timeout": plan.wait_timeout,
         "poll_interval": plan.poll_interval,
@@ -489,3 +500,56 @@ def wait_for_swap(
     )
     assert record is not None
     return record
+
+
+def resume_spec(
+    journey: Journey,
+    *,
+    clock: Clock,
+    restart: Callable[[], Flow[SwapSubmission]] | None,
+) -> ResumeSpec[SwapSubmission]:
+    """How a ``swap`` journey is resumed (see ``xswap_sdk._resume``): resend the
+    journaled order, look for it in the history when it may have arrived, follow it
+    there once submitted."""
+    args = journey.arguments
+    wait = bool(args.get("wait", True))
+    wait_timeout = float(args.get("wait_timeout", DEFAULT_SWAP_TIMEOUT))
+    poll_interval = float(args.get("poll_interval", DEFAULT_SWAP_POLL_INTERVAL))
+
+    def follow_answer(answer: Any) -> Flow[SwapSubmission]:
+        submitted = SwapSubmission.model_validate(answer)
+        result = yield from follow(submitted, wait, wait_timeout, poll_interval, clock)
+        result._journey_id = journey.id
+        return result
+
+    def check(where: Position) -> Flow[Any]:
+        # The order may have arrived: a swap of this amount to this token, listed after
+        # the journal wrote "sending", is it. Anything else (none, or several) is a
+        # question for a person.
+        quote = args.get("quote") or {}
+        since = (where.sending.at if where.sending is not None else journey.created_at) - 5
+        page: HistoryPage = yield Call(operations.get_history(page=1, page_size=_WAIT_PAGE_SIZE))
+        found = [
+            record
+            for record in page.swaps
+            if record.amount_usdc_raw == int(quote.get("inputAmount", -1))
+            and record.chain_id == quote.get("chainId")
+            and record.destination_token.lower() == str(quote.get("outputToken", "")).lower()
+            and isinstance(record.created_at, datetime)
+            and record.created_at.timestamp() >= since
+        ]
+        if len(found) != 1:
+            return None
+        yield Record("found", data={"transaction_hash": found[0].transaction_hash})
+        return {
+            "transactionHash": found[0].transaction_hash,
+            "status": found[0].status,
+            "message": "found in the history by resume",
+        }
+
+    return ResumeSpec(
+        resend=lambda request: resend(request, parser(SwapSubmission), auth="required"),
+        follow=follow_answer,
+        check=check,
+        restart=restart,
+    )

@@ -8,15 +8,17 @@ by ``scripts/unasync.py``: read and edit that file.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final, Unpack
 
 import httpx
 from pydantic import SecretStr
 
+from .. import _resume as resumes
 from .. import _sync_web3 as web3io
 from .._clock import SYSTEM_CLOCK, Clock
+from .._flow import Flow
 from .._framing import BareJSON
 from .._options import (
     DEFAULT_MAX_RESPONSE_BYTES,
@@ -38,7 +40,7 @@ from .._sync_transport import SyncTransport
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
 from ..gateway import GatewayClient
-from ..journal import JournalArg, StepHook
+from ..journal import JournalArg, Journey, ResumeResult, StepHook
 from ..policy import PolicyLike
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..relayer import RelayerClient
@@ -831,6 +833,63 @@ class FlashClient(SyncAPIClient):
         # Log in before the flow starts, so a refused login costs no quote.
         transport.ensure_login(options)
         return transport.run(swaps.swap(plan, clock=self.clock), options)
+
+    def resume(self, journey_id: str, **options: Unpack[RequestOptions]) -> ResumeResult:
+        """Finish a ``swap`` journey from the client's journal after a crash.
+
+        Never signs again what was signed, and never sends the order a second time when
+        it may have arrived: it looks for it in the history first, and when it cannot
+        tell, marks the journey ``needs_attention`` and sends nothing. A swap stopped
+        before it signed is run again from the start. See ``docs/journeys.md``.
+
+        The signer is the client's, else one from ``XSWAP_PRIVATE_KEY``.
+
+        Args:
+            journey_id: the journey's id (``result.journey_id``, ``xswap journeys``).
+            **options: per-call options (`RequestOptions`).
+
+        Raises:
+            InvalidInputError: no journal, no such swap journey, or a signer is needed
+                and there is none.
+        """
+        journey = resumes.load(self.journal, journey_id, ("swap",))
+        signer = self._session.signer or resumes.env_signer()
+        restart = None
+        if signer is not None:
+            restart = self._restart_swap(journey, signer)
+        transport = self._transport if signer is None else self._transport_for(signer)
+        spec = swaps.resume_spec(journey, clock=self.clock, restart=restart)
+        result = transport.run(resumes.resume(journey, spec), options)
+        return resumes.finish(self.journal, journey, result)
+
+    def _restart_swap(self, journey: Journey, signer: Signer) -> Callable[[], Flow[Any]]:
+        args = journey.arguments
+        quote = args.get("quote") or {}
+
+        def restart() -> Flow[Any]:
+            plan = swaps.plan_swap(
+                signer,
+                input_amount=quote.get("inputAmount", 0),
+                output_token=quote.get("outputToken", ""),
+                chain_id=quote.get("chainId", 0),
+                slippage=quote.get("slippage", "0"),
+                recipient=quote.get("recipient"),
+                sources=args.get("sources"),
+                max_fee_cap=args.get("max_fee_cap"),
+                min_amount_out=args.get("min_amount_out"),
+                max_total_fee=args.get("max_total_fee"),
+                wait=bool(args.get("wait", True)),
+                wait_timeout=float(args.get("wait_timeout", DEFAULT_SWAP_TIMEOUT)),
+                poll_interval=float(args.get("poll_interval", DEFAULT_SWAP_POLL_INTERVAL)),
+                trusted_routers=self._trusted_routers,
+                registry=self._registry,
+                max_slippage=self._max_slippage,
+                unsafe_trust_service_parties=self._unsafe_trust_service_parties,
+                unsafe_trust_router_output=self._unsafe_trust_router_output,
+            )
+            return (yield from swaps.swap(plan, clock=self.clock, journey=journey.id))
+
+        return restart
 
     def wait_for_swap(
         self,

@@ -23,6 +23,7 @@ from pydantic import ValidationError
 
 from .._clock import Clock
 from .._flow import Begin, Call, Flow, Record
+from .._journey import request_data
 from .._models import check_argument, validate_request
 from .._operation import Operation, parser
 from .._polling import check_wait_arguments, poll
@@ -392,8 +393,9 @@ def transfer_journey(operation: Operation[TransferResult]) -> Flow[TransferResul
     """``POST /v1/transfer`` as a journey of kind ``transfer``: ``signed`` (the exact
     signed intents), ``submitted``, ``attested`` (the attestation and Gateway's
     signature: what a mint needs, kept so a crash after it loses nothing)."""
-    journey_id: str | None = yield Begin("transfer", {"intents": len(operation.json)})
-    yield Record("signed", data={"body": operation.json, "params": list(operation.params or [])})
+    # The intents were signed before the journey starts: keep them from the first step.
+    journey_id: str | None = yield Begin("transfer", request_data(operation))
+    yield Record("signed", data=request_data(operation))
     result: TransferResult = yield from typed_refusals(operation)
     yield Record("attested", data=attested_data(result))
     result._journey_id = journey_id

@@ -19,6 +19,7 @@ import httpx
 
 from .._clock import Clock
 from .._flow import Begin, Call, Flow, Record
+from .._journey import request_data
 from .._models import check_argument, refuse_unawaited, validate_request
 from .._operation import Operation, parser
 from .._polling import check_wait_arguments, poll
@@ -310,8 +311,9 @@ def submit_tx_sync(
     )
 
 
-def _journey_data(request: SubmitTxRequest) -> dict[str, Any]:
-    return {"chain_id": request.chain_id, "to": request.to}
+def _journey_data(request: SubmitTxRequest, operation: Operation[Any]) -> dict[str, Any]:
+    # The request is complete before the journey starts: keep it from the first step.
+    return {"chain_id": request.chain_id, "to": request.to, **request_data(operation)}
 
 
 def relay(
@@ -319,8 +321,8 @@ def relay(
 ) -> Flow[SubmitTxResult]:
     """Send ``POST /api/submit-tx``: a journey of kind ``relay`` (``signed``: the exact
     body; ``submitted``: the relayer's transaction id)."""
-    journey_id: str | None = yield Begin("relay", _journey_data(request))
-    yield Record("signed", data={"body": operation.json})
+    journey_id: str | None = yield Begin("relay", _journey_data(request, operation))
+    yield Record("signed", data=request_data(operation))
     result: SubmitTxResult = yield Call(operation)
     submissions.remember(result.tx_id, request)
     result._journey_id = journey_id
@@ -333,8 +335,8 @@ def relay_sync(
     """Send ``POST /api/submit-tx-sync`` and refuse a record of another chain or target
     (its outcome stays unknown: the transaction was sent). A journey of kind
     ``relay_sync``: ``signed``, ``submitted``, ``executed``."""
-    journey_id: str | None = yield Begin("relay_sync", _journey_data(request))
-    yield Record("signed", data={"body": operation.json})
+    journey_id: str | None = yield Begin("relay_sync", _journey_data(request, operation))
+    yield Record("signed", data=request_data(operation))
     record: RelayStatus = yield Call(operation)
     submitted = Submitted(request.chain_id, request.to)
     check_record(

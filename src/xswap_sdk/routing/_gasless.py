@@ -32,6 +32,7 @@ from typing import Any, Final
 from .._cache import ChainListCache
 from .._clock import Clock
 from .._flow import Begin, Call, Flow, Record
+from .._journey import request_data
 from .._logging import logger
 from .._models import check_argument
 from .._operation import Operation
@@ -379,7 +380,7 @@ def _run(
     # Held only by the sealed operation: this frame is in the traceback if the
     # submission fails.
     operation = operations.submit_gasless_swap(paths, quote.quote_id, sign_quote(signer, quote))
-    yield Record("signed", data={"body": operation.json})
+    yield Record("signed", data=request_data(operation))
     submission: GaslessSubmission = yield Call(operation)
     status = yield from follow_gasless(
         paths,
