@@ -31,7 +31,8 @@ from .._options import (
 from .._polling import wait_options
 from ..errors import InvalidInputError, NotFoundError, WebhookSignatureError
 from ..events import RequestHook, ResponseHook, RetryHook
-from ..journal import JournalArg, StepHook
+from .. import _resume as resumes
+from ..journal import JournalArg, ResumeResult, StepHook
 from ..policy import PolicyLike
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing.signer import Signer
@@ -566,6 +567,27 @@ class AsyncGatewayClient(AsyncAPIClient):
         )
         del signed  # the operation holds the signatures sealed; keep them out of this frame
         return await self._transport.run(operations.transfer_journey(operation), options)
+
+    async def resume(self, journey_id: str, **options: Unpack[RequestOptions]) -> ResumeResult:
+        """Finish a ``transfer`` journey from the client's journal after a crash.
+
+        An attestation in the journal is returned to mint from
+        (``result.result.mint_call(chain_id)``); the journaled signed intents are
+        resent only when they never left.
+        Never sends the request a second time when it may have arrived: when the
+        service cannot tell, the journey is marked ``needs_attention`` and nothing is
+        sent. See ``docs/journeys.md``.
+
+        Args:
+            journey_id: the journey's id (``result.journey_id``, ``xswap journeys``).
+            **options: per-call options (`RequestOptions`).
+
+        Raises:
+            InvalidInputError: no journal, or no such ``transfer`` journey.
+        """
+        journey = resumes.load(self.journal, journey_id, ("transfer",))
+        flow = resumes.resume(journey, operations.resume_spec(journey))
+        return resumes.finish(self.journal, journey, await self._transport.run(flow, options))
 
     async def get_transfer(
         self, transfer_id: str, **options: Unpack[RequestOptions]

@@ -26,6 +26,7 @@ from .._flow import Begin, Call, Flow, Record
 from .._journey import request_data
 from .._models import check_argument, validate_request
 from .._operation import Operation, parser
+from .._resume import ResumeSpec, resend
 from .._polling import check_wait_arguments, poll
 from ..errors import (
     BadRequestError,
@@ -36,6 +37,7 @@ from ..errors import (
     TransferFailedError,
     UnsafePayloadError,
 )
+from ..journal import Journey
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing._fields import pad_address
 from ..signing.attestations import expected_intents
@@ -61,6 +63,7 @@ from .models import (
 )
 
 __all__ = [
+    "resume_spec",
     "attested_data",
     "journaled_intents",
     "transfer_journey",
@@ -416,6 +419,32 @@ def journaled_intents(body: Sequence[Mapping[str, Any]]) -> list[Any]:
         elif "burnIntentSet" in item:
             found.extend(item["burnIntentSet"].get("intents", []))
     return found
+
+
+def resume_spec(journey: Journey) -> ResumeSpec[TransferResult]:
+    """How a ``transfer`` journey is resumed (see ``xswap_sdk._resume``): an attestation
+    in the journal is returned to mint from; the journaled intents are resent only when
+    they never left; Gateway has no lookup but by transfer id, so a request that may have
+    arrived needs attention (the intents expire unminted if it did not)."""
+    body = journey.arguments.get("body") or []
+    intents = journaled_intents(body)
+    read = parser(TransferResult)
+
+    def parse(data: Any) -> TransferResult:
+        result: TransferResult = read(data)
+        return result.with_intents(intents) if intents else result
+
+    def follow(answer: Any) -> Flow[TransferResult]:
+        result = parse(answer if not isinstance(answer, TransferResult) else answer.model_dump())
+        if journey.last("attested") is None:
+            yield Record("attested", data=attested_data(result))
+        result._journey_id = journey.id
+        return result
+
+    return ResumeSpec(
+        resend=lambda request: resend(request, parse, auth="none"),
+        follow=follow,
+    )
 
 
 def wait_for_transfer(

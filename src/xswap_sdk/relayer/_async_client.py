@@ -34,7 +34,8 @@ from .._version import __version__
 from ..chains import ChainFamily, check_chain_families
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
-from ..journal import JournalArg, StepHook
+from .. import _resume as resumes
+from ..journal import JournalArg, ResumeResult, StepHook
 from ..policy import PolicyLike
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing.eip7702 import SignedAuthorization
@@ -510,6 +511,26 @@ class AsyncRelayerClient(AsyncAPIClient):
         )
         operation = operations.submit_signed_tx(self.paths, request)
         return await self._transport.request(operation, options)
+
+    async def resume(self, journey_id: str, **options: Unpack[RequestOptions]) -> ResumeResult:
+        """Finish a ``relay`` or ``relay_sync`` journey from the client's journal after a crash.
+
+        Resends the journaled transaction only when it never left, and never one paid
+        with x402 (its payment may settle).
+        Never sends the request a second time when it may have arrived: when the
+        service cannot tell, the journey is marked ``needs_attention`` and nothing is
+        sent. See ``docs/journeys.md``.
+
+        Args:
+            journey_id: the journey's id (``result.journey_id``, ``xswap journeys``).
+            **options: per-call options (`RequestOptions`).
+
+        Raises:
+            InvalidInputError: no journal, or no such ``relay`` or ``relay_sync`` journey.
+        """
+        journey = resumes.load(self.journal, journey_id, ("relay", "relay_sync"))
+        flow = resumes.resume(journey, operations.resume_spec(journey))
+        return resumes.finish(self.journal, journey, await self._transport.run(flow, options))
 
     async def get_relay_status(
         self,

@@ -22,8 +22,10 @@ from .._flow import Begin, Call, Flow, Record
 from .._journey import request_data
 from .._models import check_argument, refuse_unawaited, validate_request
 from .._operation import Operation, parser
+from .._resume import ResumeSpec, resend
 from .._polling import check_wait_arguments, poll
 from ..chains import ChainFamily
+from ..journal import Journey
 from ..errors import InvalidInputError, NotFoundError, RelayFailedError, ResponseValidationError
 from ..types import Address, ChainId
 from .models import (
@@ -453,4 +455,32 @@ def wait_for_hash(
         timeout_message=timeout_message,
         # Right after submission the record may not be readable yet.
         not_yet_visible=(NotFoundError,),
+    )
+
+
+def resume_spec(journey: Journey) -> ResumeSpec[Any]:
+    """How a ``relay`` or ``relay_sync`` journey is resumed (see ``xswap_sdk._resume``):
+    resend the journaled transaction only when it never left; the relayer has no lookup
+    but by its own id, so one that may have arrived needs attention."""
+    synchronous = journey.kind == "relay_sync"
+    timeout = None
+    if synchronous:
+        body = journey.arguments.get("body") or {}
+        wait_ms = int(body.get("timeoutMs", 30_000))
+        timeout = httpx.Timeout(wait_ms / 1000 + _SYNC_READ_MARGIN_S, connect=5.0)
+
+    def follow(answer: Any) -> Flow[Any]:
+        result: SubmitTxResult | RelayStatus
+        if synchronous:
+            result = RelayStatus.model_validate(answer)
+            yield Record("executed", data={"status": result.status, "tx_id": result.id})
+        else:
+            result = SubmitTxResult.model_validate(answer)
+        result._journey_id = journey.id
+        return result
+
+    parse = parser(RelayStatus if synchronous else SubmitTxResult)
+    return ResumeSpec(
+        resend=lambda request: resend(request, parse, auth="required", timeout=timeout),
+        follow=follow,
     )

@@ -14,6 +14,7 @@ from typing import Any, Final, Unpack
 import httpx
 from pydantic import SecretStr
 
+from .. import _resume as resumes
 from .._auth import Auth
 from .._cache import DEFAULT_CHAIN_LIST_TTL, ChainListCache
 from .._clock import SYSTEM_CLOCK, Clock
@@ -34,7 +35,7 @@ from .._version import __version__
 from ..chains import ChainFamily, check_chain_families
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
-from ..journal import JournalArg, StepHook
+from ..journal import JournalArg, ResumeResult, StepHook
 from ..policy import PolicyLike
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing.eip7702 import SignedAuthorization
@@ -510,6 +511,26 @@ class RelayerClient(SyncAPIClient):
         )
         operation = operations.submit_signed_tx(self.paths, request)
         return self._transport.request(operation, options)
+
+    def resume(self, journey_id: str, **options: Unpack[RequestOptions]) -> ResumeResult:
+        """Finish a ``relay`` or ``relay_sync`` journey from the client's journal after a crash.
+
+        Resends the journaled transaction only when it never left, or one paid with
+        x402 whose payment may have arrived.
+        Never sends the request a second time when it may have arrived: when the
+        service cannot tell, the journey is marked ``needs_attention`` and nothing is
+        sent. See ``docs/journeys.md``.
+
+        Args:
+            journey_id: the journey's id (``result.journey_id``, ``xswap journeys``).
+            **options: per-call options (`RequestOptions`).
+
+        Raises:
+            InvalidInputError: no journal, or no such ``relay`` or ``relay_sync`` journey.
+        """
+        journey = resumes.load(self.journal, journey_id, ("relay", "relay_sync"))
+        flow = resumes.resume(journey, operations.resume_spec(journey))
+        return resumes.finish(self.journal, journey, self._transport.run(flow, options))
 
     def get_relay_status(
         self,

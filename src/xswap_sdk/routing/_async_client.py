@@ -34,7 +34,8 @@ from .._polling import wait_options
 from .._simulation import check_simulate_option
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
-from ..journal import JournalArg, StepHook
+from .. import _resume as resumes
+from ..journal import JournalArg, ResumeResult, StepHook
 from ..policy import PolicyLike
 from ..registry import routing_contract_of
 from ..signing import Signer
@@ -817,6 +818,26 @@ class AsyncRoutingClient(AsyncAPIClient):
             clock=self.clock,
         )
         return await self._transport.run(flow, wait_options(options))
+
+    async def resume(self, journey_id: str, **options: Unpack[RequestOptions]) -> ResumeResult:
+        """Finish a ``gasless_swap`` journey from the client's journal after a crash.
+
+        Resends the journaled signature only when it never left; once submitted, polls
+        the status (with the journey's ``wait``).
+        Never sends the request a second time when it may have arrived: when the
+        service cannot tell, the journey is marked ``needs_attention`` and nothing is
+        sent. See ``docs/journeys.md``.
+
+        Args:
+            journey_id: the journey's id (``result.journey_id``, ``xswap journeys``).
+            **options: per-call options (`RequestOptions`).
+
+        Raises:
+            InvalidInputError: no journal, or no such ``gasless_swap`` journey.
+        """
+        journey = resumes.load(self.journal, journey_id, ("gasless_swap",))
+        flow = resumes.resume(journey, gasless.resume_spec(self.paths, journey, clock=self.clock))
+        return resumes.finish(self.journal, journey, await self._transport.run(flow, options))
 
     async def gasless_swap(
         self,

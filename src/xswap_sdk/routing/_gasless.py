@@ -35,13 +35,15 @@ from .._flow import Begin, Call, Flow, Record
 from .._journey import request_data
 from .._logging import logger
 from .._models import check_argument
-from .._operation import Operation
+from .._operation import Operation, parser
+from .._resume import ResumeSpec, resend
 from ..errors import (
     APIError,
     InvalidInputError,
     SigningError,
     SwapFailedError,
 )
+from ..journal import Journey
 from ..registry import routing_contract_of
 from ..signing import Signer, sign_typed_data
 from ..signing.signer import signer_address
@@ -70,6 +72,7 @@ __all__ = [
     "check_routing_contracts",
     "follow_gasless",
     "gasless_swap",
+    "resume_spec",
     "routing_contract",
     "verified_quotes",
 ]
@@ -430,3 +433,35 @@ def follow_gasless(
     )
     yield Record("executed", data={"status": status})
     return status
+
+
+def resume_spec(paths: RoutingPaths, journey: Journey, *, clock: Clock) -> ResumeSpec[Any]:
+    """How a ``gasless_swap`` journey is resumed (see ``xswap_sdk._resume``): resend the
+    journaled signature, poll the status once submitted. The service has no lookup by
+    quote, so a submission that may have arrived needs attention."""
+    args = journey.arguments
+
+    def follow_answer(answer: Any) -> Flow[GaslessSwapResult]:
+        submission = GaslessSubmission.model_validate(answer)
+        status = yield from follow_gasless(
+            paths,
+            submission,
+            wait=bool(args.get("wait", True)),
+            wait_timeout=float(args.get("wait_timeout", 300.0)),
+            poll_interval=float(args.get("poll_interval", 2.0)),
+            is_done=None,
+            clock=clock,
+        )
+        quoted = journey.last("quoted")
+        quote = GaslessQuote.model_validate(quoted.data["quote"]) if quoted else None
+        return GaslessSwapResult(
+            quote=quote,  # type: ignore[arg-type]
+            submission=submission,
+            status=status,
+            journey_id=journey.id,
+        )
+
+    return ResumeSpec(
+        resend=lambda request: resend(request, parser(GaslessSubmission)),
+        follow=follow_answer,
+    )

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Final, Unpack
 import httpx
 from pydantic import SecretStr
 
+from .. import _resume as resumes
 from .. import _simulation as simulation
 from .. import _sync_web3 as web3io
 from .._cache import DEFAULT_CHAIN_LIST_TTL, ChainListCache
@@ -34,7 +35,7 @@ from .._simulation import check_simulate_option
 from .._sync_base_client import SyncAPIClient
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
-from ..journal import JournalArg, StepHook
+from ..journal import JournalArg, ResumeResult, StepHook
 from ..policy import PolicyLike
 from ..registry import routing_contract_of
 from ..signing import Signer
@@ -807,6 +808,26 @@ class RoutingClient(SyncAPIClient):
             clock=self.clock,
         )
         return self._transport.run(flow, wait_options(options))
+
+    def resume(self, journey_id: str, **options: Unpack[RequestOptions]) -> ResumeResult:
+        """Finish a ``gasless_swap`` journey from the client's journal after a crash.
+
+        Resends the journaled signature only when it never left; once submitted, polls
+        the status (with the journey's ``wait``).
+        Never sends the request a second time when it may have arrived: when the
+        service cannot tell, the journey is marked ``needs_attention`` and nothing is
+        sent. See ``docs/journeys.md``.
+
+        Args:
+            journey_id: the journey's id (``result.journey_id``, ``xswap journeys``).
+            **options: per-call options (`RequestOptions`).
+
+        Raises:
+            InvalidInputError: no journal, or no such ``gasless_swap`` journey.
+        """
+        journey = resumes.load(self.journal, journey_id, ("gasless_swap",))
+        flow = resumes.resume(journey, gasless.resume_spec(self.paths, journey, clock=self.clock))
+        return resumes.finish(self.journal, journey, self._transport.run(flow, options))
 
     def gasless_swap(
         self,

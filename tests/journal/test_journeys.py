@@ -1,0 +1,125 @@
+"""Journeys in process, on virtual time: each is stopped at every step (a hook that
+raises what no handler catches, like a crash), then resumed with a fresh client over
+the same journal. Each ends completed or needs_attention (failed only when nothing was
+signed or sent), and the money-moving request is never handled twice."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from xswap_sdk.journal import SQLiteJournal, StepEvent
+from xswap_sdk.sandbox import Sandbox
+
+from .journeys import client, fund, money_requests, resolve, start
+
+JOURNEYS = ["swap", "gasless_swap", "relay", "relay_sync", "transfer"]
+
+
+class Crash(BaseException):
+    """Stands for the process dying: no ``except Exception`` catches it."""
+
+
+@pytest.mark.parametrize("journey", JOURNEYS)
+async def test_a_journey_writes_every_step_and_its_result_names_it(
+    journey: str, kind: str, tmp_path: Path
+) -> None:
+    events: list[StepEvent] = []
+    with Sandbox() as sb:
+        fund(sb)
+        api = client(sb, journey, kind, journal=tmp_path / "j.db", on_step=events.append)
+        result = await resolve(start(journey, api))
+    journal = SQLiteJournal(tmp_path / "j.db")
+    [written] = journal.journeys()
+    assert written.kind == journey
+    assert written.state == "completed"
+    assert [(s.step, s.status) for s in written.steps] == [(e.step, e.status) for e in events]
+    assert {e.journey_id for e in events} == {written.id}
+    if journey != "relay":  # relay returns the bare transaction id
+        assert result.journey_id == written.id
+    sending = written.last("submitted", "sending")
+    assert sending is not None
+    assert sending.data["body"] == written.last("signed").data["body"]  # type: ignore[union-attr]
+    assert written.steps[-1].step == "completed"
+
+
+async def test_without_a_journal_nothing_is_written_and_results_have_no_id(
+    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("XSWAP_JOURNAL", raising=False)
+    with Sandbox() as sb:
+        fund(sb)
+        api = client(sb, "swap", kind)
+        assert api.journal is None
+        result = await resolve(start("swap", api))
+    assert result.journey_id is None
+    assert list(tmp_path.iterdir()) == []
+
+
+async def test_xswap_journal_gives_the_path(
+    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XSWAP_JOURNAL", str(tmp_path / "env.db"))
+    with Sandbox() as sb:
+        api = client(sb, "relay_sync", kind)
+        result = await resolve(start("relay_sync", api))
+    assert SQLiteJournal(tmp_path / "env.db").journey(result.journey_id) is not None
+
+
+def event_count(journey: str) -> int:
+    return {"swap": 9, "gasless_swap": 9, "relay": 5, "relay_sync": 6, "transfer": 6}[journey]
+
+
+CASES = [(j, n) for j in JOURNEYS for n in range(event_count(j))]
+
+
+@pytest.mark.parametrize(("journey", "at"), CASES, ids=[f"{j}-{n}" for j, n in CASES])
+async def test_stopped_at_any_step_a_journey_resumes_without_sending_twice(
+    journey: str, at: int, kind: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "j.db"
+    seen: list[StepEvent] = []
+
+    def crash(event: StepEvent) -> None:
+        seen.append(event)
+        if len(seen) == at + 1:
+            raise Crash
+
+    with Sandbox() as sb:
+        fund(sb)
+        api = client(sb, journey, kind, journal=path, on_step=crash)
+        with pytest.raises(Crash):
+            await resolve(start(journey, api))
+        stopped_at = seen[-1]
+        [interrupted] = SQLiteJournal(path).journeys()
+        sent_before = len(money_requests(sb, journey))
+        fresh = client(sb, journey, kind, journal=path)
+        resumed = await resolve(fresh.resume(interrupted.id))
+        sent = money_requests(sb, journey)
+    state = resumed.state
+    signed = interrupted.last("signed") is not None or "body" in interrupted.arguments
+    assert len(sent) <= 1, "the money-moving request was handled twice"
+    if state == "completed":
+        assert len(sent) == 1
+        if interrupted.state != "completed":  # a completed one is left as it is
+            assert resumed.result is not None
+    elif state == "needs_attention":
+        # Only where the request may have arrived: the journal reached "sending".
+        assert interrupted.last("submitted", "sending") is not None
+        assert len(sent) == sent_before
+    else:
+        # A gasless swap stopped before it signed: nothing was signed or sent.
+        assert (journey, state) == ("gasless_swap", "failed"), (stopped_at, state)
+        assert not signed and not sent
+    if sent:
+        journaled = resumed.journey.last("submitted", "sending")
+        assert journaled is not None
+        assert sent[0].body == _wire(journaled.data["body"])
+
+
+def _wire(body: Any) -> Any:
+    import json
+
+    return json.dumps(body, separators=(",", ":")).encode()
