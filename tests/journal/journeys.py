@@ -48,8 +48,9 @@ def client(sb: Sandbox, journey: str, flavour: str, **kwargs: Any) -> Any:
     return getattr(sb, f"{prefix}{service}_client")(**kwargs)
 
 
-def start(journey: str, api: Any) -> Any:
-    """Start ``journey`` on ``api``: the call's result, or a coroutine to await."""
+def start(journey: str, api: Any, tag: str | None = None) -> Any:
+    """Start ``journey`` on ``api``: the call's result, or a coroutine to await.
+    ``tag`` labels a relayed transaction, so that two runs send different bodies."""
     if journey == "swap":
         return api.swap(
             TEST_SIGNER,
@@ -72,9 +73,11 @@ def start(journey: str, api: Any) -> Any:
             poll_interval=0.5,
         )
     if journey == "relay":
-        return api.relay(chain_id=8453, to=USDC_BASE, call_data="0x")
+        return api.relay(chain_id=8453, to=USDC_BASE, call_data="0x", label=tag)
     if journey == "relay_sync":
-        return api.relay_sync(chain_id=8453, to=USDC_BASE, call_data="0x", timeout_ms=5_000)
+        return api.relay_sync(
+            chain_id=8453, to=USDC_BASE, call_data="0x", timeout_ms=5_000, label=tag
+        )
     intent = build_transfer_intent(
         source_chain_id=8453,
         destination_chain_id=42161,

@@ -69,9 +69,16 @@ class Command:
 def commands() -> tuple[Command, ...]:
     """The commands, in ``--help`` order. The extension point: the journeys issue adds
     ``journeys`` and ``resume`` here, one module each."""
-    from . import _balances, _quote, _sandbox, _status
+    from . import _balances, _journeys, _quote, _sandbox, _status
 
-    return (_status.COMMAND, _balances.COMMAND, _quote.COMMAND, _sandbox.COMMAND)
+    return (
+        _status.COMMAND,
+        _balances.COMMAND,
+        _quote.COMMAND,
+        _journeys.JOURNEYS,
+        _journeys.RESUME,
+        _sandbox.COMMAND,
+    )
 
 
 def build_parser(commands: Sequence[Command]) -> argparse.ArgumentParser:

@@ -1,0 +1,80 @@
+"""Run one journey to a crash at each of its steps, each in a forked process of its own
+that dies with ``os._exit`` inside ``on_step``; resume each one here, over real sockets.
+
+    python crash_runner.py BASE_URL JOURNEY sync|async STEPS JOURNAL_DIR
+
+Prints one JSON line per step: ``{"at", "exit", "journey_id", "state"}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from xswap_sdk import SystemClock
+from xswap_sdk.journal import SQLiteJournal, StepEvent
+from xswap_sdk.sandbox import Sandbox
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tests.journal.journeys import client, resolve, start  # noqa: E402
+
+
+def wired(base_url: str, journey: str, flavour: str, **kwargs: Any) -> Any:
+    """A client of the served sandbox, over real sockets on the real clock."""
+    http = httpx.AsyncClient() if flavour == "async" else httpx.Client()
+    local = Sandbox(base_url=base_url, clock=SystemClock())
+    return client(local, journey, flavour, http_client=http, clock=SystemClock(), **kwargs)
+
+
+def crash_at(base_url: str, journey: str, flavour: str, at: int, journal: Path) -> None:
+    """The child: run the journey and die at its step ``at``."""
+    seen = 0
+
+    def die(event: StepEvent) -> None:
+        nonlocal seen
+        seen += 1
+        if seen == at + 1:
+            os._exit(17)
+
+    async def run() -> None:
+        api = wired(base_url, journey, flavour, journal=journal, on_step=die)
+        await resolve(start(journey, api, tag=f"{flavour}-{at}"))
+
+    asyncio.run(run())
+    os._exit(0)
+
+
+def main() -> None:
+    base_url, journey, flavour, steps, directory = sys.argv[1:6]
+    for at in range(int(steps)):
+        journal = Path(directory) / f"{journey}-{flavour}-{at}.db"
+        pid = os.fork()
+        if pid == 0:
+            crash_at(base_url, journey, flavour, at, journal)
+        _, status = os.waitpid(pid, 0)
+        [interrupted] = SQLiteJournal(journal).journeys()
+
+        async def resume(journey_id: str) -> Any:
+            api = wired(base_url, journey, flavour, journal=journal)
+            return await resolve(api.resume(journey_id))
+
+        resumed = asyncio.run(resume(interrupted.id))
+        line = {
+            "at": at,
+            "exit": os.waitstatus_to_exitcode(status),
+            "journey_id": interrupted.id,
+            "stopped": f"{interrupted.steps[-1].step}/{interrupted.steps[-1].status}",
+            "state": resumed.state,
+        }
+        print(json.dumps(line), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,92 @@
+"""Crash tests over real sockets: a client process dies (``os._exit`` in ``on_step``)
+at each step of each journey, sync and async, against the served sandbox; each journey
+is then resumed. Every journey ends completed or needs_attention (failed only when it
+died before signing anything), and the sandbox handled every journaled money-moving
+request at most once, and none that is not in a journal."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+
+from xswap_sdk import SystemClock
+from xswap_sdk.journal import SQLiteJournal
+from xswap_sdk.sandbox import RelayerTimings, Sandbox
+from xswap_sdk.sandbox.server import create_app
+
+from ..sandbox.test_server import free_port, wait_until_up
+from .journeys import ME, MONEY_PATH
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+
+ROOT = Path(__file__).resolve().parents[2]
+STEPS = {"swap": 9, "gasless_swap": 9, "relay": 5, "relay_sync": 6, "transfer": 6}
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[Sandbox]:
+    """The sandbox served on a free port, on the real clock, with short timings."""
+    port = free_port()
+    sandbox = Sandbox(clock=SystemClock(), base_url=f"http://127.0.0.1:{port}")
+    sandbox.flash.completion_delay = 0.3
+    sandbox.relayer.timings = RelayerTimings(pickup=0.05, execution=0.1)
+    sandbox.fund(ME, 8453, 1_000_000_000)
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(sandbox), host="127.0.0.1", port=port, log_level="warning")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    wait_until_up(f"http://127.0.0.1:{port}/")
+    yield sandbox
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.mark.parametrize("flavour", ["sync", "async"])
+@pytest.mark.parametrize("journey", list(STEPS))
+def test_killed_at_every_step_a_journey_resumes_and_nothing_is_sent_twice(
+    served: Sandbox, journey: str, flavour: str, tmp_path: Path
+) -> None:
+    service, path = MONEY_PATH[journey]
+    before = {bytes(r.body or b"") for r in served.requests.select(service, "POST", path)}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
+    env.pop("XSWAP_JOURNAL", None)
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "tests" / "journal" / "crash_runner.py"),
+         served.base_url, journey, flavour, str(STEPS[journey]), str(tmp_path)],
+        env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-3000:]
+    lines = [json.loads(line) for line in run.stdout.splitlines()]
+    assert [line["at"] for line in lines] == list(range(STEPS[journey]))
+    # Every child died where it was told to (the last step, "completed", included).
+    assert {line["exit"] for line in lines} == {17}, lines
+    journaled: set[bytes] = set()
+    for line in lines:
+        journey_record = SQLiteJournal(tmp_path / f"{journey}-{flavour}-{line['at']}.db").journey(
+            line["journey_id"]
+        )
+        assert journey_record is not None
+        signed = journey_record.last("signed") or journey_record.steps[0]
+        if "body" in signed.data:
+            journaled.add(json.dumps(signed.data["body"], separators=(",", ":")).encode())
+        if line["state"] == "failed":
+            # Only a gasless swap killed before it signed: nothing was signed or sent.
+            assert journey == "gasless_swap" and journey_record.last("signed") is None, line
+        else:
+            assert line["state"] in ("completed", "needs_attention"), line
+    handled = [
+        bytes(r.body or b"")
+        for r in served.requests.select(service, "POST", path, processed=True)
+        if bytes(r.body or b"") not in before
+    ]
+    assert len(handled) == len(set(handled)), "a money-moving request was handled twice"
+    assert set(handled) <= journaled, "a request was sent that no journal holds"
