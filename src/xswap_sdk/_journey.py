@@ -17,7 +17,8 @@ from typing import Any
 from ._flow import Begin
 from ._operation import Operation
 from .errors import WaitTimeoutError, XSwapError
-from .journal import Journal, JourneyState, StepEvent, StepHook, plain
+from .journal import Journal, JourneyState, StepEvent, StepHook
+from .journal import _plain as plain
 
 __all__ = ["JourneyLog", "end_state", "request_data"]
 

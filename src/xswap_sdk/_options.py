@@ -672,9 +672,9 @@ class ClientOptions:
         if not isinstance(allow_insecure_http, bool):
             raise InvalidInputError("allow_insecure_http", "must be True or False")
         env_url, env_key = _read_environment(service, environ)
-        environ_for_journal = None if environ is None else {
-            k: v for k, v in environ.items() if k == "XSWAP_JOURNAL"
-        }
+        environ_for_journal = (
+            None if environ is None else {k: v for k, v in environ.items() if k == "XSWAP_JOURNAL"}
+        )
         environ = None  # a caller's stand-in environment may hold secrets too
         if base_url:
             url, url_argument = base_url, "base_url"

@@ -155,8 +155,8 @@ def load(journal: Journal | None, journey_id: object, kinds: tuple[str, ...]) ->
     """
     if journal is None:
         raise InvalidInputError(
-            "journal", "resume needs the journal the journey was written to (journal= or "
-            "XSWAP_JOURNAL)"
+            "journal",
+            "resume needs the journal the journey was written to (journal= or XSWAP_JOURNAL)",
         )
     if not isinstance(journey_id, str) or not journey_id:
         raise InvalidInputError("journey_id", "must be a journey id from the journal")

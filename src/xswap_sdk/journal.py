@@ -64,9 +64,7 @@ _STATES: Final = ("running", "completed", "failed", "needs_attention")
 
 # Keys never written, wherever they appear: a signer's key or a session token has no
 # business in a journal, even if a payload someday carries one.
-_FORBIDDEN_KEYS: Final = frozenset(
-    {"privatekey", "private_key", "jwt", "apikey", "api_key"}
-)
+_FORBIDDEN_KEYS: Final = frozenset({"privatekey", "private_key", "jwt", "apikey", "api_key"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,14 +255,14 @@ def _scrub(value: Any) -> Any:
     return value
 
 
-def dumps(data: Mapping[str, Any]) -> str:
+def _dumps(data: Mapping[str, Any]) -> str:
     """``data`` as the JSON text a journal writes (credentials' keys dropped)."""
     return json.dumps(_scrub(json.loads(json.dumps(dict(data), default=_default))))
 
 
-def plain(data: Mapping[str, Any]) -> dict[str, Any]:
+def _plain(data: Mapping[str, Any]) -> dict[str, Any]:
     """``data`` as plain JSON values, as a journal would read it back."""
-    loaded: dict[str, Any] = json.loads(dumps(data))
+    loaded: dict[str, Any] = json.loads(_dumps(data))
     return loaded
 
 
@@ -304,6 +302,7 @@ class SQLiteJournal:
         if not isinstance(path, str | os.PathLike) or not os.fspath(path):
             raise InvalidInputError("journal", "must be a path (str or os.PathLike) or a Journal")
         self.path = Path(os.fspath(path))
+        """The journal's file."""
         self._lock = threading.Lock()
         import sqlite3  # here: a program without a journal does not load it
 
@@ -323,7 +322,7 @@ class SQLiteJournal:
         """See `Journal.start`."""
         journey_id = uuid.uuid4().hex
         now = time.time()
-        text = dumps(data)
+        text = _dumps(data)
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -354,7 +353,7 @@ class SQLiteJournal:
         if state is not None and state not in _STATES:
             raise InvalidInputError("state", f"must be one of {', '.join(_STATES)}")
         now = time.time()
-        text = dumps(data)
+        text = _dumps(data)
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:

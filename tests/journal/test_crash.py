@@ -90,3 +90,51 @@ def test_killed_at_every_step_a_journey_resumes_and_nothing_is_sent_twice(
     ]
     assert len(handled) == len(set(handled)), "a money-moving request was handled twice"
     assert set(handled) <= journaled, "a request was sent that no journal holds"
+
+
+class Crash(BaseException):
+    """Stands for the process dying."""
+
+
+def test_xswap_journeys_lists_and_xswap_resume_finishes(
+    served: Sandbox,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from xswap_sdk import RelayerClient
+    from xswap_sdk._cli import main
+
+    path = tmp_path / "j.db"
+    monkeypatch.setenv("XSWAP_RELAYER_URL", served.relayer_url)
+    monkeypatch.setenv("XSWAP_RELAYER_API_KEY", served.relayer.api_key)
+    ids = []
+    for stop in ("signed", "sending"):
+
+        def crash(event: object, stop: str = stop) -> None:
+            if stop in (getattr(event, "step", ""), getattr(event, "status", "")):
+                raise Crash
+
+        with RelayerClient(journal=path, on_step=crash) as relayer:
+            with pytest.raises(Crash):
+                relayer.relay(chain_id=8453, to="0x" + "11" * 20, call_data="0x", label=stop)
+        ids.append(SQLiteJournal(path).journeys()[-1].id)
+    assert main(["journeys", "--journal", str(path), "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)["journeys"]
+    assert [(j["id"], j["kind"], j["state"]) for j in listed] == [
+        (ids[0], "relay", "running"),
+        (ids[1], "relay", "running"),
+    ]
+    # One is resent (it never left), one may have arrived: exit 4, needs attention.
+    assert main(["resume", "--all", "--journal", str(path), "--json"]) == 4
+    resumed = json.loads(capsys.readouterr().out)["resumed"]
+    assert [(r["id"], r["state"]) for r in resumed] == [
+        (ids[0], "completed"),
+        (ids[1], "needs_attention"),
+    ]
+    # Nothing is left running: a second --all resumes nothing.
+    assert main(["resume", "--all", "--journal", str(path)]) == 0
+    assert "nothing to resume" in capsys.readouterr().out
+    assert main(["resume", ids[0], "--journal", str(path)]) == 0
+    monkeypatch.delenv("XSWAP_JOURNAL", raising=False)
+    assert main(["journeys"]) == 2  # no journal named: a usage error

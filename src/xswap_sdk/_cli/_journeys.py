@@ -135,9 +135,7 @@ def _resume(args: argparse.Namespace, out: Output) -> int:
 
 def _severity(code: ExitCode) -> int:
     # Not knowing is worse than a failure: it is what a person must look at.
-    return {ExitCode.OK: 0, ExitCode.FAILED: 1, ExitCode.SERVICE: 2, ExitCode.USAGE: 2}.get(
-        code, 3
-    )
+    return {ExitCode.OK: 0, ExitCode.FAILED: 1, ExitCode.SERVICE: 2, ExitCode.USAGE: 2}.get(code, 3)
 
 
 def _journeys_arguments(parser: argparse.ArgumentParser) -> None:

@@ -846,7 +846,9 @@ class FlashClient(SyncAPIClient):
 
         Args:
             journey_id: the journey's id (``result.journey_id``, ``xswap journeys``).
-            **options: per-call options (`RequestOptions`).
+            **options: per-call options for these calls (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Raises:
             InvalidInputError: no journal, no such swap journey, or a signer is needed

@@ -515,15 +515,17 @@ class RelayerClient(SyncAPIClient):
     def resume(self, journey_id: str, **options: Unpack[RequestOptions]) -> ResumeResult:
         """Finish a ``relay`` or ``relay_sync`` journey from the client's journal after a crash.
 
-        Resends the journaled transaction only when it never left, or one paid with
-        x402 whose payment may have arrived.
+        Resends the journaled transaction only when it never left, and never one paid
+        with x402 (its payment may settle).
         Never sends the request a second time when it may have arrived: when the
         service cannot tell, the journey is marked ``needs_attention`` and nothing is
         sent. See ``docs/journeys.md``.
 
         Args:
             journey_id: the journey's id (``result.journey_id``, ``xswap journeys``).
-            **options: per-call options (`RequestOptions`).
+            **options: per-call options for these calls (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Raises:
             InvalidInputError: no journal, or no such ``relay`` or ``relay_sync`` journey.
