@@ -113,7 +113,9 @@ def relay_a_transaction(sb: Sandbox) -> None:
 
 def route_and_swap_gasless(sb: Sandbox) -> None:
     step("Routing: quote USDC on Base -> WETH on Arbitrum")
-    routing = sb.routing_client()
+    # progress=True: each money journey (the gasless swap below) prints one line per
+    # step on stderr: started, quoted, verified, signed, submitted, waiting, ...
+    routing = sb.routing_client(progress=True)
     amount = 250_000_000
     routes = routing.get_quote(
         from_chain=8453,

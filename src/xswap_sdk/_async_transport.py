@@ -22,8 +22,8 @@ from typing import Any, TypeVar
 import httpx
 
 from ._flow import Begin, Call, Flow, Sleep
-from ._journey import JourneyLog
 from ._gate import AsyncGate
+from ._journey import JourneyLog
 from ._operation import Operation
 from ._options import RequestOptions
 from ._pagination import Emit, PageWalk

@@ -21,7 +21,9 @@ def progress_line(event: StepEvent) -> str:
     """The line printed for ``event``: the journey, the step, and what matters of it."""
     short = (event.journey_id or "-")[:8]
     text = f"[{event.kind} {short}] {event.step}"
-    if event.status not in ("ok", "started"):
+    if event.status == "sending":
+        text = f"[{event.kind} {short}] {'paying' if event.step == 'paid' else 'submitting'}..."
+    elif event.status not in ("ok", "started"):
         text += f" ({_SENT.get(event.status, event.status)})"
     expected = event.data.get("expected_seconds")
     if isinstance(expected, int | float):

@@ -18,11 +18,10 @@ payload, byte for byte.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
-
-import os
 
 import httpx
 
@@ -30,7 +29,7 @@ from ._flow import Begin, Call, Flow, Record
 from ._operation import Operation
 from ._options import NOT_GIVEN
 from .errors import InvalidInputError
-from .journal import PRIVATE_KEY_ENV, Journal, Journey, JournalStep, ResumeResult
+from .journal import PRIVATE_KEY_ENV, Journal, JournalStep, Journey, ResumeResult
 
 __all__ = [
     "Position",

@@ -80,7 +80,6 @@ from .errors import (
     UnprocessableEntityError,
     XSwapError,
 )
-from .journal import StepHook
 from .events import (
     RequestEvent,
     RequestHook,
@@ -89,6 +88,7 @@ from .events import (
     RetryEvent,
     RetryHook,
 )
+from .journal import StepHook
 
 __all__ = [
     "Answer",

@@ -23,7 +23,7 @@ from xswap_sdk.sandbox import Sandbox
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.journal.journeys import client, resolve, start  # noqa: E402
+from tests.journal.journeys import client, resolve, start
 
 
 def wired(base_url: str, journey: str, flavour: str, **kwargs: Any) -> Any:
@@ -61,7 +61,7 @@ def main() -> None:
         _, status = os.waitpid(pid, 0)
         [interrupted] = SQLiteJournal(journal).journeys()
 
-        async def resume(journey_id: str) -> Any:
+        async def resume(journey_id: str, journal: Path = journal) -> Any:
             api = wired(base_url, journey, flavour, journal=journal)
             return await resolve(api.resume(journey_id))
 

@@ -80,7 +80,8 @@ def test_killed_at_every_step_a_journey_resumes_and_nothing_is_sent_twice(
             journaled.add(json.dumps(signed.data["body"], separators=(",", ":")).encode())
         if line["state"] == "failed":
             # Only a gasless swap killed before it signed: nothing was signed or sent.
-            assert journey == "gasless_swap" and journey_record.last("signed") is None, line
+            assert journey == "gasless_swap", line
+            assert journey_record.last("signed") is None, line
         else:
             assert line["state"] in ("completed", "needs_attention"), line
     handled = [
@@ -115,9 +116,8 @@ def test_xswap_journeys_lists_and_xswap_resume_finishes(
             if stop in (getattr(event, "step", ""), getattr(event, "status", "")):
                 raise Crash
 
-        with RelayerClient(journal=path, on_step=crash) as relayer:
-            with pytest.raises(Crash):
-                relayer.relay(chain_id=8453, to="0x" + "11" * 20, call_data="0x", label=stop)
+        with RelayerClient(journal=path, on_step=crash) as relayer, pytest.raises(Crash):
+            relayer.relay(chain_id=8453, to="0x" + "11" * 20, call_data="0x", label=stop)
         ids.append(SQLiteJournal(path).journeys()[-1].id)
     assert main(["journeys", "--journal", str(path), "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)["journeys"]

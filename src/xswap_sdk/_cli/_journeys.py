@@ -102,10 +102,7 @@ def _resume(args: argparse.Namespace, out: Output) -> int:
     path, journal = _open(args)
     if args.all == bool(args.ids):
         raise InvalidInputError("ID", "give journey ids or --all, not both and not neither")
-    if args.all:
-        ids = [j.id for j in journal.journeys() if j.state == "running"]
-    else:
-        ids = list(args.ids)
+    ids = [j.id for j in journal.journeys() if j.state == "running"] if args.all else list(args.ids)
     results: list[dict[str, Any]] = []
     worst = ExitCode.OK
     for journey_id in ids:

@@ -19,9 +19,11 @@ import httpx
 from pydantic import SecretStr
 
 from .. import _async_web3 as web3io
+from .. import _resume as resumes
 from .._async_base_client import AsyncAPIClient
 from .._async_transport import AsyncTransport
 from .._clock import SYSTEM_CLOCK, Clock
+from .._flow import Flow
 from .._framing import BareJSON
 from .._options import (
     DEFAULT_MAX_RESPONSE_BYTES,
@@ -41,8 +43,6 @@ from .._slippage import check_slippage
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
 from ..gateway import AsyncGatewayClient
-from .. import _resume as resumes
-from .._flow import Flow
 from ..journal import JournalArg, Journey, ResumeResult, StepHook
 from ..policy import PolicyLike
 from ..registry import DEFAULT_REGISTRY, Registry

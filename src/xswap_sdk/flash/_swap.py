@@ -37,11 +37,11 @@ from typing import Any, Final
 
 from .._clock import Clock
 from .._flow import Begin, Call, Flow, Record
-from .._operation import parser
-from .._resume import Position, ResumeSpec, resend
 from .._journey import request_data
 from .._models import check_argument, refuse_unawaited, validate_request
+from .._operation import parser
 from .._polling import check_wait_arguments, poll
+from .._resume import Position, ResumeSpec, resend
 from ..errors import (
     InvalidInputError,
     ResponseValidationError,

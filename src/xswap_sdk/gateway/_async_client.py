@@ -15,6 +15,7 @@ from typing import Final, Literal, Unpack
 
 import httpx
 
+from .. import _resume as resumes
 from .._async_base_client import AsyncAPIClient
 from .._clock import SYSTEM_CLOCK, Clock
 from .._framing import BareJSON
@@ -31,7 +32,6 @@ from .._options import (
 from .._polling import wait_options
 from ..errors import InvalidInputError, NotFoundError, WebhookSignatureError
 from ..events import RequestHook, ResponseHook, RetryHook
-from .. import _resume as resumes
 from ..journal import JournalArg, ResumeResult, StepHook
 from ..policy import PolicyLike
 from ..registry import DEFAULT_REGISTRY, Registry

@@ -26,8 +26,8 @@ from .._flow import Begin, Call, Flow, Record
 from .._journey import request_data
 from .._models import check_argument, validate_request
 from .._operation import Operation, parser
-from .._resume import ResumeSpec, resend
 from .._polling import check_wait_arguments, poll
+from .._resume import ResumeSpec, resend
 from ..errors import (
     BadRequestError,
     InsufficientMaxFeeError,

@@ -14,6 +14,7 @@ from typing import Any, Final, Unpack
 import httpx
 from pydantic import SecretStr
 
+from .. import _resume as resumes
 from .._async_base_client import AsyncAPIClient
 from .._auth import Auth
 from .._cache import DEFAULT_CHAIN_LIST_TTL, ChainListCache
@@ -34,7 +35,6 @@ from .._version import __version__
 from ..chains import ChainFamily, check_chain_families
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
-from .. import _resume as resumes
 from ..journal import JournalArg, ResumeResult, StepHook
 from ..policy import PolicyLike
 from ..registry import DEFAULT_REGISTRY, Registry

@@ -22,11 +22,11 @@ from .._flow import Begin, Call, Flow, Record
 from .._journey import request_data
 from .._models import check_argument, refuse_unawaited, validate_request
 from .._operation import Operation, parser
-from .._resume import ResumeSpec, resend
 from .._polling import check_wait_arguments, poll
+from .._resume import ResumeSpec, resend
 from ..chains import ChainFamily
-from ..journal import Journey
 from ..errors import InvalidInputError, NotFoundError, RelayFailedError, ResponseValidationError
+from ..journal import Journey
 from ..types import Address, ChainId
 from .models import (
     AccountInfo,

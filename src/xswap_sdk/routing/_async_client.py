@@ -15,6 +15,7 @@ import httpx
 from pydantic import SecretStr
 
 from .. import _async_web3 as web3io
+from .. import _resume as resumes
 from .. import _simulation as simulation
 from .._async_base_client import AsyncAPIClient
 from .._cache import DEFAULT_CHAIN_LIST_TTL, ChainListCache
@@ -34,7 +35,6 @@ from .._polling import wait_options
 from .._simulation import check_simulate_option
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
-from .. import _resume as resumes
 from ..journal import JournalArg, ResumeResult, StepHook
 from ..policy import PolicyLike
 from ..registry import routing_contract_of
