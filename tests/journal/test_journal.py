@@ -1,0 +1,227 @@
+"""The journal itself, the events and the progress display, the errors' ``sent``, and
+the journeys that fail: what is written, what is never written."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from xswap_sdk import errors
+from xswap_sdk._progress import progress_line
+from xswap_sdk.journal import (
+    Journal,
+    JournalStep,
+    Journey,
+    SQLiteJournal,
+    StepEvent,
+    open_journal,
+)
+from xswap_sdk.sandbox import Sandbox
+from xswap_sdk.testing import TEST_PRIVATE_KEY, TEST_SIGNER
+
+from .journeys import USDC_BASE, client, fund, money_requests, resolve, start
+
+
+def test_the_sqlite_journal_keeps_journeys_and_their_steps(tmp_path: Path) -> None:
+    journal = SQLiteJournal(tmp_path / "j.db")
+    assert isinstance(journal, Journal)
+    first = journal.start("relay", {"chain_id": 8453})
+    second = journal.start("swap", {})
+    journal.record(first, "signed", "ok", {"body": {"to": "0x1"}})
+    journal.record(first, "completed", "ok", {}, state="completed")
+    # Another connection (another process: xswap journeys) reads what was committed.
+    again = SQLiteJournal(tmp_path / "j.db")
+    journey = again.journey(first)
+    assert journey is not None
+    assert journey.state == "completed"
+    assert [(s.seq, s.step, s.status) for s in journey.steps] == [
+        (0, "started", "started"),
+        (1, "signed", "ok"),
+        (2, "completed", "ok"),
+    ]
+    assert journey.arguments == {"chain_id": 8453}
+    assert journey.last("signed").data == {"body": {"to": "0x1"}}  # type: ignore[union-attr]
+    assert [j.id for j in again.journeys()] == [first, second]
+    assert again.journey("nope") is None
+    assert journey.to_dict()["steps"][1]["data"] == {"body": {"to": "0x1"}}
+    with pytest.raises(errors.InvalidInputError, match="state"):
+        journal.record(first, "x", "ok", {}, state="done")  # type: ignore[arg-type]
+
+
+def test_keys_and_tokens_are_never_written(tmp_path: Path) -> None:
+    journal = SQLiteJournal(tmp_path / "j.db")
+    journey_id = journal.start("swap", {"privateKey": "0xsecret", "nested": [{"jwt": "t"}]})
+    journal.record(journey_id, "signed", "ok", {"api_key": "k", "signature": "0xsig"})
+    journey = journal.journey(journey_id)
+    assert journey is not None
+    assert journey.arguments == {"nested": [{}]}
+    assert journey.steps[1].data == {"signature": "0xsig"}
+
+
+async def test_a_swap_with_a_login_writes_no_key_and_no_jwt(kind: str, tmp_path: Path) -> None:
+    path = tmp_path / "j.db"
+    with Sandbox() as sb:
+        fund(sb)
+        flash = client(sb, "swap", kind, journal=path)
+        await resolve(start("swap", flash))
+        token = flash.session.token.get_secret_value()
+    written = _files(tmp_path)
+    assert TEST_PRIVATE_KEY[2:].encode() not in written
+    assert TEST_PRIVATE_KEY[2:].lower().encode() not in written.lower()
+    assert token.encode() not in written
+    assert b"signature" in written  # the signed order is there: resume needs it
+
+
+def _files(directory: Path) -> bytes:
+    # The database and its WAL: a step may still be only in the latter.
+    return b"".join(p.read_bytes() for p in directory.iterdir() if p.is_file())
+
+
+def test_a_journal_is_a_path_a_journal_or_the_variable(tmp_path: Path) -> None:
+    assert open_journal(None, environ={}) is None
+    by_env = open_journal(None, environ={"XSWAP_JOURNAL": str(tmp_path / "e.db")})
+    assert isinstance(by_env, SQLiteJournal)
+    own = SQLiteJournal(tmp_path / "o.db")
+    assert open_journal(own) is own
+    assert isinstance(open_journal(tmp_path / "p.db"), SQLiteJournal)
+    with pytest.raises(errors.InvalidInputError, match="journal"):
+        open_journal(42)  # type: ignore[arg-type]
+    with pytest.raises(errors.InvalidInputError, match="XSWAP_JOURNAL"):
+        open_journal(None, environ={"XSWAP_JOURNAL": str(tmp_path / "no" / "such" / "dir")})
+    with pytest.raises(errors.InvalidInputError, match="journal"):
+        Sandbox().relayer_client(journal=3.5)
+
+
+def test_every_error_says_whether_anything_was_sent() -> None:
+    assert errors.InvalidInputError("x", "y").sent == "not_sent"
+    assert errors.APIConnectionError(request_sent=False).sent == "not_sent"
+    assert errors.APIConnectionError(request_sent=True).sent == "sent"
+    assert errors.APITimeoutError(outcome_unknown=True).sent == "outcome_unknown"
+    answered = errors.APIStatusError("no", status_code=400, body=None)
+    assert answered.sent == "sent"
+    assert errors.SwapFailedError("failed").sent == "not_sent"
+
+
+def test_the_progress_line_says_what_matters() -> None:
+    line = progress_line(StepEvent("abcdef0123", "swap", "waiting", "ok", {"expected_seconds": 60}))
+    assert line == "[swap abcdef01] waiting, usually about 60 s"
+    assert progress_line(StepEvent(None, "relay", "submitted", "sending")) == (
+        "[relay -] submitting..."
+    )
+    unknown = progress_line(StepEvent("abc", "relay", "needs_attention", "outcome_unknown"))
+    assert "may have been sent" in unknown
+    assert "xswap resume abc" in unknown
+
+
+async def test_progress_prints_one_line_per_step_on_stderr(
+    kind: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with Sandbox() as sb:
+        relayer = client(sb, "relay_sync", kind, progress=True)
+        await resolve(start("relay_sync", relayer))
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split("] ")[1] for line in lines] == [
+        "started",
+        "signed",
+        "submitting...",
+        "submitted",
+        "executed",
+        "completed",
+    ]
+
+
+async def test_an_async_client_awaits_an_async_step_hook(tmp_path: Path) -> None:
+    seen: list[str] = []
+
+    async def hook(event: StepEvent) -> None:
+        await asyncio.sleep(0)
+        seen.append(event.step)
+
+    with Sandbox() as sb:
+        relayer = sb.async_relayer_client(on_step=hook)
+        await relayer.relay(chain_id=8453, to=USDC_BASE, call_data="0x")
+    assert seen == ["started", "signed", "submitted", "submitted", "completed"]
+    with pytest.raises(errors.InvalidInputError, match="on_step"):
+        Sandbox().relayer_client(on_step=hook)
+
+
+async def test_a_request_lost_after_it_arrived_leaves_the_journey_needing_attention(
+    kind: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "j.db"
+    events: list[StepEvent] = []
+    with Sandbox() as sb:
+        sb.faults.drop_after_processing(service="relayer", path="/api/submit-tx")
+        relayer = client(sb, "relay", kind, journal=path, on_step=events.append)
+        with pytest.raises(errors.APIConnectionError) as lost:
+            await resolve(start("relay", relayer))
+        assert lost.value.sent == "outcome_unknown"
+        [journey] = SQLiteJournal(path).journeys()
+        assert journey.state == "needs_attention"
+        assert [(e.step, e.status) for e in events][-2:] == [
+            ("submitted", "outcome_unknown"),
+            ("needs_attention", "outcome_unknown"),
+        ]
+        # Resume cannot ask the relayer without its id: nothing is sent again.
+        resumed = await resolve(client(sb, "relay", kind, journal=path).resume(journey.id))
+        assert resumed.state == "needs_attention"
+        assert resumed.result is None
+        assert len(money_requests(sb, "relay")) == 1
+
+
+async def test_a_refused_request_fails_the_journey_with_nothing_sent(
+    kind: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "j.db"
+    with Sandbox() as sb:
+        sb.faults.refuse_connection(service="relayer", path="/api/submit-tx")
+        relayer = client(sb, "relay", kind, journal=path, max_retries=0)
+        with pytest.raises(errors.APIConnectionError) as refused:
+            await resolve(start("relay", relayer))
+        assert refused.value.sent == "not_sent"
+    [journey] = SQLiteJournal(path).journeys()
+    assert journey.state == "failed"
+    assert journey.steps[-1].status == "not_sent"
+
+
+async def test_an_x402_payment_is_written_before_the_paid_request(
+    kind: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "j.db"
+    with Sandbox() as sb:
+        fund(sb)
+        relayer = client(
+            sb, "relay", kind, journal=path, api_key=None, payer=TEST_SIGNER, max_payment=50_000
+        )
+        await resolve(start("relay", relayer))
+    [journey] = SQLiteJournal(path).journeys()
+    steps = [(s.step, s.status) for s in journey.steps]
+    assert steps.index(("paid", "sending")) < steps.index(("submitted", "ok"))
+    paid = journey.last("paid")
+    assert paid is not None
+    [(name, value)] = paid.data["headers"].items()
+    assert name.lower() == "payment-signature"
+    assert value
+
+
+async def test_resume_refuses_what_it_cannot_resume_before_any_io(tmp_path: Path) -> None:
+    with Sandbox() as sb:
+        without = sb.relayer_client()
+        with pytest.raises(errors.InvalidInputError, match="journal"):
+            without.resume("x")
+        relayer = sb.relayer_client(journal=tmp_path / "j.db")
+        with pytest.raises(errors.InvalidInputError, match="no journey"):
+            relayer.resume("0" * 32)
+        swap_id = relayer.journal.start("swap", {})  # type: ignore[union-attr]
+        with pytest.raises(errors.InvalidInputError, match="is a swap journey"):
+            relayer.resume(swap_id)
+        assert len(sb.requests) == 0
+
+
+def test_a_journey_is_plain_data() -> None:
+    step = JournalStep(0, "started", "started", {"a": 1}, 1.0)
+    journey = Journey("id", "relay", "running", 1.0, 2.0, (step,))
+    assert journey.last("started") is step
+    assert journey.last("signed") is None
