@@ -823,7 +823,9 @@ class AsyncRoutingClient(AsyncAPIClient):
         """Finish a ``gasless_swap`` journey from the client's journal after a crash.
 
         Resends the journaled signature only when it never left; once submitted, polls
-        the status (with the journey's ``wait``).
+        the status (with the journey's ``wait``). One stopped before it signed is run
+        again with a signer from ``XSWAP_PRIVATE_KEY`` (the quote's sender), else it
+        ends ``failed``: nothing was signed or sent.
         Never sends the request a second time when it may have arrived: when the
         service cannot tell, the journey is marked ``needs_attention`` and nothing is
         sent. See ``docs/journeys.md``.
@@ -838,7 +840,20 @@ class AsyncRoutingClient(AsyncAPIClient):
             InvalidInputError: no journal, or no such ``gasless_swap`` journey.
         """
         journey = resumes.load(self.journal, journey_id, ("gasless_swap",))
-        flow = resumes.resume(journey, gasless.resume_spec(self.paths, journey, clock=self.clock))
+        from_chain = (journey.arguments.get("request") or {}).get("from_chain")
+        spec = gasless.resume_spec(
+            self.paths,
+            journey,
+            clock=self.clock,
+            signer=resumes.env_signer(),
+            spender=routing_contract_of(from_chain, self._routing_contracts)
+            if isinstance(from_chain, int)
+            else None,
+            trust_service=self._trust_service,
+            chains=self._chains,
+            chains_key=self.base_url,
+        )
+        flow = resumes.resume(journey, spec)
         return resumes.finish(self.journal, journey, await self._transport.run(flow, options))
 
     async def gasless_swap(

@@ -340,15 +340,18 @@ def _run(
     poll_interval: float,
     is_done: Callable[[GaslessStatus], bool] | None,
     clock: Clock,
+    journey: str | None = None,
 ) -> Flow[GaslessSwapResult]:
     journey_id: str | None = yield Begin(
         "gasless_swap",
         {
-            "request": verification.request.model_dump(mode="json", by_alias=True),
+            "request": verification.request.model_dump(mode="json", by_alias=False),
+            "min_amount_out": verification.min_amount_out,
             "wait": wait,
             "wait_timeout": wait_timeout,
             "poll_interval": poll_interval,
         },
+        resume=journey,
     )
     spender: str | None = None
     if not verification.sign_unverified_payload:
@@ -435,11 +438,54 @@ def follow_gasless(
     return status
 
 
-def resume_spec(paths: RoutingPaths, journey: Journey, *, clock: Clock) -> ResumeSpec[Any]:
+def resume_spec(
+    paths: RoutingPaths,
+    journey: Journey,
+    *,
+    clock: Clock,
+    signer: Signer | None = None,
+    spender: str | None = None,
+    trust_service: bool = False,
+    chains: ChainListCache[SupportedChain] | None = None,
+    chains_key: str = "",
+) -> ResumeSpec[Any]:
     """How a ``gasless_swap`` journey is resumed (see ``xswap_sdk._resume``): resend the
     journaled signature, poll the status once submitted. The service has no lookup by
-    quote, so a submission that may have arrived needs attention."""
+    quote, so a submission that may have arrived needs attention. One stopped before it
+    signed is run again (a fresh quote, verified against ``spender``, the client's pin)
+    when ``signer`` is the quote's sender."""
     args = journey.arguments
+    restart: Callable[[], Flow[GaslessSwapResult]] | None = None
+    asked = args.get("request") or {}
+    if signer is not None and signer_address(signer) == asked.get("sender"):
+        request = GaslessQuoteRequest.model_validate(asked)
+        verification = _Verification(
+            request,
+            spender,
+            trust_service,
+            chains,
+            chains_key,
+            args.get("min_amount_out"),
+            False,
+        )
+
+        def restart() -> Flow[GaslessSwapResult]:
+            if spender is None and not trust_service:
+                raise unpinned_contract(request.from_chain)
+            return (
+                yield from _run(
+                    paths,
+                    operations.get_gasless_quote(paths, request),
+                    signer,
+                    verification,
+                    wait=bool(args.get("wait", True)),
+                    wait_timeout=float(args.get("wait_timeout", 300.0)),
+                    poll_interval=float(args.get("poll_interval", 2.0)),
+                    is_done=None,
+                    clock=clock,
+                    journey=journey.id,
+                )
+            )
 
     def follow_answer(answer: Any) -> Flow[GaslessSwapResult]:
         submission = GaslessSubmission.model_validate(answer)
@@ -462,6 +508,7 @@ def resume_spec(paths: RoutingPaths, journey: Journey, *, clock: Clock) -> Resum
         )
 
     return ResumeSpec(
-        resend=lambda request: resend(request, parser(GaslessSubmission)),
+        resend=lambda signed: resend(signed, parser(GaslessSubmission)),
         follow=follow_answer,
+        restart=restart,
     )
