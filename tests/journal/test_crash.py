@@ -1,7 +1,8 @@
 """Crash tests over real sockets: a client process dies (``os._exit`` in ``on_step``)
 at each step of each journey, sync and async, against the served sandbox; each journey
-is then resumed. Every journey ends completed or needs_attention, and the sandbox handled every journaled money-moving
-request at most once, and none that is not in a journal."""
+is then resumed. Every journey ends completed or needs_attention, and the sandbox
+handled every journaled money-moving request at most once, and none that is not in a
+journal."""
 
 from __future__ import annotations
 
