@@ -230,6 +230,8 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
                         error = exc
                 elif isinstance(step, Sleep):
                     await self.clock.asleep(step.seconds)
+                    if log is not None and log.watching is not None:
+                        await self._step(log, log.tick(self.clock.monotonic()))
                 elif isinstance(step, Begin):
                     log, event = JourneyLog.begin(self.options.journal, self.hooks.on_step, step)
                     if log is not None and event is not None:
@@ -237,6 +239,7 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
                         await self._step(log, event)
                 elif log is not None:
                     await self._step(log, log.record(step.step, step.status, step.data, step.state))
+                    log.watch(step.data, self.clock.monotonic())
         finally:
             flow.close()
 

@@ -12,7 +12,7 @@ was sent.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from ._flow import Begin
 from ._operation import Operation
@@ -20,7 +20,13 @@ from .errors import WaitTimeoutError, XSwapError
 from .journal import Journal, JourneyState, StepEvent, StepHook
 from .journal import _plain as plain
 
-__all__ = ["JourneyLog", "end_state", "request_data"]
+__all__ = ["SLOW_FACTOR", "STUCK_FACTOR", "JourneyLog", "end_state", "request_data"]
+
+SLOW_FACTOR: Final = 1.5
+"""A wait is reported ``slow`` once it has taken this many times its expected time."""
+
+STUCK_FACTOR: Final = 4.0
+"""... and ``stuck`` at this many times."""
 
 
 def request_data(operation: Operation[Any]) -> dict[str, Any]:
@@ -50,7 +56,16 @@ def end_state(exc: BaseException, *, sent: bool) -> JourneyState | None:
 class JourneyLog:
     """One journey being driven: its id, kind, journal and hook."""
 
-    __slots__ = ("ended_as", "journal", "journey_id", "kind", "on_step", "pending", "sent")
+    __slots__ = (
+        "ended_as",
+        "journal",
+        "journey_id",
+        "kind",
+        "on_step",
+        "pending",
+        "sent",
+        "watching",
+    )
 
     def __init__(
         self, journal: Journal | None, on_step: StepHook | None, kind: str, journey_id: str | None
@@ -62,6 +77,8 @@ class JourneyLog:
         self.sent = False
         self.ended_as: str | None = None
         self.pending: list[StepEvent] = []
+        # The wait being watched: (started, expected seconds, what it follows, level).
+        self.watching: tuple[float, float, Mapping[str, Any], int] | None = None
 
     @classmethod
     def begin(
@@ -98,6 +115,44 @@ class JourneyLog:
                 state=state,  # type: ignore[arg-type]
             )
         return StepEvent(self.journey_id, self.kind, step, status, values)
+
+    def watch(self, data: Mapping[str, Any], now: float) -> None:
+        """Start watching a wait that says its ``expected_seconds`` (any other step ends
+        the watch)."""
+        expected = data.get("expected_seconds")
+        if isinstance(expected, int | float) and expected > 0:
+            self.watching = (now, float(expected), data, 0)
+        else:
+            self.watching = None
+
+    def tick(self, now: float) -> StepEvent | None:
+        """The stall watchdog, after each sleep of a watched wait: ``slow`` past
+        `SLOW_FACTOR` times the expected time, ``stuck`` past `STUCK_FACTOR`, each once,
+        with the next safe action. The request was sent and accepted (this is a wait
+        after it), so the action is never to send it again."""
+        if self.watching is None:
+            return None
+        started, expected, followed, level = self.watching
+        elapsed = now - started
+        if level < 2 and elapsed >= expected * STUCK_FACTOR:
+            level, step = 2, "stuck"
+            action = (
+                "do not submit again: it was accepted and may still complete; check it at "
+                "the service, and resume this journey later"
+            )
+        elif level < 1 and elapsed >= expected * SLOW_FACTOR:
+            level, step = 1, "slow"
+            action = "keep waiting: it was accepted; do not submit again"
+        else:
+            return None
+        self.watching = (started, expected, followed, level)
+        data = {
+            "elapsed_seconds": round(elapsed, 1),
+            "expected_seconds": expected,
+            "next": action,
+            **{k: v for k, v in followed.items() if k != "expected_seconds"},
+        }
+        return self.record(step, "ok", data)
 
     def sending(self, operation: Operation[Any]) -> StepEvent:
         """``submitted/sending``: the exact request, written before it leaves."""

@@ -26,7 +26,10 @@ def progress_line(event: StepEvent) -> str:
     elif event.status not in ("ok", "started"):
         text += f" ({_SENT.get(event.status, event.status)})"
     expected = event.data.get("expected_seconds")
-    if isinstance(expected, int | float):
+    elapsed = event.data.get("elapsed_seconds")
+    if isinstance(elapsed, int | float) and isinstance(expected, int | float):
+        text += f": {elapsed:g} s, usually about {expected:g} s; {event.data.get('next', '')}"
+    elif isinstance(expected, int | float):
         text += f", usually about {expected:g} s"
     if event.step in ("needs_attention", "interrupted") and event.journey_id:
         text += f"; see `xswap journeys`, then `xswap resume {event.journey_id}`"

@@ -220,6 +220,8 @@ class SyncTransport(BaseTransport[httpx.Client]):
                         error = exc
                 elif isinstance(step, Sleep):
                     self.clock.sleep(step.seconds)
+                    if log is not None and log.watching is not None:
+                        self._step(log, log.tick(self.clock.monotonic()))
                 elif isinstance(step, Begin):
                     log, event = JourneyLog.begin(self.options.journal, self.hooks.on_step, step)
                     if log is not None and event is not None:
@@ -227,6 +229,7 @@ class SyncTransport(BaseTransport[httpx.Client]):
                         self._step(log, event)
                 elif log is not None:
                     self._step(log, log.record(step.step, step.status, step.data, step.state))
+                    log.watch(step.data, self.clock.monotonic())
         finally:
             flow.close()
 

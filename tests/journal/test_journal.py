@@ -225,3 +225,28 @@ def test_a_journey_is_plain_data() -> None:
     journey = Journey("id", "relay", "running", 1.0, 2.0, (step,))
     assert journey.last("started") is step
     assert journey.last("signed") is None
+
+
+async def test_a_slow_wait_is_reported_slow_then_stuck_never_suggesting_a_resend(
+    kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    events: list[StepEvent] = []
+    with Sandbox() as sb:
+        fund(sb)
+        sb.flash.completion_delay = 250.0  # the swap's usual time is about 60 s
+        flash = client(
+            sb, "swap", kind, journal=tmp_path / "j.db", on_step=events.append, progress=True
+        )
+        result = await resolve(start("swap", flash))
+    assert result.status == "completed"
+    steps = [e.step for e in events]
+    assert steps[steps.index("waiting") :] == ["waiting", "slow", "stuck", "executed", "completed"]
+    slow, stuck = events[steps.index("slow")], events[steps.index("stuck")]
+    assert 90 <= slow.data["elapsed_seconds"] < 240 <= stuck.data["elapsed_seconds"]
+    assert slow.data["transaction_hash"] == result.transaction_hash
+    assert stuck.data["check"] == f"xswap status swap {result.transaction_hash}"
+    for event in (slow, stuck):
+        assert "do not submit again" in event.data["next"]
+    err = capsys.readouterr().err
+    assert "] stuck: " in err
+    assert "usually about 60 s; do not submit again" in err

@@ -402,6 +402,7 @@ def follow(
         data={
             "transaction_hash": submitted.transaction_hash,
             "expected_seconds": EXPECTED_SWAP_SECONDS,
+            "check": f"xswap status swap {submitted.transaction_hash}",
         },
     )
     record = yield from wait_for_swap(

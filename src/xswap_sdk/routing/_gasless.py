@@ -424,7 +424,11 @@ def follow_gasless(
         return None
     yield Record(
         "waiting",
-        data={"swap_id": submission.swap_id, "expected_seconds": EXPECTED_GASLESS_SECONDS},
+        data={
+            "swap_id": submission.swap_id,
+            "expected_seconds": EXPECTED_GASLESS_SECONDS,
+            "check": f"xswap status gasless {submission.swap_id}",
+        },
     )
     status: GaslessStatus = yield from operations.wait_for_gasless_status(
         paths,
