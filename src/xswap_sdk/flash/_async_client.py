@@ -746,6 +746,8 @@ class AsyncFlashClient(AsyncAPIClient):
         max_slippage: Decimal | float | int | str | None = None,
         max_total_fee: int | str | None = None,
         unsafe_trust_router_output: bool | None = None,
+        requote: int = 0,
+        accept_quote: Callable[[Quote], bool] | None = None,
         wait: bool = False,
         wait_timeout: float = DEFAULT_SWAP_TIMEOUT,
         poll_interval: float = DEFAULT_SWAP_POLL_INTERVAL,
@@ -786,6 +788,14 @@ class AsyncFlashClient(AsyncAPIClient):
             unsafe_trust_router_output: DANGEROUS, for this call: sign the hook data
                 of a router whose format the SDK cannot read (the router is trusted
                 with the output); the client's setting when ``None``.
+            requote: when the quote expires before the order is signed, ask for a new
+                one up to this many times (default 0: raise `QuoteRejectedError`). Each
+                new quote passes every check again (``min_amount_out``,
+                ``max_fee_cap``, ``max_total_fee``, the signing policy) before it is
+                signed: never silently worse.
+            accept_quote: called with each new quote (not the first) after its checks;
+                returning ``False`` refuses it with `QuoteRejectedError`, nothing
+                signed.
             wait: poll the history until the swap completed or failed.
             wait_timeout: seconds to wait with ``wait=True``.
             poll_interval: seconds between history reads with ``wait=True``.
@@ -832,6 +842,8 @@ class AsyncFlashClient(AsyncAPIClient):
                 if unsafe_trust_router_output is None
                 else unsafe_trust_router_output
             ),
+            requote=requote,
+            accept_quote=accept_quote,
         )
         auth.check_identity(self._session, plan.user)
         transport = self._transport_for(signer)
@@ -893,6 +905,7 @@ class AsyncFlashClient(AsyncAPIClient):
                 max_slippage=self._max_slippage,
                 unsafe_trust_service_parties=self._unsafe_trust_service_parties,
                 unsafe_trust_router_output=self._unsafe_trust_router_output,
+                requote=int(args.get("requote", 0)),
             )
             return (yield from swaps.swap(plan, clock=self.clock, journey=journey.id))
 

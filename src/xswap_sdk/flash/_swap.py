@@ -44,6 +44,7 @@ from .._polling import check_wait_arguments, poll
 from .._resume import Position, ResumeSpec, resend
 from ..errors import (
     InvalidInputError,
+    QuoteRejectedError,
     ResponseValidationError,
     SwapFailedError,
 )
@@ -53,7 +54,7 @@ from ..signing.signer import Signer, signer_address
 from ..types import ChainId, TokenAmount
 from . import _operations as operations
 from . import _trust
-from ._orders import SignedOrder, TrustedRoutersArg, build_order, sign_order
+from ._orders import Order, SignedOrder, TrustedRoutersArg, build_order, sign_order
 from .models import (
     Chain,
     HistoryPage,
@@ -71,6 +72,7 @@ __all__ = [
     "check_quote",
     "check_transaction_hash",
     "EXPECTED_SWAP_SECONDS",
+    "MAX_REQUOTES",
     "completed",
     "follow",
     "plan_swap",
@@ -89,6 +91,9 @@ DEFAULT_SWAP_POLL_INTERVAL: Final = 5.0
 """Seconds between two reads of the history while waiting."""
 
 _WAIT_PAGE_SIZE: Final = 50
+
+MAX_REQUOTES: Final = 5
+"""The most new quotes ``requote=`` may ask for in one swap."""
 
 EXPECTED_SWAP_SECONDS: Final = 60.0
 """About how long a submitted swap takes to complete (a Gateway transfer and the
@@ -115,6 +120,8 @@ class SwapPlan:
         wait: whether to follow the swap to its outcome.
         wait_timeout: seconds to wait with ``wait``.
         poll_interval: seconds between two reads of the history.
+        requote: how many new quotes may replace one that expired before signing.
+        accept_quote: the caller's hook over each new quote, after its checks.
     """
 
     signer: Signer
@@ -132,6 +139,8 @@ class SwapPlan:
     max_total_fee: int | None = None
     unsafe_trust_service_parties: bool = False
     unsafe_trust_router_output: bool = False
+    requote: int = 0
+    accept_quote: Callable[[Quote], bool] | None = None
 
 
 def plan_swap(
@@ -154,6 +163,8 @@ def plan_swap(
     max_total_fee: int | str | None = None,
     unsafe_trust_service_parties: bool = False,
     unsafe_trust_router_output: bool = False,
+    requote: int = 0,
+    accept_quote: Callable[[Quote], bool] | None = None,
 ) -> SwapPlan:
     """Check every argument of `swap`, before any I/O.
 
@@ -206,6 +217,14 @@ def plan_swap(
     if not isinstance(wait, bool):
         raise InvalidInputError("wait", "must be True or False")
     check_wait_arguments(wait_timeout, poll_interval, timeout_name="wait_timeout")
+    if (
+        isinstance(requote, bool)
+        or not isinstance(requote, int)
+        or not 0 <= requote <= MAX_REQUOTES
+    ):
+        raise InvalidInputError("requote", f"must be an int from 0 to {MAX_REQUOTES}")
+    if accept_quote is not None and not callable(accept_quote):
+        raise InvalidInputError("accept_quote", "must be a function of the quote, or None")
     return SwapPlan(
         signer=signer,
         user=user,
@@ -222,6 +241,8 @@ def plan_swap(
         max_total_fee=total_cap,
         unsafe_trust_service_parties=unsafe_trust_service_parties,
         unsafe_trust_router_output=unsafe_trust_router_output,
+        requote=requote,
+        accept_quote=accept_quote,
     )
 
 
@@ -321,8 +342,52 @@ def swap(plan: SwapPlan, *, clock: Clock, journey: str | None = None) -> Flow[Sw
     _supported(chains, plan.quote.chain_id)
     # Refused before asking for a quote: nothing can be signed for an unpinned chain.
     plan.registry.chain(plan.quote.chain_id)
-    quote: Quote = yield Call(operations.get_quote(plan.quote))
-    yield Record("quoted", data={"quote": quote})
+    requoted = 0
+    while True:
+        quote: Quote = yield Call(operations.get_quote(plan.quote))
+        yield Record("quoted", data={"quote": quote})
+        try:
+            order: Order = yield from _checked_order(plan, quote, chains, clock)
+        except QuoteRejectedError as exc:
+            # Only an expired quote is asked again; a worse one is refused as it is.
+            if exc.argument != "quote.expires_at" or requoted >= plan.requote:
+                raise
+            requoted += 1
+            yield Record("requoted", data={"reason": exc.rule, "attempt": requoted})
+            continue
+        if requoted and plan.accept_quote is not None and not plan.accept_quote(quote):
+            raise QuoteRejectedError("accept_quote", "declined the new quote", quote=quote)
+        break
+    yield Record("verified", data={"intents": len(order.intents)})
+    # The signed order is held only by the operation, which seals it: this frame is in
+    # the traceback if the submission fails, and a signature would be recorded with it.
+    operation = operations.submit_swap(
+        submission(
+            sign_order(
+                order,
+                plan.signer,
+                registry=plan.registry,
+                trusted_routers=plan.trusted_routers,
+                unsafe_trust_service_parties=plan.unsafe_trust_service_parties,
+                unsafe_trust_router_output=plan.unsafe_trust_router_output,
+            ),
+            slippage_bps=plan.slippage_bps,
+            user_address=None,
+            chain_id=None,
+            swap_router_address=None,
+            swap_calldata=None,
+        )
+    )
+    yield Record("signed", data=request_data(operation))
+    submitted: SwapSubmission = yield Call(operation)
+    result = yield from follow(submitted, plan.wait, plan.wait_timeout, plan.poll_interval, clock)
+    result._journey_id = journey_id
+    return result
+
+
+def _checked_order(plan: SwapPlan, quote: Quote, chains: list[Chain], clock: Clock) -> Flow[Order]:
+    """Check ``quote``, read the balances, build the order, and check the quote again:
+    everything before signing, for the first quote and each new one alike."""
     check_quote(
         quote,
         now=clock.time(),
@@ -353,31 +418,7 @@ def swap(plan: SwapPlan, *, clock: Clock, journey: str | None = None) -> Flow[Sw
         max_fee_cap=plan.max_fee_cap,
         min_amount_out=plan.min_amount_out,
     )
-    yield Record("verified", data={"intents": len(order.intents)})
-    # The signed order is held only by the operation, which seals it: this frame is in
-    # the traceback if the submission fails, and a signature would be recorded with it.
-    operation = operations.submit_swap(
-        submission(
-            sign_order(
-                order,
-                plan.signer,
-                registry=plan.registry,
-                trusted_routers=plan.trusted_routers,
-                unsafe_trust_service_parties=plan.unsafe_trust_service_parties,
-                unsafe_trust_router_output=plan.unsafe_trust_router_output,
-            ),
-            slippage_bps=plan.slippage_bps,
-            user_address=None,
-            chain_id=None,
-            swap_router_address=None,
-            swap_calldata=None,
-        )
-    )
-    yield Record("signed", data=request_data(operation))
-    submitted: SwapSubmission = yield Call(operation)
-    result = yield from follow(submitted, plan.wait, plan.wait_timeout, plan.poll_interval, clock)
-    result._journey_id = journey_id
-    return result
+    return order
 
 
 def follow(
@@ -425,6 +466,7 @@ def _plan_data(plan: SwapPlan) -> dict[str, Any]:
         "max_fee_cap": plan.max_fee_cap,
         "min_amount_out": plan.min_amount_out,
         "max_total_fee": plan.max_total_fee,
+        "requote": plan.requote,
         "wait": plan.wait,
         "wait_timeout": plan.wait_timeout,
         "poll_interval": plan.poll_interval,
