@@ -18,8 +18,10 @@ import dataclasses
 import inspect
 import itertools
 import json
+import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -69,6 +71,10 @@ ELSEWHERE = {
     ("flash", "deposit"): "tests/flash/test_deposit.py (needs an EVM)",
     ("routing", "execute_route"): "tests/routing/test_execution.py (needs an EVM)",
     ("routing", "check_permit2_allowance"): "tests/routing/test_execution.py (needs an EVM)",
+    **{
+        (service, "resume"): "tests/journal (needs a journal with an interrupted journey)"
+        for service in ("flash", "routing", "relayer", "gateway")
+    },
 }
 """Methods whose every argument is proven on the wire by another module."""
 
@@ -484,7 +490,25 @@ def policy_in_force(env: Env, value: Any, result: Any, error: BaseException | No
     assert all(any(active is value for active in policies) for policies in seen), seen
 
 
+def journal_opened(env: Env, value: Any, result: Any, error: BaseException | None) -> None:
+    assert env.made[-1].journal.path == value
+
+
+def step_hook_kept(env: Env, value: Any, result: Any, error: BaseException | None) -> None:
+    # A read is no journey: the hook is kept for the journeys (tests/journal).
+    assert env.made[-1]._transport.hooks.on_step is value
+
+
+def progress_shown(env: Env, value: Any, result: Any, error: BaseException | None) -> None:
+    from xswap_sdk._progress import ProgressPrinter
+
+    assert isinstance(env.made[-1]._transport.hooks.on_step, ProgressPrinter)
+
+
 COMMON: dict[str, Sample] = {
+    "journal": Sample(From(lambda env: Path(tempfile.mkdtemp()) / "wire.db"), journal_opened),
+    "on_step": Sample(From(lambda env: Collect()), step_hook_kept),
+    "progress": Sample(True, progress_shown),
     "timeout": Sample(1.25, timeout_applied),
     "extra_headers": Sample({"X-Extra-Wire": "e-1"}, headers_sent),
     "extra_query": Sample({"wireExtra": "q-1"}, wire("wireExtra", lambda _: "q-1")),
@@ -889,6 +913,9 @@ FLASH: dict[tuple[str, str], Sample] = {
     ("build_order", "min_amount_out"): Sample(10**30, refused(errors.UnsafePayloadError)),
     ("build_order", "max_fee_cap"): Sample(1, refused(errors.QuoteRejectedError)),
     ("swap", "min_amount_out"): Sample(10**30, refused(errors.UnsafePayloadError)),
+    # Checked before any I/O; what they do is tested in tests/journal/test_requote.py.
+    ("swap", "requote"): Sample(99, refused(errors.InvalidInputError)),
+    ("swap", "accept_quote"): Sample("not callable", refused(errors.InvalidInputError)),
     ("login", "signer"): Sample(SECOND_WALLET, wire("userAddress", lambda w: w.address)),
     ("*", "referred_by_code"): Sample("REF-WIRE", wire("referredByCode")),
     ("request_auth_message", "user_address"): Sample(OTHER, wire("userAddress")),
