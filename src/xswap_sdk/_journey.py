@@ -15,8 +15,9 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from ._flow import Begin
+from ._logging import logger
 from ._operation import Operation
-from .errors import WaitTimeoutError, XSwapError
+from .errors import JournalError, WaitTimeoutError, XSwapError
 from .journal import Journal, JourneyState, StepEvent, StepHook
 from .journal import _plain as plain
 
@@ -107,14 +108,30 @@ class JourneyLog:
         if state is not None:
             self.ended_as = state
         if self.journal is not None and self.journey_id is not None:
-            self.journal.record(
-                self.journey_id,
-                step,
-                status,
-                values,
-                state=state,  # type: ignore[arg-type]
-            )
+            try:
+                self.journal.record(
+                    self.journey_id,
+                    step,
+                    status,
+                    values,
+                    state=state,  # type: ignore[arg-type]
+                )
+            except Exception as exc:
+                self._not_written(step, status, exc)
         return StepEvent(self.journey_id, self.kind, step, status, values)
+
+    def _not_written(self, step: str, status: str, exc: Exception) -> None:
+        # Before a money-moving request (what it signed, "sending", a payment) the journal
+        # is what makes a crash recoverable: without it, nothing is sent. After, the
+        # result matters more than its record.
+        what = f"{self.kind} journey {self.journey_id}: step {step}/{status}"
+        if step == "signed" or status == "sending":
+            raise JournalError(
+                f"could not write the journal ({type(exc).__name__}) for {what}; nothing was sent",
+                journey_id=self.journey_id,
+                step=step,
+            ) from None
+        logger.warning("could not write the journal (%s) for %s", type(exc).__name__, what)
 
     def watch(self, data: Mapping[str, Any], now: float) -> None:
         """Start watching a wait that says its ``expected_seconds`` (any other step ends

@@ -73,6 +73,7 @@ __all__ = [
     "InsufficientMaxFeeError",
     "InternalServerError",
     "InvalidInputError",
+    "JournalError",
     "LoginError",
     "MissingCredentialsError",
     "MissingDependencyError",
@@ -968,6 +969,22 @@ class PolicyRefusedError(SigningError):
             f"the signing policy refused {what} ({rule}): {_shown(reason, quoted=False)}. "
             "Nothing was signed or sent."
         )
+
+
+class JournalError(XSwapError):
+    """The journal could not be written before a money-moving request, so the request
+    was not sent (a journey that could not be resumed is not started). A write that
+    fails after the request only logs a warning: the call's result is not lost.
+
+    Attributes:
+        journey_id: the journey, when it has one.
+        step: the step that could not be written.
+    """
+
+    def __init__(self, message: str, *, journey_id: str | None, step: str) -> None:
+        self.journey_id = journey_id
+        self.step = step
+        super().__init__(message)
 
 
 class SimulationError(XSwapError):

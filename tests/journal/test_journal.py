@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -250,3 +251,41 @@ async def test_a_slow_wait_is_reported_slow_then_stuck_never_suggesting_a_resend
     err = capsys.readouterr().err
     assert "] stuck: " in err
     assert "usually about 60 s; do not submit again" in err
+
+
+class FailingJournal(SQLiteJournal):
+    """A journal whose disk fills up at a given step."""
+
+    def __init__(self, path: Path, failing: tuple[str, str]) -> None:
+        super().__init__(path)
+        self.failing = failing
+
+    def record(self, journey_id: str, step: str, status: str, data: Any, **kw: Any) -> None:
+        if (step, status) == self.failing:
+            raise OSError("disk full")
+        super().record(journey_id, step, status, data, **kw)
+
+
+async def test_a_journal_that_cannot_be_written_before_sending_stops_the_send(
+    kind: str, tmp_path: Path
+) -> None:
+    with Sandbox() as sb:
+        journal = FailingJournal(tmp_path / "j.db", ("submitted", "sending"))
+        relayer = client(sb, "relay", kind, journal=journal)
+        with pytest.raises(errors.JournalError) as stopped:
+            await resolve(start("relay", relayer))
+        assert stopped.value.sent == "not_sent"
+        assert stopped.value.step == "submitted"
+        assert money_requests(sb, "relay") == []
+
+
+async def test_a_journal_write_failing_after_the_request_keeps_the_result(
+    kind: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    with Sandbox() as sb:
+        journal = FailingJournal(tmp_path / "j.db", ("submitted", "ok"))
+        relayer = client(sb, "relay_sync", kind, journal=journal)
+        record = await resolve(start("relay_sync", relayer))
+        assert record.status
+        assert len(money_requests(sb, "relay_sync")) == 1
+    assert "could not write the journal (OSError)" in caplog.text
