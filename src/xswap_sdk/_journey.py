@@ -11,6 +11,8 @@ was sent.
 
 from __future__ import annotations
 
+import os
+import socket
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -21,7 +23,25 @@ from .errors import JournalError, WaitTimeoutError, XSwapError
 from .journal import Journal, JourneyState, StepEvent, StepHook
 from .journal import _plain as plain
 
-__all__ = ["SLOW_FACTOR", "STUCK_FACTOR", "JourneyLog", "end_state", "request_data"]
+__all__ = [
+    "OWNER",
+    "SLOW_FACTOR",
+    "STUCK_FACTOR",
+    "JourneyLog",
+    "end_state",
+    "owner",
+    "request_data",
+]
+
+OWNER: Final = "owner"
+"""The key of the process running a journey, in its ``started`` and ``resumed`` steps."""
+
+
+def owner() -> dict[str, Any]:
+    """This process, as a journey's owner: so that a resume elsewhere can tell whether
+    the journey is still being run."""
+    return {"pid": os.getpid(), "host": socket.gethostname()}
+
 
 SLOW_FACTOR: Final = 1.5
 """A wait is reported ``slow`` once it has taken this many times its expected time."""
@@ -91,8 +111,9 @@ class JourneyLog:
             return None, None
         if step.resume is not None:
             log = cls(journal, on_step, step.kind, step.resume)
-            return log, log.record("resumed", "ok", step.data)
-        journey_id = None if journal is None else journal.start(step.kind, step.data)
+            return log, log.record("resumed", "ok", {**step.data, OWNER: owner()})
+        data = step.data if journal is None else {**step.data, OWNER: owner()}
+        journey_id = None if journal is None else journal.start(step.kind, data)
         log = cls(journal, on_step, step.kind, journey_id)
         return log, StepEvent(journey_id, step.kind, "started", "started", plain(step.data))
 

@@ -19,6 +19,7 @@ payload, byte for byte.
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -26,6 +27,7 @@ from typing import Any, Generic, TypeVar
 import httpx
 
 from ._flow import Begin, Call, Flow, Record
+from ._journey import OWNER
 from ._operation import Operation
 from ._options import NOT_GIVEN
 from .errors import InvalidInputError
@@ -40,6 +42,7 @@ __all__ = [
     "position",
     "resend",
     "resume",
+    "running_elsewhere",
 ]
 
 T = TypeVar("T")
@@ -146,12 +149,17 @@ class ResumeSpec(Generic[T]):
     restart: Callable[[], Flow[T]] | None = None
 
 
-def load(journal: Journal | None, journey_id: object, kinds: tuple[str, ...]) -> Journey:
+def load(
+    journal: Journal | None, journey_id: object, kinds: tuple[str, ...], *, force: bool = False
+) -> Journey:
     """The journey to resume, checked before any I/O.
 
     Raises:
-        InvalidInputError: no journal, no such journey, or one this client cannot resume.
+        InvalidInputError: no journal, no such journey, one this client cannot resume, or
+            one still run by a live process of this host (unless ``force``).
     """
+    if not isinstance(force, bool):
+        raise InvalidInputError("force", "must be True or False")
     if journal is None:
         raise InvalidInputError(
             "journal",
@@ -167,7 +175,41 @@ def load(journal: Journal | None, journey_id: object, kinds: tuple[str, ...]) ->
             "journey_id",
             f"is a {journey.kind} journey; this client resumes {', '.join(kinds)} journeys",
         )
+    pid = running_elsewhere(journey)
+    if pid is not None and not force:
+        # Resuming a journey its own process is still running could send its request
+        # twice (both would send the journaled bytes).
+        raise InvalidInputError(
+            "journey_id",
+            f"journey {journey.id} is still being run by process {pid} on this host; "
+            "wait for it, or pass force=True (--force) if that process is not this journey's",
+        )
     return journey
+
+
+def running_elsewhere(journey: Journey) -> int | None:
+    """The pid of another live process of this host that owns ``journey`` (the last to
+    start or resume it), or ``None``."""
+    if journey.state in DONE_STATES:
+        return None
+    found: Mapping[str, Any] | None = None
+    for step in journey.steps:
+        if isinstance(step.data.get(OWNER), Mapping):
+            found = step.data[OWNER]
+    if found is None or found.get("host") != socket.gethostname():
+        return None
+    pid = found.get("pid")
+    if not isinstance(pid, int) or pid == os.getpid():
+        return None
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return None
+    except PermissionError:
+        return pid  # alive, another user's
+    except OSError:
+        return None
+    return pid
 
 
 def resume(journey: Journey, spec: ResumeSpec[Any]) -> Flow[Any]:

@@ -289,3 +289,34 @@ async def test_a_journal_write_failing_after_the_request_keeps_the_result(
         assert record.status
         assert len(money_requests(sb, "relay_sync")) == 1
     assert "could not write the journal (OSError)" in caplog.text
+
+
+def test_a_journey_its_live_process_still_runs_is_not_resumed(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    path = tmp_path / "j.db"
+    # A live process of this host, other than this one, owns the journey.
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        journal = SQLiteJournal(path)
+        journey_id = journal.start("relay", {"owner": {"pid": other.pid, "host": _host()}})
+        with Sandbox() as sb:
+            relayer = sb.relayer_client(journal=path)
+            with pytest.raises(errors.InvalidInputError, match=f"process {other.pid}"):
+                relayer.resume(journey_id)
+            # --force: the caller knows that process is not the journey's.
+            assert relayer.resume(journey_id, force=True).state == "failed"
+    finally:
+        other.kill()
+        other.wait()
+    # Once it is gone, resume proceeds (here: nothing was journaled to send).
+    other_journey = journal.start("relay", {"owner": {"pid": other.pid, "host": _host()}})
+    with Sandbox() as sb:
+        assert sb.relayer_client(journal=path).resume(other_journey).state == "failed"
+
+
+def _host() -> str:
+    import socket
+
+    return socket.gethostname()

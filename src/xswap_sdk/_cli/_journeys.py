@@ -112,7 +112,7 @@ def _resume(args: argparse.Namespace, out: Output) -> int:
         entry: dict[str, Any] = {"id": journey_id, "kind": journey.kind}
         try:
             with _client(journey.kind, path) as client:
-                resumed = client.resume(journey_id)
+                resumed = client.resume(journey_id, force=args.force)
             entry["state"] = resumed.state
             code = STATE_CODES.get(resumed.state, ExitCode.UNKNOWN)
         except XSwapError as error:
@@ -142,6 +142,12 @@ def _journeys_arguments(parser: argparse.ArgumentParser) -> None:
 def _resume_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("ids", nargs="*", metavar="ID", help="journey ids (xswap journeys)")
     parser.add_argument("--all", action="store_true", help="every journey still running")
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="resume even a journey a live process of this host started (only when that "
+        "process is not the journey's)",
+    )
     _journal_option(parser)
 
 

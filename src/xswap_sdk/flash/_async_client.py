@@ -851,7 +851,9 @@ class AsyncFlashClient(AsyncAPIClient):
         await transport.ensure_login(options)
         return await transport.run(swaps.swap(plan, clock=self.clock), options)
 
-    async def resume(self, journey_id: str, **options: Unpack[RequestOptions]) -> ResumeResult:
+    async def resume(
+        self, journey_id: str, *, force: bool = False, **options: Unpack[RequestOptions]
+    ) -> ResumeResult:
         """Finish a ``swap`` journey from the client's journal after a crash.
 
         Never signs again what was signed, and never sends the order a second time when
@@ -863,15 +865,18 @@ class AsyncFlashClient(AsyncAPIClient):
 
         Args:
             journey_id: the journey's id (``result.journey_id``, ``xswap journeys``).
+            force: resume even though a live process of this host started (or last
+                resumed) the journey; only when that process is not this journey's.
             **options: per-call options for these calls (`RequestOptions`): ``timeout``,
                 ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
                 ``extra_body``; see "Per-call options" in the configuration guide.
 
         Raises:
-            InvalidInputError: no journal, no such swap journey, or a signer is needed
+            InvalidInputError: a journey still run by a live process (without
+                ``force``), no journal, no such swap journey, or a signer is needed
                 and there is none.
         """
-        journey = resumes.load(self.journal, journey_id, ("swap",))
+        journey = resumes.load(self.journal, journey_id, ("swap",), force=force)
         signer = self._session.signer or resumes.env_signer()
         restart = None
         if signer is not None:

@@ -568,7 +568,9 @@ class AsyncGatewayClient(AsyncAPIClient):
         del signed  # the operation holds the signatures sealed; keep them out of this frame
         return await self._transport.run(operations.transfer_journey(operation), options)
 
-    async def resume(self, journey_id: str, **options: Unpack[RequestOptions]) -> ResumeResult:
+    async def resume(
+        self, journey_id: str, *, force: bool = False, **options: Unpack[RequestOptions]
+    ) -> ResumeResult:
         """Finish a ``transfer`` journey from the client's journal after a crash.
 
         An attestation in the journal is returned to mint from
@@ -580,14 +582,17 @@ class AsyncGatewayClient(AsyncAPIClient):
 
         Args:
             journey_id: the journey's id (``result.journey_id``, ``xswap journeys``).
+            force: resume even though a live process of this host started (or last
+                resumed) the journey; only when that process is not this journey's.
             **options: per-call options for these calls (`RequestOptions`): ``timeout``,
                 ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
                 ``extra_body``; see "Per-call options" in the configuration guide.
 
         Raises:
-            InvalidInputError: no journal, or no such ``transfer`` journey.
+            InvalidInputError: a journey still run by a live process (without
+                ``force``), no journal, or no such ``transfer`` journey.
         """
-        journey = resumes.load(self.journal, journey_id, ("transfer",))
+        journey = resumes.load(self.journal, journey_id, ("transfer",), force=force)
         flow = resumes.resume(journey, operations.resume_spec(journey))
         return resumes.finish(self.journal, journey, await self._transport.run(flow, options))
 

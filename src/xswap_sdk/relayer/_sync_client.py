@@ -512,7 +512,9 @@ class RelayerClient(SyncAPIClient):
         operation = operations.submit_signed_tx(self.paths, request)
         return self._transport.request(operation, options)
 
-    def resume(self, journey_id: str, **options: Unpack[RequestOptions]) -> ResumeResult:
+    def resume(
+        self, journey_id: str, *, force: bool = False, **options: Unpack[RequestOptions]
+    ) -> ResumeResult:
         """Finish a ``relay`` or ``relay_sync`` journey from the client's journal after a crash.
 
         Resends the journaled transaction only when it never left, and never one paid
@@ -523,14 +525,17 @@ class RelayerClient(SyncAPIClient):
 
         Args:
             journey_id: the journey's id (``result.journey_id``, ``xswap journeys``).
+            force: resume even though a live process of this host started (or last
+                resumed) the journey; only when that process is not this journey's.
             **options: per-call options for these calls (`RequestOptions`): ``timeout``,
                 ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
                 ``extra_body``; see "Per-call options" in the configuration guide.
 
         Raises:
-            InvalidInputError: no journal, or no such ``relay`` or ``relay_sync`` journey.
+            InvalidInputError: a journey still run by a live process (without
+                ``force``), no journal, or no such ``relay`` or ``relay_sync`` journey.
         """
-        journey = resumes.load(self.journal, journey_id, ("relay", "relay_sync"))
+        journey = resumes.load(self.journal, journey_id, ("relay", "relay_sync"), force=force)
         flow = resumes.resume(journey, operations.resume_spec(journey))
         return resumes.finish(self.journal, journey, self._transport.run(flow, options))
 

@@ -809,7 +809,9 @@ class RoutingClient(SyncAPIClient):
         )
         return self._transport.run(flow, wait_options(options))
 
-    def resume(self, journey_id: str, **options: Unpack[RequestOptions]) -> ResumeResult:
+    def resume(
+        self, journey_id: str, *, force: bool = False, **options: Unpack[RequestOptions]
+    ) -> ResumeResult:
         """Finish a ``gasless_swap`` journey from the client's journal after a crash.
 
         Resends the journaled signature only when it never left; once submitted, polls
@@ -822,14 +824,17 @@ class RoutingClient(SyncAPIClient):
 
         Args:
             journey_id: the journey's id (``result.journey_id``, ``xswap journeys``).
+            force: resume even though a live process of this host started (or last
+                resumed) the journey; only when that process is not this journey's.
             **options: per-call options for these calls (`RequestOptions`): ``timeout``,
                 ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
                 ``extra_body``; see "Per-call options" in the configuration guide.
 
         Raises:
-            InvalidInputError: no journal, or no such ``gasless_swap`` journey.
+            InvalidInputError: a journey still run by a live process (without
+                ``force``), no journal, or no such ``gasless_swap`` journey.
         """
-        journey = resumes.load(self.journal, journey_id, ("gasless_swap",))
+        journey = resumes.load(self.journal, journey_id, ("gasless_swap",), force=force)
         from_chain = (journey.arguments.get("request") or {}).get("from_chain")
         spec = gasless.resume_spec(
             self.paths,
