@@ -248,7 +248,7 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
     ) -> tuple[Any, XSwapError | None]:
         """A money-moving call of a journey: its exact body written before it leaves,
         its answer (or whether it arrived) after."""
-        await self._step(log, log.sending(step.operation))
+        await self._step(log, log.sending(step.operation, self.clock.time()))
         try:
             result = await self.request(step.operation, options, until=step.until, on_paid=log.paid)
         except XSwapError as exc:

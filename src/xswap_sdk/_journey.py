@@ -192,9 +192,11 @@ class JourneyLog:
         }
         return self.record(step, "ok", data)
 
-    def sending(self, operation: Operation[Any]) -> StepEvent:
-        """``submitted/sending``: the exact request, written before it leaves."""
-        return self.record("submitted", "sending", request_data(operation))
+    def sending(self, operation: Operation[Any], now: float) -> StepEvent:
+        """``submitted/sending``: the exact request, written before it leaves, and the
+        time by the client's clock (``clock_time``: what a service's records are
+        compared with when resume looks for a request that may have arrived)."""
+        return self.record("submitted", "sending", {**request_data(operation), "clock_time": now})
 
     def paid(self, payment: Mapping[str, str]) -> None:
         """``paid/ok``: the x402 payment header about to be sent with the request (its

@@ -238,7 +238,7 @@ class SyncTransport(BaseTransport[httpx.Client]):
     ) -> tuple[Any, XSwapError | None]:
         """A money-moving call of a journey: its exact body written before it leaves,
         its answer (or whether it arrived) after."""
-        self._step(log, log.sending(step.operation))
+        self._step(log, log.sending(step.operation, self.clock.time()))
         try:
             result = self.request(step.operation, options, until=step.until, on_paid=log.paid)
         except XSwapError as exc:

@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
+from xswap_sdk import errors
 from xswap_sdk.journal import SQLiteJournal, StepEvent
+from xswap_sdk.registry import DEFAULT_REGISTRY
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.testing import TEST_PRIVATE_KEY
 
@@ -145,3 +147,43 @@ async def test_without_a_signer_a_gasless_swap_stopped_before_signing_just_fails
         assert money_requests(sb, "gasless_swap") == []
     assert resumed.state == "failed"
     assert resumed.journey.steps[-1].status == "not_sent"
+
+
+async def test_a_swap_whose_answer_was_lost_is_found_in_the_history_and_followed(
+    kind: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "j.db"
+    with Sandbox() as sb:
+        fund(sb)
+        sb.faults.drop_after_processing(service="flash", path="/swap")
+        flash = client(sb, "swap", kind, journal=path)
+        with pytest.raises(errors.APIConnectionError) as lost:
+            await resolve(start("swap", flash))
+        assert lost.value.sent == "outcome_unknown"
+        [journey] = SQLiteJournal(path).journeys()
+        assert journey.state == "needs_attention"
+        resumed = await resolve(client(sb, "swap", kind, journal=path).resume(journey.id))
+        assert len(money_requests(sb, "swap")) == 1  # found, not sent again
+    assert resumed.state == "completed"
+    assert resumed.result.status == "completed"
+    assert resumed.journey.last("found") is not None
+
+
+async def test_a_resumed_transfer_is_ready_to_mint(kind: str, tmp_path: Path) -> None:
+    path = tmp_path / "j.db"
+
+    def crash(event: StepEvent) -> None:
+        if event.step == "attested":
+            raise Crash
+
+    with Sandbox() as sb:
+        fund(sb)
+        gateway = client(sb, "transfer", kind, journal=path, on_step=crash)
+        with pytest.raises(Crash):
+            await resolve(start("transfer", gateway))
+        [journey] = SQLiteJournal(path).journeys()
+        resumed = await resolve(client(sb, "transfer", kind, journal=path).resume(journey.id))
+        assert len(money_requests(sb, "transfer")) == 1
+    assert resumed.state == "completed"
+    mint = resumed.result.mint_call(42161)
+    assert mint.to == DEFAULT_REGISTRY.chain(42161).gateway_minter

@@ -570,7 +570,8 @@ def resume_spec(
         # the journal wrote "sending", is it. Anything else (none, or several) is a
         # question for a person.
         quote = args.get("quote") or {}
-        since = (where.sending.at if where.sending is not None else journey.created_at) - 5
+        sent_at = where.sending.data.get("clock_time") if where.sending is not None else None
+        since = (sent_at if isinstance(sent_at, int | float) else journey.created_at) - 5
         page: HistoryPage = yield Call(operations.get_history(page=1, page_size=_WAIT_PAGE_SIZE))
         found = [
             record
