@@ -90,7 +90,6 @@ BALANCES_PATH: Final = "/v1/balances"
 ESTIMATE_PATH: Final = "/v1/estimate"
 TRANSFER_PATH: Final = "/v1/transfer"
 
-_USDC_DECIMALS = 6
 _ZERO_ADDRESS = "0x" + "0" * 40
 _BPS = 10_000
 # The swap backend's default cap on a burn intent's fee (flash._trust.default_max_fee_cap):
