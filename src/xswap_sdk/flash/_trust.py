@@ -42,7 +42,7 @@ from ..gateway._operations import DEFAULT_FEE_CAP_BASE, DEFAULT_FEE_CAP_BPS, def
 from ..registry import GatewayChain, Registry, SwapRouter
 from ..signing._fields import pad_address
 from ..signing.burn_intents import BurnIntent, signable_problem
-from ..types import Address, ChainId, from_units, to_checksum
+from ..types import USDC_DECIMALS, Address, ChainId, from_units, to_checksum
 from .models import Chain, Quote, QuoteRequest
 
 __all__ = [
@@ -74,7 +74,7 @@ _MAX_UINT256 = 2**256 - 1
 
 
 def _usdc(units: int) -> str:
-    return f"{from_units(units, 6)} USDC"
+    return f"{from_units(units, USDC_DECIMALS)} USDC"
 
 
 def default_max_fee_cap(amount: int) -> int:
