@@ -42,7 +42,7 @@ from ..gateway._operations import DEFAULT_FEE_CAP_BASE, DEFAULT_FEE_CAP_BPS, def
 from ..registry import GatewayChain, Registry, SwapRouter
 from ..signing._fields import pad_address
 from ..signing.burn_intents import BurnIntent, signable_problem
-from ..types import USDC_DECIMALS, Address, ChainId, from_units, to_checksum
+from ..types import MAX_UINT256, USDC_DECIMALS, Address, ChainId, from_units, to_checksum
 from .models import Chain, Quote, QuoteRequest
 
 __all__ = [
@@ -70,7 +70,6 @@ TrustedRouters = Mapping[int, frozenset[str]]
 """Checked ``trusted_routers``: per destination chain id, the routers allowed there."""
 
 _BPS = 10_000
-_MAX_UINT256 = 2**256 - 1
 
 
 def _usdc(units: int) -> str:
@@ -549,9 +548,9 @@ def check_order_terms(
             )
         if intent.max_fee != fee:
             raise UnsafePayloadError(f"{where}.maxFee", expected=fee, received=intent.max_fee)
-        if intent.max_block_height != _MAX_UINT256:
+        if intent.max_block_height != MAX_UINT256:
             raise UnsafePayloadError(
-                f"{where}.maxBlockHeight", expected=_MAX_UINT256, received=intent.max_block_height
+                f"{where}.maxBlockHeight", expected=MAX_UINT256, received=intent.max_block_height
             )
         if hook_data is not None and intent.spec.hook_data.lower() != hook_data.lower():
             raise UnsafePayloadError(
