@@ -27,9 +27,13 @@ from .._operation import Operation, parser
 from .._pagination import DEFAULT_MAX_PAGES, Emit, PageWalk
 from ..errors import InvalidInputError, PaginationError
 from ..registry import Registry
-from ..relayer._x402 import GATEWAY_BATCHED_DOMAIN_NAME, GATEWAY_BATCHED_DOMAIN_VERSION
 from ..signing._fields import Uint256
-from ..signing.eip3009 import TransferAuthorization, sign_transfer_authorization
+from ..signing.eip3009 import (
+    GATEWAY_BATCHED_DOMAIN_NAME,
+    GATEWAY_BATCHED_DOMAIN_VERSION,
+    TransferAuthorization,
+    sign_transfer_authorization,
+)
 from ..signing.signer import Signer
 from ..types import Address
 from ._operations import domain_of
