@@ -79,6 +79,9 @@ from .models import (
 if TYPE_CHECKING:
     from web3 import AsyncWeb3
 
+    from ..signing.deposit import DepositTransaction
+    from ..signing.eip3009 import AuthorizationDeposit
+
 __all__ = ["FLASH_SERVICE", "AsyncFlashClient"]
 
 FLASH_SERVICE: Final = ServiceConfig(
@@ -948,14 +951,7 @@ class AsyncFlashClient(AsyncAPIClient):
             return DepositResult(
                 transaction=transaction, chain_id=plan.chain_id, relayer_tx_id=tx_id
             )
-        fields = transaction.to_transaction()
-        simulated = await web3io.async_check_by_simulation(
-            web3, plan.owner, [deposits.simulated_deposit(fields, plan, target)], simulate
-        )
-        tx_hash = await web3io.async_send_transaction(web3, signer, fields)
-        return DepositResult(
-            transaction=transaction, chain_id=plan.chain_id, tx_hash=tx_hash, simulation=simulated
-        )
+        return await self._send_deposit(web3, signer, transaction, plan, target, simulate)
 
     async def _deposit_by_authorization(
         self,
@@ -999,13 +995,25 @@ class AsyncFlashClient(AsyncAPIClient):
             tx_id = await relayer.relay(**call.relay_arguments())
             return DepositResult(transaction=call, chain_id=plan.chain_id, relayer_tx_id=tx_id)
         assert web3 is not None  # check_authorization_deposit refuses neither
-        fields = call.to_transaction()
+        return await self._send_deposit(web3, signer, call, plan, target, simulate)
+
+    async def _send_deposit(
+        self,
+        web3: AsyncWeb3[Any],
+        signer: Signer,
+        transaction: DepositTransaction | AuthorizationDeposit,
+        plan: deposits.DepositPlan,
+        target: deposits.DepositTarget,
+        simulate: SimulateOption,
+    ) -> DepositResult:
+        """Send a checked deposit from ``signer`` through ``web3``, simulated first."""
+        fields = transaction.to_transaction()
         simulated = await web3io.async_check_by_simulation(
             web3, plan.owner, [deposits.simulated_deposit(fields, plan, target)], simulate
         )
         tx_hash = await web3io.async_send_transaction(web3, signer, fields)
         return DepositResult(
-            transaction=call, chain_id=plan.chain_id, tx_hash=tx_hash, simulation=simulated
+            transaction=transaction, chain_id=plan.chain_id, tx_hash=tx_hash, simulation=simulated
         )
 
     async def wait_for_gateway_balance(

@@ -76,6 +76,9 @@ from .models import (
 if TYPE_CHECKING:
     from web3 import Web3
 
+    from ..signing.deposit import DepositTransaction
+    from ..signing.eip3009 import AuthorizationDeposit
+
 __all__ = ["FLASH_SERVICE", "FlashClient"]
 
 FLASH_SERVICE: Final = ServiceConfig(
@@ -943,14 +946,7 @@ class FlashClient(SyncAPIClient):
             return DepositResult(
                 transaction=transaction, chain_id=plan.chain_id, relayer_tx_id=tx_id
             )
-        fields = transaction.to_transaction()
-        simulated = web3io.check_by_simulation(
-            web3, plan.owner, [deposits.simulated_deposit(fields, plan, target)], simulate
-        )
-        tx_hash = web3io.send_transaction(web3, signer, fields)
-        return DepositResult(
-            transaction=transaction, chain_id=plan.chain_id, tx_hash=tx_hash, simulation=simulated
-        )
+        return self._send_deposit(web3, signer, transaction, plan, target, simulate)
 
     def _deposit_by_authorization(
         self,
@@ -994,13 +990,25 @@ class FlashClient(SyncAPIClient):
             tx_id = relayer.relay(**call.relay_arguments())
             return DepositResult(transaction=call, chain_id=plan.chain_id, relayer_tx_id=tx_id)
         assert web3 is not None  # check_authorization_deposit refuses neither
-        fields = call.to_transaction()
+        return self._send_deposit(web3, signer, call, plan, target, simulate)
+
+    def _send_deposit(
+        self,
+        web3: Web3,
+        signer: Signer,
+        transaction: DepositTransaction | AuthorizationDeposit,
+        plan: deposits.DepositPlan,
+        target: deposits.DepositTarget,
+        simulate: SimulateOption,
+    ) -> DepositResult:
+        """Send a checked deposit from ``signer`` through ``web3``, simulated first."""
+        fields = transaction.to_transaction()
         simulated = web3io.check_by_simulation(
             web3, plan.owner, [deposits.simulated_deposit(fields, plan, target)], simulate
         )
         tx_hash = web3io.send_transaction(web3, signer, fields)
         return DepositResult(
-            transaction=call, chain_id=plan.chain_id, tx_hash=tx_hash, simulation=simulated
+            transaction=transaction, chain_id=plan.chain_id, tx_hash=tx_hash, simulation=simulated
         )
 
     def wait_for_gateway_balance(
