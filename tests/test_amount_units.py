@@ -61,7 +61,7 @@ NOT_AMOUNTS: dict[str, str] = {
     # Signing policies: the largest slippage a call may accept.
     "xswap_sdk.policy.Policy.max_slippage": PERCENT,
     # Timings of responses, events and the sandbox.
-    "xswap_sdk._transport.RawResponse.elapsed": SECONDS,
+    "xswap_sdk._capture.RawResponse.elapsed": SECONDS,
     "xswap_sdk.events.ResponseEvent.elapsed": SECONDS,
     "xswap_sdk.events.RetryEvent.delay": SECONDS,
     "xswap_sdk.journal.JournalStep.at": SECONDS,

@@ -81,3 +81,42 @@ def test_response_validation_error_takes_outcome_unknown() -> None:
     assert exc.outcome_unknown
     assert "check its status" in str(exc)
     assert not errors.ResponseValidationError("x").outcome_unknown
+
+
+def test_every_api_error_holds_one_request_info() -> None:
+    info = errors.RequestInfo("POST", "/api/submit-tx", trace_id="t-1", outcome_unknown=True)
+    made = [
+        errors.APIStatusError("no", status_code=500, request_info=info),
+        errors.EnvelopeError("no", code=7, status_code=200, request_info=info),
+        errors.APIConnectionError(request_info=info),
+        errors.ResponseTooLargeError(limit=10, request_info=info),
+        errors.RedirectError(status_code=302, location_origin=None, request_info=info),
+        errors.PaginationError("loops", page=2, request_info=info),
+    ]
+    for error in made:
+        assert error.request_info is info
+        assert (error.method, error.path, error.trace_id) == ("POST", "/api/submit-tx", "t-1")
+        assert error.outcome_unknown is True
+    # The keywords describe the same object, and the answer may settle the outcome later.
+    error = errors.APIStatusError(
+        "no", status_code=500, method="POST", path="/api/submit-tx", trace_id="t-1"
+    )
+    assert error.request_info == errors.RequestInfo("POST", "/api/submit-tx", "t-1")
+    error.outcome_unknown = True
+    assert error.request_info == info
+    assert "POST /api/submit-tx -> HTTP 500: no (trace id t-1)" in str(error)
+
+
+def test_the_typed_fee_error_keeps_the_request_info_of_the_plain_one() -> None:
+    plain = errors.BadRequestError(
+        "Insufficient max fee: expected at least 2.000125, got 2",
+        status_code=400,
+        method="POST",
+        path="/v1/transfer",
+        trace_id="t-2",
+        outcome_unknown=True,
+    )
+    typed = errors.InsufficientMaxFeeError.from_error(plain)
+    assert typed is not None
+    assert typed.request_info is plain.request_info
+    assert typed.trace_id == "t-2"

@@ -21,9 +21,9 @@ from ._version import __version__
 
 if _typing.TYPE_CHECKING:
     from . import errors
+    from ._capture import RawResponse
     from ._clock import Clock, SystemClock, VirtualClock
     from ._options import NOT_GIVEN, NotGiven, RequestOptions, WaitOptions
-    from ._transport import RawResponse
     from .chains import KnownChain
     from .flash import AsyncFlashClient, FlashClient
     from .gateway import AsyncGatewayClient, GatewayClient
@@ -93,7 +93,7 @@ _HOMES = {
     "MAX_UINT256": (".types", "MAX_UINT256"),
     "NOT_GIVEN": ("._options", "NOT_GIVEN"),
     "NotGiven": ("._options", "NotGiven"),
-    "RawResponse": ("._transport", "RawResponse"),
+    "RawResponse": ("._capture", "RawResponse"),
     "RelayerClient": (".relayer", "RelayerClient"),
     "RequestOptions": ("._options", "RequestOptions"),
     "RoutingClient": (".routing", "RoutingClient"),

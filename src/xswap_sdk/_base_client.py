@@ -19,6 +19,7 @@ import httpx
 from pydantic import SecretStr
 
 from ._auth import ApiKeyAuth, Auth
+from ._capture import RawResponse, capture_responses
 from ._clock import SYSTEM_CLOCK, Clock
 from ._framing import Framing
 from ._gate import pool_size
@@ -35,7 +36,8 @@ from ._options import (
     check_limits,
 )
 from ._policy_scope import scoped
-from ._transport import BaseTransport, Hooks, Pool, RawResponse, capture_responses
+from ._pool import Pool
+from ._transport import BaseTransport, Hooks
 from .errors import InvalidInputError
 from .events import RequestHook, ResponseHook, RetryHook
 from .journal import Journal, JournalArg, StepHook

@@ -360,10 +360,7 @@ def check_simulation(owner: str, intents: Sequence[Intent], result: Any) -> Simu
 
 # -- what a Gateway contract call means
 
-_ATTESTATION: Final = bytes.fromhex("ff6fb334")
-_ATTESTATION_SET: Final = bytes.fromhex("1e12db71")
 _SPEC_VALUE: Final = 272
-_SPEC_MIN: Final = 340
 
 
 def _spec_credit(spec: bytes) -> tuple[str, str, int]:
@@ -381,19 +378,28 @@ def attested_credits(payload: bytes) -> tuple[tuple[str, str, int], ...]:
     Raises:
         SimulationError: the payload is not an attestation the SDK can read.
     """
+    # Circle's magic numbers and header sizes, from the one decoder of the encoding
+    # (imported here: a routing client that never simulates a mint does not load it).
+    from .signing.attestations import (
+        _HEADER,
+        _SPEC_HEADER,
+        ATTESTATION_MAGIC,
+        ATTESTATION_SET_MAGIC,
+    )
+
     out = []
     offset, count = 0, 1
-    if payload[:4] == _ATTESTATION_SET:
+    if payload[:4] == ATTESTATION_SET_MAGIC:
         count, offset = int.from_bytes(payload[4:8], "big"), 8
     for _ in range(count):
-        if payload[offset : offset + 4] != _ATTESTATION:
+        if payload[offset : offset + 4] != ATTESTATION_MAGIC:
             raise SimulationError("the attestation to mint is not in Circle's encoding")
-        length = int.from_bytes(payload[offset + 36 : offset + 40], "big")
-        spec = payload[offset + 40 : offset + 40 + length]
-        if len(spec) < _SPEC_MIN or length < _SPEC_MIN:
+        length = int.from_bytes(payload[offset + _HEADER - 4 : offset + _HEADER], "big")
+        spec = payload[offset + _HEADER : offset + _HEADER + length]
+        if len(spec) < _SPEC_HEADER or length < _SPEC_HEADER:
             raise SimulationError("the attestation to mint holds a truncated transfer spec")
         out.append(_spec_credit(spec))
-        offset += 40 + length
+        offset += _HEADER + length
     return tuple(out)
 
 

@@ -26,11 +26,8 @@ sees none.
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import json
-import threading
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 from urllib.parse import urlencode
@@ -40,6 +37,7 @@ from pydantic import ValidationError
 
 from ._auth import Auth
 from ._body import BoundedBody, decode_body, decode_error_body
+from ._capture import RawResponse, _captures, capture_responses
 from ._clock import SYSTEM_CLOCK, Clock
 from ._framing import Framing
 from ._gate import AsyncGate, Gate
@@ -47,7 +45,6 @@ from ._logging import SENSITIVE_HEADERS, log_response, log_retry, logger
 from ._models import WireModel
 from ._operation import Operation
 from ._options import (
-    DEFAULT_TIMEOUT,
     ClientOptions,
     RequestOptions,
     check_deadline,
@@ -56,6 +53,7 @@ from ._options import (
     clip_timeout,
     normalize_timeout,
 )
+from ._pool import ClientT, Pool
 from ._retry import is_retryable, parse_retry_after, retry_delay
 from ._version import __version__
 from .errors import (
@@ -105,7 +103,6 @@ __all__ = [
 ]
 
 T = TypeVar("T")
-ClientT = TypeVar("ClientT", httpx.Client, httpx.AsyncClient)
 
 USER_AGENT = f"xswap-sdk-python/{__version__}"
 _TRACE_HEADERS = ("x-trace-id", "x-request-id", "traceparent")
@@ -120,122 +117,6 @@ class Payer(Protocol):
     def pay(self, error: PaymentRequiredError, /) -> Mapping[str, str] | None:
         """The payment headers for ``error``'s requirements."""
         ...
-
-
-# ---------------------------------------------------------------------------- raw access
-
-
-@dataclass(frozen=True, slots=True, repr=False)
-class RawResponse:
-    """One HTTP response as received, for status and headers beyond the parsed model.
-
-    Collected by a client's ``capture_responses()``; one per attempt, so retried
-    responses appear too. The request's own headers (which carry credentials) are not
-    kept, and credentials in a body (the JWT a login returns) are replaced by
-    ``"[redacted]"``.
-    """
-
-    service: str
-    """The service that answered: ``"flash"``, ``"routing"``, ``"relayer"`` or ``"gateway"``."""
-    method: str
-    """The HTTP method of the request (``"POST"``)."""
-    path: str
-    """The request path without its query string (``"/api/submit-tx"``)."""
-    status_code: int
-    """The HTTP status of the answer."""
-    headers: httpx.Headers
-    """The answer's headers, as received."""
-    content: bytes
-    """The answer's body, credentials replaced by ``"[redacted]"``."""
-    elapsed: float
-    """Seconds from sending the request to reading the whole answer."""
-    attempt: int
-    """Which attempt of the call this answer came from (``1`` for the first)."""
-
-    @property
-    def text(self) -> str:
-        """The body decoded as UTF-8."""
-        return self.content.decode("utf-8", errors="replace")
-
-    def json(self) -> Any:
-        """The body parsed as JSON."""
-        return json.loads(self.content)
-
-    def __repr__(self) -> str:
-        return f"<RawResponse {self.method} {self.path} {self.status_code}>"
-
-
-class _Capture(list[RawResponse]):
-    def __init__(self, pool: object) -> None:
-        super().__init__()
-        self.pool = pool
-
-
-_captures: contextvars.ContextVar[tuple[_Capture, ...]] = contextvars.ContextVar(
-    "xswap_sdk_captures", default=()
-)
-
-
-@contextlib.contextmanager
-def capture_responses(pool: object) -> Iterator[list[RawResponse]]:
-    """Collect the `RawResponse` of every call made through ``pool`` in this context."""
-    capture = _Capture(pool)
-    token = _captures.set((*_captures.get(), capture))
-    try:
-        yield capture
-    finally:
-        _captures.reset(token)
-
-
-# ---------------------------------------------------------------------------- the pool
-
-
-class Pool(Generic[ClientT]):
-    """The httpx client, created on first use and shared by ``with_options`` copies,
-    with its in-flight gate (see ``xswap_sdk._gate``).
-
-    A client passed in by the caller is used as is and never closed by us.
-    """
-
-    def __init__(
-        self,
-        factory: Callable[[], ClientT],
-        client: ClientT | None,
-        gate: Any = None,
-    ) -> None:
-        self._factory: Callable[[], ClientT] = factory
-        self._client: ClientT | None = client
-        self._given: ClientT | None = client
-        self._owned = client is None
-        self._closed = False
-        self._lock = threading.Lock()
-        self.gate = gate
-        """The `Gate` or `AsyncGate` every attempt passes, or ``None``."""
-
-    def get(self) -> ClientT:
-        """The httpx client, created now if this is the first request."""
-        if self._closed:
-            raise RuntimeError("this client has been closed; create a new one")
-        client = self._client
-        if client is None:
-            with self._lock:
-                if self._client is None:
-                    self._client = self._factory()
-                client = self._client
-        return client
-
-    @property
-    def timeout(self) -> httpx.Timeout:
-        """The timeout of a caller's httpx client, or of the one the SDK creates."""
-        return DEFAULT_TIMEOUT if self._given is None else self._given.timeout
-
-    def close(self) -> ClientT | None:
-        """Mark the pool closed; return the httpx client to close, if we created one."""
-        with self._lock:
-            self._closed = True
-            client = self._client if self._owned else None
-            self._client = None
-        return client
 
 
 # ---------------------------------------------------------------------------- shared logic

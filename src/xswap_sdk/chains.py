@@ -24,7 +24,7 @@ from types import MappingProxyType
 from typing import Final, Literal, get_args
 
 from .errors import InvalidInputError
-from .types import to_checksum
+from .types import MAX_UINT256, to_checksum
 
 __all__ = [
     "DEFAULT_CHAIN_FAMILIES",
@@ -86,7 +86,6 @@ DEFAULT_CHAIN_FAMILIES: Final[Mapping[int, ChainFamily]] = MappingProxyType(
 
 _U64 = 2**64 - 1
 _U128 = 2**128 - 1
-_U256 = 2**256 - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +111,7 @@ FAMILY_RULES: Final[Mapping[ChainFamily, FamilyRules]] = MappingProxyType(
     {
         "evm": FamilyRules(
             "a 20-byte hex address (0x + 40 hex digits, EIP-55 checksum if mixed case)",
-            _U256,
+            MAX_UINT256,
             "wei",
             authorizations=True,
         ),

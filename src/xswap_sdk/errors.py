@@ -54,6 +54,7 @@ from __future__ import annotations
 import re
 import reprlib
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from decimal import ROUND_CEILING, Decimal
 from typing import Any
 
@@ -87,6 +88,7 @@ __all__ = [
     "RateLimitError",
     "RedirectError",
     "RelayFailedError",
+    "RequestInfo",
     "ResponseTooDeepError",
     "ResponseTooLargeError",
     "ResponseValidationError",
@@ -289,16 +291,41 @@ class QuoteRejectedError(InvalidInputError):
         super().__init__(argument, rule)
 
 
+@dataclass(frozen=True, slots=True)
+class RequestInfo:
+    """Which request an `APIError` is about: every API error holds one, as ``request_info``.
+
+    Attributes:
+        method: the HTTP method of the request, e.g. ``"POST"``.
+        path: the request path without its query string, e.g. ``"/api/submit-tx"``.
+        trace_id: the service's trace or request id for it, for support tickets, when
+            an answer carried one.
+        outcome_unknown: ``True`` when a state-changing request was sent but no usable
+            answer came back, so the service may have acted on it.
+    """
+
+    method: str | None = None
+    path: str | None = None
+    trace_id: str | None = None
+    outcome_unknown: bool = False
+
+
 class APIError(XSwapError):
     """A request to a service failed.
 
+    Every subclass takes the request's description the same way: ``method=``, ``path=``,
+    ``trace_id=`` and ``outcome_unknown=`` as keywords, or one ``request_info=``
+    (`RequestInfo`); its attributes below read it.
+
     Attributes:
         message: what went wrong, without the method, the path or any secret.
-        method: the HTTP method of the request, e.g. ``"POST"``.
-        path: the request path without its query string, e.g. ``"/api/submit-tx"``.
-        outcome_unknown: ``True`` when a state-changing request was sent but no usable
-            answer came back, so the service may have acted on it. Check the status of what
-            you submitted before submitting again.
+        request_info: the `RequestInfo` of the failed request.
+        method: ``request_info.method``.
+        path: ``request_info.path``.
+        trace_id: ``request_info.trace_id``.
+        outcome_unknown: ``request_info.outcome_unknown``: ``True`` when a state-changing
+            request was sent but no usable answer came back, so the service may have
+            acted on it. Check the status of what you submitted before submitting again.
         attempts: how many times the request was sent before this error was raised
             (``1`` when it was not retried).
     """
@@ -311,13 +338,38 @@ class APIError(XSwapError):
         *,
         method: str | None = None,
         path: str | None = None,
+        trace_id: str | None = None,
         outcome_unknown: bool = False,
+        request_info: RequestInfo | None = None,
     ) -> None:
         self.message = message
-        self.method = method
-        self.path = path
-        self.outcome_unknown = outcome_unknown
+        self.request_info = request_info or RequestInfo(method, path, trace_id, outcome_unknown)
         super().__init__(message)
+
+    @property
+    def method(self) -> str | None:
+        """The HTTP method of the request (``request_info.method``)."""
+        return self.request_info.method
+
+    @property
+    def path(self) -> str | None:
+        """The request path without its query string (``request_info.path``)."""
+        return self.request_info.path
+
+    @property
+    def trace_id(self) -> str | None:
+        """The service's trace or request id, when an answer carried one."""
+        return self.request_info.trace_id
+
+    @property
+    def outcome_unknown(self) -> bool:
+        """Whether the service may have acted on the request (``request_info``'s)."""
+        return self.request_info.outcome_unknown
+
+    @outcome_unknown.setter
+    def outcome_unknown(self, value: bool) -> None:
+        # Known only once the answer is read (a 2xx whose envelope says failure).
+        self.request_info = replace(self.request_info, outcome_unknown=value)
 
     def _tail(self) -> str:
         tried = f" ({self.attempts} attempts)" if self.attempts > 1 else ""
@@ -337,7 +389,6 @@ class APIStatusError(APIError):
         body: the parsed JSON body, or the text when the body is not JSON; credentials
             and signatures in it are ``"[redacted]"``.
         code: the service's own error code when it sends one (``"AUTH_002"``, ``401``).
-        trace_id: the service's trace or request id, for support tickets.
         headers: the response headers.
     """
 
@@ -348,19 +399,15 @@ class APIStatusError(APIError):
         status_code: int,
         body: Any = None,
         code: str | int | None = None,
-        trace_id: str | None = None,
         headers: Mapping[str, str] | None = None,
-        method: str | None = None,
-        path: str | None = None,
-        outcome_unknown: bool = False,
+        **request: Any,
     ) -> None:
         self.status_code = status_code
         self.body = _redact_body(body)
         self.code = code
-        self.trace_id = trace_id
         # Case-insensitive, like the response's own headers.
         self.headers: Mapping[str, str] = httpx.Headers(dict(headers or {}))
-        super().__init__(message, method=method, path=path, outcome_unknown=outcome_unknown)
+        super().__init__(message, **request)
 
     @property
     def category(self) -> str | None:
@@ -439,11 +486,8 @@ class InsufficientMaxFeeError(BadRequestError):
             status_code=error.status_code,
             body=error.body,
             code=error.code,
-            trace_id=error.trace_id,
             headers=error.headers,
-            method=error.method,
-            path=error.path,
-            outcome_unknown=error.outcome_unknown,
+            request_info=error.request_info,
         )
         typed.attempts = error.attempts
         return typed
@@ -518,12 +562,10 @@ class APIConnectionError(APIError):
         message: str = "Connection error.",
         *,
         request_sent: bool = True,
-        method: str | None = None,
-        path: str | None = None,
-        outcome_unknown: bool = False,
+        **request: Any,
     ) -> None:
         self.request_sent = request_sent
-        super().__init__(message, method=method, path=path, outcome_unknown=outcome_unknown)
+        super().__init__(message, **request)
 
 
 class APITimeoutError(APIConnectionError):
@@ -548,7 +590,6 @@ class EnvelopeError(APIError):
             ``error.code`` string).
         status_code: the HTTP status, usually 200.
         body: the parsed body; credentials and signatures in it are ``"[redacted]"``.
-        trace_id: the service's trace id when present.
     """
 
     def __init__(
@@ -558,16 +599,12 @@ class EnvelopeError(APIError):
         code: str | int | None,
         status_code: int,
         body: Any = None,
-        trace_id: str | None = None,
-        method: str | None = None,
-        path: str | None = None,
-        outcome_unknown: bool = False,
+        **request: Any,
     ) -> None:
         self.code = code
         self.status_code = status_code
         self.body = _redact_body(body)
-        self.trace_id = trace_id
-        super().__init__(message, method=method, path=path, outcome_unknown=outcome_unknown)
+        super().__init__(message, **request)
 
     @property
     def category(self) -> str | None:
@@ -606,13 +643,11 @@ class ResponseValidationError(APIError):
         *,
         body: Any = None,
         errors: list[Any] | None = None,
-        method: str | None = None,
-        path: str | None = None,
-        outcome_unknown: bool = False,
+        **request: Any,
     ) -> None:
         self.body = _redact_body(body)
         self.errors = errors or []
-        super().__init__(message, method=method, path=path, outcome_unknown=outcome_unknown)
+        super().__init__(message, **request)
 
 
 class ResponseTooLargeError(ResponseValidationError):
@@ -632,9 +667,7 @@ class ResponseTooLargeError(ResponseValidationError):
         *,
         limit: int,
         status_code: int | None = None,
-        method: str | None = None,
-        path: str | None = None,
-        outcome_unknown: bool = False,
+        **request: Any,
     ) -> None:
         self.limit = limit
         self.status_code = status_code
@@ -642,9 +675,7 @@ class ResponseTooLargeError(ResponseValidationError):
         super().__init__(
             f"the {status}response body is larger than the {limit:,}-byte cap; "
             "reading stopped there",
-            method=method,
-            path=path,
-            outcome_unknown=outcome_unknown,
+            **request,
         )
 
 
@@ -666,18 +697,14 @@ class ResponseTooDeepError(ResponseValidationError):
         *,
         limit: int,
         status_code: int | None = None,
-        method: str | None = None,
-        path: str | None = None,
-        outcome_unknown: bool = False,
+        **request: Any,
     ) -> None:
         self.limit = limit
         self.status_code = status_code
         status = f"HTTP {status_code} " if status_code is not None else ""
         super().__init__(
             f"the {status}response body nests JSON deeper than {limit} levels; it was not parsed",
-            method=method,
-            path=path,
-            outcome_unknown=outcome_unknown,
+            **request,
         )
 
 
@@ -701,9 +728,7 @@ class RedirectError(APIError):
         *,
         status_code: int,
         location_origin: str | None,
-        method: str | None = None,
-        path: str | None = None,
-        outcome_unknown: bool = False,
+        **request: Any,
     ) -> None:
         self.status_code = status_code
         self.location_origin = location_origin
@@ -712,9 +737,7 @@ class RedirectError(APIError):
             f"HTTP {status_code} redirect {target}; the SDK does not follow redirects, so "
             "credentials and signed payloads never go to an address you did not configure "
             "(check base_url)",
-            method=method,
-            path=path,
-            outcome_unknown=outcome_unknown,
+            **request,
         )
 
     @classmethod
@@ -724,9 +747,7 @@ class RedirectError(APIError):
         location: str | None,
         *,
         request_url: str | httpx.URL,
-        method: str | None = None,
-        path: str | None = None,
-        outcome_unknown: bool = False,
+        **request: Any,
     ) -> RedirectError:
         """Build the error from a raw ``Location`` header, keeping only its origin.
 
@@ -734,9 +755,9 @@ class RedirectError(APIError):
             status_code: the 3xx status.
             location: the ``Location`` header, absolute or relative, or ``None``.
             request_url: the URL the request went to, to resolve a relative target.
-            method: the request's method.
-            path: the request's path (template), without its query.
-            outcome_unknown: whether the request moved money or state.
+            **request: the request's ``method``, ``path`` (template, without its query)
+                and ``outcome_unknown`` (whether it moved money or state), as for
+                `APIError`.
 
         Returns:
             The error; its message and attributes hold the target's origin only.
@@ -744,9 +765,7 @@ class RedirectError(APIError):
         return cls(
             status_code=status_code,
             location_origin=_origin_of(location, request_url),
-            method=method,
-            path=path,
-            outcome_unknown=outcome_unknown,
+            **request,
         )
 
 
@@ -787,11 +806,9 @@ class PaginationError(APIError):
         page: the page number requested when the walk stopped.
     """
 
-    def __init__(
-        self, message: str, *, page: int, method: str | None = None, path: str | None = None
-    ) -> None:
+    def __init__(self, message: str, *, page: int, **request: Any) -> None:
         self.page = page
-        super().__init__(message, method=method, path=path)
+        super().__init__(message, **request)
 
 
 class TerminalStateError(XSwapError):

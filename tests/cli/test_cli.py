@@ -8,25 +8,22 @@ import json
 import os
 import subprocess
 import sys
-import threading
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 
 from xswap_sdk import VirtualClock, __version__, errors
 from xswap_sdk._cli import ExitCode, main
 from xswap_sdk._cli._app import exit_code_for
 from xswap_sdk.gateway import apply_estimate, build_transfer_intent
 from xswap_sdk.sandbox import Sandbox
-from xswap_sdk.sandbox.server import create_app
 from xswap_sdk.signing import sign_burn_intent
 from xswap_sdk.testing import TEST_SIGNER
 
-from ..sandbox.test_server import free_port, wait_until_up
+from ..sandbox.test_server import free_port, serving, wait_until_up
 from ..support import SRC
 
 ME = TEST_SIGNER.address
@@ -39,17 +36,8 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def served() -> Iterator[Sandbox]:
     """The sandbox served on a free port, on virtual time that the tests move."""
-    port = free_port()
-    sandbox = Sandbox(clock=VirtualClock(), base_url=f"http://127.0.0.1:{port}")
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(sandbox), host="127.0.0.1", port=port, log_level="warning")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    wait_until_up(f"http://127.0.0.1:{port}/")
-    yield sandbox
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serving(VirtualClock()) as sandbox:
+        yield sandbox
 
 
 def environment(sandbox: Sandbox, jwt: str | None = None) -> dict[str, str]:

@@ -81,3 +81,25 @@ def test_the_architecture_page_lists_each_generated_pair_once() -> None:
     unasync = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(unasync)
     assert sorted(rows) == sorted(unasync.PAIRS)
+
+
+def _shared_constructor_options() -> set[str]:
+    import inspect
+
+    clients = [getattr(xswap_sdk, name) for name in xswap_sdk.__all__ if name.endswith("Client")]
+    shared = set.intersection(*(set(inspect.signature(c).parameters) for c in clients))
+    return shared - {"base_url"}
+
+
+def test_the_shared_constructor_options_are_described_once() -> None:
+    text = (ROOT / "docs/configuration.md").read_text()
+    start = text.index("## Shared constructor options")
+    section = text[start : text.index("\n## ", start + 1)]
+    listed = set(re.findall(r"`(\w+)=`", section))
+    shared = _shared_constructor_options()
+    assert {"timeout", "max_retries", "http_client", "limits", "policy"} <= shared
+    assert shared <= listed, f"not in the shared options table: {shared - listed}"
+    for name in xswap_sdk.__all__:
+        if name.endswith("Client"):
+            doc = getattr(xswap_sdk, name).__doc__ or ""
+            assert '"Shared constructor options"' in doc, name

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import socket
 import subprocess
 import threading
 import time
@@ -24,15 +23,10 @@ from xswap_sdk.sandbox._guard import DEFAULT_MAX_BODY, host_allowed, host_name, 
 from xswap_sdk.sandbox.server import create_app
 from xswap_sdk.testing import TEST_SIGNER
 
+from .test_server import free_port
+
 DOC = Path(__file__).resolve().parents[2] / "docs" / "sandbox-http.md"
 BASH_BLOCK = re.compile(r"^```bash\n(.*?)^```", re.MULTILINE | re.DOTALL)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 class Served:

@@ -10,13 +10,14 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
 import pytest
 import uvicorn
 
-from xswap_sdk import RelayerClient, SystemClock, errors
+from xswap_sdk import Clock, RelayerClient, SystemClock, errors
 from xswap_sdk._lazy import install_hint
 from xswap_sdk.sandbox import Sandbox, server
 from xswap_sdk.sandbox.__main__ import main
@@ -45,20 +46,29 @@ def wait_until_up(url: str, deadline: float = 20.0) -> None:
     raise AssertionError(f"nothing answered at {url}")
 
 
-@pytest.fixture(scope="module")
-def served() -> Iterator[Sandbox]:
-    """A sandbox served by uvicorn on a free port, in a thread, on the real clock."""
+@contextmanager
+def serving(clock: Clock) -> Iterator[Sandbox]:
+    """A sandbox on ``clock``, served by uvicorn on a free port, in a thread."""
     port = free_port()
-    sandbox = Sandbox(clock=SystemClock(), base_url=f"http://127.0.0.1:{port}")
+    sandbox = Sandbox(clock=clock, base_url=f"http://127.0.0.1:{port}")
     server = uvicorn.Server(
         uvicorn.Config(create_app(sandbox), host="127.0.0.1", port=port, log_level="warning")
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     wait_until_up(f"http://127.0.0.1:{port}/")
-    yield sandbox
-    server.should_exit = True
-    thread.join(timeout=10)
+    try:
+        yield sandbox
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[Sandbox]:
+    """A sandbox served by uvicorn on a free port, in a thread, on the real clock."""
+    with serving(SystemClock()) as sandbox:
+        yield sandbox
 
 
 @pytest.fixture

@@ -82,6 +82,9 @@ from .models import (
 if TYPE_CHECKING:
     from web3 import AsyncWeb3
 
+    from ..signing.deposit import DepositTransaction
+    from ..signing.eip3009 import AuthorizationDeposit
+
 __all__ = ["FLASH_SERVICE", "AsyncFlashClient"]
 
 FLASH_SERVICE: Final = ServiceConfig(
@@ -139,17 +142,20 @@ def _flag(name: str, value: object) -> bool:
 class AsyncFlashClient(AsyncAPIClient):
     """Async client of the swap backend.
 
+    The options every client shares (``timeout`` ... ``policy``) are described once, with
+    their defaults, in the configuration guide's "Shared constructor options"
+    (``docs/configuration.md``); each has one line below.
+
     Args:
         base_url: defaults to ``XSWAP_FLASH_URL``, then ``https://flash.rath.fi``.
         signer: the wallet that logs in (an `eth_account` `LocalAccount` or any
             `xswap_sdk.signing.Signer`). With it, the client logs in on the first call
             that needs it and again once after a 401.
         jwt: a JWT from an earlier login; defaults to ``XSWAP_FLASH_JWT``.
-        timeout: seconds, an `httpx.Timeout`, or ``None`` for none; default connect 5 s,
-            read 30 s, or the ``http_client``'s own timeout when you pass one.
+        timeout: seconds, an `httpx.Timeout`, or ``None``; default connect 5 s, read 30 s.
         max_retries: retries of a failed request where retrying is safe (default 2).
         headers: extra headers sent with every request.
-        http_client: an `httpx.AsyncClient` you own; we never close it.
+        http_client: an `httpx.AsyncClient` you own; the SDK never closes it.
         clock: the time source for retry waits, polling and quote expiry.
         registry: the pinned chains, Gateway contracts and USDC addresses that orders,
             swaps and deposits are checked against; `xswap_sdk.registry.DEFAULT_REGISTRY`
@@ -175,29 +181,18 @@ class AsyncFlashClient(AsyncAPIClient):
             your address and no other site).
         gateway: a Circle Gateway client for `wait_for_gateway_balance`; without it,
             the swap backend's ``/balance`` is polled.
-        deadline: the most seconds one call may take in all, retries, slow answers and
-            retry waits included (default 120); ``None`` for no overall limit.
-        max_response_bytes: the largest answer read, in bytes (default 8 MiB); a larger
-            one raises `ResponseTooLargeError`.
-        allow_insecure_http: DANGEROUS: accept an ``http://`` base URL to a host that is
-            not this machine, which sends credentials and payments in clear text.
+        deadline: the most seconds one call may take in all (default 120), or ``None``.
+        max_response_bytes: the largest answer read, in bytes (default 8 MiB).
+        allow_insecure_http: DANGEROUS: accept ``http://`` to a host other than this one.
         on_request: called with a `xswap_sdk.events.RequestEvent` before each attempt.
         on_response: called with a `xswap_sdk.events.ResponseEvent` for each answer.
         on_retry: called with a `xswap_sdk.events.RetryEvent` before each retry wait.
-        limits: the connection pool the SDK creates (default: 100 connections, all
-            kept alive; see ``docs/performance.md``); a client you pass as
-            ``http_client`` keeps its own.
-        policy: a signing policy (`xswap_sdk.policy.Policy`, or a callable that
-            approves each `xswap_sdk.policy.SigningRequest`) in force during each call
-            of this client: whatever the call signs must pass it, or
-            `xswap_sdk.errors.PolicyRefusedError` is raised and nothing is signed.
-        journal: write each money journey (its steps, the exact payloads signed and
-            sent, the answers) to this SQLite file or `xswap_sdk.journal.Journal`, so
-            that `resume` can finish it after a crash; ``XSWAP_JOURNAL`` by default,
-            else none. The journal is sensitive: it holds signatures.
-        on_step: called with a `xswap_sdk.journal.StepEvent` at each step of a money
-            journey.
-        progress: print one line per journey step to stderr (scripts and notebooks).
+        limits: the pool of the httpx client the SDK creates (default 100 connections).
+        policy: a signing policy whatever a call signs must pass (`xswap_sdk.policy`).
+        journal: where money journeys are written, for `resume` (`xswap_sdk.journal`):
+            a path or a `Journal`; ``XSWAP_JOURNAL`` by default. Sensitive: signatures.
+        on_step: called with each `xswap_sdk.journal.StepEvent` of a money journey.
+        progress: one line per money-journey step on stderr (scripts, notebooks).
 
     Example:
         ```python
@@ -1046,14 +1041,7 @@ class AsyncFlashClient(AsyncAPIClient):
             return DepositResult(
                 transaction=transaction, chain_id=plan.chain_id, relayer_tx_id=tx_id
             )
-        fields = transaction.to_transaction()
-        simulated = await web3io.async_check_by_simulation(
-            web3, plan.owner, [deposits.simulated_deposit(fields, plan, target)], simulate
-        )
-        tx_hash = await web3io.async_send_transaction(web3, signer, fields)
-        return DepositResult(
-            transaction=transaction, chain_id=plan.chain_id, tx_hash=tx_hash, simulation=simulated
-        )
+        return await self._send_deposit(web3, signer, transaction, plan, target, simulate)
 
     async def _deposit_by_authorization(
         self,
@@ -1097,13 +1085,25 @@ class AsyncFlashClient(AsyncAPIClient):
             tx_id = await relayer.relay(**call.relay_arguments())
             return DepositResult(transaction=call, chain_id=plan.chain_id, relayer_tx_id=tx_id)
         assert web3 is not None  # check_authorization_deposit refuses neither
-        fields = call.to_transaction()
+        return await self._send_deposit(web3, signer, call, plan, target, simulate)
+
+    async def _send_deposit(
+        self,
+        web3: AsyncWeb3[Any],
+        signer: Signer,
+        transaction: DepositTransaction | AuthorizationDeposit,
+        plan: deposits.DepositPlan,
+        target: deposits.DepositTarget,
+        simulate: SimulateOption,
+    ) -> DepositResult:
+        """Send a checked deposit from ``signer`` through ``web3``, simulated first."""
+        fields = transaction.to_transaction()
         simulated = await web3io.async_check_by_simulation(
             web3, plan.owner, [deposits.simulated_deposit(fields, plan, target)], simulate
         )
         tx_hash = await web3io.async_send_transaction(web3, signer, fields)
         return DepositResult(
-            transaction=call, chain_id=plan.chain_id, tx_hash=tx_hash, simulation=simulated
+            transaction=transaction, chain_id=plan.chain_id, tx_hash=tx_hash, simulation=simulated
         )
 
     async def wait_for_gateway_balance(

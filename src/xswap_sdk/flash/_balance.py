@@ -9,25 +9,21 @@ the backend.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 from .._clock import Clock
 from .._flow import Flow
 from .._models import check_argument
 from .._polling import check_wait_arguments, poll
 from ..errors import InvalidInputError
+
+# The same wait as GatewayClient.wait_for_gateway_balance: a deposit counts once final.
+from ..gateway._operations import DEFAULT_BALANCE_POLL_INTERVAL, DEFAULT_BALANCE_TIMEOUT
 from ..types import Address, TokenAmount
 from . import _operations as operations
 from .models import GatewayBalance, GatewayBalanceEntry
 
 __all__ = ["DEFAULT_BALANCE_POLL_INTERVAL", "DEFAULT_BALANCE_TIMEOUT", "wait_for_balance"]
-
-DEFAULT_BALANCE_TIMEOUT: Final = 1800.0
-"""Seconds to wait by default: a deposit counts once final, about 20 minutes on
-Ethereum and Base (the same default as ``GatewayClient.wait_for_gateway_balance``)."""
-
-DEFAULT_BALANCE_POLL_INTERVAL: Final = 10.0
-"""Seconds between two balance reads while waiting."""
 
 
 def _entry(balance: GatewayBalance, chain_id: int) -> GatewayBalanceEntry | None:

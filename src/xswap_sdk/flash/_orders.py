@@ -517,16 +517,7 @@ def build_order(
     """
     checked_quote = _as_quote(quote)
     owner: str = check_argument("user", Address, user)
-    destination_id = (
-        chain_id
-        if chain_id is not None
-        else (checked_quote.request.chain_id if checked_quote.request else None)
-    )
-    if destination_id is None:
-        raise InvalidInputError(
-            "chain_id", "is needed: this quote does not record its destination chain"
-        )
-    destination_id = check_argument("chain_id", ChainId, destination_id)
+    destination_id = _destination_id(checked_quote, chain_id)
     pins = DEFAULT_REGISTRY if registry is None else _registry(registry)
     routers = _trust.check_trusted_routers(trusted_routers)
     least_out = (
@@ -545,7 +536,73 @@ def build_order(
     )
     trust_service = _flag("unsafe_trust_service_parties", unsafe_trust_service_parties)
     trust_output = _flag("unsafe_trust_router_output", unsafe_trust_router_output)
-    router = checked_quote.swap_router_address
+    checked = _check_quote(
+        checked_quote,
+        user=owner,
+        chain_id=destination_id,
+        chains=chains,
+        registry=pins,
+        trusted_routers=routers,
+        min_amount_out=least_out,
+        fee_cap=cap,
+        # A single max_fee replaces the quote's fee everywhere: only then is it not checked.
+        check_fee=not isinstance(max_fee, int) or isinstance(max_fee, bool),
+        now=now,
+        recipient=wanted_recipient,
+        trust_service=trust_service,
+        trust_output=trust_output,
+    )
+    picked = _pick_sources(
+        checked, balances=balances, sources=sources, max_fee=max_fee, max_total_fee=total_cap
+    )
+    return _assemble(checked, picked)
+
+
+def _destination_id(quote: Quote, chain_id: int | None) -> int:
+    found = (
+        chain_id if chain_id is not None else (quote.request.chain_id if quote.request else None)
+    )
+    if found is None:
+        raise InvalidInputError(
+            "chain_id", "is needed: this quote does not record its destination chain"
+        )
+    checked: int = check_argument("chain_id", ChainId, found)
+    return checked
+
+
+@dataclass(frozen=True, slots=True)
+class _Checked:
+    """A quote checked against what was asked, the chain list and the registry."""
+
+    quote: Quote
+    user: str
+    chain_id: int
+    registry: Registry
+    chains: dict[int, Chain]
+    destination: GatewayChain
+    router: str
+    amount: int
+    terms: _trust.OutputTerms
+
+
+def _check_quote(
+    quote: Quote,
+    *,
+    user: str,
+    chain_id: int,
+    chains: object,
+    registry: Registry,
+    trusted_routers: _trust.TrustedRouters | None,
+    min_amount_out: int | None,
+    fee_cap: int | None,
+    check_fee: bool,
+    now: float | None,
+    recipient: str | None,
+    trust_service: bool,
+    trust_output: bool,
+) -> _Checked:
+    """Step one of `build_order`: the quote's router, terms, fee and router output."""
+    router = quote.swap_router_address
     try:
         router = check_argument("quote.swap_router_address", Address, router)
     except InvalidInputError:
@@ -553,50 +610,71 @@ def build_order(
             "quote.swap_router_address", expected="an address", received=router
         ) from None
     known = _as_chains(chains)
-    _trust.check_quote_terms(
-        checked_quote, request=checked_quote.request, now=now, min_amount_out=least_out
-    )
-    amount = _order_amount(checked_quote)
-    if not isinstance(max_fee, int) or isinstance(max_fee, bool):
+    _trust.check_quote_terms(quote, request=quote.request, now=now, min_amount_out=min_amount_out)
+    amount = _order_amount(quote)
+    if check_fee:
         # The quote's fee becomes a maxFee somewhere: it must be within the cap.
-        _trust.check_fee(checked_quote, amount=amount, max_fee_cap=cap)
-    listed, destination = _destination(known, destination_id, pins)
+        _trust.check_fee(quote, amount=amount, max_fee_cap=fee_cap)
+    listed, destination = _destination(known, chain_id, registry)
     pinned = _trust.pinned_router(
         router,
-        chain_id=destination_id,
+        chain_id=chain_id,
         listed=listed,
-        registry=pins,
-        trusted_routers=routers,
+        registry=registry,
+        trusted_routers=trusted_routers,
         trust_service=trust_service,
     )
     terms = _trust.output_terms(
-        checked_quote,
-        user=owner,
-        recipient=wanted_recipient,
-        min_amount_out=least_out,
-        slippage=checked_quote.request.slippage if checked_quote.request else None,
+        quote,
+        user=user,
+        recipient=recipient,
+        min_amount_out=min_amount_out,
+        slippage=quote.request.slippage if quote.request else None,
         amount=amount,
     )
     _trust.check_router_output(
-        checked_quote.hook_data,
-        checked_quote.swap_calldata,
+        quote.hook_data,
+        quote.swap_calldata,
         router=pinned,
-        registry=pins,
+        registry=registry,
         terms=terms,
         trust_output=trust_output,
     )
-    held = _balances(balances, owner)
-    default_fee, fee_overrides = _fees(checked_quote, max_fee)
-    configs = _candidates(known, pins, destination)
+    return _Checked(quote, user, chain_id, registry, known, destination, router, amount, terms)
+
+
+@dataclass(frozen=True, slots=True)
+class _Picked:
+    """The source chains chosen, with what each holds and may be charged."""
+
+    chosen: dict[int, int]
+    held: dict[int, int]
+    fee_of: dict[int, int]
+    contracts: dict[int, _Contracts]
+
+
+def _pick_sources(
+    checked: _Checked,
+    *,
+    balances: object,
+    sources: Mapping[int, int] | None,
+    max_fee: object,
+    max_total_fee: int | None,
+) -> _Picked:
+    """Step two of `build_order`: the caller's sources checked, or the policy's choice."""
+    held = _balances(balances, checked.user)
+    default_fee, fee_overrides = _fees(checked.quote, max_fee)
+    known, amount = checked.chains, checked.amount
+    configs = _candidates(known, checked.registry, checked.destination)
     fee_of = {c: fee_overrides.get(c, default_fee) for c in {*configs, *held, *known}}
 
     if sources is not None:
-        chosen = _checked_sources(sources, amount, held, fee_of, known, configs, pins)
+        chosen = _checked_sources(sources, amount, held, fee_of, known, configs, checked.registry)
     else:
         usable = {c: max(0, held.get(c, 0) - fee_of[c]) for c in configs if c in held}
         picked = select_sources(amount, usable)
         if picked is None:
-            raise _shortfall_report(amount, owner, held, fee_of, known, configs)
+            raise _shortfall_report(amount, checked.user, held, fee_of, known, configs)
         chosen = picked
     if len(chosen) > MAX_INTENTS_PER_SET:
         raise InvalidInputError(
@@ -604,21 +682,27 @@ def build_order(
             f"covering {_usdc(amount)} takes {len(chosen)} source chains, but one signed "
             f"order holds at most {MAX_INTENTS_PER_SET} burn intents",
         )
-    if max_fee is None or total_cap is not None:
+    if max_fee is None or max_total_fee is not None:
         # The number of intents follows the reported balances: the total is capped too.
         _trust.check_total_fee(
             sum(fee_of[chain] for chain in chosen),
             amount=amount,
             intents=len(chosen),
-            max_total_fee=total_cap,
+            max_total_fee=max_total_fee,
         )
+    return _Picked(chosen, held, fee_of, configs)
 
+
+def _assemble(checked: _Checked, picked: _Picked) -> Order:
+    """Step three of `build_order`: one burn intent per source, checked, in an order."""
+    destination, pins = checked.destination, checked.registry
     intents = []
     order_sources = []
-    for source_id, value in chosen.items():
+    for source_id, value in picked.chosen.items():
         # The backend's entry of every chain that gives must agree with the registry.
-        _trust.pinned_chain(pins, source_id, known[source_id])
-        source = configs[source_id]
+        _trust.pinned_chain(pins, source_id, checked.chains[source_id])
+        source = picked.contracts[source_id]
+        fee = picked.fee_of[source_id]
         intents.append(
             build_burn_intent(
                 source_domain=source.domain,
@@ -627,11 +711,11 @@ def build_order(
                 destination_contract=destination.gateway_minter,
                 source_token=source.usdc,
                 destination_token=destination.usdc,
-                user=owner,
-                recipient=router,
+                user=checked.user,
+                recipient=checked.router,
                 value=value,
-                hook_data=checked_quote.hook_data,
-                max_fee=fee_of[source_id],
+                hook_data=checked.quote.hook_data,
+                max_fee=fee,
             )
         )
         order_sources.append(
@@ -639,27 +723,27 @@ def build_order(
                 chain_id=source_id,
                 domain=source.domain,
                 value=value,
-                max_fee=fee_of[source_id],
-                balance=held.get(source_id, 0),
+                max_fee=fee,
+                balance=picked.held.get(source_id, 0),
             )
         )
     _trust.check_intents(
         intents,
-        source_chain_ids=list(chosen),
+        source_chain_ids=list(picked.chosen),
         destination=destination,
         registry=pins,
-        user=owner,
-        router=router,
+        user=checked.user,
+        router=checked.router,
     )
     return Order(
-        user=owner,
-        chain_id=destination_id,
-        amount=amount,
+        user=checked.user,
+        chain_id=checked.chain_id,
+        amount=checked.amount,
         sources=tuple(order_sources),
         intents=tuple(intents),
-        swap_router_address=router,
-        swap_calldata=checked_quote.swap_calldata,
-        terms=terms,
+        swap_router_address=checked.router,
+        swap_calldata=checked.quote.swap_calldata,
+        terms=checked.terms,
         hook_data=intents[0].spec.hook_data,
     )
 

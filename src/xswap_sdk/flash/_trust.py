@@ -38,10 +38,11 @@ from .._logging import logger
 from .._models import check_argument
 from .._slippage import DEFAULT_MAX_SLIPPAGE
 from ..errors import InvalidInputError, QuoteRejectedError, UnsafePayloadError
+from ..gateway._operations import DEFAULT_FEE_CAP_BASE, DEFAULT_FEE_CAP_BPS, default_fee_cap
 from ..registry import GatewayChain, Registry, SwapRouter
 from ..signing._fields import pad_address
 from ..signing.burn_intents import BurnIntent, signable_problem
-from ..types import Address, ChainId, from_units, to_checksum
+from ..types import MAX_UINT256, USDC_DECIMALS, Address, ChainId, from_units, to_checksum
 from .models import Chain, Quote, QuoteRequest
 
 __all__ = [
@@ -68,21 +69,11 @@ __all__ = [
 TrustedRouters = Mapping[int, frozenset[str]]
 """Checked ``trusted_routers``: per destination chain id, the routers allowed there."""
 
-DEFAULT_FEE_CAP_BASE: Final = 2_010_000
-"""The fixed part of the default gateway fee cap, per burn intent: 2.01 USDC, the spec's
-helper default ``maxFee``. Circle Gateway's gas fee per source chain is at most 2.00 USDC
-(Ethereum; cents elsewhere), so this covers every chain."""
-
-DEFAULT_FEE_CAP_BPS: Final = 1
-"""The proportional part of the default cap, in basis points of the amount swapped:
-1 bp, twice Circle Gateway's transfer fee (0.5 bp) for headroom."""
-
 _BPS = 10_000
-_MAX_UINT256 = 2**256 - 1
 
 
 def _usdc(units: int) -> str:
-    return f"{from_units(units, 6)} USDC"
+    return f"{from_units(units, USDC_DECIMALS)} USDC"
 
 
 def default_max_fee_cap(amount: int) -> int:
@@ -106,7 +97,7 @@ def default_max_fee_cap(amount: int) -> int:
     Returns:
         The cap, in smallest USDC units.
     """
-    return DEFAULT_FEE_CAP_BASE + amount * DEFAULT_FEE_CAP_BPS // _BPS
+    return default_fee_cap(amount)  # Gateway's own default cap is this rule
 
 
 def check_fee(quote: Quote, *, amount: int, max_fee_cap: int | None) -> None:
@@ -557,9 +548,9 @@ def check_order_terms(
             )
         if intent.max_fee != fee:
             raise UnsafePayloadError(f"{where}.maxFee", expected=fee, received=intent.max_fee)
-        if intent.max_block_height != _MAX_UINT256:
+        if intent.max_block_height != MAX_UINT256:
             raise UnsafePayloadError(
-                f"{where}.maxBlockHeight", expected=_MAX_UINT256, received=intent.max_block_height
+                f"{where}.maxBlockHeight", expected=MAX_UINT256, received=intent.max_block_height
             )
         if hook_data is not None and intent.spec.hook_data.lower() != hook_data.lower():
             raise UnsafePayloadError(

@@ -69,6 +69,8 @@ __all__ = [
     "transfer_journey",
     "DEFAULT_BALANCE_POLL_INTERVAL",
     "DEFAULT_BALANCE_TIMEOUT",
+    "DEFAULT_FEE_CAP_BASE",
+    "DEFAULT_FEE_CAP_BPS",
     "DEFAULT_TRANSFER_POLL_INTERVAL",
     "DEFAULT_TRANSFER_TIMEOUT",
     "apply_estimate",
@@ -97,13 +99,18 @@ BALANCES_PATH: Final = "/v1/balances"
 ESTIMATE_PATH: Final = "/v1/estimate"
 TRANSFER_PATH: Final = "/v1/transfer"
 
-_USDC_DECIMALS = 6
 _ZERO_ADDRESS = "0x" + "0" * 40
 _BPS = 10_000
-# The swap backend's default cap on a burn intent's fee (flash._trust.default_max_fee_cap):
-# 2.01 USDC plus 1 basis point of the value. A test keeps the two equal.
-_DEFAULT_FEE_CAP_BASE = 2_010_000
-_DEFAULT_FEE_CAP_BPS = 1
+# The swap backend's default cap on a burn intent's fee (flash._trust.default_max_fee_cap)
+# reads these too: flash depends on gateway, not the reverse.
+DEFAULT_FEE_CAP_BASE: Final = 2_010_000
+"""The fixed part of the default gateway fee cap, per burn intent: 2.01 USDC, the spec's
+helper default ``maxFee``. Circle Gateway's gas fee per source chain is at most 2.00 USDC
+(Ethereum; cents elsewhere), so this covers every chain."""
+
+DEFAULT_FEE_CAP_BPS: Final = 1
+"""The proportional part of the default cap, in basis points of the amount swapped:
+1 bp, twice Circle Gateway's transfer fee (0.5 bp) for headroom."""
 
 Signed = SignedBurnIntent | SignedBurnIntentSet
 EstimateItem = BurnIntent | TransferSpec | Mapping[str, Any]
@@ -575,7 +582,7 @@ def _word(value: object) -> object:
 def default_fee_cap(value: int) -> int:
     """The default cap on an estimated ``maxFee``: 2.01 USDC plus 1 basis point of
     ``value`` (the swap backend's default cap, for the same reasons)."""
-    return _DEFAULT_FEE_CAP_BASE + value * _DEFAULT_FEE_CAP_BPS // _BPS
+    return DEFAULT_FEE_CAP_BASE + value * DEFAULT_FEE_CAP_BPS // _BPS
 
 
 def apply_estimate(

@@ -28,7 +28,12 @@ from .._pagination import DEFAULT_MAX_PAGES, Emit, PageWalk
 from ..errors import InvalidInputError, PaginationError
 from ..registry import Registry
 from ..signing._fields import Uint256
-from ..signing.eip3009 import TransferAuthorization, sign_transfer_authorization
+from ..signing.eip3009 import (
+    GATEWAY_BATCHED_DOMAIN_NAME,
+    GATEWAY_BATCHED_DOMAIN_VERSION,
+    TransferAuthorization,
+    sign_transfer_authorization,
+)
 from ..signing.signer import Signer
 from ..types import Address
 from ._operations import domain_of
@@ -58,8 +63,6 @@ days, the window Circle recommends (Gateway refuses one too short)."""
 X402_TRANSFERS_PAGE_SIZE: Final = 50
 """The page size asked of the x402 transfer search by default."""
 
-GATEWAY_BATCHED_DOMAIN: Final = ("GatewayWalletBatched", "1")
-
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 _LINK = re.compile(r"<([^>]*)>\s*((?:;\s*[^;,]*)*)")
 
@@ -88,11 +91,10 @@ def sign_batch_authorization(
     recipient = check_argument("to", Address, to)
     if check_argument("value", Uint256, value) == 0:
         raise InvalidInputError("value", "must be above 0, in smallest USDC units")
-    name, version = GATEWAY_BATCHED_DOMAIN
     authorization = sign_transfer_authorization(
         signer,
-        domain_name=name,
-        domain_version=version,
+        domain_name=GATEWAY_BATCHED_DOMAIN_NAME,
+        domain_version=GATEWAY_BATCHED_DOMAIN_VERSION,
         chain_id=chain_id,
         verifying_contract=registry.chain(chain_id).gateway_wallet,
         to=recipient,

@@ -59,42 +59,32 @@ RELAYER_SERVICE: Final = ServiceConfig(
 class AsyncRelayerClient(AsyncAPIClient):
     """Async client of the transaction relayer.
 
+    The options every client shares (``timeout`` ... ``policy``) are described once, with
+    their defaults, in the configuration guide's "Shared constructor options"
+    (``docs/configuration.md``); each has one line below.
+
     Args:
         api_key: the relayer API key; defaults to ``XSWAP_RELAYER_API_KEY``. Every
             relayer call needs one unless ``payer`` is given; a missing key is reported
             on the first call, before anything is sent.
         base_url: defaults to ``XSWAP_RELAYER_URL``, then ``https://tachyon.rath.fi``.
-        timeout: seconds, an `httpx.Timeout`, or ``None`` for none; default connect 5 s,
-            read 30 s, or the ``http_client``'s own timeout when you pass one.
+        timeout: seconds, an `httpx.Timeout`, or ``None``; default connect 5 s, read 30 s.
         max_retries: retries of a failed request where retrying is safe (default 2).
         headers: extra headers sent with every request.
-        http_client: an `httpx.AsyncClient` you own (proxies, certificates,
-            transports); we never close it.
-        clock: the time source for retry waits and polling (tests and the sandbox
-            pass a virtual one).
-        deadline: the most seconds one call may take in all, retries, slow answers and
-            retry waits included (default 120); ``None`` for no overall limit.
-        max_response_bytes: the largest answer read, in bytes (default 8 MiB); a larger
-            one raises `ResponseTooLargeError`.
-        allow_insecure_http: DANGEROUS: accept an ``http://`` base URL to a host that is
-            not this machine, which sends credentials and payments in clear text.
+        http_client: an `httpx.AsyncClient` you own; the SDK never closes it.
+        clock: the time source for retry waits and polling.
+        deadline: the most seconds one call may take in all (default 120), or ``None``.
+        max_response_bytes: the largest answer read, in bytes (default 8 MiB).
+        allow_insecure_http: DANGEROUS: accept ``http://`` to a host other than this one.
         on_request: called with a `xswap_sdk.events.RequestEvent` before each attempt.
         on_response: called with a `xswap_sdk.events.ResponseEvent` for each answer.
         on_retry: called with a `xswap_sdk.events.RetryEvent` before each retry wait.
-        limits: the connection pool the SDK creates (default: 100 connections, all
-            kept alive; see ``docs/performance.md``); a client you pass as
-            ``http_client`` keeps its own.
-        policy: a signing policy (`xswap_sdk.policy.Policy`, or a callable that
-            approves each `xswap_sdk.policy.SigningRequest`) in force during each call
-            of this client: whatever the call signs must pass it, or
-            `xswap_sdk.errors.PolicyRefusedError` is raised and nothing is signed.
-        journal: write each money journey (its steps, the exact payloads signed and
-            sent, the answers) to this SQLite file or `xswap_sdk.journal.Journal`, so
-            that `resume` can finish it after a crash; ``XSWAP_JOURNAL`` by default,
-            else none. The journal is sensitive: it holds signatures.
-        on_step: called with a `xswap_sdk.journal.StepEvent` at each step of a money
-            journey.
-        progress: print one line per journey step to stderr (scripts and notebooks).
+        limits: the pool of the httpx client the SDK creates (default 100 connections).
+        policy: a signing policy whatever a call signs must pass (`xswap_sdk.policy`).
+        journal: where money journeys are written, for `resume` (`xswap_sdk.journal`):
+            a path or a `Journal`; ``XSWAP_JOURNAL`` by default. Sensitive: signatures.
+        on_step: called with each `xswap_sdk.journal.StepEvent` of a money journey.
+        progress: one line per money-journey step on stderr (scripts, notebooks).
         paths: the relayer's HTTP paths, to override any of them.
         chain_families: ``{chain_id: family}`` added to (or overriding)
             `xswap_sdk.chains.DEFAULT_CHAIN_FAMILIES`: ``"evm"``, ``"solana"``,

@@ -42,7 +42,12 @@ from typing import Any, Final
 from .._clock import Clock
 from ..errors import InvalidInputError, PaymentRequiredError, UnsafePayloadError
 from ..registry import Registry
-from ..signing.eip3009 import TransferAuthorization, sign_transfer_authorization
+from ..signing.eip3009 import (
+    GATEWAY_BATCHED_DOMAIN_NAME,
+    GATEWAY_BATCHED_DOMAIN_VERSION,
+    TransferAuthorization,
+    sign_transfer_authorization,
+)
 from ..signing.signer import Signer, signer_address
 from ..types import to_checksum
 
@@ -55,12 +60,6 @@ __all__ = [
     "decode_x402_header",
     "encode_x402_header",
 ]
-
-GATEWAY_BATCHED_DOMAIN_NAME: Final = "GatewayWalletBatched"
-"""The ``name`` of the EIP-712 domain of Circle Gateway's batched payments."""
-
-GATEWAY_BATCHED_DOMAIN_VERSION: Final = "1"
-"""Its ``version``."""
 
 MAX_X402_VALIDITY: Final = 7 * 24 * 3600
 """The longest ``maxTimeoutSeconds`` paid, in seconds (a week; Circle recommends four

@@ -57,6 +57,7 @@ from eth_hash.auto import keccak
 
 from ..errors import QuoteRejectedError, UnsafePayloadError
 from ..registry import PERMIT2
+from ..types import MAX_UINT256
 from .models import AcquisitionMode, GaslessQuote, GaslessQuoteRequest
 
 __all__ = [
@@ -100,7 +101,6 @@ _DOMAIN_FIELDS: Final = (
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
 _DECIMAL = re.compile(r"[0-9]+")
 _HEX = re.compile(r"0x[0-9a-fA-F]+")
-_MAX_UINT256 = 2**256 - 1
 _FLOAT_ROUNDING = 10**12
 _NOT_GIVEN = object()
 
@@ -144,7 +144,7 @@ def _uint(field: str, value: object) -> int:
         number = int(value)
     elif isinstance(value, str) and _HEX.fullmatch(value):
         number = int(value, 16)
-    if number is None or not 0 <= number <= _MAX_UINT256:
+    if number is None or not 0 <= number <= MAX_UINT256:
         raise UnsafePayloadError(field, expected="a uint256", received=value)
     return number
 

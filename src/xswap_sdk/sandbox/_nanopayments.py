@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Final
 import httpx
 
 from ..errors import InvalidInputError, SigningError
-from ..relayer._x402 import GATEWAY_BATCHED_DOMAIN_NAME, GATEWAY_BATCHED_DOMAIN_VERSION
+from ..signing.eip3009 import GATEWAY_BATCHED_DOMAIN_NAME, GATEWAY_BATCHED_DOMAIN_VERSION
 from ._catalog import GATEWAY_WALLET, usdc
 from ._http import HTTPError, Request, Response
 from ._world import World, iso

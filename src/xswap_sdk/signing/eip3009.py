@@ -37,6 +37,8 @@ __all__ = [
     "DEFAULT_AUTHORIZATION_LIFETIME",
     "DEPOSIT_WITH_AUTHORIZATION_BYTES_SELECTOR",
     "DEPOSIT_WITH_AUTHORIZATION_SELECTOR",
+    "GATEWAY_BATCHED_DOMAIN_NAME",
+    "GATEWAY_BATCHED_DOMAIN_VERSION",
     "AuthorizationDeposit",
     "AuthorizationKind",
     "ReceiveAuthorization",
@@ -51,6 +53,13 @@ __all__ = [
 
 DEFAULT_AUTHORIZATION_LIFETIME = 3600
 """Seconds an authorization stays valid when no ``valid_before`` is given (one hour)."""
+
+GATEWAY_BATCHED_DOMAIN_NAME = "GatewayWalletBatched"
+"""The ``name`` of the EIP-712 domain of Circle Gateway's batched payments (x402 and
+``POST /v1/batch/submit``), whose verifying contract is the chain's GatewayWallet."""
+
+GATEWAY_BATCHED_DOMAIN_VERSION = "1"
+"""The ``version`` of that domain."""
 
 DEPOSIT_WITH_AUTHORIZATION_SELECTOR = "0x8a94d4fc"
 """``depositWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)``."""
@@ -351,9 +360,9 @@ def sign_transfer_authorization(
     """Sign an EIP-3009 ``TransferWithAuthorization`` for the EIP-712 domain given.
 
     The primitive under Circle Gateway's batched payments (x402 and
-    ``POST /v1/batch/submit``), whose domain is ``GatewayWalletBatched`` version ``1``
-    with the chain's GatewayWallet as verifying contract: callers pass those pinned
-    facts, never a service's word for them.
+    ``POST /v1/batch/submit``), whose domain is `GATEWAY_BATCHED_DOMAIN_NAME` version
+    `GATEWAY_BATCHED_DOMAIN_VERSION` with the chain's GatewayWallet as verifying
+    contract: callers pass those pinned facts, never a service's word for them.
 
     Args:
         signer: who pays (EIP-3009's ``from``).

@@ -35,7 +35,7 @@ from pydantic import (
 
 from .._models import RequestModel, check_argument
 from ..errors import InvalidInputError, SigningError
-from ..types import Address, ChainId, to_checksum
+from ..types import MAX_UINT256, Address, ChainId, to_checksum
 from .signer import (
     Signer,
     _asked,
@@ -58,7 +58,6 @@ AUTHORIZATION_MAGIC = b"\x05"
 """The byte EIP-7702 puts before an authorization's RLP when hashing it."""
 
 _MAX_NONCE = 2**64 - 1
-_MAX_UINT256 = 2**256 - 1
 # secp256k1's group order; EIP-7702 (like EIP-2) takes only s <= n/2.
 _SECP256K1_N = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141
 _QUANTITY = re.compile(r"0x[0-9a-fA-F]{1,64}")
@@ -99,7 +98,7 @@ def authorization_digest(chain_id: int, address: str, nonce: int) -> bytes:
 
 def _check_tuple(chain_id: object, address: object, nonce: object) -> tuple[int, str, int]:
     checked_chain: int = check_argument("chain_id", ChainId, chain_id)
-    if checked_chain > _MAX_UINT256:
+    if checked_chain > MAX_UINT256:
         raise InvalidInputError("chain_id", "must fit in a uint256")
     checked_address: str = check_argument("address", Address, address)
     if isinstance(nonce, bool) or not isinstance(nonce, int) or not 0 <= nonce <= _MAX_NONCE:
@@ -112,7 +111,7 @@ def _to_word(value: object) -> str:
     if isinstance(value, bool):
         raise ValueError("must be an int or 0x hex of at most 32 bytes")
     if isinstance(value, int):
-        if not 0 < value <= _MAX_UINT256:
+        if not 0 < value <= MAX_UINT256:
             raise ValueError("must be a positive 256-bit number")
         return f"0x{value:064x}"
     if isinstance(value, str) and _QUANTITY.fullmatch(value):
@@ -122,7 +121,7 @@ def _to_word(value: object) -> str:
 
 _Word = Annotated[str, BeforeValidator(_to_word)]
 _Nonce = Annotated[StrictInt, Field(ge=0, le=_MAX_NONCE)]
-_ChainId = Annotated[ChainId, Field(le=_MAX_UINT256)]
+_ChainId = Annotated[ChainId, Field(le=MAX_UINT256)]
 _Parity = Annotated[Literal[0, 1], PlainSerializer(int, return_type=int)]
 
 

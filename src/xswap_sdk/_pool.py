@@ -1,0 +1,63 @@
+"""The httpx client a client and its ``with_options`` copies share, created on first use."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+import httpx
+
+from ._options import DEFAULT_TIMEOUT
+
+__all__ = ["ClientT", "Pool"]
+
+ClientT = TypeVar("ClientT", httpx.Client, httpx.AsyncClient)
+
+
+class Pool(Generic[ClientT]):
+    """The httpx client, created on first use and shared by ``with_options`` copies,
+    with its in-flight gate (see ``xswap_sdk._gate``).
+
+    A client passed in by the caller is used as is and never closed by us.
+    """
+
+    def __init__(
+        self,
+        factory: Callable[[], ClientT],
+        client: ClientT | None,
+        gate: Any = None,
+    ) -> None:
+        self._factory: Callable[[], ClientT] = factory
+        self._client: ClientT | None = client
+        self._given: ClientT | None = client
+        self._owned = client is None
+        self._closed = False
+        self._lock = threading.Lock()
+        self.gate = gate
+        """The `Gate` or `AsyncGate` every attempt passes, or ``None``."""
+
+    def get(self) -> ClientT:
+        """The httpx client, created now if this is the first request."""
+        if self._closed:
+            raise RuntimeError("this client has been closed; create a new one")
+        client = self._client
+        if client is None:
+            with self._lock:
+                if self._client is None:
+                    self._client = self._factory()
+                client = self._client
+        return client
+
+    @property
+    def timeout(self) -> httpx.Timeout:
+        """The timeout of a caller's httpx client, or of the one the SDK creates."""
+        return DEFAULT_TIMEOUT if self._given is None else self._given.timeout
+
+    def close(self) -> ClientT | None:
+        """Mark the pool closed; return the httpx client to close, if we created one."""
+        with self._lock:
+            self._closed = True
+            client = self._client if self._owned else None
+            self._client = None
+        return client
