@@ -61,16 +61,17 @@ def request_data(operation: Operation[Any]) -> dict[str, Any]:
     }
 
 
-def end_state(exc: BaseException, *, sent: bool) -> JourneyState | None:
+def end_state(exc: BaseException) -> JourneyState | None:
     """The state a journey ends in when its flow raised ``exc``; ``None`` leaves it
-    ``running`` (interrupted: resume picks it up). ``sent``: a money-moving request of
-    the journey was answered."""
+    ``running`` (interrupted: resume picks it up)."""
     if not isinstance(exc, XSwapError):
         return None  # cancelled or interrupted: nothing is known to be over
     if exc.sent == "outcome_unknown":
         return "needs_attention"
-    if sent and isinstance(exc, WaitTimeoutError):
-        return None  # submitted and still going: resume waits again
+    if isinstance(exc, WaitTimeoutError):
+        # A journey waits only after its request was accepted (in this run or, when
+        # resumed, in the one before): still going, and resume waits again.
+        return None
     return "failed"
 
 
@@ -84,7 +85,6 @@ class JourneyLog:
         "kind",
         "on_step",
         "pending",
-        "sent",
         "watching",
     )
 
@@ -95,7 +95,6 @@ class JourneyLog:
         self.on_step = on_step
         self.kind = kind
         self.journey_id = journey_id
-        self.sent = False
         self.ended_as: str | None = None
         self.pending: list[StepEvent] = []
         # The wait being watched: (started, expected seconds, what it follows, level).
@@ -205,13 +204,10 @@ class JourneyLog:
 
     def answered(self, answer: object) -> StepEvent:
         """``submitted/ok`` with the service's answer."""
-        self.sent = True
         return self.record("submitted", "ok", {"answer": answer})
 
     def send_failed(self, exc: XSwapError) -> StepEvent:
         """``submitted/<sent>``: the request failed; whether it reached the service."""
-        if exc.sent != "not_sent":
-            self.sent = True
         return self.record("submitted", exc.sent, {"error": type(exc).__name__})
 
     def completed(self, result: object) -> StepEvent | None:
@@ -223,7 +219,7 @@ class JourneyLog:
 
     def ended(self, exc: BaseException) -> StepEvent:
         """The flow raised ``exc``: write how the journey stands."""
-        state = end_state(exc, sent=self.sent)
+        state = end_state(exc)
         status = exc.sent if isinstance(exc, XSwapError) else "interrupted"
         step = state or "interrupted"
         return self.record(step, status, {"error": type(exc).__name__}, state=state)

@@ -187,3 +187,28 @@ async def test_a_resumed_transfer_is_ready_to_mint(kind: str, tmp_path: Path) ->
     assert resumed.state == "completed"
     mint = resumed.result.mint_call(42161)
     assert mint.to == DEFAULT_REGISTRY.chain(42161).gateway_minter
+
+
+async def test_a_resumed_wait_that_runs_out_again_leaves_the_journey_running(
+    kind: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "j.db"
+
+    def crash(event: StepEvent) -> None:
+        if event.step == "waiting":
+            raise Crash
+
+    with Sandbox() as sb:
+        fund(sb)
+        sb.flash.completion_delay = 10_000.0  # longer than the journey's wait_timeout
+        api = client(sb, "swap", kind, journal=path, on_step=crash)
+        with pytest.raises(Crash):
+            await resolve(start("swap", api))
+        [journey] = SQLiteJournal(path).journeys()
+        with pytest.raises(errors.WaitTimeoutError):
+            await resolve(client(sb, "swap", kind, journal=path).resume(journey.id))
+        assert len(money_requests(sb, "swap")) == 1
+    after = SQLiteJournal(path).journey(journey.id)
+    assert after is not None
+    assert after.state == "running"
+    assert after.steps[-1].step == "interrupted"
