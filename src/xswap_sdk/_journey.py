@@ -11,6 +11,7 @@ was sent.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import socket
 from collections.abc import Mapping
@@ -75,10 +76,18 @@ def end_state(exc: BaseException) -> JourneyState | None:
     return "failed"
 
 
+def _request(request: Any) -> Any:
+    # Shallow: a request's details are a read-only mapping, which asdict cannot copy.
+    if dataclasses.is_dataclass(request) and not isinstance(request, type):
+        return {f.name: getattr(request, f.name) for f in dataclasses.fields(request)}
+    return request
+
+
 class JourneyLog:
     """One journey being driven: its id, kind, journal and hook."""
 
     __slots__ = (
+        "approved",
         "ended_as",
         "journal",
         "journey_id",
@@ -96,6 +105,8 @@ class JourneyLog:
         self.kind = kind
         self.journey_id = journey_id
         self.ended_as: str | None = None
+        # What the signing policies let through during the journey (see _policy_scope).
+        self.approved: list[Any] = []
         self.pending: list[StepEvent] = []
         # The wait being watched: (started, expected seconds, what it follows, level).
         self.watching: tuple[float, float, Mapping[str, Any], int] | None = None
@@ -124,6 +135,9 @@ class JourneyLog:
         state: str | None = None,
     ) -> StepEvent:
         """Write a step (one transaction) and return its event."""
+        if step == "signed" and self.approved:
+            data = {**data, "approved": [_request(r) for r in self.approved]}
+            self.approved.clear()
         values = plain(data)
         if state is not None:
             self.ended_as = state

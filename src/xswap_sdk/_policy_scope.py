@@ -23,10 +23,15 @@ from typing import TYPE_CHECKING, Any, Final
 if TYPE_CHECKING:
     from .policy import Policy
 
-__all__ = ["ACTIVE", "activated", "active_policies", "scoped"]
+__all__ = ["ACTIVE", "APPROVED", "activated", "active_policies", "scoped"]
 
 ACTIVE: Final[ContextVar[tuple[Policy, ...]]] = ContextVar("xswap_sdk_policies", default=())
 """The policies in force, outermost first; every one of them must allow a signature."""
+
+
+APPROVED: Final[ContextVar[list[Any] | None]] = ContextVar("xswap_sdk_approved", default=None)
+"""Where the signing gate adds each `SigningRequest` it let through, while a journaled
+journey runs (its ``signed`` step records them); ``None`` otherwise."""
 
 
 def active_policies() -> tuple[Policy, ...]:

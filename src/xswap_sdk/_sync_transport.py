@@ -19,6 +19,7 @@ from ._journey import JourneyLog
 from ._operation import Operation
 from ._options import RequestOptions
 from ._pagination import Emit, PageWalk
+from ._policy_scope import APPROVED
 from ._transport import (
     Answer,
     BaseTransport,
@@ -197,6 +198,7 @@ class SyncTransport(BaseTransport[httpx.Client]):
         result: Any = None
         error: XSwapError | None = None
         log: JourneyLog | None = None
+        approvals = None
         try:
             while True:
                 try:
@@ -226,11 +228,15 @@ class SyncTransport(BaseTransport[httpx.Client]):
                     log, event = JourneyLog.begin(self.options.journal, self.hooks.on_step, step)
                     if log is not None and event is not None:
                         result = log.journey_id
+                        if log.journal is not None:
+                            approvals = APPROVED.set(log.approved)
                         self._step(log, event)
                 elif log is not None:
                     self._step(log, log.record(step.step, step.status, step.data, step.state))
                     log.watch(step.data, self.clock.monotonic())
         finally:
+            if approvals is not None:
+                APPROVED.reset(approvals)
             flow.close()
 
     def _journaled(

@@ -236,6 +236,8 @@ def _default(value: object) -> object:
     dump = getattr(value, "model_dump", None)
     if callable(dump):
         return dump(mode="json", by_alias=True)
+    if isinstance(value, Mapping):
+        return dict(value)
     if isinstance(value, Decimal):
         return str(value)
     if isinstance(value, bytes):

@@ -320,3 +320,32 @@ def _host() -> str:
     import socket
 
     return socket.gethostname()
+
+
+async def test_the_signed_step_records_what_the_signing_policy_approved(
+    kind: str, tmp_path: Path
+) -> None:
+    from xswap_sdk.policy import Policy
+
+    path = tmp_path / "j.db"
+    with Sandbox() as sb:
+        fund(sb)
+        flash = client(sb, "swap", kind, journal=path, policy=Policy())
+        await resolve(start("swap", flash))
+    [journey] = SQLiteJournal(path).journeys()
+    signed = journey.last("signed")
+    assert signed is not None
+    kinds = [request["kind"] for request in signed.data["approved"]]
+    assert kinds[-1] in ("burn_intent", "burn_intent_set")
+    assert signed.data["approved"][-1]["signer"] == TEST_SIGNER.address
+
+
+async def test_without_a_policy_nothing_is_added_to_the_signed_step(
+    kind: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "j.db"
+    with Sandbox() as sb:
+        fund(sb)
+        await resolve(start("swap", client(sb, "swap", kind, journal=path)))
+    [journey] = SQLiteJournal(path).journeys()
+    assert "approved" not in journey.last("signed").data  # type: ignore[union-attr]

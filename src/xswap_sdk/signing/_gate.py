@@ -28,7 +28,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from .._body import copy_json
-from .._policy_scope import active_policies
+from .._policy_scope import APPROVED, active_policies
 from ..policy import SigningRequest
 from ..registry import DEFAULT_REGISTRY, GATEWAY_WALLET_TESTNET
 from ..types import to_checksum
@@ -417,6 +417,9 @@ def passing(describe: Callable[[], SigningRequest]) -> Iterator[SigningRequest |
         for policy, reserved in admitted:
             policy._release(reserved)
         raise
+    approved = APPROVED.get()
+    if approved is not None:  # a journaled journey records what its policies allowed
+        approved.append(request)
     try:
         yield request
     except BaseException:
