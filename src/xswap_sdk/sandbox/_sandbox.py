@@ -27,7 +27,6 @@ from ..registry import DEFAULT_REGISTRY, Registry
 from ..relayer import AsyncRelayerClient, RelayerClient
 from ..routing import AsyncRoutingClient, RoutingClient
 from ..signing import Signer
-from ._catalog import CHAINS
 from ._controls import PREFIX as CONTROLS_PREFIX
 from ._controls import ControlService
 from ._http import Request, Response, Service
@@ -36,7 +35,7 @@ from .faults import SERVICES, Faults, Outcome
 from .flash import SANDBOX_ROUTERS, FlashService
 from .gateway import GatewayService
 from .relayer import RelayerService
-from .routing import RoutingService
+from .routing import SANDBOX_ROUTING_CONTRACTS, RoutingService
 
 __all__ = ["BASE_URL", "RecordedRequest", "RequestLog", "Sandbox"]
 
@@ -415,9 +414,7 @@ class Sandbox:
                 kwargs = {**kwargs, "registry": registry.with_routers(*SANDBOX_ROUTERS)}
         if service == "routing":
             # Its routing contracts too: the SDK takes none from a service's answers.
-            args["routing_contracts"] = {
-                chain.id: chain.routing_contract for chain in CHAINS.values()
-            }
+            args["routing_contracts"] = dict(SANDBOX_ROUTING_CONTRACTS)
         if "http_client" not in kwargs:
             args["http_client"] = self.http_client() if sync else self.async_http_client()
         return {**args, **kwargs}

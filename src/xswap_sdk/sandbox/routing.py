@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Annotated, Any, Final
 
 from eth_hash.auto import keccak
@@ -38,10 +39,17 @@ from ._routes import Plan, RouteMode, RouteQuery, plan_routes, rank, route_json
 from ._world import Timeline, World
 from .relayer import RelayerService
 
-__all__ = ["API_KEY", "RoutingService"]
+__all__ = ["API_KEY", "SANDBOX_ROUTING_CONTRACTS", "RoutingService"]
 
 API_KEY: Final = "sandbox-routing-key"
 """The API key the sandbox routing service accepts."""
+
+SANDBOX_ROUTING_CONTRACTS: Final[Mapping[int, str]] = MappingProxyType(
+    {chain.id: chain.routing_contract for chain in CHAINS.values()}
+)
+"""The sandbox's routing contract on each chain (``{chain_id: address}``): what its
+clients pin as ``routing_contracts=``, and what a live `RoutingClient` pointed at a
+served sandbox must pin too, since the SDK takes no spender from a service's answer."""
 
 _ROUTE_SELECTOR = keccak(b"executeRoute(bytes32,address,uint256,address)")[:4]
 _RANKING_MODES: Final = {"value_max": "max_value", "balanced": "suggested", "speed_max": "fastest"}
