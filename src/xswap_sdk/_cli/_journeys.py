@@ -85,7 +85,7 @@ def _client(kind: str, journal: str) -> Any:
         from ..flash import FlashClient
 
         return FlashClient(journal=journal)
-    if kind == "gasless_swap":
+    if kind in ("gasless_swap", "route"):
         from ..routing import RoutingClient
 
         return RoutingClient(journal=journal)

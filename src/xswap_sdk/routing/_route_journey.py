@@ -1,0 +1,222 @@
+"""Route execution as a journey: its chain transactions are steps of one flow.
+
+`RoutingClient.execute_route` checks the route, reads the allowance and simulates
+before anything is signed (no side effect); what follows is this flow, written once:
+for the approval (when one is needed), then the route transaction, it signs (`Chain`),
+writes ``signed`` with the raw bytes and their hash, writes ``broadcast/sending``, sends
+the bytes, writes ``broadcast/ok``, waits for the receipt and writes ``confirmed``
+(``approved`` after the approval); then it follows ``/status`` (``waiting``,
+``executed``). The client method hands it the async or the blocking web3 helpers
+(`ChainIO`), so the async driver awaits them and the blocking one calls them.
+
+Resume (`resume_route`) never signs or sends a transaction again. A route transaction
+that may have been broadcast is looked for by its journaled hash: its receipt on the
+chain (when resume is given web3), else its record on ``/status``; found, the journey
+goes on (follows ``/status``); not found, it ends ``needs_attention``. One that stopped
+before its route transaction could have left ends ``failed`` (nothing of the route was
+sent; an approval already mined stays and is not sent again by a new `execute_route`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from .._flow import Begin, Call, Chain, Flow, Record
+from .._web3_support import checked_receipt
+from ..errors import XSwapError
+from ..journal import Journey
+from ._execution import AllowanceCheck, ExecutionPlan, RouteExecution
+from .models import Transaction, TransactionStatus
+
+__all__ = ["KIND", "ChainIO", "resume_route", "route_journey"]
+
+KIND: Final = "route"
+"""The journey kind of `RoutingClient.execute_route`."""
+
+DONE_STATES: Final = ("completed", "failed")
+
+
+@dataclass(frozen=True, slots=True)
+class ChainIO:
+    """The web3 helpers a route journey runs with, bound to one web3 (and signer):
+    async ones return awaitables, blocking ones values (see `xswap_sdk._flow.Chain`).
+
+    Attributes:
+        sign: fields -> (completed fields, raw signed bytes as hex, or ``None`` when
+            the node signs).
+        broadcast: (fields, raw) -> the transaction's hash.
+        confirm: (hash, what) -> the hash, once mined successfully.
+        receipt: hash -> the receipt, or ``None`` when the node has none.
+    """
+
+    sign: Callable[[dict[str, Any]], Any]
+    broadcast: Callable[[dict[str, Any], str | None], Any]
+    confirm: Callable[[str, str], Any]
+    receipt: Callable[[str], Any]
+
+
+def _hash_of(raw: str | None) -> str | None:
+    if raw is None:
+        return None  # the node signs: the hash is known once it is sent
+    from eth_utils.crypto import keccak
+
+    return "0x" + keccak(hexstr=raw).hex()
+
+
+def _send(io: ChainIO, fields: dict[str, Any], what: str) -> Flow[str]:
+    """Sign, journal the signed bytes, broadcast, wait for the receipt."""
+    complete, raw = yield Chain(lambda: io.sign(fields))
+    planned = _hash_of(raw)
+    yield Record("signed", "ok", {"what": what, "fields": complete, "raw": raw, "tx_hash": planned})
+    yield Record("broadcast", "sending", {"what": what, "tx_hash": planned})
+    tx_hash: str = yield Chain(lambda: io.broadcast(complete, raw))
+    yield Record("broadcast", "ok", {"what": what, "tx_hash": tx_hash})
+    yield Chain(lambda: io.confirm(tx_hash, what))
+    yield Record("confirmed", "ok", {"what": what, "tx_hash": tx_hash})
+    return tx_hash
+
+
+def route_journey(
+    plan: ExecutionPlan,
+    tx: Transaction,
+    fields: dict[str, Any],
+    approval: dict[str, Any] | None,
+    allowance: AllowanceCheck | None,
+    io: ChainIO,
+    follow: Callable[[str], Flow[TransactionStatus]] | None,
+    simulation: Any = None,
+) -> Flow[RouteExecution]:
+    """The ``route`` journey from the first signature: approval, route transaction,
+    ``/status`` (``follow``, when waiting)."""
+    journey_id = yield Begin(
+        KIND,
+        {
+            "chain_id": plan.chain_id,
+            "owner": plan.owner,
+            "transaction": tx,
+            "allowance": allowance,
+            "approval": approval,
+            "wait": follow is not None,
+        },
+    )
+    if approval is not None and allowance is not None:
+        approval_hash = yield from _send(io, approval, "approval")
+        allowance = allowance.model_copy(update={"approval_tx_hash": approval_hash})
+        yield Record("approved", "ok", {"tx_hash": approval_hash})
+    tx_hash = yield from _send(io, fields, "route")
+    status = yield from _follow(follow, tx_hash)
+    return RouteExecution(
+        transaction=tx,
+        tx_hash=tx_hash,
+        allowance=allowance,
+        status=status,
+        simulation=simulation,
+        journey_id=journey_id,
+    )
+
+
+def _follow(
+    follow: Callable[[str], Flow[TransactionStatus]] | None, tx_hash: str
+) -> Flow[TransactionStatus | None]:
+    if follow is None:
+        return None
+    yield Record("waiting", "ok", {"tx_hash": tx_hash})
+    status = yield from follow(tx_hash)
+    yield Record("executed", "ok", {"status": status})
+    return status
+
+
+def _last(journey: Journey, step: str, what: str) -> Mapping[str, Any] | None:
+    found: Mapping[str, Any] | None = None
+    for s in journey.steps:
+        if s.step == step and s.data.get("what") == what:
+            found = s.data
+    return found
+
+
+def resume_route(
+    journey: Journey,
+    receipt: Callable[[str], Any] | None,
+    status: Callable[[str], Call[TransactionStatus]],
+    follow: Callable[[str], Flow[TransactionStatus]],
+) -> Flow[RouteExecution | None]:
+    """Resume a ``route`` journey by the rules of the module docstring."""
+    if journey.state in DONE_STATES:
+        return None
+    yield Begin(KIND, {"from": journey.state}, resume=journey.id)
+    args = journey.arguments
+    sent = _last(journey, "broadcast", "route")
+    if sent is None:
+        approving = _last(journey, "broadcast", "approval")
+        if approving is not None and _last(journey, "confirmed", "approval") is None:
+            found = yield from _mined(approving.get("tx_hash"), receipt, "approval")
+            if not found:
+                yield from _attention("the approval")
+                return None
+        yield Record(
+            "failed",
+            "not_sent",
+            {
+                "reason": "the route transaction was never sent; nothing is at stake but an "
+                "approval, which a new execute_route uses instead of approving again",
+            },
+            state="failed",
+        )
+        return None
+    hashes = [
+        s.data.get("tx_hash")
+        for s in journey.steps
+        if s.step == "broadcast" and s.data.get("what") == "route"
+    ]
+    known = next((h for h in reversed(hashes) if isinstance(h, str)), None)
+    if _last(journey, "confirmed", "route") is None:
+        found = yield from _mined(known, receipt, "route")
+        if not found and known is not None:
+            try:
+                record = yield status(known)
+            except XSwapError:
+                record = None
+            if record is not None:
+                yield Record("found", "ok", {"what": "route", "tx_hash": known})
+                found = True
+        if not found or known is None:
+            yield from _attention("the route transaction")
+            return None
+    assert known is not None
+    allowance = args.get("allowance")
+    result_status = yield from _follow(follow if args.get("wait") else None, known)
+    return RouteExecution(
+        transaction=Transaction.model_validate(args["transaction"]),
+        tx_hash=known,
+        allowance=AllowanceCheck.model_validate(allowance) if allowance else None,
+        status=result_status,
+        journey_id=journey.id,
+    )
+
+
+def _mined(tx_hash: object, receipt: Callable[[str], Any] | None, what: str) -> Flow[bool]:
+    """Whether the transaction is on the chain (``confirmed``); raises when it reverted."""
+    if not isinstance(tx_hash, str) or receipt is None:
+        return False
+    found = yield Chain(lambda: receipt(tx_hash))
+    if found is None:
+        return False
+    checked_receipt(found, what, tx_hash)
+    yield Record("confirmed", "ok", {"what": what, "tx_hash": tx_hash})
+    return True
+
+
+def _attention(what: str) -> Flow[None]:
+    """End the journey ``needs_attention``: ``what`` may be on its way."""
+    yield Record(
+        "needs_attention",
+        "outcome_unknown",
+        {
+            "reason": f"{what} may have been broadcast and neither the chain (no receipt) nor "
+            "the routing service (no status) knows it yet; nothing was signed or sent again",
+            "next": "look the journaled tx_hash up on the chain's explorer, then resume again",
+        },
+        state="needs_attention",
+    )
