@@ -94,7 +94,7 @@ def route_journey(
         KIND,
         {
             "chain_id": plan.chain_id,
-            "owner": plan.owner,
+            "sender": plan.owner,
             "transaction": tx,
             "allowance": allowance,
             "approval": approval,

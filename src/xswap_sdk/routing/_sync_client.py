@@ -1122,7 +1122,7 @@ class RoutingClient(SyncAPIClient):
         self, journey: Journey, web3: Web3 | None, options: RequestOptions
     ) -> RouteExecution | None:
         args = journey.arguments
-        chain_id, owner = args.get("chain_id"), args.get("owner")
+        chain_id, owner = args.get("chain_id"), args.get("sender")
         if not isinstance(chain_id, int) or not isinstance(owner, str):
             raise InvalidInputError("journey_id", f"journey {journey.id} has no route plan")
         if web3 is not None:
