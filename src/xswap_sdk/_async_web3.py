@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from . import _simulation
+from ._chain_steps import ChainIO
 from ._logging import logger
 from ._policy_scope import ACTIVE
 from ._web3_support import (
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
 __all__ = [
     "async_allowance",
     "async_broadcast",
+    "async_chain_io",
     "async_receipt",
     "async_sign_transaction",
     "async_chain_id",
@@ -95,6 +97,24 @@ async def async_send_transaction(
     """Send a transaction from the signer; return its hash (not waiting for it)."""
     complete, raw = await async_sign_transaction(web3, signer, fields)
     return await async_broadcast(web3, complete, raw)
+
+
+def async_chain_io(web3: AsyncWeb3[Any], signer: Signer | None) -> ChainIO:
+    """These helpers bound to ``web3`` and ``signer``, for a journey's `Chain` steps
+    (``signer`` is ``None`` on resume, which never signs)."""
+    from .errors import InvalidInputError
+
+    def sign(fields: dict[str, Any]) -> Any:
+        if signer is None:
+            raise InvalidInputError("signer", "a resumed journey never signs again")
+        return async_sign_transaction(web3, signer, fields)
+
+    return ChainIO(
+        sign=sign,
+        broadcast=lambda fields, raw: async_broadcast(web3, fields, raw),
+        confirm=lambda tx_hash, what: async_wait_for_success(web3, tx_hash, what),
+        receipt=lambda tx_hash: async_receipt(web3, tx_hash),
+    )
 
 
 async def async_sign_transaction(

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from . import _simulation
+from ._chain_steps import ChainIO
 from ._logging import logger
 from ._policy_scope import ACTIVE
 from ._web3_support import (
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
 __all__ = [
     "allowance",
     "broadcast",
+    "chain_io",
     "receipt",
     "sign_transaction",
     "chain_id",
@@ -89,6 +91,24 @@ def send_transaction(web3: Web3, signer: Signer, fields: dict[str, Any]) -> str:
     """Send a transaction from the signer; return its hash (not waiting for it)."""
     complete, raw = sign_transaction(web3, signer, fields)
     return broadcast(web3, complete, raw)
+
+
+def chain_io(web3: Web3, signer: Signer | None) -> ChainIO:
+    """These helpers bound to ``web3`` and ``signer``, for a journey's `Chain` steps
+    (``signer`` is ``None`` on resume, which never signs)."""
+    from .errors import InvalidInputError
+
+    def sign(fields: dict[str, Any]) -> Any:
+        if signer is None:
+            raise InvalidInputError("signer", "a resumed journey never signs again")
+        return sign_transaction(web3, signer, fields)
+
+    return ChainIO(
+        sign=sign,
+        broadcast=lambda fields, raw: broadcast(web3, fields, raw),
+        confirm=lambda tx_hash, what: wait_for_success(web3, tx_hash, what),
+        receipt=lambda tx_hash: receipt(web3, tx_hash),
+    )
 
 
 def sign_transaction(

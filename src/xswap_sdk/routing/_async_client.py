@@ -1124,7 +1124,7 @@ class AsyncRoutingClient(AsyncAPIClient):
             fields,
             approval_fields,
             allowance,
-            self._chain_io(web3, signer),
+            web3io.async_chain_io(web3, signer),
             self._status_follower(plan.chain_id, plan.owner, wait_timeout, poll_interval, predicate)
             if wait
             else None,
@@ -1148,24 +1148,9 @@ class AsyncRoutingClient(AsyncAPIClient):
         follow = self._status_follower(
             chain_id, owner, DEFAULT_WAIT_TIMEOUT, DEFAULT_POLL_INTERVAL, None
         )
-        receipt = None if web3 is None else self._chain_io(web3, None).receipt
+        receipt = None if web3 is None else web3io.async_chain_io(web3, None).receipt
         flow = route_journey.resume_route(journey, receipt, status, follow)
         return await self._transport.run(flow, options)
-
-    def _chain_io(self, web3: AsyncWeb3[Any], signer: Signer | None) -> route_journey.ChainIO:
-        """The web3 helpers of a route journey, bound to ``web3`` (and ``signer``)."""
-
-        def sign(fields: dict[str, Any]) -> Any:
-            if signer is None:
-                raise InvalidInputError("signer", "a route journey cannot sign on resume")
-            return web3io.async_sign_transaction(web3, signer, fields)
-
-        return route_journey.ChainIO(
-            sign=sign,
-            broadcast=lambda fields, raw: web3io.async_broadcast(web3, fields, raw),
-            confirm=lambda tx_hash, what: web3io.async_wait_for_success(web3, tx_hash, what),
-            receipt=lambda tx_hash: web3io.async_receipt(web3, tx_hash),
-        )
 
     def _status_follower(
         self,

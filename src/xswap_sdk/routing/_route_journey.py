@@ -20,62 +20,21 @@ sent; an approval already mined stays and is not sent again by a new `execute_ro
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any, Final
 
-from .._flow import Begin, Call, Chain, Flow, Record
-from .._web3_support import checked_receipt
+from .._chain_steps import ChainIO, attention, mined, send
+from .._flow import Begin, Call, Flow, Record
 from ..errors import XSwapError
 from ..journal import Journey
 from ._execution import AllowanceCheck, ExecutionPlan, RouteExecution
 from .models import Transaction, TransactionStatus
 
-__all__ = ["KIND", "ChainIO", "resume_route", "route_journey"]
+__all__ = ["KIND", "resume_route", "route_journey"]
 
 KIND: Final = "route"
 """The journey kind of `RoutingClient.execute_route`."""
 
 DONE_STATES: Final = ("completed", "failed")
-
-
-@dataclass(frozen=True, slots=True)
-class ChainIO:
-    """The web3 helpers a route journey runs with, bound to one web3 (and signer):
-    async ones return awaitables, blocking ones values (see `xswap_sdk._flow.Chain`).
-
-    Attributes:
-        sign: fields -> (completed fields, raw signed bytes as hex, or ``None`` when
-            the node signs).
-        broadcast: (fields, raw) -> the transaction's hash.
-        confirm: (hash, what) -> the hash, once mined successfully.
-        receipt: hash -> the receipt, or ``None`` when the node has none.
-    """
-
-    sign: Callable[[dict[str, Any]], Any]
-    broadcast: Callable[[dict[str, Any], str | None], Any]
-    confirm: Callable[[str, str], Any]
-    receipt: Callable[[str], Any]
-
-
-def _hash_of(raw: str | None) -> str | None:
-    if raw is None:
-        return None  # the node signs: the hash is known once it is sent
-    from eth_utils.crypto import keccak
-
-    return "0x" + keccak(hexstr=raw).hex()
-
-
-def _send(io: ChainIO, fields: dict[str, Any], what: str) -> Flow[str]:
-    """Sign, journal the signed bytes, broadcast, wait for the receipt."""
-    complete, raw = yield Chain(lambda: io.sign(fields))
-    planned = _hash_of(raw)
-    yield Record("signed", "ok", {"what": what, "fields": complete, "raw": raw, "tx_hash": planned})
-    yield Record("broadcast", "sending", {"what": what, "tx_hash": planned})
-    tx_hash: str = yield Chain(lambda: io.broadcast(complete, raw))
-    yield Record("broadcast", "ok", {"what": what, "tx_hash": tx_hash})
-    yield Chain(lambda: io.confirm(tx_hash, what))
-    yield Record("confirmed", "ok", {"what": what, "tx_hash": tx_hash})
-    return tx_hash
 
 
 def route_journey(
@@ -102,10 +61,10 @@ def route_journey(
         },
     )
     if approval is not None and allowance is not None:
-        approval_hash = yield from _send(io, approval, "approval")
+        approval_hash = yield from send(io, approval, "approval")
         allowance = allowance.model_copy(update={"approval_tx_hash": approval_hash})
         yield Record("approved", "ok", {"tx_hash": approval_hash})
-    tx_hash = yield from _send(io, fields, "route")
+    tx_hash = yield from send(io, fields, "route")
     status = yield from _follow(follow, tx_hash)
     return RouteExecution(
         transaction=tx,
@@ -151,9 +110,9 @@ def resume_route(
     if sent is None:
         approving = _last(journey, "broadcast", "approval")
         if approving is not None and _last(journey, "confirmed", "approval") is None:
-            found = yield from _mined(approving.get("tx_hash"), receipt, "approval")
+            found = yield from mined(approving.get("tx_hash"), receipt, "approval")
             if not found:
-                yield from _attention("the approval")
+                yield from attention("the approval")
                 return None
         yield Record(
             "failed",
@@ -172,7 +131,7 @@ def resume_route(
     ]
     known = next((h for h in reversed(hashes) if isinstance(h, str)), None)
     if _last(journey, "confirmed", "route") is None:
-        found = yield from _mined(known, receipt, "route")
+        found = yield from mined(known, receipt, "route")
         if not found and known is not None:
             try:
                 record = yield status(known)
@@ -182,7 +141,7 @@ def resume_route(
                 yield Record("found", "ok", {"what": "route", "tx_hash": known})
                 found = True
         if not found or known is None:
-            yield from _attention("the route transaction")
+            yield from attention("the route transaction")
             return None
     assert known is not None
     allowance = args.get("allowance")
@@ -193,30 +152,4 @@ def resume_route(
         allowance=AllowanceCheck.model_validate(allowance) if allowance else None,
         status=result_status,
         journey_id=journey.id,
-    )
-
-
-def _mined(tx_hash: object, receipt: Callable[[str], Any] | None, what: str) -> Flow[bool]:
-    """Whether the transaction is on the chain (``confirmed``); raises when it reverted."""
-    if not isinstance(tx_hash, str) or receipt is None:
-        return False
-    found = yield Chain(lambda: receipt(tx_hash))
-    if found is None:
-        return False
-    checked_receipt(found, what, tx_hash)
-    yield Record("confirmed", "ok", {"what": what, "tx_hash": tx_hash})
-    return True
-
-
-def _attention(what: str) -> Flow[None]:
-    """End the journey ``needs_attention``: ``what`` may be on its way."""
-    yield Record(
-        "needs_attention",
-        "outcome_unknown",
-        {
-            "reason": f"{what} may have been broadcast and neither the chain (no receipt) nor "
-            "the routing service (no status) knows it yet; nothing was signed or sent again",
-            "next": "look the journaled tx_hash up on the chain's explorer, then resume again",
-        },
-        state="needs_attention",
     )

@@ -1110,7 +1110,7 @@ class RoutingClient(SyncAPIClient):
             fields,
             approval_fields,
             allowance,
-            self._chain_io(web3, signer),
+            web3io.chain_io(web3, signer),
             self._status_follower(plan.chain_id, plan.owner, wait_timeout, poll_interval, predicate)
             if wait
             else None,
@@ -1134,24 +1134,9 @@ class RoutingClient(SyncAPIClient):
         follow = self._status_follower(
             chain_id, owner, DEFAULT_WAIT_TIMEOUT, DEFAULT_POLL_INTERVAL, None
         )
-        receipt = None if web3 is None else self._chain_io(web3, None).receipt
+        receipt = None if web3 is None else web3io.chain_io(web3, None).receipt
         flow = route_journey.resume_route(journey, receipt, status, follow)
         return self._transport.run(flow, options)
-
-    def _chain_io(self, web3: Web3, signer: Signer | None) -> route_journey.ChainIO:
-        """The web3 helpers of a route journey, bound to ``web3`` (and ``signer``)."""
-
-        def sign(fields: dict[str, Any]) -> Any:
-            if signer is None:
-                raise InvalidInputError("signer", "a route journey cannot sign on resume")
-            return web3io.sign_transaction(web3, signer, fields)
-
-        return route_journey.ChainIO(
-            sign=sign,
-            broadcast=lambda fields, raw: web3io.broadcast(web3, fields, raw),
-            confirm=lambda tx_hash, what: web3io.wait_for_success(web3, tx_hash, what),
-            receipt=lambda tx_hash: web3io.receipt(web3, tx_hash),
-        )
 
     def _status_follower(
         self,
