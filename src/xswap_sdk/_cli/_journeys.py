@@ -81,7 +81,7 @@ def _journeys(args: argparse.Namespace, out: Output) -> int:
 
 
 def _client(kind: str, journal: str) -> Any:
-    if kind == "swap":
+    if kind in ("swap", "deposit"):
         from ..flash import FlashClient
 
         return FlashClient(journal=journal)
