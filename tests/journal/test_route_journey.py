@@ -87,6 +87,10 @@ async def test_a_route_journey_writes_each_chain_step(
     assert signed.data["what"] == "route"
     assert signed.data["raw"].startswith("0x")
     assert signed.data["tx_hash"] == result.tx_hash
+    # The wait is watched against the routing service's own estimate.
+    waiting = journey.last("waiting")
+    assert waiting is not None
+    assert waiting.data["expected_seconds"] == route.estimated_time_ms / 1000
     assert result.allowance is not None
     assert result.allowance.approval_tx_hash
     assert result.status is not None

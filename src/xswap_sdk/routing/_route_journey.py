@@ -58,6 +58,7 @@ def route_journey(
             "allowance": allowance,
             "approval": approval,
             "wait": follow is not None,
+            "expected_seconds": _expected(plan),
         },
     )
     if approval is not None and allowance is not None:
@@ -65,7 +66,7 @@ def route_journey(
         allowance = allowance.model_copy(update={"approval_tx_hash": approval_hash})
         yield Record("approved", "ok", {"tx_hash": approval_hash})
     tx_hash = yield from send(io, fields, "route")
-    status = yield from _follow(follow, tx_hash)
+    status = yield from _follow(follow, tx_hash, _expected(plan))
     return RouteExecution(
         transaction=tx,
         tx_hash=tx_hash,
@@ -76,12 +77,20 @@ def route_journey(
     )
 
 
+def _expected(plan: ExecutionPlan) -> float | None:
+    # The routing service's own estimate: what the stall watchdog measures the wait by.
+    estimate = plan.route.estimated_time_ms
+    return estimate / 1000 if isinstance(estimate, int) and estimate > 0 else None
+
+
 def _follow(
-    follow: Callable[[str], Flow[TransactionStatus]] | None, tx_hash: str
+    follow: Callable[[str], Flow[TransactionStatus]] | None,
+    tx_hash: str,
+    expected: object = None,
 ) -> Flow[TransactionStatus | None]:
     if follow is None:
         return None
-    yield Record("waiting", "ok", {"tx_hash": tx_hash})
+    yield Record("waiting", "ok", {"tx_hash": tx_hash, "expected_seconds": expected})
     status = yield from follow(tx_hash)
     yield Record("executed", "ok", {"status": status})
     return status
@@ -145,7 +154,9 @@ def resume_route(
             return None
     assert known is not None
     allowance = args.get("allowance")
-    result_status = yield from _follow(follow if args.get("wait") else None, known)
+    result_status = yield from _follow(
+        follow if args.get("wait") else None, known, args.get("expected_seconds")
+    )
     return RouteExecution(
         transaction=Transaction.model_validate(args["transaction"]),
         tx_hash=known,
