@@ -73,10 +73,11 @@ class StepEvent:
 
     Attributes:
         journey_id: the journey's id in the journal, or ``None`` without a journal.
-        kind: ``"swap"``, ``"gasless_swap"``, ``"relay"``, ``"relay_sync"`` or
-            ``"transfer"``.
+        kind: ``"swap"``, ``"gasless_swap"``, ``"relay"``, ``"relay_sync"``,
+            ``"transfer"``, ``"route"`` or ``"deposit"``.
         step: ``"started"``, ``"quoted"``, ``"verified"``, ``"signed"``, ``"paid"``,
-            ``"submitted"``, ``"waiting"``, ``"executed"``, ``"attested"``,
+            ``"submitted"``, ``"broadcast"``, ``"confirmed"``, ``"approved"``,
+            ``"waiting"``, ``"executed"``, ``"attested"``,
             ``"completed"``, ``"failed"``, ``"needs_attention"`` or ``"resumed"``.
         status: ``"ok"``, ``"sending"`` (a money-moving request is about to leave),
             ``"not_sent"``, ``"outcome_unknown"`` or ``"sent"`` (for a failure: whether

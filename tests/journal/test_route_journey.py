@@ -140,3 +140,33 @@ async def test_a_route_journey_stopped_at_any_step_resumes_without_sending_again
     again = await resolve(fresh.resume(journey.id, web3=chain if with_web3 else None))
     assert again.state == resumed.state
     assert await _nonce(chain) == sent_before
+
+
+def test_a_resumed_route_whose_receipt_says_it_reverted_fails_without_sending() -> None:
+    from xswap_sdk import errors
+    from xswap_sdk._flow import Begin, Chain
+    from xswap_sdk.journal import JournalStep, Journey
+    from xswap_sdk.routing._route_journey import resume_route
+
+    steps = (
+        JournalStep(0, "started", "started", {"chain_id": 8453, "sender": "0x1", "wait": True}, 0),
+        JournalStep(1, "signed", "ok", {"what": "route", "tx_hash": "0xab"}, 0),
+        JournalStep(2, "broadcast", "sending", {"what": "route", "tx_hash": "0xab"}, 0),
+    )
+    journey = Journey("j", "route", "running", 0, 0, steps=steps)
+    looked: list[str] = []
+
+    def receipt(tx_hash: str) -> dict[str, int]:
+        looked.append(tx_hash)
+        return {"status": 0}
+
+    def never(_: str) -> Any:
+        raise AssertionError("nothing else is asked")
+
+    flow = resume_route(journey, receipt, never, never)
+    assert isinstance(next(flow), Begin)
+    step = flow.send(None)
+    assert isinstance(step, Chain)
+    with pytest.raises(errors.SwapFailedError):
+        flow.send(step.call())
+    assert looked == ["0xab"]
