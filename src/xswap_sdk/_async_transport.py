@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 import httpx
 
-from ._flow import Begin, Call, Flow, Sleep
+from ._flow import Begin, Call, Chain, Flow, Sleep
 from ._gate import AsyncGate
 from ._journey import JourneyLog
 from ._operation import Operation
@@ -228,6 +228,11 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
                         continue
                     try:
                         result = await self.request(step.operation, options, until=step.until)
+                    except XSwapError as exc:
+                        error = exc
+                elif isinstance(step, Chain):
+                    try:
+                        result = await step.call()
                     except XSwapError as exc:
                         error = exc
                 elif isinstance(step, Sleep):

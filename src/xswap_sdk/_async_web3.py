@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from . import _simulation
+from ._chain_steps import ChainIO
 from ._logging import logger
 from ._policy_scope import ACTIVE
 from ._web3_support import (
@@ -39,6 +40,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "async_allowance",
+    "async_broadcast",
+    "async_chain_io",
+    "async_receipt",
+    "async_sign_transaction",
     "async_chain_id",
     "async_permit_facts",
     "async_send_and_confirm",
@@ -90,6 +95,34 @@ async def async_send_transaction(
     web3: AsyncWeb3[Any], signer: Signer, fields: dict[str, Any]
 ) -> str:
     """Send a transaction from the signer; return its hash (not waiting for it)."""
+    complete, raw = await async_sign_transaction(web3, signer, fields)
+    return await async_broadcast(web3, complete, raw)
+
+
+def async_chain_io(web3: AsyncWeb3[Any], signer: Signer | None) -> ChainIO:
+    """These helpers bound to ``web3`` and ``signer``, for a journey's `Chain` steps
+    (``signer`` is ``None`` on resume, which never signs)."""
+    from .errors import InvalidInputError
+
+    def sign(fields: dict[str, Any]) -> Any:
+        if signer is None:
+            raise InvalidInputError("signer", "a resumed journey never signs again")
+        return async_sign_transaction(web3, signer, fields)
+
+    return ChainIO(
+        sign=sign,
+        broadcast=lambda fields, raw: async_broadcast(web3, fields, raw),
+        confirm=lambda tx_hash, what: async_wait_for_success(web3, tx_hash, what),
+        receipt=lambda tx_hash: async_receipt(web3, tx_hash),
+    )
+
+
+async def async_sign_transaction(
+    web3: AsyncWeb3[Any], signer: Signer, fields: dict[str, Any]
+) -> tuple[dict[str, Any], str | None]:
+    """The transaction from the signer, completed, and its signed raw bytes (0x hex) when
+    the signer signs locally (nonce, chain, gas and fees read from the node); ``None``
+    when the node holds the account and signs it as `async_broadcast` sends it."""
     # Imported here: the signing package's permit deposit imports this module.
     from .signing.signer import signer_address
 
@@ -97,10 +130,7 @@ async def async_send_transaction(
     fields = {**fields, "from": owner}
     sign = getattr(signer, "sign_transaction", None)
     if sign is None:
-        # The node signs: the policies see the chain it is on.
-        described = {**fields, "chainId": await async_chain_id(web3)} if ACTIVE.get() else fields
-        with transaction_gate(owner, described):
-            return hex_string(await web3.eth.send_transaction(fields))  # type: ignore[arg-type]
+        return fields, None
     fields["nonce"] = await web3.eth.get_transaction_count(owner, "pending")  # type: ignore[arg-type]
     fields["chainId"] = await async_chain_id(web3)
     if fields.get("gas") is None:
@@ -111,7 +141,29 @@ async def async_send_transaction(
     set_fees(fields, base_fee, tip, gas_price)
     with transaction_gate(owner, fields):
         signed = sign(fields)
-    return hex_string(await web3.eth.send_raw_transaction(signed.raw_transaction))
+    return fields, hex_string(signed.raw_transaction)
+
+
+async def async_broadcast(web3: AsyncWeb3[Any], fields: dict[str, Any], raw: str | None) -> str:
+    """Send a transaction `async_sign_transaction` made: its raw bytes, or, when the node
+    signs, its fields (every signing policy in force allows them first). Return its hash."""
+    if raw is not None:
+        return hex_string(await web3.eth.send_raw_transaction(raw))  # type: ignore[arg-type]
+    # The node signs: the policies see the chain it is on.
+    described = {**fields, "chainId": await async_chain_id(web3)} if ACTIVE.get() else fields
+    with transaction_gate(str(fields["from"]), described):
+        return hex_string(await web3.eth.send_transaction(fields))  # type: ignore[arg-type]
+
+
+async def async_receipt(web3: AsyncWeb3[Any], tx_hash: str) -> Any:
+    """The transaction's receipt, or ``None`` when the node has none (not mined, or never
+    seen): a look, not a wait."""
+    try:
+        return await web3.eth.get_transaction_receipt(tx_hash)  # type: ignore[arg-type]
+    except Exception as exc:  # web3's TransactionNotFound, without importing web3 here
+        if type(exc).__name__ == "TransactionNotFound":
+            return None
+        raise
 
 
 async def async_wait_for_success(web3: AsyncWeb3[Any], tx_hash: str, what: str) -> str:

@@ -10,13 +10,13 @@ break inside Jupyter's running event loop.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping
+from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeAlias, TypeVar
 
 from ._operation import Operation
 
-__all__ = ["Begin", "Call", "Flow", "Record", "Sleep"]
+__all__ = ["Begin", "Call", "Chain", "Flow", "Record", "Sleep"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -68,5 +68,16 @@ class Record:
     state: str | None = None
 
 
-Step: TypeAlias = Call[Any] | Sleep | Begin | Record
+@dataclass(frozen=True, slots=True)
+class Chain:
+    """Step: chain I/O (a web3 read or send). The driver calls ``call`` and resumes the
+    flow with its result (the async driver awaits what ``call`` returns): the flow is
+    written once, and its client method hands it the async or the blocking web3
+    helpers. An SDK error is thrown back into the flow, like a `Call`'s; any other
+    propagates (a crash, for the journal: the journey stays ``running``)."""
+
+    call: Callable[[], Any]
+
+
+Step: TypeAlias = Call[Any] | Sleep | Begin | Record | Chain
 Flow: TypeAlias = Generator[Step, Any, R]

@@ -22,7 +22,8 @@ def progress_line(event: StepEvent) -> str:
     short = (event.journey_id or "-")[:8]
     text = f"[{event.kind} {short}] {event.step}"
     if event.status == "sending":
-        text = f"[{event.kind} {short}] {'paying' if event.step == 'paid' else 'submitting'}..."
+        doing = {"paid": "paying", "broadcast": "broadcasting"}.get(event.step, "submitting")
+        text = f"[{event.kind} {short}] {doing}..."
     elif event.status not in ("ok", "started"):
         text += f" ({_SENT.get(event.status, event.status)})"
     expected = event.data.get("expected_seconds")

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import httpx
 
-from ._flow import Begin, Call, Flow, Sleep
+from ._flow import Begin, Call, Chain, Flow, Sleep
 from ._gate import Gate
 from ._journey import JourneyLog
 from ._operation import Operation
@@ -218,6 +218,11 @@ class SyncTransport(BaseTransport[httpx.Client]):
                         continue
                     try:
                         result = self.request(step.operation, options, until=step.until)
+                    except XSwapError as exc:
+                        error = exc
+                elif isinstance(step, Chain):
+                    try:
+                        result = step.call()
                     except XSwapError as exc:
                         error = exc
                 elif isinstance(step, Sleep):

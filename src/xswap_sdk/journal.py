@@ -2,9 +2,10 @@
 
 Give a client ``journal=`` (a path to an SQLite file, or any `Journal`), or set
 ``XSWAP_JOURNAL`` to a path, and each money-moving call (a Flash ``swap``, a
-``gasless_swap``, a relayer ``relay``/``relay_sync``, a Gateway ``transfer``) writes a
-*journey*: its arguments, the verified quote, the exact payload it signed and sends
-(before sending it), the answers, ids and attestations. After a crash,
+``gasless_swap``, a relayer ``relay``/``relay_sync``, a Gateway ``transfer``, a
+``route`` execution, a ``deposit`` sent by web3) writes a *journey*: its arguments, the
+verified quote, the exact payload or signed transaction it sends (before sending it),
+the answers, ids, transaction hashes and attestations. After a crash,
 ``client.resume(journey_id)`` or ``xswap resume`` finishes what can be finished safely
 (see ``docs/journeys.md``). Without a journal nothing is written and nothing changes.
 
@@ -73,10 +74,11 @@ class StepEvent:
 
     Attributes:
         journey_id: the journey's id in the journal, or ``None`` without a journal.
-        kind: ``"swap"``, ``"gasless_swap"``, ``"relay"``, ``"relay_sync"`` or
-            ``"transfer"``.
+        kind: ``"swap"``, ``"gasless_swap"``, ``"relay"``, ``"relay_sync"``,
+            ``"transfer"``, ``"route"`` or ``"deposit"``.
         step: ``"started"``, ``"quoted"``, ``"verified"``, ``"signed"``, ``"paid"``,
-            ``"submitted"``, ``"waiting"``, ``"executed"``, ``"attested"``,
+            ``"submitted"``, ``"broadcast"``, ``"confirmed"``, ``"approved"``,
+            ``"waiting"``, ``"executed"``, ``"attested"``,
             ``"completed"``, ``"failed"``, ``"needs_attention"`` or ``"resumed"``.
         status: ``"ok"``, ``"sending"`` (a money-moving request is about to leave),
             ``"not_sent"``, ``"outcome_unknown"`` or ``"sent"`` (for a failure: whether

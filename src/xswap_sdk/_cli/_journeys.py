@@ -81,11 +81,11 @@ def _journeys(args: argparse.Namespace, out: Output) -> int:
 
 
 def _client(kind: str, journal: str) -> Any:
-    if kind == "swap":
+    if kind in ("swap", "deposit"):
         from ..flash import FlashClient
 
         return FlashClient(journal=journal)
-    if kind == "gasless_swap":
+    if kind in ("gasless_swap", "route"):
         from ..routing import RoutingClient
 
         return RoutingClient(journal=journal)

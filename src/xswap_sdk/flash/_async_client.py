@@ -53,6 +53,7 @@ from ..simulation import SimulateOption
 from . import _auth as auth
 from . import _balance as balances
 from . import _deposit as deposits
+from . import _deposit_journey as deposit_journeys
 from . import _operations as operations
 from . import _orders as orders
 from . import _swap as swaps
@@ -847,9 +848,15 @@ class AsyncFlashClient(AsyncAPIClient):
         return await transport.run(swaps.swap(plan, clock=self.clock), options)
 
     async def resume(
-        self, journey_id: str, *, force: bool = False, **options: Unpack[RequestOptions]
+        self,
+        journey_id: str,
+        *,
+        force: bool = False,
+        web3: AsyncWeb3[Any] | None = None,
+        **options: Unpack[RequestOptions],
     ) -> ResumeResult:
-        """Finish a ``swap`` journey from the client's journal after a crash.
+        """Finish a ``swap`` or ``deposit`` journey from the client's journal after a
+        crash.
 
         Never signs again what was signed, and never sends the order a second time when
         it may have arrived: it looks for it in the history first, and when it cannot
@@ -858,10 +865,16 @@ class AsyncFlashClient(AsyncAPIClient):
 
         The signer is the client's, else one from ``XSWAP_PRIVATE_KEY``.
 
+        A ``deposit`` journey (web3 sent it) is never signed or sent again: its
+        transaction is looked for by its journaled hash on the chain (``web3``); found,
+        the journey is completed; not found, it needs attention.
+
         Args:
             journey_id: the journey's id (``result.journey_id``, ``xswap journeys``).
             force: resume even though a live process of this host started (or last
                 resumed) the journey; only when that process is not this journey's.
+            web3: for a ``deposit`` journey, a `web3.AsyncWeb3` on its chain, to read
+                its transaction's receipt (without it, the journey needs attention).
             **options: per-call options for these calls (`RequestOptions`): ``timeout``,
                 ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
                 ``extra_body``; see "Per-call options" in the configuration guide.
@@ -871,7 +884,13 @@ class AsyncFlashClient(AsyncAPIClient):
                 ``force``), no journal, no such swap journey, or a signer is needed
                 and there is none.
         """
-        journey = resumes.load(self.journal, journey_id, ("swap",), force=force)
+        journey = resumes.load(
+            self.journal, journey_id, ("swap", deposit_journeys.KIND), force=force
+        )
+        if journey.kind == deposit_journeys.KIND:
+            io = None if web3 is None else web3io.async_chain_io(web3, None)
+            flow = deposit_journeys.resume_deposit(journey, io)
+            return resumes.finish(self.journal, journey, await self._transport.run(flow, options))
         signer = self._session.signer or resumes.env_signer()
         restart = None
         if signer is not None:
@@ -1101,10 +1120,11 @@ class AsyncFlashClient(AsyncAPIClient):
         simulated = await web3io.async_check_by_simulation(
             web3, plan.owner, [deposits.simulated_deposit(fields, plan, target)], simulate
         )
-        tx_hash = await web3io.async_send_transaction(web3, signer, fields)
-        return DepositResult(
-            transaction=transaction, chain_id=plan.chain_id, tx_hash=tx_hash, simulation=simulated
+        unsent = DepositResult(
+            transaction=transaction, chain_id=plan.chain_id, simulation=simulated
         )
+        flow = deposit_journeys.deposit_journey(unsent, fields, web3io.async_chain_io(web3, signer))
+        return await self._transport.run(flow)
 
     async def wait_for_gateway_balance(
         self,

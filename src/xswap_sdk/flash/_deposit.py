@@ -98,6 +98,8 @@ class DepositResult(BaseModel):
         simulation: what the deposit moved in its simulation before it was signed, or
             ``None`` when it was not simulated (relayed, ``simulate=False``, or a node
             without ``eth_simulateV1``).
+        journey_id: the ``deposit`` journey in the client's journal, when web3 sent
+            it and the client has a journal; else ``None``.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -107,6 +109,7 @@ class DepositResult(BaseModel):
     tx_hash: str | None = None
     relayer_tx_id: str | None = None
     simulation: Simulation | None = None
+    journey_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

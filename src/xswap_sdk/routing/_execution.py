@@ -129,6 +129,8 @@ class RouteExecution(BaseModel):
         status: the last ``/status`` record when the call waited, else ``None``.
         simulation: what the approval and the route transaction moved in their
             simulation before they were signed, or ``None`` when not simulated.
+        journey_id: the ``route`` journey in the client's journal, or ``None``
+            without one.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -138,6 +140,7 @@ class RouteExecution(BaseModel):
     allowance: AllowanceCheck | None = None
     status: TransactionStatus | None = None
     simulation: Simulation | None = None
+    journey_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from .. import _simulation as simulation
 from .. import _sync_web3 as web3io
 from .._cache import DEFAULT_CHAIN_LIST_TTL, ChainListCache
 from .._clock import SYSTEM_CLOCK, Clock
+from .._flow import Call, Flow
 from .._framing import CodeEnvelope
 from .._options import (
     DEFAULT_MAX_RESPONSE_BYTES,
@@ -35,7 +36,7 @@ from .._simulation import check_simulate_option
 from .._sync_base_client import SyncAPIClient
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
-from ..journal import JournalArg, ResumeResult, StepHook
+from ..journal import JournalArg, Journey, ResumeResult, StepHook
 from ..policy import PolicyLike
 from ..registry import routing_contract_of
 from ..signing import Signer
@@ -43,6 +44,7 @@ from ..simulation import SimulateOption
 from . import _execution as execution
 from . import _gasless as gasless
 from . import _operations as operations
+from . import _route_journey as route_journey
 from . import _verification as verification
 from ._execution import AllowanceCheck, RouteExecution
 from ._gasless import GaslessSwapResult
@@ -800,9 +802,15 @@ class RoutingClient(SyncAPIClient):
         return self._transport.run(flow, wait_options(options))
 
     def resume(
-        self, journey_id: str, *, force: bool = False, **options: Unpack[RequestOptions]
+        self,
+        journey_id: str,
+        *,
+        force: bool = False,
+        web3: Web3 | None = None,
+        **options: Unpack[RequestOptions],
     ) -> ResumeResult:
-        """Finish a ``gasless_swap`` journey from the client's journal after a crash.
+        """Finish a ``gasless_swap`` or ``route`` journey from the client's journal after
+        a crash.
 
         Resends the journaled signature only when it never left; once submitted, polls
         the status (with the journey's ``wait``). One stopped before it signed is run
@@ -812,10 +820,17 @@ class RoutingClient(SyncAPIClient):
         service cannot tell, the journey is marked ``needs_attention`` and nothing is
         sent. See ``docs/journeys.md``.
 
+        A ``route`` journey (`execute_route`) is never signed or sent again: a
+        transaction that may have been broadcast is looked for by its journaled hash, on
+        the chain (its receipt, with ``web3``) and on ``/status``; found, it is followed
+        (when the call waited); not found, the journey needs attention.
+
         Args:
             journey_id: the journey's id (``result.journey_id``, ``xswap journeys``).
             force: resume even though a live process of this host started (or last
                 resumed) the journey; only when that process is not this journey's.
+            web3: for a ``route`` journey, a `web3.Web3` on its source chain, to
+                read the receipt of its transactions (without it, only ``/status``).
             **options: per-call options for these calls (`RequestOptions`): ``timeout``,
                 ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
                 ``extra_body``; see "Per-call options" in the configuration guide.
@@ -824,7 +839,11 @@ class RoutingClient(SyncAPIClient):
             InvalidInputError: a journey still run by a live process (without
                 ``force``), no journal, or no such ``gasless_swap`` journey.
         """
-        journey = resumes.load(self.journal, journey_id, ("gasless_swap",), force=force)
+        journey = resumes.load(
+            self.journal, journey_id, ("gasless_swap", route_journey.KIND), force=force
+        )
+        if journey.kind == route_journey.KIND:
+            return resumes.finish(self.journal, journey, self._resume_route(journey, web3, options))
         from_chain = (journey.arguments.get("request") or {}).get("from_chain")
         spec = gasless.resume_spec(
             self.paths,
@@ -1085,32 +1104,63 @@ class RoutingClient(SyncAPIClient):
             )
             intents.insert(0, approving)
         simulated = web3io.check_by_simulation(web3, plan.owner, intents, simulate)
-        if approval_fields is not None and allowance is not None:
-            approval = web3io.send_and_confirm(web3, signer, approval_fields, "approval")
-            allowance = allowance.model_copy(update={"approval_tx_hash": approval})
-        tx_hash = web3io.send_and_confirm(web3, signer, fields, "route")
-        status = None
-        if wait:
-            # The flow of wait_for_status, run with this call's options: its ``timeout``
-            # is each request's, here as in the rest of the call.
-            flow = operations.wait_for_status(
+        journey = route_journey.route_journey(
+            plan,
+            tx,
+            fields,
+            approval_fields,
+            allowance,
+            web3io.chain_io(web3, signer),
+            self._status_follower(plan.chain_id, plan.owner, wait_timeout, poll_interval, predicate)
+            if wait
+            else None,
+            simulated,
+        )
+        return self._transport.run(journey, options)
+
+    def _resume_route(
+        self, journey: Journey, web3: Web3 | None, options: RequestOptions
+    ) -> RouteExecution | None:
+        args = journey.arguments
+        chain_id, owner = args.get("chain_id"), args.get("sender")
+        if not isinstance(chain_id, int) or not isinstance(owner, str):
+            raise InvalidInputError("journey_id", f"journey {journey.id} has no route plan")
+        if web3 is not None:
+            execution.check_connected_chain(web3io.chain_id(web3), chain_id)
+
+        def status(tx_hash: str) -> Call[TransactionStatus]:
+            return Call(operations.get_status(self.paths, tx_hash, chain_id, owner))
+
+        follow = self._status_follower(
+            chain_id, owner, DEFAULT_WAIT_TIMEOUT, DEFAULT_POLL_INTERVAL, None
+        )
+        receipt = None if web3 is None else web3io.chain_io(web3, None).receipt
+        flow = route_journey.resume_route(journey, receipt, status, follow)
+        return self._transport.run(flow, options)
+
+    def _status_follower(
+        self,
+        chain_id: int,
+        owner: str,
+        wait_timeout: float,
+        poll_interval: float,
+        is_done: Callable[[TransactionStatus], bool] | None,
+    ) -> Callable[[str], Flow[TransactionStatus]]:
+        """The flow of `wait_for_status` for a route's transaction hash."""
+
+        def follow(tx_hash: str) -> Flow[TransactionStatus]:
+            return operations.wait_for_status(
                 self.paths,
                 tx_hash,
-                plan.chain_id,
-                plan.owner,
+                chain_id,
+                owner,
                 wait_timeout=wait_timeout,
                 poll_interval=poll_interval,
-                is_done=predicate,
+                is_done=is_done,
                 clock=self.clock,
             )
-            status = self._transport.run(flow, options)
-        return RouteExecution(
-            transaction=tx,
-            tx_hash=tx_hash,
-            allowance=allowance,
-            status=status,
-            simulation=simulated,
-        )
+
+        return follow
 
     def check_permit2_allowance(
         self,

@@ -1,0 +1,90 @@
+"""Chain I/O as steps of a journey's flow, written once for both drivers.
+
+A flow yields `xswap_sdk._flow.Chain` steps calling the web3 helpers its client method
+bound (`ChainIO`: async ones in an async client, blocking ones in a blocking client),
+and `Record` steps around them, so a crash leaves in the journal what was signed
+(``signed``: the raw bytes and their hash, before they are broadcast), whether it may
+have left (``broadcast/sending``), its hash (``broadcast/ok``) and its receipt
+(``confirmed``). Resume looks a transaction up by its journaled hash (`mined`) and never
+sends one again: not found, the journey needs attention (`attention`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ._flow import Chain, Flow, Record
+from ._web3_support import checked_receipt
+
+__all__ = ["ChainIO", "attention", "hash_of", "mined", "send"]
+
+
+@dataclass(frozen=True, slots=True)
+class ChainIO:
+    """The web3 helpers a journey runs with, bound to one web3 (and signer):
+    async ones return awaitables, blocking ones values (see `xswap_sdk._flow.Chain`).
+
+    Attributes:
+        sign: fields -> (completed fields, raw signed bytes as hex, or ``None`` when
+            the node signs).
+        broadcast: (fields, raw) -> the transaction's hash.
+        confirm: (hash, what) -> the hash, once mined successfully.
+        receipt: hash -> the receipt, or ``None`` when the node has none.
+    """
+
+    sign: Callable[[dict[str, Any]], Any]
+    broadcast: Callable[[dict[str, Any], str | None], Any]
+    confirm: Callable[[str, str], Any]
+    receipt: Callable[[str], Any]
+
+
+def hash_of(raw: str | None) -> str | None:
+    """The hash of a signed raw transaction (hex), known before it is broadcast."""
+    if raw is None:
+        return None  # the node signs: the hash is known once it is sent
+    from eth_utils.crypto import keccak
+
+    return "0x" + keccak(hexstr=raw).hex()
+
+
+def send(io: ChainIO, fields: dict[str, Any], what: str, *, confirm: bool = True) -> Flow[str]:
+    """Sign, journal the signed bytes, broadcast, and (``confirm``) wait for the receipt."""
+    complete, raw = yield Chain(lambda: io.sign(fields))
+    planned = hash_of(raw)
+    yield Record("signed", "ok", {"what": what, "fields": complete, "raw": raw, "tx_hash": planned})
+    yield Record("broadcast", "sending", {"what": what, "tx_hash": planned})
+    tx_hash: str = yield Chain(lambda: io.broadcast(complete, raw))
+    yield Record("broadcast", "ok", {"what": what, "tx_hash": tx_hash})
+    if not confirm:
+        return tx_hash
+    yield Chain(lambda: io.confirm(tx_hash, what))
+    yield Record("confirmed", "ok", {"what": what, "tx_hash": tx_hash})
+    return tx_hash
+
+
+def mined(tx_hash: object, receipt: Callable[[str], Any] | None, what: str) -> Flow[bool]:
+    """Whether the transaction is on the chain (``confirmed``); raises when it reverted."""
+    if not isinstance(tx_hash, str) or receipt is None:
+        return False
+    found = yield Chain(lambda: receipt(tx_hash))
+    if found is None:
+        return False
+    checked_receipt(found, what, tx_hash)
+    yield Record("confirmed", "ok", {"what": what, "tx_hash": tx_hash})
+    return True
+
+
+def attention(what: str) -> Flow[None]:
+    """End the journey ``needs_attention``: ``what`` may be on its way."""
+    yield Record(
+        "needs_attention",
+        "outcome_unknown",
+        {
+            "reason": f"{what} may have been broadcast and neither the chain (no receipt) nor "
+            "the service knows it yet; nothing was signed or sent again",
+            "next": "look the journaled tx_hash up on the chain's explorer, then resume again",
+        },
+        state="needs_attention",
+    )
