@@ -78,6 +78,7 @@ from .types import to_checksum
 
 __all__ = [
     "DEFAULT_REGISTRY",
+    "FINALITY_SECONDS",
     "GATEWAY_MINTER_MAINNET",
     "GATEWAY_MINTER_TESTNET",
     "GATEWAY_WALLET_MAINNET",
@@ -506,6 +507,45 @@ pins no swap router (none is published) and reads one router format, the sandbox
 # publishes no table of deployments, and no address for any other chain was found: the
 # other chains of the service must be pinned by the caller, who reads the contract from
 # a source they trust (a block explorer's verified source, Rath directly).
+
+# ~65 Ethereum blocks, "~13 to 19 minutes", for Ethereum and the rollups settling on it.
+_ETH_SETTLED: Final = 19 * 60
+
+FINALITY_SECONDS: Final[Mapping[int, float]] = MappingProxyType(
+    {
+        # Ethereum and the rollups that settle on it, mainnet and testnet.
+        1: _ETH_SETTLED,
+        10: _ETH_SETTLED,
+        42161: _ETH_SETTLED,
+        8453: _ETH_SETTLED,
+        130: _ETH_SETTLED,
+        480: _ETH_SETTLED,
+        11155111: _ETH_SETTLED,
+        11155420: _ETH_SETTLED,
+        421614: _ETH_SETTLED,
+        84532: _ETH_SETTLED,
+        1301: _ETH_SETTLED,
+        4801: _ETH_SETTLED,
+        # Chains with fast finality ("~5 to 8 seconds"; Arc "~0.5 seconds").
+        43114: 8,
+        43113: 8,
+        137: 8,
+        80002: 8,
+        146: 8,
+        14601: 8,
+        1329: 5,
+        1328: 5,
+        999: 5,
+        998: 5,
+        5042002: 1,
+    }
+)
+"""Seconds Gateway waits for a block on each chain (by chain id) before acting on it:
+Circle's "required block confirmations" of Gateway
+(developers.circle.com/gateway/references/supported-blockchains), at the upper end of
+each average time. A deposit counts in the Gateway balance, and a delegate may sign,
+once its block is this old; the SDK's waits expect it (their "slow" and "stuck" events
+are measured against it)."""
 
 ROUTING_CONTRACTS: Final[Mapping[int, str]] = MappingProxyType(
     {

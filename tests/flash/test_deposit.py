@@ -176,7 +176,7 @@ async def test_a_web3_on_another_chain_is_refused_before_sending(
     config = evm.config()
     config["id"], config["domain"] = 8453, 6  # Base, but web3 talks to the test chain
     evm.registry = DEFAULT_REGISTRY.with_chains(evm.pinned(8453, domain=6))
-    httpx_mock.add_response(url=CHAINS_URL, json=[config])
+    httpx_mock.add_response(url=CHAINS_URL, json=[config], is_optional=True)
     with pytest.raises(errors.InvalidInputError) as info:
         await resolve(
             make_flash(registry=evm.registry).deposit(
@@ -185,6 +185,7 @@ async def test_a_web3_on_another_chain_is_refused_before_sending(
         )
     assert info.value.argument == "web3"
     assert f"chain {evm.chain_id}" in info.value.rule
+    assert httpx_mock.get_requests() == []  # checked before the chain list is asked
     assert await deposited(evm, wallet.address) == (MINTED, 0)
 
 
@@ -209,14 +210,16 @@ async def test_an_unsupported_chain_is_refused(
     make_flash: Any, evm: Chain, wallet: LocalAccount, httpx_mock: HTTPXMock
 ) -> None:
     httpx_mock.add_response(url=CHAINS_URL, json=[chain(8453), chain(1)])
-    httpx_mock.add_response(url=CHAINS_URL, json=[chain(8453), chain(1, gatewayWallet=None)])
+    unlisted = {**evm.config(), "gatewayWallet": None}
+    httpx_mock.add_response(url=CHAINS_URL, json=[chain(8453), unlisted])
     client = make_flash(registry=evm.registry)
     with pytest.raises(errors.InvalidInputError, match="not a chain the backend supports"):
-        await resolve(client.deposit(wallet, chain_id=7, amount=1, web3=evm.web3))
+        await resolve(client.deposit(wallet, chain_id=evm.chain_id, amount=1, web3=evm.web3))
     # A chain listed without its gatewayWallet does not fit the spec's Chain: the
     # answer is refused as a whole, naming the field, before anything is signed.
     with pytest.raises(errors.ResponseValidationError, match=r"1\.gatewayWallet"):
-        await resolve(client.deposit(wallet, chain_id=1, amount=1, web3=evm.web3))
+        await resolve(client.deposit(wallet, chain_id=evm.chain_id, amount=1, web3=evm.web3))
+    assert await deposited(evm, wallet.address) == (MINTED, 0)
 
 
 @pytest.mark.parametrize(

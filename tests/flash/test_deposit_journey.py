@@ -7,6 +7,7 @@ chain cannot say, failed when it never left."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -14,10 +15,13 @@ import pytest
 from eth_account.signers.local import LocalAccount
 from pytest_httpx import HTTPXMock
 
+from xswap_sdk import errors
+from xswap_sdk.flash import _deposit_journey
 from xswap_sdk.journal import SQLiteJournal, StepEvent
 
 from ..support import resolve
 from . import test_deposit
+from .backend import balance
 from .test_deposit import CHAINS_URL, DEPOSIT, MINTED, Chain, deposited
 
 evm = test_deposit.evm  # the fixture: the test chain with USDC and the gateway wallet
@@ -26,6 +30,7 @@ pytestmark = pytest.mark.evm
 
 STEPS = [
     ("started", "started"),
+    ("prepared", "ok"),
     ("signed", "ok"),
     ("broadcast", "sending"),
     ("broadcast", "ok"),
@@ -80,7 +85,8 @@ async def test_a_deposit_stopped_at_any_step_resumes_without_sending_again(
     with_web3: bool,
     stop: int,
 ) -> None:
-    httpx_mock.add_response(url=CHAINS_URL, json=[evm.config()])
+    # Stopped at its start, the journey has not read the chain list yet.
+    httpx_mock.add_response(url=CHAINS_URL, json=[evm.config()], is_optional=True)
     seen: list[StepEvent] = []
 
     def crash_at(event: StepEvent) -> None:
@@ -120,3 +126,134 @@ async def test_a_deposit_stopped_at_any_step_resumes_without_sending_again(
     again = await resolve(fresh.resume(journey.id, web3=web3))
     assert again.state == resumed.state
     assert await _nonce(evm, wallet.address) == sent_before
+
+
+# ------------------------------------------------------------------------------ finality
+
+BALANCE_URL = re.compile(r".*/balance/0x[0-9a-fA-F]{40}$")
+WAIT_STEPS = [
+    ("started", "started"),
+    ("prepared", "ok"),
+    ("signed", "ok"),
+    ("broadcast", "sending"),
+    ("broadcast", "ok"),
+    ("confirmed", "ok"),
+    ("waiting", "ok"),
+    ("slow", "ok"),
+    ("stuck", "ok"),
+    ("finalized", "ok"),
+    ("completed", "ok"),
+]
+
+
+def _balances(httpx_mock: HTTPXMock, evm: Chain, owner: str, *held: int) -> None:
+    for amount in held:
+        httpx_mock.add_response(url=BALANCE_URL, json=balance({evm.chain_id: amount}, owner))
+
+
+@pytest.fixture
+def finality(monkeypatch: pytest.MonkeyPatch, evm: Chain) -> float:
+    """The test chain finalizes in 10 s (the table knows no such chain)."""
+    monkeypatch.setattr(_deposit_journey, "FINALITY_SECONDS", {evm.chain_id: 10.0})
+    return 10.0
+
+
+async def test_a_waited_deposit_is_watched_against_its_chain_finality(
+    make_flash: Any,
+    evm: Chain,
+    wallet: LocalAccount,
+    httpx_mock: HTTPXMock,
+    tmp_path: Path,
+    finality: float,
+) -> None:
+    httpx_mock.add_response(url=CHAINS_URL, json=[evm.config()])
+    # 700 held before; Gateway counts the deposit after 50 s, five times the expected 10.
+    _balances(httpx_mock, evm, wallet.address, *[700] * 6, 700 + DEPOSIT)
+    events: list[StepEvent] = []
+    client = make_flash(registry=evm.registry, journal=tmp_path / "j.db", on_step=events.append)
+    result = await resolve(
+        client.deposit(
+            wallet,
+            chain_id=evm.chain_id,
+            amount=DEPOSIT,
+            web3=evm.web3,
+            wait=True,
+            poll_interval=10,
+        )
+    )
+    assert result.balance == 700 + DEPOSIT
+    assert [(e.step, e.status) for e in events] == WAIT_STEPS
+    waiting = next(e for e in events if e.step == "waiting")
+    assert waiting.data["expected_seconds"] == finality
+    assert waiting.data["at_least"] == 700 + DEPOSIT
+    stuck = next(e for e in events if e.step == "stuck")
+    assert "do not submit again" in stuck.data["next"]
+    [journey] = SQLiteJournal(tmp_path / "j.db").journeys()
+    assert journey.state == "completed"
+    assert journey.last("finalized").data["balance"] == 700 + DEPOSIT  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("finalized_elsewhere", [False, True])
+async def test_a_deposit_stopped_while_waiting_resumes_its_wait_without_sending(
+    make_flash: Any,
+    evm: Chain,
+    wallet: LocalAccount,
+    httpx_mock: HTTPXMock,
+    tmp_path: Path,
+    finality: float,
+    finalized_elsewhere: bool,
+) -> None:
+    httpx_mock.add_response(url=CHAINS_URL, json=[evm.config()])
+    _balances(httpx_mock, evm, wallet.address, 0)
+
+    def crash_at(event: StepEvent) -> None:
+        if event.step == "waiting":
+            raise Crash
+
+    client = make_flash(registry=evm.registry, journal=tmp_path / "j.db", on_step=crash_at)
+    with pytest.raises(Crash):
+        await resolve(
+            client.deposit(wallet, chain_id=evm.chain_id, amount=DEPOSIT, web3=evm.web3, wait=True)
+        )
+    journal = SQLiteJournal(tmp_path / "j.db")
+    [journey] = journal.journeys()
+    if finalized_elsewhere:  # a webhook said so while nobody waited
+        journal.record(journey.id, "finalized", "ok", {"balance": DEPOSIT})
+    else:
+        _balances(httpx_mock, evm, wallet.address, 0, DEPOSIT)
+    sent_before = await _nonce(evm, wallet.address)
+    fresh = make_flash(registry=evm.registry, journal=tmp_path / "j.db")
+    resumed = await resolve(fresh.resume(journey.id, web3=evm.web3))
+    assert resumed.state == "completed"
+    assert resumed.result.balance == DEPOSIT
+    assert await _nonce(evm, wallet.address) == sent_before
+    balance_reads = [r for r in httpx_mock.get_requests() if "/balance/" in str(r.url)]
+    assert len(balance_reads) == (1 if finalized_elsewhere else 3)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "argument"),
+    [
+        ({"wait": "yes"}, "wait"),
+        ({"wait": True, "wait_timeout": -1}, "wait_timeout"),
+        ({"wait": True, "poll_interval": 0}, "poll_interval"),
+        ({"wait": True, "relayer": object()}, "wait"),  # follow a relayed one yourself
+    ],
+)
+async def test_bad_wait_arguments_are_refused_before_any_io(
+    make_flash: Any,
+    evm: Chain,
+    wallet: LocalAccount,
+    httpx_mock: HTTPXMock,
+    arguments: dict[str, Any],
+    argument: str,
+) -> None:
+    client = make_flash(registry=evm.registry)
+    with pytest.raises(errors.InvalidInputError) as info:
+        await resolve(
+            client.deposit(
+                wallet, chain_id=evm.chain_id, amount=DEPOSIT, web3=evm.web3, **arguments
+            )
+        )
+    assert info.value.argument == argument
+    assert httpx_mock.get_requests() == []

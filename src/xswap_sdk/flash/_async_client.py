@@ -83,8 +83,6 @@ from .models import (
 if TYPE_CHECKING:
     from web3 import AsyncWeb3
 
-    from ..signing.deposit import DepositTransaction
-    from ..signing.eip3009 import AuthorizationDeposit
 
 __all__ = ["FLASH_SERVICE", "AsyncFlashClient"]
 
@@ -889,7 +887,7 @@ class AsyncFlashClient(AsyncAPIClient):
         )
         if journey.kind == deposit_journeys.KIND:
             io = None if web3 is None else web3io.async_chain_io(web3, None)
-            flow = deposit_journeys.resume_deposit(journey, io)
+            flow = deposit_journeys.resume_deposit(journey, io, clock=self.clock)
             return resumes.finish(self.journal, journey, await self._transport.run(flow, options))
         signer = self._session.signer or resumes.env_signer()
         restart = None
@@ -970,6 +968,9 @@ class AsyncFlashClient(AsyncAPIClient):
         token_name: str | None = None,
         token_version: str | None = None,
         simulate: SimulateOption = "auto",
+        wait: bool = False,
+        wait_timeout: float = DEFAULT_BALANCE_TIMEOUT,
+        poll_interval: float = DEFAULT_BALANCE_POLL_INTERVAL,
         **options: Unpack[RequestOptions],
     ) -> DepositResult:
         """Move USDC from the signer's wallet into the gateway wallet on ``chain_id``.
@@ -999,13 +1000,22 @@ class AsyncFlashClient(AsyncAPIClient):
                 theirs: ``"auto"`` (default, when the node answers
                 ``eth_simulateV1``), ``True`` (required) or ``False``. See
                 `xswap_sdk.simulation`. A relayed deposit is not simulated.
-            **options: per-call options for the chain list request (`RequestOptions`): ``timeout``,
+            wait: when web3 sends it, wait for its receipt and then for Gateway to count
+                it in the signer's balance (default ``False``: return once it is
+                broadcast). Gateway counts a deposit once its block is final: about 19
+                minutes on Ethereum and the rollups settling on it
+                (`xswap_sdk.registry.FINALITY_SECONDS`), the time the journey's "slow"
+                and "stuck" events are measured against. The balance is read from the
+                swap backend.
+            wait_timeout: seconds to keep waiting for it (default 1800).
+            poll_interval: seconds between two balance reads (default 10).
+            **options: per-call options for each request (`RequestOptions`): ``timeout``,
                 ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
                 ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
-            The transaction, its hash (web3) or the relayer's transaction id, and the
-            simulation.
+            The transaction, its hash (web3) or the relayer's transaction id, the
+            simulation, the journey's id and, with ``wait``, the balance reached.
 
         Raises:
             InvalidInputError: a bad argument, or web3 connected (``eth_chainId``) to
@@ -1013,118 +1023,80 @@ class AsyncFlashClient(AsyncAPIClient):
             UnsafePayloadError: the backend's chain list disagrees with the registry.
             SimulationError: the simulation reverted or moved what the deposit does not
                 mean, or ``simulate=True`` and the node cannot simulate (nothing sent).
+            SwapFailedError: with ``wait``, the transaction reverted.
+            WaitTimeoutError: with ``wait``, Gateway did not count the deposit in time;
+                it may still: resume the journey or wait for the balance, never deposit
+                again.
         """
         simulate = check_simulate_option(simulate)
+        waiting = deposit_journeys.check_wait(wait, wait_timeout, poll_interval, relayer)
+        flavour: dict[str, Any] = {"web3_type": "AsyncWeb3", "relayer_type": AsyncRelayerClient}
         if method == "authorization":
-            return await self._deposit_by_authorization(
-                signer,
-                chain_id=chain_id,
-                amount=amount,
-                web3=web3,
-                relayer=relayer,
-                token_name=token_name,
-                token_version=token_version,
-                simulate=simulate,
-                options=options,
+            plan = deposits.check_authorization_deposit(
+                signer, chain_id=chain_id, amount=amount, web3=web3, relayer=relayer, **flavour
             )
-        if method != "permit":
+        elif method == "permit":
+            plan = deposits.check_deposit(
+                signer, chain_id=chain_id, amount=amount, web3=web3, relayer=relayer, **flavour
+            )
+        else:
             raise InvalidInputError("method", "must be 'permit' or 'authorization'")
-        plan = deposits.check_deposit(
-            signer,
-            chain_id=chain_id,
-            amount=amount,
-            web3=web3,
-            web3_type="AsyncWeb3",
-            relayer=relayer,
-            relayer_type=AsyncRelayerClient,
-        )
-        assert web3 is not None  # checked above
-        chains = await self.get_supported_chains(**options)
-        target = deposits.deposit_target(chains, plan.chain_id, registry=self._registry)
-        transaction = deposits.check_prepared(
-            await async_prepare_deposit_with_permit(
-                web3,
+
+        async def prepare(target: deposits.DepositTarget) -> Any:
+            if method == "permit":
+                assert web3 is not None  # check_deposit refuses a permit without it
+                prepared = await async_prepare_deposit_with_permit(
+                    web3,
+                    signer,
+                    gateway_wallet=target.gateway_wallet,
+                    usdc=target.usdc,
+                    value=plan.amount,
+                    usdc_version=target.usdc_version,
+                )
+                return deposits.check_prepared(prepared, plan, target)
+            name, version = token_name, token_version
+            pinned = self._registry.chain(plan.chain_id)
+            if name is None and pinned.usdc_eip712_name is None and web3 is not None:
+                name, read_version = await web3io.async_token_domain(web3, target.usdc)
+                version = version or read_version or target.usdc_version
+            return deposits.authorization_deposit(
                 signer,
-                gateway_wallet=target.gateway_wallet,
-                usdc=target.usdc,
-                value=plan.amount,
-                usdc_version=target.usdc_version,
-            ),
-            plan,
-            target,
-        )
-        if relayer is not None:
-            tx_id = await relayer.relay(
-                chain_id=transaction.chain_id, to=transaction.to, call_data=transaction.data
+                plan,
+                target,
+                token_name=name,
+                token_version=version,
+                registry=self._registry,
             )
+
+        if relayer is not None:
+            # The relayer sends it, as a journey of its own client: this one prepares it.
+            preparing = deposit_journeys.prepared_deposit(plan, prepare, registry=self._registry)
+            _, transaction = await self._transport.run(preparing, options)
+            if method == "permit":
+                sent = await relayer.relay(
+                    chain_id=transaction.chain_id, to=transaction.to, call_data=transaction.data
+                )
+            else:
+                sent = await relayer.relay(**transaction.relay_arguments())
             return DepositResult(
-                transaction=transaction, chain_id=plan.chain_id, relayer_tx_id=tx_id
+                transaction=transaction, chain_id=plan.chain_id, relayer_tx_id=sent
             )
-        return await self._send_deposit(web3, signer, transaction, plan, target, simulate)
+        assert web3 is not None  # neither check lets a deposit without a relayer lack it
 
-    async def _deposit_by_authorization(
-        self,
-        signer: Signer,
-        *,
-        chain_id: int,
-        amount: int | str,
-        web3: AsyncWeb3[Any] | None,
-        relayer: AsyncRelayerClient | None,
-        token_name: str | None,
-        token_version: str | None,
-        simulate: SimulateOption,
-        options: RequestOptions,
-    ) -> DepositResult:
-        plan = deposits.check_authorization_deposit(
-            signer,
-            chain_id=chain_id,
-            amount=amount,
-            web3=web3,
-            web3_type="AsyncWeb3",
-            relayer=relayer,
-            relayer_type=AsyncRelayerClient,
-        )
-        if relayer is None and web3 is not None:  # web3 sends it: it must be on the chain
-            deposits.check_web3_chain(await web3io.async_chain_id(web3), plan)
-        chains = await self.get_supported_chains(**options)
-        target = deposits.deposit_target(chains, plan.chain_id, registry=self._registry)
-        pinned = self._registry.chain(plan.chain_id)
-        if token_name is None and pinned.usdc_eip712_name is None and web3 is not None:
-            token_name, read_version = await web3io.async_token_domain(web3, target.usdc)
-            token_version = token_version or read_version or target.usdc_version
-        call = deposits.authorization_deposit(
-            signer,
-            plan,
-            target,
-            token_name=token_name,
-            token_version=token_version,
-            registry=self._registry,
-        )
-        if relayer is not None:
-            tx_id = await relayer.relay(**call.relay_arguments())
-            return DepositResult(transaction=call, chain_id=plan.chain_id, relayer_tx_id=tx_id)
-        assert web3 is not None  # check_authorization_deposit refuses neither
-        return await self._send_deposit(web3, signer, call, plan, target, simulate)
+        async def simulated(fields: dict[str, Any], target: deposits.DepositTarget) -> Any:
+            intent = deposits.simulated_deposit(fields, plan, target)
+            return await web3io.async_check_by_simulation(web3, plan.owner, [intent], simulate)
 
-    async def _send_deposit(
-        self,
-        web3: AsyncWeb3[Any],
-        signer: Signer,
-        transaction: DepositTransaction | AuthorizationDeposit,
-        plan: deposits.DepositPlan,
-        target: deposits.DepositTarget,
-        simulate: SimulateOption,
-    ) -> DepositResult:
-        """Send a checked deposit from ``signer`` through ``web3``, simulated first."""
-        fields = transaction.to_transaction()
-        simulated = await web3io.async_check_by_simulation(
-            web3, plan.owner, [deposits.simulated_deposit(fields, plan, target)], simulate
+        steps = deposit_journeys.DepositSteps(
+            chain_id=lambda: web3io.async_chain_id(web3),
+            prepare=prepare,
+            simulate=simulated,
+            io=web3io.async_chain_io(web3, signer),
         )
-        unsent = DepositResult(
-            transaction=transaction, chain_id=plan.chain_id, simulation=simulated
+        flow = deposit_journeys.deposit_journey(
+            plan, steps, registry=self._registry, wait=waiting, clock=self.clock
         )
-        flow = deposit_journeys.deposit_journey(unsent, fields, web3io.async_chain_io(web3, signer))
-        return await self._transport.run(flow)
+        return await self._transport.run(flow, options)
 
     async def wait_for_gateway_balance(
         self,

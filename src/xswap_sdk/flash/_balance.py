@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._clock import Clock
-from .._flow import Flow
+from .._flow import Call, Flow
 from .._models import check_argument
 from .._polling import check_wait_arguments, poll
 from ..errors import InvalidInputError
@@ -23,11 +23,23 @@ from ..types import Address, TokenAmount
 from . import _operations as operations
 from .models import GatewayBalance, GatewayBalanceEntry
 
-__all__ = ["DEFAULT_BALANCE_POLL_INTERVAL", "DEFAULT_BALANCE_TIMEOUT", "wait_for_balance"]
+__all__ = [
+    "DEFAULT_BALANCE_POLL_INTERVAL",
+    "DEFAULT_BALANCE_TIMEOUT",
+    "balance_on",
+    "wait_for_balance",
+]
 
 
 def _entry(balance: GatewayBalance, chain_id: int) -> GatewayBalanceEntry | None:
     return next((entry for entry in balance.balances if entry.chain_id == chain_id), None)
+
+
+def balance_on(owner: str, chain_id: int) -> Flow[int]:
+    """The owner's gateway balance on ``chain_id`` now (``0`` without an entry)."""
+    balance: GatewayBalance = yield Call(operations.get_balance(owner))
+    entry = _entry(balance, chain_id)
+    return 0 if entry is None else int(entry.balance)
 
 
 def wait_for_balance(

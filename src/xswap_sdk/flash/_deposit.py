@@ -100,6 +100,8 @@ class DepositResult(BaseModel):
             without ``eth_simulateV1``).
         journey_id: the ``deposit`` journey in the client's journal, when web3 sent
             it and the client has a journal; else ``None``.
+        balance: with ``wait=True``, the signer's Gateway balance on the chain once
+            Gateway counted the deposit, in smallest USDC units; else ``None``.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -110,6 +112,7 @@ class DepositResult(BaseModel):
     relayer_tx_id: str | None = None
     simulation: Simulation | None = None
     journey_id: str | None = None
+    balance: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,58 +8,22 @@ or ``ready``.
 
 `delegate_readiness` decides from two facts read from the chain (the result of
 `xswap_sdk.signing.is_authorized_for_balance_call`, and the time of the block that
-mined ``addDelegate``) and the finality table `FINALITY_SECONDS`: Circle's "required
-block confirmations" of Gateway (developers.circle.com/gateway/references/
-supported-blockchains), at the upper end of each average time. A chain not in the table
-needs ``finality_seconds``.
+mined ``addDelegate``) and the finality table `FINALITY_SECONDS` (defined in
+`xswap_sdk.registry`, with its source). A chain not in the table needs ``finality_seconds``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from types import MappingProxyType
-from typing import Final, Literal
+from typing import Literal
 
 from ..errors import InvalidInputError
+from ..registry import FINALITY_SECONDS
 
 __all__ = ["FINALITY_SECONDS", "DelegateReadiness", "delegate_readiness"]
 
 DelegateReadiness = Literal["none", "pending", "ready"]
 """``none``: not authorized on chain; ``pending``: authorized, its block not final for
 Gateway yet; ``ready``: Gateway accepts the delegate's signatures."""
-
-_ETH_SETTLED: Final = 19 * 60  # ~65 ETH blocks, "~13 to 19 minutes"
-
-FINALITY_SECONDS: Final[Mapping[int, float]] = MappingProxyType(
-    {
-        # Ethereum and the rollups that settle on it, mainnet and testnet.
-        1: _ETH_SETTLED,
-        10: _ETH_SETTLED,
-        42161: _ETH_SETTLED,
-        8453: _ETH_SETTLED,
-        130: _ETH_SETTLED,
-        480: _ETH_SETTLED,
-        11155111: _ETH_SETTLED,
-        11155420: _ETH_SETTLED,
-        421614: _ETH_SETTLED,
-        84532: _ETH_SETTLED,
-        1301: _ETH_SETTLED,
-        4801: _ETH_SETTLED,
-        # Chains with fast finality ("~5 to 8 seconds"; Arc "~0.5 seconds").
-        43114: 8,
-        43113: 8,
-        137: 8,
-        80002: 8,
-        146: 8,
-        14601: 8,
-        1329: 5,
-        1328: 5,
-        999: 5,
-        998: 5,
-        5042002: 1,
-    }
-)
-"""Seconds Gateway waits for a block on each chain (by chain id) before acting on it."""
 
 
 def delegate_readiness(
