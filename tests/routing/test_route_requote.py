@@ -9,6 +9,7 @@ whole call is one ``route`` journey, whose reads and checks are steps."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +21,10 @@ from xswap_sdk.routing import Route, Transaction
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.testing import TEST_SIGNER
 
+from ..evm.conftest import Compiled
 from ..support import resolve
-from .test_execution import AMOUNT, MINTED, QUOTE, ROUTER, _client, balance, sb, web3  # noqa: F401
+from . import test_execution as ex
+from .test_execution import AMOUNT, MINTED, QUOTE, ROUTER, _client, balance
 
 pytestmark = pytest.mark.evm
 
@@ -30,6 +33,26 @@ SIGNED_AND_SENT = [
     "signed", "broadcast", "broadcast", "confirmed", "approved",
     "signed", "broadcast", "broadcast", "confirmed", "waiting", "executed", "completed",
 ]  # fmt: skip
+
+
+@pytest.fixture
+def sb() -> Iterator[Sandbox]:
+    with Sandbox() as sandbox:
+        yield sandbox
+
+
+@pytest.fixture
+async def web3(kind: str, compiled: Compiled, sb: Sandbox) -> Any:
+    """The test chain of tests/routing/test_execution.py, USDC minted to the signer."""
+    w3 = ex._web3(kind, compiled, sb)
+    accounts = await resolve(w3.eth.accounts)
+    mint = {
+        "from": accounts[0],
+        "to": ex.USDC_BASE,
+        "data": ex._mint_data(TEST_SIGNER.address, MINTED),
+    }
+    await resolve(w3.eth.wait_for_transaction_receipt(await resolve(w3.eth.send_transaction(mint))))
+    return w3
 
 
 class CountingSigner:
@@ -287,9 +310,7 @@ async def test_a_route_stopped_before_signing_resumes_to_failed_without_sending(
     [route, *_] = await resolve(routing.get_quote(**QUOTE))
     sb.faults.tamper_built_transaction({"expiry": int(sb.clock.time()) - 1})
     with pytest.raises(Crash):
-        await resolve(
-            routing.execute_route(TEST_SIGNER, route, web3=web3, approve=True, requote=1)
-        )
+        await resolve(routing.execute_route(TEST_SIGNER, route, web3=web3, approve=True, requote=1))
     before = await nonce(web3)
     [journey] = SQLiteJournal(tmp_path / "j.db").journeys()
     assert journey.state == "running"
