@@ -21,7 +21,10 @@ What `execute_route` checks before anything is signed:
   ``allowanceTarget`` is that same contract: an approval never goes to an address the
   transaction does not call;
 - an ERC-20 input sends no native value; a native input sends exactly the amount;
-- the transaction has not expired.
+- the transaction (and the route) has not expired, when it is built and again right
+  before it is signed (`check_expiry`, `check_route_expiry`); with ``requote=`` an
+  expired one is built again and checked anew, and a new route must guarantee no less
+  than the one chosen (`check_not_worse`; see ``_route_journey``).
 
 The approval is for exactly the route's amount (never unlimited), of the token the
 caller asked for, to the checked contract; it is sent only when the allowance is short
