@@ -10,6 +10,7 @@ other rule is refused as it is. Used by `FlashClient.swap`,
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any, Final, TypeVar
 
@@ -49,6 +50,18 @@ def offer(accept_quote: Callable[[Any], bool] | None, new: Any, what: str = "quo
     Raises:
         QuoteRejectedError: the hook declined it (argument ``accept_quote``); nothing
             was signed.
+        InvalidInputError: the hook returned an awaitable (an ``async def``): flows call
+            it without awaiting, and a coroutine would read as ``True``.
     """
-    if accept_quote is not None and not accept_quote(new):
+    if accept_quote is None:
+        return
+    answer = accept_quote(new)
+    if inspect.isawaitable(answer):
+        close = getattr(answer, "close", None)
+        if callable(close):
+            close()  # never awaited: no "coroutine was never awaited" warning
+        raise InvalidInputError(
+            "accept_quote", "must be a plain function returning True or False, not async"
+        )
+    if not answer:
         raise QuoteRejectedError("accept_quote", f"declined the new {what}", quote=new)

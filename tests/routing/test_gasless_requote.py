@@ -167,6 +167,19 @@ async def test_a_worse_new_quote_is_refused_as_it_is(
     assert offered == []
 
 
+async def test_an_async_accept_quote_is_refused_not_read_as_true(sb: Sandbox, kind: str) -> None:
+    async def accept(quote: GaslessQuote) -> bool:
+        return False
+
+    signer = RecordingSigner(TEST_SIGNER.key)
+    routing = _client(sb, kind, on_response=expiring(sb))
+    with pytest.raises(errors.InvalidInputError) as refused:
+        await resolve(routing.gasless_swap(signer, **SWAP, requote=1, accept_quote=accept))
+    assert refused.value.argument == "accept_quote"
+    assert counts(sb) == (2, 0)
+    assert signer.typed == []
+
+
 async def test_the_requote_limit_is_kept(sb: Sandbox, kind: str) -> None:
     signer = RecordingSigner(TEST_SIGNER.key)
     always: list[int] = []
