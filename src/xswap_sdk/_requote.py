@@ -55,7 +55,7 @@ def offer(accept_quote: Callable[[Any], bool] | None, new: Any, what: str = "quo
     """
     if accept_quote is None:
         return
-    answer = accept_quote(new)
+    answer: object = accept_quote(new)
     if inspect.isawaitable(answer):
         close = getattr(answer, "close", None)
         if callable(close):
