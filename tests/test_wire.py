@@ -823,6 +823,9 @@ ROUTING: dict[tuple[str, str], Sample] = {
     ),
     ("gasless_swap", "signer"): Sample(SECOND_WALLET, wire("sender", lambda w: w.address)),
     ("gasless_swap", "wait"): Sample(True, asked("/gasless/status")),
+    # Checked before any I/O; what they do is tested in tests/routing/test_gasless_requote.py.
+    ("gasless_swap", "requote"): Sample(99, refused(errors.InvalidInputError)),
+    ("gasless_swap", "accept_quote"): Sample("not callable", refused(errors.InvalidInputError)),
     ("gasless_swap", "wait_timeout"): Sample(0.5, timed_out(1), extra={"wait": True}),
     ("gasless_swap", "poll_interval"): Sample(
         0.75, polled_every("/gasless/status"), extra={"wait": True}

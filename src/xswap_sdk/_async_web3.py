@@ -11,6 +11,7 @@ imports it at run time.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
@@ -43,6 +44,7 @@ __all__ = [
     "async_broadcast",
     "async_chain_io",
     "async_receipt",
+    "async_route_io",
     "async_sign_transaction",
     "async_chain_id",
     "async_permit_facts",
@@ -114,6 +116,19 @@ def async_chain_io(web3: AsyncWeb3[Any], signer: Signer | None) -> ChainIO:
         broadcast=lambda fields, raw: async_broadcast(web3, fields, raw),
         confirm=lambda tx_hash, what: async_wait_for_success(web3, tx_hash, what),
         receipt=lambda tx_hash: async_receipt(web3, tx_hash),
+    )
+
+
+def async_route_io(web3: AsyncWeb3[Any], signer: Signer | None) -> ChainIO:
+    """`async_chain_io` with the reads a route journey makes before it signs: the chain
+    id, an allowance and the simulation (see `xswap_sdk.routing._route_journey`)."""
+    return dataclasses.replace(
+        async_chain_io(web3, signer),
+        chain_id=lambda: async_chain_id(web3),
+        allowance=lambda token, owner, spender: async_allowance(web3, token, owner, spender),
+        simulate=lambda sender, intents, option: async_check_by_simulation(
+            web3, sender, intents, option
+        ),
     )
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from ._flow import Chain, Flow, Record
 from ._web3_support import checked_receipt
 
-__all__ = ["ChainIO", "attention", "hash_of", "mined", "send"]
+__all__ = ["ChainIO", "attention", "hash_of", "mined", "need", "send"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,12 +32,30 @@ class ChainIO:
         broadcast: (fields, raw) -> the transaction's hash.
         confirm: (hash, what) -> the hash, once mined successfully.
         receipt: hash -> the receipt, or ``None`` when the node has none.
+        chain_id: () -> the chain id the node is on (a read before signing).
+        allowance: (token, owner, spender) -> the ERC-20 allowance.
+        simulate: (sender, intents, option) -> the simulation of the transactions, or
+            ``None`` when not simulated (`xswap_sdk.simulation`).
+
+    The three reads are bound by the clients whose journeys read the chain before
+    signing (a route); `need` refuses a flow that asks for one that was not bound.
     """
 
     sign: Callable[[dict[str, Any]], Any]
     broadcast: Callable[[dict[str, Any], str | None], Any]
     confirm: Callable[[str, str], Any]
     receipt: Callable[[str], Any]
+    chain_id: Callable[[], Any] | None = None
+    allowance: Callable[[str, str, str], Any] | None = None
+    simulate: Callable[[str, list[Any], Any], Any] | None = None
+
+
+def need(helper: Callable[..., Any] | None, name: str) -> Callable[..., Any]:
+    """``helper``, a read a flow needs from its `ChainIO`; one the client method did not
+    bind is the SDK's bug, not the caller's."""
+    if helper is None:
+        raise TypeError(f"this ChainIO binds no {name} helper")
+    return helper
 
 
 def hash_of(raw: str | None) -> str | None:

@@ -7,6 +7,7 @@ by ``scripts/unasync.py``: read and edit that file.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
@@ -39,6 +40,7 @@ __all__ = [
     "broadcast",
     "chain_io",
     "receipt",
+    "route_io",
     "sign_transaction",
     "chain_id",
     "permit_facts",
@@ -108,6 +110,17 @@ def chain_io(web3: Web3, signer: Signer | None) -> ChainIO:
         broadcast=lambda fields, raw: broadcast(web3, fields, raw),
         confirm=lambda tx_hash, what: wait_for_success(web3, tx_hash, what),
         receipt=lambda tx_hash: receipt(web3, tx_hash),
+    )
+
+
+def route_io(web3: Web3, signer: Signer | None) -> ChainIO:
+    """`chain_io` with the reads a route journey makes before it signs: the chain
+    id, an allowance and the simulation (see `xswap_sdk.routing._route_journey`)."""
+    return dataclasses.replace(
+        chain_io(web3, signer),
+        chain_id=lambda: chain_id(web3),
+        allowance=lambda token, owner, spender: allowance(web3, token, owner, spender),
+        simulate=lambda sender, intents, option: check_by_simulation(web3, sender, intents, option),
     )
 
 

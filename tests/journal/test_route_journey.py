@@ -26,6 +26,8 @@ pytestmark = pytest.mark.evm
 
 STEPS = [
     ("started", "started"),
+    ("quoted", "ok"),
+    ("verified", "ok"),
     ("signed", "ok"),
     ("broadcast", "sending"),
     ("broadcast", "ok"),

@@ -21,7 +21,10 @@ What `execute_route` checks before anything is signed:
   ``allowanceTarget`` is that same contract: an approval never goes to an address the
   transaction does not call;
 - an ERC-20 input sends no native value; a native input sends exactly the amount;
-- the transaction has not expired.
+- the transaction (and the route) has not expired, when it is built and again right
+  before it is signed (`check_expiry`, `check_route_expiry`); with ``requote=`` an
+  expired one is built again and checked anew, and a new route must guarantee no less
+  than the one chosen (`check_not_worse`; see ``_route_journey``).
 
 The approval is for exactly the route's amount (never unlimited), of the token the
 caller asked for, to the checked contract; it is sent only when the allowance is short
@@ -62,12 +65,19 @@ __all__ = [
     "ExecutionPlan",
     "RouteExecution",
     "approval_fields",
+    "ROUTE_EXPIRED",
+    "TX_EXPIRED",
     "check_built_best_path",
     "check_connected_chain",
+    "check_expiry",
+    "check_not_worse",
+    "check_route_expiry",
     "check_route_terms",
     "check_transaction",
     "plan_allowance",
     "plan_execution",
+    "plan_route",
+    "route_expired",
     "route_fields",
     "route_floor",
 ]
@@ -191,6 +201,17 @@ def plan_execution(
         raise InvalidInputError("approve", "must be True or False")
     if not isinstance(route, Route):
         raise InvalidInputError("route", "must be a Route from get_quote()")
+    return plan_route(route, owner)
+
+
+def plan_route(route: Route, owner: str) -> ExecutionPlan:
+    """Check a route against the quote's arguments and the signer's address ``owner``:
+    the first route of `execute_route`, and each new one a re-quote brings.
+
+    Raises:
+        InvalidInputError: a route without the quote it answered, or another sender.
+        UnsafePayloadError: the route disagrees with the quote's arguments.
+    """
     asked = route.request
     if asked is None:
         raise InvalidInputError(
@@ -319,7 +340,7 @@ def check_transaction(
 
     Raises:
         UnsafePayloadError: another chain, target, allowance target or value.
-        QuoteRejectedError: the transaction has expired.
+        QuoteRejectedError: the transaction has expired (`check_expiry`).
     """
     if tx.chain != plan.chain_id:
         raise UnsafePayloadError("tx.chain", expected=plan.chain_id, received=tx.chain)
@@ -346,11 +367,67 @@ def check_transaction(
                 received=target,
                 hint="An approval to any other address could be spent by it.",
             )
+    return check_expiry(tx, now=now)
+
+
+TX_EXPIRED: Final = "tx.expiry"
+"""The argument of the `QuoteRejectedError` of a built transaction that expired."""
+
+ROUTE_EXPIRED: Final = "route.expiry"
+"""... and of a route (the quote) that expired before it was built."""
+
+
+def check_expiry(tx: Transaction, *, now: float) -> Transaction:
+    """Refuse a built transaction whose ``expiry`` has passed by the client's clock.
+
+    Raises:
+        QuoteRejectedError: it expired (argument `TX_EXPIRED`).
+    """
     if tx.expiry and tx.expiry <= now:
         raise QuoteRejectedError(
-            "route", f"the built transaction expired {now - tx.expiry:.0f} s ago; quote again"
+            TX_EXPIRED,
+            f"the built transaction expired {now - tx.expiry:.0f} s ago; build it again",
+            quote=tx,
         )
     return tx
+
+
+def route_expired(route: Route, *, now: float) -> bool:
+    """Whether the route (the quote) can no longer be built: its ``expiry`` has passed."""
+    return bool(route.expiry) and route.expiry <= now
+
+
+def check_route_expiry(route: Route, *, now: float) -> Route:
+    """Refuse a route whose ``expiry`` has passed by the client's clock.
+
+    Raises:
+        QuoteRejectedError: it expired (argument `ROUTE_EXPIRED`).
+    """
+    if route_expired(route, now=now):
+        raise QuoteRejectedError(
+            ROUTE_EXPIRED,
+            f"the route expired {now - route.expiry:.0f} s ago; quote again",
+            quote=route,
+        )
+    return route
+
+
+def check_not_worse(new: Route, first: Route) -> Route:
+    """Refuse a new route (a re-quote) that guarantees less output than the route the
+    caller chose: a re-quote is never silently worse.
+
+    Raises:
+        QuoteRejectedError: its ``minAmountOut`` is below the first route's.
+    """
+    if new.min_amount_out < first.min_amount_out:
+        raise QuoteRejectedError(
+            "route.minAmountOut",
+            f"the new route guarantees {new.min_amount_out}, less than the "
+            f"{first.min_amount_out} of the route you chose; quote again yourself to "
+            "accept less",
+            quote=new,
+        )
+    return new
 
 
 def plan_allowance(

@@ -36,10 +36,12 @@ from .._journey import request_data
 from .._logging import logger
 from .._models import check_argument
 from .._operation import Operation, parser
+from .._requote import check_requote, offer
 from .._resume import ResumeSpec, resend
 from ..errors import (
     APIError,
     InvalidInputError,
+    QuoteRejectedError,
     SigningError,
     SwapFailedError,
 )
@@ -50,6 +52,7 @@ from ..signing.signer import signer_address
 from ..types import Address, ChainId
 from . import _operations as operations
 from ._operations import RoutingPaths
+from ._permit2 import PERMIT_EXPIRED
 from ._verification import (
     VerifiedQuotes,
     check_gasless_terms,
@@ -88,7 +91,7 @@ class GaslessSwapResult:
     """What `RoutingClient.gasless_swap` did.
 
     Attributes:
-        quote: the quote that was signed (the first one the service returned).
+        quote: the quote that was signed (the first of the service's last answer).
         submission: the service's answer to the submission.
         status: the last status record when the call waited, else ``None``.
         journey_id: the journey's id in the client's journal (see
@@ -138,6 +141,8 @@ class _Verification:
     chains_key: str
     min_amount_out: int | None
     sign_unverified_payload: bool
+    requote: int = 0
+    accept_quote: Callable[[GaslessQuote], bool] | None = None
 
 
 def check_routing_contracts(routing_contracts: object) -> dict[int, str]:
@@ -174,6 +179,8 @@ def gasless_swap(
     min_amount_out: int | str | None = None,
     sign_unverified_payload: bool = False,
     max_slippage: object = None,
+    requote: int = 0,
+    accept_quote: Callable[[GaslessQuote], bool] | None = None,
     **quote_fields: Any,
 ) -> Flow[GaslessSwapResult]:
     """Validate everything, then return the flow: ``GET /gasless/quote`` for the
@@ -204,6 +211,9 @@ def gasless_swap(
             take any of the signer's tokens that Permit2 may move. Only for a service you
             control, whose payload the SDK cannot read yet.
         max_slippage: the largest ``slippage`` accepted, in percent (default 5).
+        requote: how many new quotes may replace one whose permit deadline passed
+            before it was signed (0 to `xswap_sdk._requote.MAX_REQUOTES`).
+        accept_quote: the caller's hook over each new quote, after its checks.
         **quote_fields: the arguments of ``GET /gasless/quote`` but ``sender``.
 
     Raises:
@@ -232,9 +242,18 @@ def gasless_swap(
     if pinned is None and not trust_service and not sign_unverified_payload:
         raise unpinned_contract(request.from_chain)
     predicate = operations.check_wait(wait_timeout, poll_interval, is_done)
+    requote, accept_quote = check_requote(requote, accept_quote)
     quote_operation = operations.get_gasless_quote(paths, request)
     verification = _Verification(
-        request, pinned, trust_service, chains, chains_key, least_out, sign_unverified_payload
+        request,
+        pinned,
+        trust_service,
+        chains,
+        chains_key,
+        least_out,
+        sign_unverified_payload,
+        requote,
+        accept_quote,
     )
     return _run(
         paths,
@@ -350,6 +369,7 @@ def _run(
             "wait": wait,
             "wait_timeout": wait_timeout,
             "poll_interval": poll_interval,
+            "requote": verification.requote,
         },
         resume=journey,
     )
@@ -365,24 +385,40 @@ def _run(
             chains_key=verification.chains_key,
             clock=clock,
         )
-    quotes: list[GaslessQuote] = yield Call(quote_operation)
-    if not quotes:
-        raise APIError(
-            "the service returned no gasless quote for this swap",
-            method=quote_operation.method,
-            path=quote_operation.log_path,
-        )
-    quote = quotes[0]
-    yield Record("quoted", data={"quote": quote})
-    if spender is None:
-        logger.warning(
-            "signing gasless quote %s without checking its Permit2 payload "
-            "(sign_unverified_payload=True)",
-            quote.quote_id,
-        )
-    else:
-        check_quote(quote, verification.request, spender, clock.time(), verification.min_amount_out)
+    requoted = 0
+    while True:
+        quotes: list[GaslessQuote] = yield Call(quote_operation)
+        if not quotes:
+            raise APIError(
+                "the service returned no gasless quote for this swap",
+                method=quote_operation.method,
+                path=quote_operation.log_path,
+            )
+        quote = quotes[0]
+        yield Record("quoted", data={"quote": quote})
+        if spender is None:
+            logger.warning(
+                "signing gasless quote %s without checking its Permit2 payload "
+                "(sign_unverified_payload=True)",
+                quote.quote_id,
+            )
+            break
+        try:
+            check_quote(
+                quote, verification.request, spender, clock.time(), verification.min_amount_out
+            )
+        except QuoteRejectedError as exc:
+            # Only a quote whose permit expired is asked again; a worse one is refused
+            # as it is.
+            if exc.argument != PERMIT_EXPIRED or requoted >= verification.requote:
+                raise
+            requoted += 1
+            yield Record("requoted", data={"reason": exc.rule, "attempt": requoted})
+            continue
+        if requoted:
+            offer(verification.accept_quote, quote)
         yield Record("verified", data={"spender": spender})
+        break
     # Held only by the sealed operation: this frame is in the traceback if the
     # submission fails.
     operation = operations.submit_gasless_swap(paths, quote.quote_id, sign_quote(signer, quote))
@@ -471,6 +507,7 @@ def resume_spec(
             chains_key,
             args.get("min_amount_out"),
             False,
+            int(args.get("requote", 0)),
         )
 
         def restart() -> Flow[GaslessSwapResult]:

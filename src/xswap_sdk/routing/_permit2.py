@@ -63,6 +63,7 @@ from .models import AcquisitionMode, GaslessQuote, GaslessQuoteRequest
 __all__ = [
     "DEFAULT_PERMIT_WINDOW",
     "PERMIT_CLOCK_SKEW",
+    "PERMIT_EXPIRED",
     "SWAP_WITNESS_TYPE",
     "check_permit2_payload",
     "check_quote_summary",
@@ -76,6 +77,10 @@ long enough for a relayed swap, short enough that a leaked signature soon expire
 
 PERMIT_CLOCK_SKEW: Final = 60
 """Seconds the service's clock may run ahead of the caller's."""
+
+PERMIT_EXPIRED: Final = "quote.eip712.message.deadline"
+"""The argument of the `QuoteRejectedError` of a quote whose permit deadline passed:
+the one refusal a gasless swap's ``requote=`` asks a new quote for."""
 
 _TOKEN_PERMISSIONS: Final = (("token", "address"), ("amount", "uint256"))
 _PERMIT_FIELDS: Final = (
@@ -414,7 +419,7 @@ def check_permit2_payload(
         )
     if deadline <= now:
         raise QuoteRejectedError(
-            "quote.eip712.message.deadline",
+            PERMIT_EXPIRED,
             f"the permit's deadline passed {now - deadline:.0f} s ago; ask for a new quote",
             quote=quote,
         )

@@ -32,6 +32,7 @@ from .._options import (
     WaitOptions,
 )
 from .._polling import wait_options
+from .._requote import check_requote
 from .._simulation import check_simulate_option
 from .._sync_base_client import SyncAPIClient
 from ..errors import InvalidInputError
@@ -886,6 +887,8 @@ class RoutingClient(SyncAPIClient):
         min_amount_out: int | str | None = None,
         sign_unverified_payload: bool = False,
         max_slippage: Decimal | float | int | str | None = None,
+        requote: int = 0,
+        accept_quote: Callable[[GaslessQuote], bool] | None = None,
         **options: Unpack[RequestOptions],
     ) -> GaslessSwapResult:
         """A whole gasless swap in one call: quote, sign, submit, and optionally wait.
@@ -941,6 +944,13 @@ class RoutingClient(SyncAPIClient):
                 service can then take any of the signer's tokens that Permit2 may move.
                 Only for a service you control whose payload the SDK cannot read.
             max_slippage: the largest ``slippage`` accepted, in percent (default 5).
+            requote: how many new quotes may replace one whose permit deadline passed
+                before it was signed (0 to 5, default 0: refuse it). Each new quote
+                passes every check the first did; only an expired quote is asked again,
+                never one refused for another rule.
+            accept_quote: called with each new quote (not the first) after its checks;
+                return ``True`` to sign it. ``False`` refuses it (`QuoteRejectedError`,
+                argument ``accept_quote``): nothing is signed or submitted.
             **options: per-call options for each request (`RequestOptions`): ``timeout``,
                 ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
                 ``extra_body``; see "Per-call options" in the configuration guide.
@@ -951,6 +961,9 @@ class RoutingClient(SyncAPIClient):
         Raises:
             UnsafePayloadError: the payload is not the Permit2 message these arguments
                 call for; nothing was signed or submitted.
+            QuoteRejectedError: the permit's deadline passed before signing and
+                ``requote`` is spent, or ``accept_quote`` declined the new quote;
+                nothing was signed or submitted.
             SigningError: the quote's payload cannot be signed, or the signer failed.
             SwapFailedError: the submission or the status says ``failed``.
             WaitTimeoutError: waiting ran out of time; the swap may still complete.
@@ -985,6 +998,8 @@ class RoutingClient(SyncAPIClient):
             min_amount_out=min_amount_out,
             sign_unverified_payload=sign_unverified_payload,
             max_slippage=max_slippage,
+            requote=requote,
+            accept_quote=accept_quote,
         )
         return self._transport.run(flow, options)
 
@@ -1002,6 +1017,8 @@ class RoutingClient(SyncAPIClient):
         poll_interval: float = DEFAULT_POLL_INTERVAL,
         is_done: Callable[[TransactionStatus], bool] | None = None,
         simulate: SimulateOption = "auto",
+        requote: int = 0,
+        accept_quote: Callable[[Route | Transaction], bool] | None = None,
         **options: Unpack[RequestOptions],
     ) -> RouteExecution:
         """Execute a quoted route from the signer's wallet: build its transaction, check
@@ -1016,6 +1033,16 @@ class RoutingClient(SyncAPIClient):
         refused before any request unless ``unsafe_trust_service_parties``), with that
         same contract as ``allowance_target`` and no native value for an ERC-20 input.
         See ``xswap_sdk.routing._execution``.
+
+        The call is one ``route`` journey (``docs/journeys.md``): the chain id, the
+        build, the checks, the allowance read, the simulation, the transactions and the
+        wait are its steps, journaled with a ``journal=`` and reported to ``on_step``.
+
+        When the built transaction (or the route) expires before it is signed, and
+        only then, ``requote=N`` builds it again, up to ``N`` times (a route that
+        expired is quoted again first, with the route's original request): each new
+        one passes every check above, must guarantee no less output than ``route``,
+        and is offered to ``accept_quote`` before anything is signed.
 
         Args:
             signer: the route's sender, such as an `eth_account` ``LocalAccount`` (it
@@ -1033,6 +1060,13 @@ class RoutingClient(SyncAPIClient):
                 web3's node before signing, and refuse movements the route does not
                 mean: ``"auto"`` (default, when the node answers ``eth_simulateV1``),
                 ``True`` (required) or ``False``. See `xswap_sdk.simulation`.
+            requote: how many times a built transaction (or route) that expired before
+                signing may be built again (0 to 5, default 0: refuse it). Only an
+                expiry is built again, never a route refused for another rule.
+            accept_quote: called before signing with each new `Route` (when the route
+                was quoted again) or new `Transaction` (the same route built again),
+                after its checks; return ``True`` to sign it. ``False`` refuses it
+                (`QuoteRejectedError`, argument ``accept_quote``) and nothing is signed.
             **options: per-call options for each request (`RequestOptions`): ``timeout``,
                 ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
                 ``extra_body``; see "Per-call options" in the configuration guide.
@@ -1046,7 +1080,9 @@ class RoutingClient(SyncAPIClient):
                 allowance without ``approve=True`` (nothing sent).
             UnsafePayloadError: the route or its transaction is not what was asked for
                 (nothing signed).
-            QuoteRejectedError: the built transaction has expired.
+            QuoteRejectedError: the built transaction (or the route) expired and
+                ``requote`` is spent, a new route guarantees less than ``route``, or
+                ``accept_quote`` declined it (nothing signed).
             SimulationError: the simulation reverted or moved what the route does not
                 mean, or ``simulate=True`` and the node cannot simulate (nothing sent).
             SwapFailedError: the approval or the transaction reverted, or the status
@@ -1058,64 +1094,38 @@ class RoutingClient(SyncAPIClient):
         if not isinstance(wait, bool):
             raise InvalidInputError("wait", "must be True or False")
         simulate = check_simulate_option(simulate)
+        requote, accept_quote = check_requote(requote, accept_quote)
         pinned = routing_contract_of(plan.chain_id, self._routing_contracts)
         if pinned is None and not self._trust_service:
             raise verification.unpinned_contract(plan.chain_id)
-        execution.check_connected_chain(web3io.chain_id(web3), plan.chain_id)
-        tx = self.build_path(plan.route, plan.owner, **options)
-        contract_flow = gasless.routing_contract(
-            self.paths,
-            plan.chain_id,
-            pinned=pinned,
-            trust_service=self._trust_service,
-            chains=self._chains,
-            chains_key=self.base_url,
+
+        def contract() -> Flow[str]:
+            return gasless.routing_contract(
+                self.paths,
+                plan.chain_id,
+                pinned=pinned,
+                trust_service=self._trust_service,
+                chains=self._chains,
+                chains_key=self.base_url,
+                clock=self.clock,
+            )
+
+        run = route_journey.RouteRun(
+            plan=plan,
+            paths=self.paths,
+            contract=contract,
             clock=self.clock,
-        )
-        contract = self._transport.run(contract_flow, options)
-        execution.check_transaction(tx, plan, contract, now=self.clock.time())
-        allowance = None
-        approval_fields = None
-        if plan.token is not None:
-            current = web3io.allowance(web3, plan.token, plan.owner, contract)
-            allowance = AllowanceCheck(
-                chain_id=plan.chain_id,
-                token=plan.token,
-                owner=plan.owner,
-                spender=contract,
-                amount=plan.amount,
-                allowance=current,
+            approve=approve,
+            simulate=simulate,
+            follow=self._status_follower(
+                plan.chain_id, plan.owner, wait_timeout, poll_interval, predicate
             )
-            if current < plan.amount:
-                if not approve:
-                    raise InvalidInputError(
-                        "approve",
-                        f"the routing contract {contract} may move {current} of the "
-                        f"{plan.amount} needed: pass approve=True to approve exactly "
-                        "that amount first, or approve it yourself",
-                    )
-                approval_fields = execution.approval_fields(plan.token, contract, plan.amount)
-        # Both transactions are simulated, in order, before the first is signed.
-        fields = execution.route_fields(tx)
-        intents = [simulation.route_intent(fields, plan, contract)]
-        if approval_fields is not None and plan.token is not None:
-            approving = simulation.approval_intent(
-                approval_fields, plan.token, contract, plan.amount
-            )
-            intents.insert(0, approving)
-        simulated = web3io.check_by_simulation(web3, plan.owner, intents, simulate)
-        journey = route_journey.route_journey(
-            plan,
-            tx,
-            fields,
-            approval_fields,
-            allowance,
-            web3io.chain_io(web3, signer),
-            self._status_follower(plan.chain_id, plan.owner, wait_timeout, poll_interval, predicate)
             if wait
             else None,
-            simulated,
+            requote=requote,
+            accept_quote=accept_quote,
         )
+        journey = route_journey.route_journey(run, web3io.route_io(web3, signer))
         return self._transport.run(journey, options)
 
     def _resume_route(

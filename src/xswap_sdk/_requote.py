@@ -1,0 +1,67 @@
+"""Re-quotes that are never silently worse: the ``requote=`` and ``accept_quote=``
+arguments every re-quoting flow takes, checked once.
+
+A flow may ask for a new quote (or build a new transaction) only when the one it holds
+expired before it was signed, at most ``requote`` times. Each new one passes every
+check the first did, and is then offered to ``accept_quote``; a quote refused for any
+other rule is refused as it is. Used by `FlashClient.swap`,
+`RoutingClient.execute_route` and `RoutingClient.gasless_swap`.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any, Final, TypeVar
+
+from .errors import InvalidInputError, QuoteRejectedError
+
+__all__ = ["MAX_REQUOTES", "check_requote", "offer"]
+
+T = TypeVar("T")
+
+MAX_REQUOTES: Final = 5
+"""The most new quotes ``requote=`` may ask for in one call."""
+
+
+def check_requote(
+    requote: object, accept_quote: Callable[[T], bool] | None
+) -> tuple[int, Callable[[T], bool] | None]:
+    """Validate ``requote`` (an ``int`` from 0 to `MAX_REQUOTES`) and ``accept_quote``
+    (a function of the new quote, or ``None``), before any I/O.
+
+    Raises:
+        InvalidInputError: naming the bad argument.
+    """
+    if (
+        isinstance(requote, bool)
+        or not isinstance(requote, int)
+        or not 0 <= requote <= MAX_REQUOTES
+    ):
+        raise InvalidInputError("requote", f"must be an int from 0 to {MAX_REQUOTES}")
+    if accept_quote is not None and not callable(accept_quote):
+        raise InvalidInputError("accept_quote", "must be a function of the quote, or None")
+    return requote, accept_quote
+
+
+def offer(accept_quote: Callable[[Any], bool] | None, new: Any, what: str = "quote") -> None:
+    """Offer a new quote, checked, to the caller's hook before it is signed.
+
+    Raises:
+        QuoteRejectedError: the hook declined it (argument ``accept_quote``); nothing
+            was signed.
+        InvalidInputError: the hook returned an awaitable (an ``async def``): flows call
+            it without awaiting, and a coroutine would read as ``True``.
+    """
+    if accept_quote is None:
+        return
+    answer: object = accept_quote(new)
+    if inspect.isawaitable(answer):
+        close = getattr(answer, "close", None)
+        if callable(close):
+            close()  # never awaited: no "coroutine was never awaited" warning
+        raise InvalidInputError(
+            "accept_quote", "must be a plain function returning True or False, not async"
+        )
+    if not answer:
+        raise QuoteRejectedError("accept_quote", f"declined the new {what}", quote=new)
