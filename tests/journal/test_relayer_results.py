@@ -38,7 +38,8 @@ async def test_relay_returns_a_str_that_names_its_journey(
     relayer = _relayer(sb, kind, journal=tmp_path / "j.db")
     tx_id = await resolve(relayer.relay(chain_id=8453, to=TO, call_data="0x"))
     [journey] = SQLiteJournal(tmp_path / "j.db").journeys()
-    assert isinstance(tx_id, str) and isinstance(tx_id, RelayedTxId)
+    assert isinstance(tx_id, str)
+    assert isinstance(tx_id, RelayedTxId)
     assert (journey.kind, journey.state, tx_id.journey_id) == ("relay", "completed", journey.id)
     # Still the bare id wherever a str goes: equality, hashing, JSON, the status call.
     answered = journey.last("submitted", "ok")

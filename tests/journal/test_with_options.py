@@ -71,17 +71,19 @@ async def test_a_copy_reports_its_steps_to_its_own_hook(
     original = _client(sb, journey, kind, on_step=mine.append)
     copy = original.with_options(on_step=theirs.append)
     await resolve(start(journey, copy, tag="copy"))
-    assert [e.step for e in theirs][0] == "started"
+    assert next(e.step for e in theirs) == "started"
     assert theirs[-1].step == "completed"
     assert mine == []
     await resolve(start(journey, original, tag="original"))
-    assert mine and mine[-1].step == "completed"
+    assert mine
+    assert mine[-1].step == "completed"
     # progress=True adds the display and keeps the hook; on_step=None drops the hook.
     shown = copy.with_options(progress=True)
     count = len(theirs)
     await resolve(start(journey, shown, tag="shown"))
     err = capsys.readouterr().err
-    assert f"[{journey} -] started" in err and f"[{journey} -] completed" in err
+    assert f"[{journey} -] started" in err
+    assert f"[{journey} -] completed" in err
     assert len(theirs) > count
     quiet = shown.with_options(on_step=None)
     count = len(theirs)
