@@ -157,7 +157,7 @@ def _line(entry: dict[str, Any]) -> str:
         text += f"  (chain {entry['chain_id']} read)"
     if "no_node_for" in entry:
         chains = " or ".join(map(str, entry["no_node_for"]))
-        text += f"  (no --rpc-url node for chain {chains}: its receipt was not read)"
+        text += f"  (no --rpc-url node serves chain {chains}: its receipt was not read)"
     if "error" in entry:
         text += f"  ({entry['error']['type']}: {entry['error']['message']})"
     return text

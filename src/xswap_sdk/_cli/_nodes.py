@@ -79,6 +79,8 @@ class Nodes:
         for wanted in chain_ids:
             if wanted in self._asked:
                 return wanted, self._asked[wanted]
+        if not self._urls:
+            return None
         for chain_id, web3 in self._ask():
             if chain_id in chain_ids:
                 return chain_id, web3
