@@ -323,9 +323,7 @@ def relay(
 ) -> Flow[SubmitTxResult]:
     """Send ``POST /api/submit-tx`` (`submit_tx`, `relay`): a journey of kind ``relay``
     (``signed``: the exact body; ``submitted``: the relayer's transaction id)."""
-    result: SubmitTxResult = yield from _relay_journey(
-        operation, _journey_data(request, operation)
-    )
+    result: SubmitTxResult = yield from _relay_journey(operation, _journey_data(request, operation))
     submissions.remember(result.tx_id, request)
     return result
 
