@@ -1450,6 +1450,7 @@ async def test_the_argument_reaches_the_wire(
                 except errors.InvalidInputError as exc:
                     error = exc
                 else:
+                    env.made.append(copy)  # the checks read the last client made
                     result, error = await outcome(lambda: probe(copy))
             else:
                 client = env.client(service, **overrides)

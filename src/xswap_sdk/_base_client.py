@@ -10,6 +10,7 @@ public method as one line over an operation from its ``_operations`` module.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import inspect
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -128,6 +129,9 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
                 progress=progress,
             ),
         )
+        # As given (the transport's hook has the progress display folded in), so that
+        # with_options can change one of them and keep the other.
+        self._step_options: tuple[StepHook | None, bool] = (on_step, progress)
 
     def _pool(self, http_client: HttpClientT | None, limits: httpx.Limits) -> Pool[HttpClientT]:
         """The connection pool: the caller's httpx client, or one made on first use with
@@ -165,11 +169,15 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
         max_response_bytes: int | NotGiven = NOT_GIVEN,
         allow_insecure_http: bool | NotGiven = NOT_GIVEN,
         policy: PolicyLike | NotGiven | None = NOT_GIVEN,
+        journal: JournalArg | NotGiven | None = NOT_GIVEN,
+        on_step: StepHook | NotGiven | None = NOT_GIVEN,
+        progress: bool | NotGiven = NOT_GIVEN,
     ) -> Self:
         """A copy of this client with some settings changed, sharing its connection pool.
 
         Closing the copy leaves the pool open; close the original when done.
-        ``headers`` are added to the current ones.
+        ``headers`` are added to the current ones. Each setting is checked as the
+        constructor checks it, before anything is copied.
 
         Args:
             api_key: another API key (clients of services that take one).
@@ -183,11 +191,34 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
                 is not this machine.
             policy: another signing policy (`xswap_sdk.policy.Policy` or an approval
                 callable), or ``None`` for none.
+            journal: another journal for the copy's money journeys: a path to an
+                SQLite file or a `xswap_sdk.journal.Journal`; ``None`` for none
+                (``XSWAP_JOURNAL`` is not read again).
+            on_step: another step hook (see `xswap_sdk.journal.StepHook`), or ``None``
+                for none; the progress display stays as it was unless ``progress`` is
+                given.
+            progress: turn the progress display on or off for the copy.
         """
         if not isinstance(api_key, NotGiven) and self._service.api_key_header is None:
             raise InvalidInputError(
                 "api_key", f"is not used by {type(self).__name__}: this service takes no API key"
             )
+        steps, hooks = self._step_options, self._transport.hooks
+        if not isinstance(on_step, NotGiven) or not isinstance(progress, NotGiven):
+            steps = (
+                steps[0] if isinstance(on_step, NotGiven) else on_step,
+                steps[1] if isinstance(progress, NotGiven) else progress,
+            )
+            # The constructor's checks; only the step hook of the result is used.
+            checked = Hooks.checked(
+                None,
+                None,
+                None,
+                can_await=self._http_client_type is httpx.AsyncClient,
+                on_step=steps[0],
+                progress=steps[1],
+            )
+            hooks = dataclasses.replace(hooks, on_step=checked.on_step)
         clone = copy.copy(self)
         clone._options = self._options.replace(
             api_key=api_key,
@@ -199,8 +230,11 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
             max_response_bytes=max_response_bytes,
             allow_insecure_http=allow_insecure_http,
             policy=policy,
+            journal=journal,
         )
         clone._transport = self._transport.derive(clone._options, clone._make_auth())
+        clone._transport.hooks = hooks
+        clone._step_options = steps
         return clone
 
     @property

@@ -717,6 +717,7 @@ class ClientOptions:
         max_response_bytes: int | NotGiven = NOT_GIVEN,
         allow_insecure_http: bool | NotGiven = NOT_GIVEN,
         policy: PolicyLike | NotGiven | None = NOT_GIVEN,
+        journal: JournalArg | NotGiven | None = NOT_GIVEN,
     ) -> ClientOptions:
         """A copy with some settings changed; the same validation applies.
 
@@ -733,6 +734,8 @@ class ClientOptions:
             max_response_bytes: a new response size cap.
             allow_insecure_http: allow ``http://`` to a non-loopback host, or not.
             policy: another signing policy, or ``None`` for none.
+            journal: another journal (a path or a `xswap_sdk.journal.Journal`), or
+                ``None`` for none (``XSWAP_JOURNAL`` is not read again).
 
         Returns:
             The new settings.
@@ -766,6 +769,8 @@ class ClientOptions:
             changes["max_response_bytes"] = check_max_response_bytes(max_response_bytes)
         if not isinstance(policy, NotGiven):
             changes["policy"] = _check_policy(policy)
+        if not isinstance(journal, NotGiven):
+            changes["journal"] = None if journal is None else _check_journal(journal, {})
         return dataclasses.replace(self, **changes)
 
     def __repr__(self) -> str:

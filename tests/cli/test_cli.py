@@ -104,10 +104,21 @@ def test_help_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
     assert "exit status: 0 done, 1 failed or not found" in out
 
 
-def test_the_journeys_commands_are_not_faked(capsys: pytest.CaptureFixture[str]) -> None:
-    # They belong to the journeys issue; until then they are unknown commands.
+def test_the_journeys_commands_need_a_journal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("XSWAP_JOURNAL", raising=False)
+    assert "resume" in xswap(capsys, "--help")[1]
     for command in ("journeys", "resume"):
-        assert xswap(capsys, command)[0] == ExitCode.USAGE
+        code, _, err = (
+            xswap(capsys, command, "--all") if command == "resume" else xswap(capsys, command)
+        )
+        assert code == ExitCode.USAGE
+        assert "--journal: is needed (or set XSWAP_JOURNAL)" in err
+    code, out, _ = xswap(capsys, "resume", "--help")
+    assert code == ExitCode.OK
+    assert "--rpc-url URL" in out
+    assert "XSWAP_RPC_URLS" in out
 
 
 # ---------------------------------------------------------------------------- status

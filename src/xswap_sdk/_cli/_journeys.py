@@ -3,20 +3,24 @@ finishing the interrupted ones (see ``docs/journeys.md``).
 
 The journal is ``--journal PATH``, else ``XSWAP_JOURNAL``. ``resume`` uses the client of
 each journey's kind, configured from the usual ``XSWAP_*`` variables, plus
-``XSWAP_PRIVATE_KEY`` when a swap still needs a signature. Its exit status is the
-worst of the journeys': 0 all completed, 1 one failed, 4 one needs attention (or is
-still running: a wait ran out again).
+``XSWAP_PRIVATE_KEY`` when a swap still needs a signature, and reads the chain of a
+route, deposit or transfer journey from the ``--rpc-url`` node serving it (else
+``XSWAP_RPC_URLS``; see ``_nodes``). Its exit status is the worst of the journeys': 0
+all completed, 1 one failed, 4 one needs attention (or is still running: a wait ran out
+again).
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
 import os
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidInputError, XSwapError
 from ._app import Command, ExitCode, exit_code_for
+from ._nodes import RPC_URLS_ENV, Nodes, journey_chains
 from ._output import Output, table
 
 if TYPE_CHECKING:
@@ -98,10 +102,33 @@ def _client(kind: str, journal: str) -> Any:
     return GatewayClient(journal=journal)
 
 
+def _takes_web3(client: Any) -> bool:
+    # GatewayClient.resume takes web3= once it mints from the journal; until then it
+    # resumes without a chain. Asked of the method itself, so both work.
+    return "web3" in inspect.signature(client.resume).parameters
+
+
+def _resume_one(
+    journey: Journey, path: str, nodes: Nodes, force: bool, entry: dict[str, Any]
+) -> str:
+    chains = journey_chains(journey) if journey.state not in ("completed", "failed") else ()
+    with _client(journey.kind, path) as client:
+        options: dict[str, Any] = {"force": force}
+        if chains and _takes_web3(client):
+            found = nodes.web3_for(chains)
+            if found is None:
+                entry["no_node_for"] = list(chains)
+            else:
+                entry["chain_id"], options["web3"] = found
+        resumed = client.resume(journey.id, **options)
+    return str(resumed.state)
+
+
 def _resume(args: argparse.Namespace, out: Output) -> int:
     path, journal = _open(args)
     if args.all == bool(args.ids):
         raise InvalidInputError("ID", "give journey ids or --all, not both and not neither")
+    nodes = Nodes.from_arguments(args.rpc_url)
     ids = [j.id for j in journal.journeys() if j.state == "running"] if args.all else list(args.ids)
     results: list[dict[str, Any]] = []
     worst = ExitCode.OK
@@ -111,23 +138,29 @@ def _resume(args: argparse.Namespace, out: Output) -> int:
             raise InvalidInputError("ID", f"no journey {journey_id} in {path}")
         entry: dict[str, Any] = {"id": journey_id, "kind": journey.kind}
         try:
-            with _client(journey.kind, path) as client:
-                resumed = client.resume(journey_id, force=args.force)
-            entry["state"] = resumed.state
-            code = STATE_CODES.get(resumed.state, ExitCode.UNKNOWN)
+            entry["state"] = _resume_one(journey, path, nodes, args.force, entry)
+            code = STATE_CODES.get(entry["state"], ExitCode.UNKNOWN)
         except XSwapError as error:
             code = exit_code_for(error)
             entry["state"] = (journal.journey(journey_id) or journey).state
             entry["error"] = {"type": type(error).__name__, "message": str(error)}
         worst = max(worst, code, key=_severity)
         results.append(entry)
-    lines = [
-        f"{e['id']}  {e['kind']:12}  {e['state']}"
-        + (f"  ({e['error']['type']}: {e['error']['message']})" if "error" in e else "")
-        for e in results
-    ] or ["nothing to resume"]
-    out.result({"resumed": results, "exit_code": int(worst)}, "\n".join(lines))
+    text = "\n".join(map(_line, results)) or "nothing to resume"
+    out.result({"resumed": results, "exit_code": int(worst)}, text)
     return worst
+
+
+def _line(entry: dict[str, Any]) -> str:
+    text = f"{entry['id']}  {entry['kind']:12}  {entry['state']}"
+    if "chain_id" in entry:
+        text += f"  (chain {entry['chain_id']} read)"
+    if "no_node_for" in entry:
+        chains = " or ".join(map(str, entry["no_node_for"]))
+        text += f"  (no --rpc-url node serves chain {chains}: its receipt was not read)"
+    if "error" in entry:
+        text += f"  ({entry['error']['type']}: {entry['error']['message']})"
+    return text
 
 
 def _severity(code: ExitCode) -> int:
@@ -148,7 +181,22 @@ def _resume_arguments(parser: argparse.ArgumentParser) -> None:
         help="resume even a journey a live process of this host started (only when that "
         "process is not the journey's)",
     )
+    parser.add_argument(
+        "--rpc-url",
+        action="append",
+        metavar="URL",
+        help="a chain's JSON-RPC node, to read the receipts of route, deposit and transfer "
+        "journeys (repeat it, one per chain: each node is asked its chain id when a "
+        f"journey needs one); default: ${RPC_URLS_ENV}, URLs separated by spaces or "
+        "commas. https://, or http:// to this machine. Needs the web3 extra",
+    )
     _journal_option(parser)
+    parser.epilog = (
+        "Nothing already signed is signed again and nothing that may have arrived is sent "
+        "again: what cannot be checked ends needs_attention. Exit status: 0 all "
+        "completed, 1 one failed, 4 one needs attention or is still waiting. See "
+        "docs/journeys.md."
+    )
 
 
 JOURNEYS = Command(

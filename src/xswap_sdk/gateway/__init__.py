@@ -7,7 +7,8 @@ finalizes) and follow a burn at Circle (``transfer``, ``get_transfer``,
 from the registry, and `apply_estimate` takes Gateway's fee estimate into your own
 burn intent without taking anything else from it. Pending deposits (``get_deposits``),
 batched payments (``submit_batch``), the x402 facilitator's kinds and transfers, and
-webhooks (`verify_webhook`, `NotificationDeduplicator`) are here too. The on-chain side (deposits by
+webhooks (`verify_webhook`, `NotificationDeduplicator`, and `advance_journeys` for the
+money journeys a notification is about) are here too. The on-chain side (deposits by
 authorization or permit, withdrawals, delegates, ``gatewayMint``) is in
 `xswap_sdk.signing`. See ``docs/gateway.md``.
 """
@@ -59,6 +60,7 @@ if _typing.TYPE_CHECKING:
         NotificationDeduplicator,
         NotificationPublicKey,
         WebhookNotification,
+        advance_journeys,
         verify_webhook,
     )
     from .x402 import (
@@ -112,6 +114,7 @@ __all__ = [
     "X402Supported",
     "X402Transfer",
     "X402_TRANSFERS_PAGE_SIZE",
+    "advance_journeys",
     "apply_estimate",
     "build_transfer_intent",
     "delegate_readiness",
@@ -163,6 +166,7 @@ _HOMES = {
     "X402Supported": (".x402", "X402Supported"),
     "X402Transfer": (".x402", "X402Transfer"),
     "X402_TRANSFERS_PAGE_SIZE": ("._x402_operations", "X402_TRANSFERS_PAGE_SIZE"),
+    "advance_journeys": (".webhooks", "advance_journeys"),
     "apply_estimate": ("._operations", "apply_estimate"),
     "build_transfer_intent": ("._operations", "build_transfer_intent"),
     "delegate_readiness": (".delegates", "delegate_readiness"),

@@ -13,6 +13,9 @@ key, served by ``GET /v2/notifications/publicKey/{id}``).
   on the client.
 - `NotificationDeduplicator` says whether a ``notificationId`` was seen before, so a
   retried delivery is processed once.
+- `advance_journeys` records a verified notification on the money journeys of a journal
+  it is about (a ``deposit`` journey by its transaction hash, a ``transfer`` journey by
+  its transfer id), once per ``notificationId``.
 
 Verification uses the ``cryptography`` package (a dependency of the SDK).
 """
@@ -24,13 +27,17 @@ import binascii
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator, Mapping
 from datetime import datetime
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from pydantic import Field, ValidationError
 
 from .._models import LenientInt, WireModel
 from ..errors import InvalidInputError, WebhookSignatureError
+
+if TYPE_CHECKING:
+    from ..journal import JournalArg, Journey, JourneyState
 
 __all__ = [
     "NOTIFICATION_TYPES",
@@ -40,6 +47,7 @@ __all__ = [
     "SIGNATURE_HEADER",
     "KEY_ID_HEADER",
     "WebhookNotification",
+    "advance_journeys",
     "verify_webhook",
 ]
 
@@ -216,3 +224,121 @@ class NotificationDeduplicator:
 
     def __len__(self) -> int:
         return len(self._seen)
+
+
+# What each notification type advances: the journey kinds it can be about, and the step
+# it records on them. A mint is a transfer journey's last step (``mint`` journeys, when
+# a client writes them, are matched the same way).
+_ADVANCES: Final[Mapping[str, tuple[tuple[str, ...], str]]] = {
+    "gateway.deposit.finalized": (("deposit",), "finalized"),
+    "gateway.mint.finalized": (("transfer", "mint"), "minted"),
+    "gateway.mint.forwarded": (("transfer", "mint"), "minted"),
+}
+# A journey still waiting (or left for a person) is over once Gateway says its money
+# arrived; a completed or failed one only gains the step.
+_WAITING: Final = ("running", "needs_attention")
+
+
+def advance_journeys(journal: JournalArg, notification: WebhookNotification) -> list[str]:
+    """Record a verified Gateway notification on the money journeys it is about.
+
+    - ``gateway.deposit.finalized``: the ``deposit`` journey whose journaled transaction
+      hash is the notification's ``txHash`` gets a ``finalized`` step (Gateway credited
+      the deposit).
+    - ``gateway.mint.finalized`` and ``gateway.mint.forwarded``: the ``transfer``
+      journey whose journaled transfer id (its ``attested`` step) is the notification's
+      ``transferId``, or whose journaled mint transaction hash is its ``txHash``, gets a
+      ``minted`` step.
+
+    A journey still ``running`` or ``needs_attention`` is then ``completed``: its money
+    arrived. The step's data is the notification's id and type, ``tx_hash``, ``amount``
+    (as Gateway wrote it), ``timestamp`` and ``source: "webhook"``. Idempotent: a
+    journey that already has a step of this ``notification_id`` is left alone, so a
+    retried delivery records nothing more, even after a restart. Only
+    `xswap_sdk.journal.Journal.record` writes, so any `Journal` works; give a journey to
+    one writer at a time, as for resume (put a `NotificationDeduplicator` in front when
+    several workers take deliveries).
+
+    Args:
+        journal: the journal the journeys were written to: a path to an SQLite file or a
+            `xswap_sdk.journal.Journal`.
+        notification: a notification that `verify_webhook` (or
+            ``GatewayClient.verify_webhook``) returned: never an unverified body.
+
+    Returns:
+        The ids of the journeys a step was recorded on (empty when the notification is
+        about none of them, is of another type, or was recorded already).
+
+    Raises:
+        InvalidInputError: ``notification`` is not a `WebhookNotification`, or
+            ``journal`` is neither a path nor a `Journal`.
+    """
+    if not isinstance(notification, WebhookNotification):
+        raise InvalidInputError(
+            "notification", "must be the WebhookNotification that verify_webhook returned"
+        )
+    if journal is None:
+        raise InvalidInputError("journal", "must be a path (str or os.PathLike) or a Journal")
+    from ..journal import open_journal
+
+    opened = open_journal(journal, {})
+    assert opened is not None
+    advances = _ADVANCES.get(str(notification.notification_type))
+    if advances is None:
+        return []
+    kinds, step = advances
+    event = notification.notification
+    tx_hash = _text(event.get("txHash"))
+    transfer_id = _text(event.get("transferId"))
+    data: dict[str, Any] = {
+        "source": "webhook",
+        "notification_id": notification.notification_id,
+        "notification_type": notification.notification_type,
+        "tx_hash": tx_hash,
+        "amount": _text(event.get("amount")),
+        "timestamp": str(notification.timestamp),
+    }
+    advanced: list[str] = []
+    for journey in opened.journeys():
+        if journey.kind not in kinds or _recorded(journey, notification.notification_id):
+            continue
+        hashes = {h.lower() for h in _values(journey, "tx_hash")}
+        if not (
+            (tx_hash is not None and tx_hash.lower() in hashes)
+            or (
+                step == "minted"
+                and transfer_id is not None
+                and transfer_id in _values(journey, "transferId")
+            )
+        ):
+            continue
+        state: JourneyState | None = "completed" if journey.state in _WAITING else None
+        opened.record(journey.id, step, "ok", data, state=state)
+        advanced.append(journey.id)
+    return advanced
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _recorded(journey: Journey, notification_id: str) -> bool:
+    return any(s.data.get("notification_id") == notification_id for s in journey.steps)
+
+
+def _values(journey: Journey, key: str) -> set[str]:
+    """Every string journaled under ``key`` in the journey's steps, at any depth (the
+    attested step keeps the transfer id inside its ``result``)."""
+    return {value for step in journey.steps for value in _walk(step.data, key)}
+
+
+def _walk(value: object, key: str) -> Iterator[str]:
+    if isinstance(value, Mapping):
+        for name, item in value.items():
+            if name == key and isinstance(item, str):
+                yield item
+            else:
+                yield from _walk(item, key)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _walk(item, key)

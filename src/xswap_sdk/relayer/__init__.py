@@ -11,6 +11,7 @@ if _typing.TYPE_CHECKING:
     from .models import (
         AccountInfo,
         NativeCurrency,
+        RelayedTxId,
         RelayerChain,
         RelayState,
         RelayStatus,
@@ -30,6 +31,7 @@ __all__ = [
     "NativeCurrency",
     "RelayState",
     "RelayStatus",
+    "RelayedTxId",
     "RelayerChain",
     "RelayerPaths",
     "SubmitSignedTxRequest",
@@ -49,6 +51,7 @@ _HOMES = {
     "NativeCurrency": (".models", "NativeCurrency"),
     "RelayState": (".models", "RelayState"),
     "RelayStatus": (".models", "RelayStatus"),
+    "RelayedTxId": (".models", "RelayedTxId"),
     "RelayerChain": (".models", "RelayerChain"),
     "RelayerClient": ("._sync_client", "RelayerClient"),
     "RelayerPaths": ("._operations", "RelayerPaths"),

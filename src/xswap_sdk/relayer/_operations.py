@@ -321,12 +321,29 @@ def _journey_data(request: SubmitTxRequest, operation: Operation[Any]) -> dict[s
 def relay(
     operation: Operation[SubmitTxResult], request: SubmitTxRequest, submissions: Submissions
 ) -> Flow[SubmitTxResult]:
-    """Send ``POST /api/submit-tx``: a journey of kind ``relay`` (``signed``: the exact
-    body; ``submitted``: the relayer's transaction id)."""
-    journey_id: str | None = yield Begin("relay", _journey_data(request, operation))
+    """Send ``POST /api/submit-tx`` (`submit_tx`, `relay`): a journey of kind ``relay``
+    (``signed``: the exact body; ``submitted``: the relayer's transaction id)."""
+    result: SubmitTxResult = yield from _relay_journey(operation, _journey_data(request, operation))
+    submissions.remember(result.tx_id, request)
+    return result
+
+
+def relay_signed(
+    operation: Operation[SubmitTxResult], request: SubmitSignedTxRequest
+) -> Flow[SubmitTxResult]:
+    """Send ``POST /api/submit-signed-tx`` (`relay_signed_tx`): a journey of kind
+    ``relay`` too (resumed the same way: the journaled body, sent again only when it
+    provably never left)."""
+    data = {"chain_id": request.chain_id, "from": request.from_address, **request_data(operation)}
+    return (yield from _relay_journey(operation, data))
+
+
+def _relay_journey(
+    operation: Operation[SubmitTxResult], started: dict[str, Any]
+) -> Flow[SubmitTxResult]:
+    journey_id: str | None = yield Begin("relay", started)
     yield Record("signed", data=request_data(operation))
     result: SubmitTxResult = yield Call(operation)
-    submissions.remember(result.tx_id, request)
     result._journey_id = journey_id
     return result
 

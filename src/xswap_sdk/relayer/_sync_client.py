@@ -43,7 +43,14 @@ from ..signing.signer import Signer
 from . import _operations as operations
 from ._operations import RelayerPaths
 from ._x402 import X402Payer, check_max_payment
-from .models import AccountInfo, RelayerChain, RelayStatus, SubmitTxResult, TransactionType
+from .models import (
+    AccountInfo,
+    RelayedTxId,
+    RelayerChain,
+    RelayStatus,
+    SubmitTxResult,
+    TransactionType,
+)
 
 __all__ = ["RELAYER_SERVICE", "RelayerClient"]
 
@@ -254,7 +261,8 @@ class RelayerClient(SyncAPIClient):
 
         Returns:
             The submission, whose ``tx_id`` identifies it (and, when the relayer says,
-            ``estimated_cost_usd``).
+            ``estimated_cost_usd``); ``journey_id``: its ``relay`` journey, with a
+            journal.
         """
         request = operations.build_submit_request(
             chain_families=self.chain_families,
@@ -276,9 +284,9 @@ class RelayerClient(SyncAPIClient):
             derivation_path=derivation_path,
             authorization_list=authorization_list,
         )
-        result = self._transport.request(operations.submit_tx(self.paths, request), options)
-        self._submissions.remember(result.tx_id, request)
-        return result
+        operation = operations.submit_tx(self.paths, request)
+        flow = operations.relay(operation, request, self._submissions)
+        return self._transport.run(flow, options)
 
     def relay(
         self,
@@ -301,7 +309,7 @@ class RelayerClient(SyncAPIClient):
         derivation_path: str | None = None,
         authorization_list: Sequence[SignedAuthorization | Mapping[str, Any]] | None = None,
         **options: Unpack[RequestOptions],
-    ) -> str:
+    ) -> RelayedTxId:
         """Submit a transaction and return its id, like the JavaScript client's ``relay``.
 
         `submit_tx` returning only the id; it takes the same arguments, checked the same
@@ -331,7 +339,9 @@ class RelayerClient(SyncAPIClient):
                 ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
-            The relayer's transaction id.
+            The relayer's transaction id: a `str` (a `RelayedTxId`) whose
+            ``journey_id`` is the ``relay`` journey in the client's journal (``None``
+            without one).
         """
         request = operations.build_submit_request(
             chain_families=self.chain_families,
@@ -355,7 +365,8 @@ class RelayerClient(SyncAPIClient):
         )
         operation = operations.submit_tx(self.paths, request)
         flow = operations.relay(operation, request, self._submissions)
-        return (self._transport.run(flow, options)).tx_id
+        result = self._transport.run(flow, options)
+        return RelayedTxId(result.tx_id, result.journey_id)
 
     def relay_sync(
         self,
@@ -486,7 +497,8 @@ class RelayerClient(SyncAPIClient):
                 ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
-            The submission, whose ``tx_id`` is followed like any other.
+            The submission, whose ``tx_id`` is followed like any other;
+            ``journey_id``: its ``relay`` journey, with a journal.
 
         Raises:
             InvalidInputError: a bad argument, or a sender or chain id that is not the
@@ -500,7 +512,7 @@ class RelayerClient(SyncAPIClient):
             label=label,
         )
         operation = operations.submit_signed_tx(self.paths, request)
-        return self._transport.request(operation, options)
+        return self._transport.run(operations.relay_signed(operation, request), options)
 
     def resume(
         self, journey_id: str, *, force: bool = False, **options: Unpack[RequestOptions]

@@ -36,6 +36,7 @@ __all__ = [
     "NativeCurrency",
     "RelayState",
     "RelayStatus",
+    "RelayedTxId",
     "RelayerChain",
     "SubmitSignedTxRequest",
     "SubmitTxRequest",
@@ -91,6 +92,26 @@ class SubmitTxResult(WireModel):
     when it does not say)."""
     x402_payment: X402Payment | None = Field(default=None, alias="x402Payment")
     """How it was paid, when a keyless client paid with x402 (``x402Payment``)."""
+
+
+class RelayedTxId(str):
+    """What `RelayerClient.relay` returns: the relayer's transaction id, a plain `str`
+    in every way (the JavaScript client's ``relay`` returns the id), that also says which
+    money journey the call was.
+
+    ``tx_id == "9ef384dd9a6e7785c39faf42"`` and ``relayer.get_relay_status(tx_id)`` work
+    as with a bare string; ``tx_id.journey_id`` is the ``relay`` journey in the client's
+    journal (see `xswap_sdk.journal`), or ``None`` without a journal.
+    """
+
+    journey_id: str | None
+    """The id of the ``relay`` journey in the client's journal, or ``None``."""
+
+    def __new__(cls, tx_id: str, journey_id: str | None = None) -> RelayedTxId:
+        """The id ``tx_id`` of the journey ``journey_id``."""
+        value = super().__new__(cls, tx_id)
+        value.journey_id = journey_id
+        return value
 
 
 class RelayStatus(WireModel):

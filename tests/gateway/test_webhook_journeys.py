@@ -1,0 +1,248 @@
+"""`advance_journeys`: a verified Gateway notification, delivered signed by the sandbox
+to an endpoint on 127.0.0.1, is recorded on the journeys it is about and on no other: a
+deposit journey by its transaction hash (``finalized``), a transfer journey by its
+transfer id (``minted``). A waiting journey is then completed; a repeated delivery
+records nothing more; only ``Journal.record`` writes. Sync and async clients."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from xswap_sdk import errors
+from xswap_sdk.gateway import WebhookNotification, advance_journeys, build_transfer_intent
+from xswap_sdk.journal import Journal, JournalStep, Journey, JourneyState, SQLiteJournal
+from xswap_sdk.sandbox import Sandbox
+from xswap_sdk.signing import sign_burn_intent
+from xswap_sdk.testing import TEST_SIGNER
+
+from ..support import resolve
+from .test_nanopayments import receiver  # noqa: F401
+
+ME = TEST_SIGNER.address
+DEPOSIT_TX = "0x" + "ab" * 32
+OTHER_TX = "0x" + "cd" * 32
+
+
+def deposit_journey(journal: Journal, tx_hash: str, *, ended: bool) -> str:
+    """The steps `FlashClient.deposit` writes when web3 sends it: stopped after the
+    broadcast (``ended=False``: the process died), or completed."""
+    journey_id = journal.start("deposit", {"deposit": {"chain_id": 8453, "tx_hash": None}})
+    journal.record(journey_id, "signed", "ok", {"what": "deposit", "tx_hash": tx_hash})
+    journal.record(journey_id, "broadcast", "sending", {"what": "deposit", "tx_hash": tx_hash})
+    journal.record(journey_id, "broadcast", "ok", {"what": "deposit", "tx_hash": tx_hash})
+    if ended:
+        journal.record(journey_id, "completed", "ok", {}, state="completed")
+    return journey_id
+
+
+def delivered(
+    sb: Sandbox, received: list[Any], notification_type: str, event: dict[str, Any]
+) -> list[WebhookNotification]:
+    """``event`` sent twice by the sandbox (a retried delivery), each verified."""
+    sb.gateway.send_webhook(notification_type, event, times=2)
+    with sb.gateway_client() as gateway:
+        return [
+            gateway.verify_webhook(
+                body,
+                signature=headers["X-Circle-Signature"],
+                key_id=headers["X-Circle-Key-Id"],
+            )
+            for body, headers in received[-2:]
+        ]
+
+
+def steps(journal: Journal, journey_id: str) -> list[tuple[str, str]]:
+    journey = journal.journey(journey_id)
+    assert journey is not None
+    return [(s.step, s.status) for s in journey.steps]
+
+
+def test_a_finalized_deposit_completes_its_waiting_journey_once(
+    sb: Sandbox,
+    receiver: tuple[str, list[Any]],  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    url, received = receiver
+    sb.gateway.subscribe_webhooks(url)
+    journal = SQLiteJournal(tmp_path / "j.db")
+    waiting = deposit_journey(journal, DEPOSIT_TX, ended=False)
+    elsewhere = deposit_journey(journal, OTHER_TX, ended=False)
+    event = {
+        "id": "c3d4e5f6-a7b8-9012-cdef-123456789012",
+        "walletAddress": ME.lower(),
+        "domain": "6",
+        "env": "mainnet",
+        "amount": "5.000000",
+        "from": ME.lower(),
+        "txHash": DEPOSIT_TX.upper().replace("0X", "0x"),  # case does not matter
+    }
+    first, again = delivered(sb, received, "gateway.deposit.finalized", event)
+    assert advance_journeys(journal, first) == [waiting]
+    journey = journal.journey(waiting)
+    assert journey is not None
+    assert journey.state == "completed"
+    finalized = journey.last("finalized")
+    assert finalized is not None
+    assert finalized.data["notification_id"] == first.notification_id
+    assert finalized.data["tx_hash"] == event["txHash"]
+    assert finalized.data["amount"] == "5.000000"
+    assert finalized.data["source"] == "webhook"
+    # The retried delivery (same notificationId) records nothing, even read afresh.
+    assert advance_journeys(tmp_path / "j.db", again) == []
+    assert steps(journal, waiting)[-1] == ("finalized", "ok")
+    assert len(steps(journal, waiting)) == 5
+    # The other deposit is untouched.
+    other = journal.journey(elsewhere)
+    assert other is not None
+    assert other.state == "running"
+    assert other.last("finalized") is None
+
+
+def test_a_finalized_deposit_is_recorded_on_a_completed_journey_without_changing_it(
+    sb: Sandbox, tmp_path: Path
+) -> None:
+    journal = SQLiteJournal(tmp_path / "j.db")
+    done = deposit_journey(journal, DEPOSIT_TX, ended=True)
+    notification = _signed(sb, "gateway.deposit.finalized", {"txHash": DEPOSIT_TX}, "n-1")
+    assert advance_journeys(journal, notification) == [done]
+    journey = journal.journey(done)
+    assert journey is not None
+    assert journey.state == "completed"
+    assert journey.steps[-1].step == "finalized"
+
+
+async def test_a_mint_notification_is_recorded_on_its_transfer_journey(
+    sb: Sandbox,
+    kind: str,
+    receiver: tuple[str, list[Any]],  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    url, received = receiver
+    sb.gateway.subscribe_webhooks(url)
+    sb.fund(ME, 8453, 30_000_000)
+    path = tmp_path / "j.db"
+    gateway = (
+        sb.gateway_client(journal=path) if kind == "sync" else sb.async_gateway_client(journal=path)
+    )
+    results = []
+    for _ in range(2):
+        intent = build_transfer_intent(
+            source_chain_id=8453,
+            destination_chain_id=42161,
+            depositor=ME,
+            recipient=ME,
+            value=4_000_000,
+            max_fee=2_000_000,
+        )
+        results.append(await resolve(gateway.transfer(sign_burn_intent(intent, TEST_SIGNER))))
+    mine, other = results
+    event = {"transferId": mine.transfer_id, "domain": "3", "amount": "4.000000"}
+    first, again = delivered(sb, received, "gateway.mint.finalized", event)
+    journal = SQLiteJournal(path)
+    assert advance_journeys(journal, first) == [mine.journey_id]
+    assert advance_journeys(journal, again) == []
+    minted = journal.journey(mine.journey_id)
+    assert minted is not None
+    assert minted.state == "completed"
+    assert [s.step for s in minted.steps][-2:] == ["completed", "minted"]
+    assert minted.steps[-1].data["notification_type"] == "gateway.mint.finalized"
+    untouched = journal.journey(other.journey_id)
+    assert untouched is not None
+    assert untouched.last("minted") is None
+    # A forwarded mint is another notification: recorded too, once.
+    forwarded = _signed(sb, "gateway.mint.forwarded", event, "n-forwarded")
+    assert advance_journeys(journal, forwarded) == [mine.journey_id]
+    assert advance_journeys(journal, forwarded) == []
+
+
+def test_a_transfer_stopped_after_its_answer_is_matched_and_completed(
+    sb: Sandbox, tmp_path: Path
+) -> None:
+    journal = SQLiteJournal(tmp_path / "j.db")
+    stopped = journal.start("transfer", {"method": "POST", "path": "/v1/transfer", "body": []})
+    journal.record(stopped, "submitted", "ok", {"answer": {"transferId": "t-1"}})
+    notification = _signed(sb, "gateway.mint.finalized", {"transferId": "t-1"}, "n-2")
+    assert advance_journeys(journal, notification) == [stopped]
+    journey = journal.journey(stopped)
+    assert journey is not None
+    assert journey.state == "completed"
+
+
+def test_notifications_about_nothing_journaled_record_nothing(sb: Sandbox, tmp_path: Path) -> None:
+    journal = SQLiteJournal(tmp_path / "j.db")
+    deposit = deposit_journey(journal, DEPOSIT_TX, ended=False)
+    for notification_type, event in (
+        ("gateway.deposit.finalized", {"txHash": OTHER_TX}),
+        ("gateway.deposit.finalized", {}),
+        # A mint is never matched to a deposit, even by a hash it journaled.
+        ("gateway.mint.finalized", {"transferId": DEPOSIT_TX}),
+        ("gateway.something.new", {"txHash": DEPOSIT_TX}),
+    ):
+        notification = _signed(sb, notification_type, event, f"n-{notification_type}")
+        assert advance_journeys(journal, notification) == []
+    assert len(steps(journal, deposit)) == 4
+
+
+def test_only_journal_record_writes(sb: Sandbox) -> None:
+    recorded: list[tuple[str, str, str, JourneyState | None]] = []
+
+    class Memory:
+        def start(self, kind: str, data: Mapping[str, Any]) -> str:
+            raise AssertionError("advance_journeys starts no journey")
+
+        def record(
+            self,
+            journey_id: str,
+            step: str,
+            status: str,
+            data: Mapping[str, Any],
+            *,
+            state: JourneyState | None = None,
+        ) -> None:
+            recorded.append((journey_id, step, status, state))
+
+        def journey(self, journey_id: str) -> Journey | None:
+            return None
+
+        def journeys(self) -> list[Journey]:
+            signed = JournalStep(1, "broadcast", "ok", {"tx_hash": DEPOSIT_TX}, 0)
+            started = JournalStep(0, "started", "started", {}, 0)
+            return [Journey("j-1", "deposit", "needs_attention", 0, 0, (started, signed))]
+
+    notification = _signed(sb, "gateway.deposit.finalized", {"txHash": DEPOSIT_TX}, "n-3")
+    assert advance_journeys(Memory(), notification) == ["j-1"]
+    assert recorded == [("j-1", "finalized", "ok", "completed")]
+
+
+@pytest.mark.parametrize(
+    ("journal", "notification", "argument"),
+    [
+        (None, "ok", "journal"),
+        (42, "ok", "journal"),
+        ("ok", {"notificationId": "n"}, "notification"),
+        ("ok", b"{}", "notification"),
+    ],
+)
+def test_bad_arguments_are_refused(
+    sb: Sandbox, tmp_path: Path, journal: Any, notification: Any, argument: str
+) -> None:
+    if journal == "ok":
+        journal = tmp_path / "j.db"
+    if notification == "ok":
+        notification = _signed(sb, "gateway.deposit.finalized", {}, "n-4")
+    with pytest.raises(errors.InvalidInputError) as raised:
+        advance_journeys(journal, notification)
+    assert raised.value.argument == argument
+
+
+def _signed(
+    sb: Sandbox, notification_type: str, event: dict[str, Any], notification_id: str
+) -> WebhookNotification:
+    from xswap_sdk.gateway import verify_webhook
+
+    body = sb.gateway.notification_body(notification_type, event, notification_id=notification_id)
+    return verify_webhook(body, sb.gateway.sign_webhook(body), sb.gateway.webhook_public_key())
