@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from web3 import AsyncWeb3, Web3
 
 from xswap_sdk import AsyncRelayerClient, RelayerClient, errors
 from xswap_sdk.flash import DepositResult
+from xswap_sdk.journal import SQLiteJournal
 from xswap_sdk.registry import DEFAULT_REGISTRY, GatewayChain
 from xswap_sdk.signing import DEPOSIT_WITH_PERMIT_SELECTOR
 
@@ -136,14 +138,20 @@ async def test_deposit_sent_by_web3_from_the_signer(
 
 
 async def test_deposit_handed_to_the_relayer(
-    make_flash: Any, evm: Chain, wallet: LocalAccount, httpx_mock: HTTPXMock, kind: str
+    make_flash: Any,
+    evm: Chain,
+    wallet: LocalAccount,
+    httpx_mock: HTTPXMock,
+    kind: str,
+    tmp_path: Path,
 ) -> None:
     httpx_mock.add_response(url=CHAINS_URL, json=[evm.config()])
     httpx_mock.add_response(
         url=f"{RELAYER_URL}/api/submit-tx", method="POST", json=relayer_ok({"txId": TX_ID})
     )
     relayer_cls = RelayerClient if kind == "sync" else AsyncRelayerClient
-    relayer = relayer_cls(api_key=RELAYER_KEY, base_url=RELAYER_URL)
+    # The relayer's journal holds the journey: the result names it.
+    relayer = relayer_cls(api_key=RELAYER_KEY, base_url=RELAYER_URL, journal=tmp_path / "r.db")
     client = make_flash(registry=evm.registry)
     result = await resolve(
         client.deposit(
@@ -152,6 +160,8 @@ async def test_deposit_handed_to_the_relayer(
     )
     assert result.relayer_tx_id == TX_ID
     assert result.tx_hash is None
+    [journey] = SQLiteJournal(tmp_path / "r.db").journeys()
+    assert (journey.kind, result.journey_id) == ("relay", journey.id)
     submitted = json.loads(httpx_mock.get_requests()[-1].content)
     assert submitted == {
         "to": evm.gateway.address,

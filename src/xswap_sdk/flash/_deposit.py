@@ -99,7 +99,9 @@ class DepositResult(BaseModel):
             ``None`` when it was not simulated (relayed, ``simulate=False``, or a node
             without ``eth_simulateV1``).
         journey_id: the ``deposit`` journey in the client's journal, when web3 sent
-            it and the client has a journal; else ``None``.
+            it and the client has a journal; the ``relay`` journey in the relayer
+            client's journal, when the relayer sent it and that client has one; else
+            ``None``.
         balance: with ``wait=True``, the signer's Gateway balance on the chain once
             Gateway counted the deposit, in smallest USDC units; else ``None``.
     """

@@ -1074,7 +1074,10 @@ class FlashClient(SyncAPIClient):
             else:
                 sent = relayer.relay(**transaction.relay_arguments())
             return DepositResult(
-                transaction=transaction, chain_id=plan.chain_id, relayer_tx_id=sent
+                transaction=transaction,
+                chain_id=plan.chain_id,
+                relayer_tx_id=sent,
+                journey_id=sent.journey_id,  # the relayer's ``relay`` journey
             )
         assert web3 is not None  # neither check lets a deposit without a relayer lack it
 
