@@ -39,7 +39,7 @@ from .._clock import Clock
 from .._flow import Begin, Call, Flow, Record
 from .._journey import request_data
 from .._models import check_argument, refuse_unawaited, validate_request
-from .._operation import parser
+from .._operation import Operation, parser
 from .._polling import check_wait_arguments, poll
 from .._requote import MAX_REQUOTES, check_requote, offer
 from .._resume import Position, ResumeSpec, resend
@@ -80,6 +80,7 @@ __all__ = [
     "resume_spec",
     "swap",
     "submission",
+    "submitted_swap",
     "wait_for_swap",
 ]
 
@@ -302,6 +303,33 @@ def submission(
     else:
         wire = _raw_order(signed_order)
     return validate_request(SwapRequest, signed_order=wire, slippage_bps=slippage_bps, **given)
+
+
+def submitted_swap(
+    operation: Operation[SwapSubmission], signed_order: SignedOrder | Sequence[Mapping[str, Any]]
+) -> Flow[SwapSubmission]:
+    """``submit_swap`` as a ``swap`` journey that starts signed: ``signed`` (the exact
+    request), ``submitted``. Its start data says what resume looks for in the history
+    when the order may have arrived (this amount to this token, from a `SignedOrder`;
+    a raw order says nothing, and such a journey needs attention instead). It never
+    restarts: its caller signed it."""
+    journey_id: str | None = yield Begin("swap", _submitted_data(signed_order))
+    yield Record("signed", data=request_data(operation))
+    result: SwapSubmission = yield Call(operation)
+    result._journey_id = journey_id
+    return result
+
+
+def _submitted_data(signed_order: object) -> dict[str, Any]:
+    data: dict[str, Any] = {"submitted": True, "wait": False}
+    if isinstance(signed_order, SignedOrder):
+        order = signed_order.order
+        data["quote"] = {
+            "inputAmount": str(order.amount),
+            "chainId": order.chain_id,
+            "outputToken": order.terms.token_out if order.terms is not None else "",
+        }
+    return data
 
 
 def _raw_order(signed_order: object) -> list[dict[str, Any]]:

@@ -718,7 +718,8 @@ class FlashClient(SyncAPIClient):
             swap_router_address=swap_router_address,
             swap_calldata=swap_calldata,
         )
-        return self._transport.request(operations.submit_swap(request), options)
+        journey = swaps.submitted_swap(operations.submit_swap(request), signed_order)
+        return self._transport.run(journey, options)
 
     def swap(
         self,
@@ -886,7 +887,8 @@ class FlashClient(SyncAPIClient):
             return resumes.finish(self.journal, journey, self._transport.run(flow, options))
         signer = self._session.signer or resumes.env_signer()
         restart = None
-        if signer is not None:
+        # A swap its caller signed (submit_swap) is theirs to sign again, never ours.
+        if signer is not None and not journey.arguments.get("submitted"):
             restart = self._restart_swap(journey, signer)
         transport = self._transport if signer is None else self._transport_for(signer)
         spec = swaps.resume_spec(journey, clock=self.clock, restart=restart)
