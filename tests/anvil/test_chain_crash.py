@@ -1,0 +1,247 @@
+"""Crash tests over real sockets and a real chain: a client process sending a deposit
+(web3, into Circle's GatewayWallet) or executing a route (web3: an approval, then the
+route transaction to the stand-in routing contract) dies (``os._exit`` in ``on_step``)
+at each step, sync and async, against the served sandbox and anvil; each journey is
+then resumed with web3, or, for a few steps, with ``xswap resume`` (no web3).
+
+Every journey ends completed, needs_attention, or failed when provably nothing was
+sent; the chain holds exactly the transactions the journal says left (the journaled
+hashes), each once; nothing is signed twice, and resume signs and broadcasts nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+import uvicorn
+from web3 import HTTPProvider, Web3
+
+from xswap_sdk import SystemClock
+from xswap_sdk.journal import Journey, SQLiteJournal
+from xswap_sdk.sandbox import Sandbox
+from xswap_sdk.sandbox.server import create_app
+
+from ..sandbox.test_server import free_port, wait_until_up
+from .chain_journeys import AMOUNT, JOURNEY_KIND, JOURNEYS, ROUTER, chain_steps, label
+from .conftest import Anvil
+
+pytestmark = [
+    pytest.mark.anvil,
+    pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork"),
+]
+
+ROOT = Path(__file__).resolve().parents[2]
+# Every step each journey reports: the crash test must have stopped at each one.
+STOPS = {
+    "deposit": {
+        "started/started",
+        "signed/ok:deposit",
+        "broadcast/sending:deposit",
+        "broadcast/ok:deposit",
+        "completed/ok",
+    },
+    "route": {
+        "started/started",
+        "signed/ok:approval",
+        "broadcast/sending:approval",
+        "broadcast/ok:approval",
+        "confirmed/ok:approval",
+        "approved/ok",
+        "signed/ok:route",
+        "broadcast/sending:route",
+        "broadcast/ok:route",
+        "confirmed/ok:route",
+        "waiting/ok",
+        "executed/ok",
+        "completed/ok",
+    },
+}
+# The journeys the blocking runs leave for `xswap resume`, which has no web3.
+LEAVE = {
+    "deposit": ("signed/ok:deposit", "broadcast/ok:deposit"),
+    "route": ("signed/ok:route", "broadcast/ok:route"),
+}
+EXIT = {"completed": 0, "failed": 1, "needs_attention": 4}
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[Sandbox]:
+    """The sandbox served on a free port, on the real clock; a route's ``/status``
+    completes soon after the indexer sees its transaction."""
+    port = free_port()
+    sandbox = Sandbox(clock=SystemClock(), base_url=f"http://127.0.0.1:{port}")
+    sandbox.routing.status_delay = 0.05
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(sandbox), host="127.0.0.1", port=port, log_level="warning")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    wait_until_up(f"http://127.0.0.1:{port}/")
+    yield sandbox
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+class Indexer(threading.Thread):
+    """What a routing service does with a chain: reads its blocks, and follows on
+    ``/status`` each transaction to its routing contract that it built."""
+
+    def __init__(self, url: str, sandbox: Sandbox, since_block: int) -> None:
+        super().__init__(daemon=True)
+        self.w3 = Web3(HTTPProvider(url, session=requests.Session()))
+        self.sandbox = sandbox
+        self.since_block = since_block
+        self.halt = threading.Event()
+        self.seen: set[str] = set()
+
+    def run(self) -> None:
+        while not self.halt.wait(0.05):
+            try:
+                self._read()
+            except Exception:  # noqa: BLE001, S112 (a block reverted while read: read again)
+                continue
+
+    def _read(self) -> None:
+        for number in range(self.since_block + 1, self.w3.eth.block_number + 1):
+            for tx in self.w3.eth.get_block(number, full_transactions=True)["transactions"]:
+                assert not isinstance(tx, bytes)
+                tx_hash = "0x" + bytes(tx["hash"]).hex()
+                if str(tx.get("to") or "").lower() != ROUTER.lower() or tx_hash in self.seen:
+                    continue
+                self.seen.add(tx_hash)
+                data = "0x" + bytes(tx["input"]).hex()
+                try:
+                    self.sandbox.routing.broadcast({"data": data}, source_hash=tx_hash)
+                except ValueError:
+                    pass  # not a route the sandbox built
+
+
+@pytest.fixture
+def indexed(anvil: Anvil, served: Sandbox) -> Iterator[Anvil]:
+    """The node, with the served sandbox's routing service following its routes."""
+    indexer = Indexer(anvil.url, served, anvil.w3.eth.block_number)
+    indexer.start()
+    yield anvil
+    indexer.halt.set()
+    indexer.join(timeout=10)
+
+
+def _run(anvil: Anvil, served: Sandbox, journey: str, flavour: str, directory: Path,
+         leave: tuple[str, ...]) -> list[dict[str, Any]]:  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
+    env.pop("XSWAP_JOURNAL", None)
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "tests" / "anvil" / "chain_crash_runner.py"),
+         anvil.url, served.base_url, journey, flavour, str(directory), ",".join(leave)],
+        env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-3000:]
+    return [json.loads(line) for line in run.stdout.splitlines()]
+
+
+def _expected_state(journey: Journey, *, web3: bool) -> str:
+    """What resume must conclude from what the journal says left."""
+    ok, sending = chain_steps(journey, "broadcast", "ok"), chain_steps(journey, "broadcast")
+    confirmed = chain_steps(journey, "confirmed")
+    final = "route" if journey.kind == "route" else "deposit"
+    if final in ok:
+        # Without web3 a deposit's receipt cannot be read; a route is on /status.
+        return "completed" if web3 or final == "route" else "needs_attention"
+    if final in sending:
+        return "needs_attention"  # the hash is known, the chain does not have it
+    if "approval" in sending and "approval" not in confirmed:
+        approval_left = "approval" in ok
+        return "failed" if web3 and approval_left else "needs_attention"
+    return "failed"
+
+
+def _check_journal(journey: Journey) -> None:
+    """Nothing signed twice, nothing signed or broadcast by a resume."""
+    raws: dict[str, list[str]] = {}
+    for step in journey.steps:
+        if step.step == "signed":
+            raws.setdefault(step.data["what"], []).append(step.data["raw"])
+    for what, signed in raws.items():
+        assert len(signed) == 1 and signed[0], f"{what} signed {len(signed)} times"
+    resumed = [s.seq for s in journey.steps if s.step == "resumed"]
+    if resumed:
+        after = [s.step for s in journey.steps if s.seq > resumed[0]]
+        assert "signed" not in after and "broadcast" not in after, after
+
+
+def _check_chain(journey: Journey, chain: dict[str, Any]) -> None:
+    """The chain holds each transaction the journal says left, once, by its journaled
+    hash, and nothing else from the account."""
+    left = chain_steps(journey, "broadcast", "ok")
+    signed = chain_steps(journey, "signed")
+    expected = [
+        {"hash": signed[what][0], "what": what}
+        for what in ("approval", "route", "deposit")
+        if what in left
+    ]
+    assert [h for hashes in left.values() for h in hashes] == [e["hash"] for e in expected]
+    assert chain["transactions"] == expected
+    assert chain["nonce"] == len(expected)
+    moved = sum(1 for e in expected if e["what"] in ("route", "deposit"))
+    assert chain["usdc_moved"] == AMOUNT * moved
+    assert chain["deposited"] == sum(1 for e in expected if e["what"] == "deposit")
+
+
+@pytest.mark.parametrize("flavour", ["sync", "async"])
+@pytest.mark.parametrize("journey", JOURNEYS)
+def test_killed_at_every_step_a_chain_journey_resumes_and_sends_nothing_twice(
+    indexed: Anvil,
+    served: Sandbox,
+    journey: str,
+    flavour: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    kind = JOURNEY_KIND[journey]
+    leave = LEAVE[kind] if flavour == "sync" else ()
+    lines = _run(indexed, served, journey, flavour, tmp_path, leave)
+    assert [line["at"] for line in lines] == list(range(len(lines)))
+    # Every child died where it was told to, but the last, which ran to its end.
+    assert [line["exit"] for line in lines] == [17] * (len(lines) - 1) + [0], lines
+    assert {line["stopped"] for line in lines} == STOPS[kind] | {"completed/ok"}, lines
+    left = []
+    for line in lines:
+        path = tmp_path / f"{journey}-{flavour}-{line['at']}.db"
+        record = SQLiteJournal(path).journey(line["journey_id"])
+        assert record is not None
+        assert record.kind == kind
+        _check_chain(record, line["chain"])
+        if line["state"] is None:
+            left.append((line, path))
+            continue
+        assert line["state"] == _expected_state(record, web3=True), line
+        _check_journal(record)
+    assert [line["stopped"] for line, _ in left] == list(leave)
+    # `xswap resume` (no web3): the chain cannot be read, a route is on /status.
+    from xswap_sdk._cli import main
+
+    monkeypatch.setenv("XSWAP_FLASH_URL", served.flash_url)
+    monkeypatch.setenv("XSWAP_ROUTING_URL", served.routing_url)
+    monkeypatch.setenv("XSWAP_ROUTING_API_KEY", served.routing.api_key)
+    for line, path in left:
+        interrupted = SQLiteJournal(path).journey(line["journey_id"])
+        assert interrupted is not None
+        expected = _expected_state(interrupted, web3=False)
+        assert main(["resume", line["journey_id"], "--journal", str(path), "--json"]) == (
+            EXIT[expected]
+        )
+        [resumed] = json.loads(capsys.readouterr().out)["resumed"]
+        assert (resumed["id"], resumed["state"]) == (line["journey_id"], expected)
+        record = SQLiteJournal(path).journey(line["journey_id"])
+        assert record is not None and record.state == expected
+        _check_journal(record)
