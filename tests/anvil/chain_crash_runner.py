@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+
 from xswap_sdk.journal import SQLiteJournal, StepEvent
 from xswap_sdk.sandbox import Sandbox
 

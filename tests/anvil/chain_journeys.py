@@ -149,4 +149,3 @@ def deposited_logs(w3: Web3, since_block: int) -> int:
 
 JOURNEY_KIND: Final[dict[str, str]] = {j: j.split("-")[0] for j in JOURNEYS}
 """The journal's kind of each journey."""
-

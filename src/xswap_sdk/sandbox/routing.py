@@ -11,9 +11,9 @@ another key); other endpoints do not check it.
 The sandbox has no chain. A transaction built by ``/build-path`` goes nowhere until
 `RoutingService.broadcast` stands in for sending it; ``/status`` then reports it
 ``pending``, and ``completed`` once the route's estimated time (or
-`RoutingService.status_delay`) has passed. ``/status``
-answers in both documented request shapes: ``txHash`` and ``fromChain``, or
-``providerKey`` and ``txRef`` (then in the second answer shape).
+`RoutingService.status_delay`) has passed. ``/status`` answers in both documented
+request shapes: ``txHash`` and ``fromChain``, or ``providerKey`` and ``txRef`` (then in
+the second answer shape).
 
 Allowances can be emulated too: with ``enforce_allowances = True``, `broadcast` of an
 ERC-20 route needs the sender to have approved the transaction's target for the amount
