@@ -10,6 +10,7 @@ left: no pytest here, and no import of ``conftest.py`` (it compiles contracts).
 from __future__ import annotations
 
 import inspect
+from collections.abc import Iterable
 from typing import Any, Final
 
 import httpx
@@ -18,7 +19,7 @@ from eth_utils import keccak
 from web3 import AsyncHTTPProvider, AsyncWeb3, HTTPProvider, Web3
 
 from xswap_sdk import SystemClock
-from xswap_sdk.journal import JournalStep, Journey
+from xswap_sdk.journal import JournalStep
 from xswap_sdk.registry import DEFAULT_REGISTRY
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.sandbox.routing import SANDBOX_ROUTING_CONTRACTS
@@ -99,10 +100,12 @@ def label(step: JournalStep) -> str:
     return f"{step.step}/{step.status}" + (f":{what}" if isinstance(what, str) else "")
 
 
-def chain_steps(journey: Journey, step: str, status: str | None = None) -> dict[str, list[Any]]:
-    """The ``tx_hash`` of each ``step`` (with ``status``), by ``what``."""
+def chain_steps(
+    steps: Iterable[JournalStep], step: str, status: str | None = None
+) -> dict[str, list[Any]]:
+    """The ``tx_hash`` of each ``step`` (with ``status``) of ``steps``, by ``what``."""
     found: dict[str, list[Any]] = {}
-    for s in journey.steps:
+    for s in steps:
         if s.step == step and (status is None or s.status == status) and "what" in s.data:
             found.setdefault(s.data["what"], []).append(s.data.get("tx_hash"))
     return found

@@ -27,7 +27,7 @@ import uvicorn
 from web3 import HTTPProvider, Web3
 
 from xswap_sdk import SystemClock
-from xswap_sdk.journal import Journey, SQLiteJournal
+from xswap_sdk.journal import JournalStep, Journey, SQLiteJournal
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.sandbox.server import create_app
 
@@ -72,6 +72,8 @@ LEAVE = {
     "route": ("signed/ok:route", "broadcast/ok:route"),
 }
 EXIT = {"completed": 0, "failed": 1, "needs_attention": 4}
+SENDS = {"deposit": 1, "route": 2}
+ORDER = ("approval", "route", "deposit")
 
 
 @pytest.fixture(scope="module")
@@ -146,20 +148,45 @@ def _run(anvil: Anvil, served: Sandbox, journey: str, flavour: str, directory: P
     return [json.loads(line) for line in run.stdout.splitlines()]
 
 
-def _expected_state(journey: Journey, *, web3: bool) -> str:
-    """What resume must conclude from what the journal says left."""
-    ok, sending = chain_steps(journey, "broadcast", "ok"), chain_steps(journey, "broadcast")
-    confirmed = chain_steps(journey, "confirmed")
+def _crashed(journey: Journey) -> list[JournalStep]:
+    """The steps the crashed process wrote (before the first resume)."""
+    steps = []
+    for step in journey.steps:
+        if step.step == "resumed":
+            break
+        steps.append(step)
+    return steps
+
+
+def _check_chain(journey: Journey, chain: dict[str, Any]) -> set[str]:
+    """Each transaction from the account on the chain is one the journal signed, by its
+    journaled hash, each at most once; nonce, USDC moved and ``Deposited`` events
+    agree. Returns what is on the chain."""
+    signed = chain_steps(journey.steps, "signed")
+    whats = [tx["what"] for tx in chain["transactions"]]
+    assert whats == [w for w in ORDER if w in whats], chain  # each once, in order
+    for tx in chain["transactions"]:
+        assert [tx["hash"]] == signed[tx["what"]]
+    assert chain["nonce"] == len(whats)
+    assert chain["usdc_moved"] == AMOUNT * sum(w in ("route", "deposit") for w in whats)
+    assert chain["deposited"] == whats.count("deposit")
+    return set(whats)
+
+
+def _expected_state(journey: Journey, on_chain: set[str], *, web3: bool) -> str:
+    """What resume must conclude from what the journal says and the chain holds."""
+    crashed = _crashed(journey)
+    sending = chain_steps(crashed, "broadcast")
+    confirmed = chain_steps(crashed, "confirmed")
     final = "route" if journey.kind == "route" else "deposit"
-    if final in ok:
+    if final in on_chain:
         # Without web3 a deposit's receipt cannot be read; a route is on /status.
         return "completed" if web3 or final == "route" else "needs_attention"
     if final in sending:
         return "needs_attention"  # the hash is known, the chain does not have it
     if "approval" in sending and "approval" not in confirmed:
-        approval_left = "approval" in ok
-        return "failed" if web3 and approval_left else "needs_attention"
-    return "failed"
+        return "failed" if web3 and "approval" in on_chain else "needs_attention"
+    return "failed"  # the route or deposit transaction never left
 
 
 def _check_journal(journey: Journey) -> None:
@@ -171,29 +198,9 @@ def _check_journal(journey: Journey) -> None:
     for what, signed in raws.items():
         assert len(signed) == 1, f"{what} signed {len(signed)} times"
         assert signed[0], f"{what}: no raw bytes journaled"
-    resumed = [s.seq for s in journey.steps if s.step == "resumed"]
-    if resumed:
-        after = [s.step for s in journey.steps if s.seq > resumed[0]]
-        assert "signed" not in after, after
-        assert "broadcast" not in after, after
-
-
-def _check_chain(journey: Journey, chain: dict[str, Any]) -> None:
-    """The chain holds each transaction the journal says left, once, by its journaled
-    hash, and nothing else from the account."""
-    left = chain_steps(journey, "broadcast", "ok")
-    signed = chain_steps(journey, "signed")
-    expected = [
-        {"hash": signed[what][0], "what": what}
-        for what in ("approval", "route", "deposit")
-        if what in left
-    ]
-    assert [h for hashes in left.values() for h in hashes] == [e["hash"] for e in expected]
-    assert chain["transactions"] == expected
-    assert chain["nonce"] == len(expected)
-    moved = sum(1 for e in expected if e["what"] in ("route", "deposit"))
-    assert chain["usdc_moved"] == AMOUNT * moved
-    assert chain["deposited"] == sum(1 for e in expected if e["what"] == "deposit")
+    after = [step.step for step in journey.steps[len(_crashed(journey)) :]]
+    assert "signed" not in after, after
+    assert "broadcast" not in after, after
 
 
 @pytest.mark.parametrize("flavour", ["sync", "async"])
@@ -210,33 +217,43 @@ def test_killed_at_every_step_a_chain_journey_resumes_and_sends_nothing_twice(
     kind = JOURNEY_KIND[journey]
     leave = LEAVE[kind] if flavour == "sync" else ()
     lines = _run(indexed, served, journey, flavour, tmp_path, leave)
-    assert [line["at"] for line in lines] == list(range(len(lines)))
+    steps = [line for line in lines if line["kill"] == "step"]
+    sends = [line for line in lines if line["kill"] == "send"]
+    assert [line["at"] for line in steps] == list(range(len(steps)))
     # Every child died where it was told to, but the last, which ran to its end.
-    assert [line["exit"] for line in lines] == [17] * (len(lines) - 1) + [0], lines
-    assert {line["stopped"] for line in lines} == STOPS[kind] | {"completed/ok"}, lines
+    assert [line["exit"] for line in steps] == [17] * (len(steps) - 1) + [0], steps
+    assert {line["stopped"] for line in steps} == STOPS[kind], steps
+    # Killed after each transaction the node accepted, before the journal knew.
+    assert [line["at"] for line in sends] == list(range(1, len(sends) + 1))
+    assert [line["exit"] for line in sends] == [18] * (len(sends) - 1) + [0], sends
+    assert len(sends) - 1 == len(sends[-1]["chain"]["transactions"]) == SENDS[kind]
     left = []
     for line in lines:
-        path = tmp_path / f"{journey}-{flavour}-{line['at']}.db"
+        path = tmp_path / f"{journey}-{flavour}-{line['kill']}-{line['at']}.db"
         record = SQLiteJournal(path).journey(line["journey_id"])
         assert record is not None
         assert record.kind == kind
-        _check_chain(record, line["chain"])
+        on_chain = _check_chain(record, line["chain"])
+        # On the chain: what the journal says left (``ok``), or, killed right after
+        # a send, what it says may have left (``sending``).
+        status = "ok" if line["kill"] == "step" else None
+        assert on_chain == set(chain_steps(_crashed(record), "broadcast", status)), line
         if line["state"] is None:
-            left.append((line, path))
+            left.append((line, path, on_chain))
             continue
-        assert line["state"] == _expected_state(record, web3=True), line
+        assert line["state"] == _expected_state(record, on_chain, web3=True), line
         _check_journal(record)
-    assert [line["stopped"] for line, _ in left] == list(leave)
+    assert [line["stopped"] for line, _, _ in left] == list(leave)
     # `xswap resume` (no web3): the chain cannot be read, a route is on /status.
     from xswap_sdk._cli import main
 
     monkeypatch.setenv("XSWAP_FLASH_URL", served.flash_url)
     monkeypatch.setenv("XSWAP_ROUTING_URL", served.routing_url)
     monkeypatch.setenv("XSWAP_ROUTING_API_KEY", served.routing.api_key)
-    for line, path in left:
+    for line, path, on_chain in left:
         interrupted = SQLiteJournal(path).journey(line["journey_id"])
         assert interrupted is not None
-        expected = _expected_state(interrupted, web3=False)
+        expected = _expected_state(interrupted, on_chain, web3=False)
         code = main(["resume", line["journey_id"], "--journal", str(path), "--json"])
         assert code == EXIT[expected]
         [resumed] = json.loads(capsys.readouterr().out)["resumed"]
