@@ -29,21 +29,17 @@ import asyncio
 import json
 import os
 import sys
-import time
 import traceback
 from pathlib import Path
 from typing import Any
 
-import httpx
 from web3 import AsyncHTTPProvider, HTTPProvider
 
 from xswap_sdk.journal import SQLiteJournal, StepEvent
-from xswap_sdk.sandbox import Sandbox
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.anvil.chain_journeys import (
-    CHAIN_ID,
     ME,
     balance,
     client,
@@ -53,6 +49,7 @@ from tests.anvil.chain_journeys import (
     mine,
     resolve,
     run,
+    wait_indexed,
     web3_on,
 )
 
@@ -119,18 +116,6 @@ def crash(anvil_url: str, base_url: str, journey: str, flavour: str, journal: Pa
         traceback.print_exc()
         os._exit(3)
     os._exit(0)
-
-
-def wait_indexed(base_url: str, tx_hash: str) -> None:
-    """Wait until the sandbox's ``/status`` knows ``tx_hash`` (the test's indexer
-    reads the chain), as a routing service indexes a chain some time after a block."""
-    url = Sandbox(base_url=base_url).routing_url + "/status"
-    params = {"txHash": tx_hash, "fromChain": str(CHAIN_ID)}
-    deadline = time.monotonic() + 30
-    while httpx.get(url, params=params).status_code != 200:
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"the sandbox never indexed {tx_hash}")
-        time.sleep(0.05)
 
 
 def one_run(anvil_url: str, base_url: str, journey: str, flavour: str, directory: Path,

@@ -10,6 +10,7 @@ left: no pytest here, and no import of ``conftest.py`` (it compiles contracts).
 from __future__ import annotations
 
 import inspect
+import time
 from collections.abc import Iterable
 from typing import Any, Final
 
@@ -92,6 +93,18 @@ async def run(journey: str, api: Any, web3: Any) -> Any:
     return await resolve(
         api.deposit(TEST_SIGNER, chain_id=CHAIN_ID, amount=AMOUNT, web3=web3, method=method)
     )
+
+
+def wait_indexed(base_url: str, tx_hash: str) -> None:
+    """Wait until the sandbox's ``/status`` knows ``tx_hash`` (the test's indexer
+    reads the chain), as a routing service indexes a chain some time after a block."""
+    url = Sandbox(base_url=base_url).routing_url + "/status"
+    params = {"txHash": tx_hash, "fromChain": str(CHAIN_ID)}
+    deadline = time.monotonic() + 30
+    while httpx.get(url, params=params).status_code != 200:
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the sandbox never indexed {tx_hash}")
+        time.sleep(0.05)
 
 
 def label(step: JournalStep) -> str:

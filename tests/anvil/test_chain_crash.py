@@ -27,12 +27,25 @@ import uvicorn
 from web3 import HTTPProvider, Web3
 
 from xswap_sdk import SystemClock
-from xswap_sdk.journal import JournalStep, Journey, SQLiteJournal
+from xswap_sdk.journal import JournalStep, Journey, SQLiteJournal, StepEvent
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.sandbox.server import create_app
 
 from ..sandbox.test_server import free_port, wait_until_up
-from .chain_journeys import AMOUNT, JOURNEY_KIND, JOURNEYS, ROUTER, chain_steps
+from .chain_journeys import (
+    AMOUNT,
+    JOURNEY_KIND,
+    JOURNEYS,
+    ME,
+    ROUTER,
+    chain_steps,
+    client,
+    close,
+    resolve,
+    run,
+    wait_indexed,
+    web3_on,
+)
 from .conftest import Anvil
 
 pytestmark = [
@@ -79,10 +92,10 @@ ORDER = ("approval", "route", "deposit")
 @pytest.fixture(scope="module")
 def served() -> Iterator[Sandbox]:
     """The sandbox served on a free port, on the real clock; a route's ``/status``
-    completes soon after the indexer sees its transaction."""
+    is completed once the indexer has seen its transaction (resume would poll it every 5 s)."""
     port = free_port()
     sandbox = Sandbox(clock=SystemClock(), base_url=f"http://127.0.0.1:{port}")
-    sandbox.routing.status_delay = 0.05
+    sandbox.routing.status_delay = 0.0
     server = uvicorn.Server(
         uvicorn.Config(create_app(sandbox), host="127.0.0.1", port=port, log_level="warning")
     )
@@ -262,3 +275,54 @@ def test_killed_at_every_step_a_chain_journey_resumes_and_sends_nothing_twice(
         assert record is not None
         assert record.state == expected
         _check_journal(record)
+
+
+class Crash(BaseException):
+    """Stands for the process dying (in this process: resume it here)."""
+
+
+@pytest.mark.parametrize("journey", ["deposit-authorization", "route"])
+async def test_a_transaction_still_in_the_mempool_needs_attention_then_completes_once_mined(
+    indexed: Anvil, served: Sandbox, journey: str, kind: str, tmp_path: Path
+) -> None:
+    final = JOURNEY_KIND[journey]
+    journal = tmp_path / "j.db"
+
+    def die_once_broadcast(event: StepEvent) -> None:
+        if event.data.get("what") != final:
+            return
+        if event.step == "signed":
+            indexed.rpc("evm_setAutomine", [False])  # it stays in the mempool
+        if (event.step, event.status) == ("broadcast", "ok"):
+            raise Crash
+
+    web3 = web3_on(indexed.url, kind)
+    nonce = indexed.w3.eth.get_transaction_count(ME)
+    try:
+        api = client(served.base_url, journey, kind, journal=journal, on_step=die_once_broadcast)
+        with pytest.raises(Crash):
+            await run(journey, api, web3)
+        [crashed] = SQLiteJournal(journal).journeys()
+        [tx_hash] = chain_steps(crashed.steps, "broadcast", "ok")[final]
+        assert indexed.w3.eth.get_transaction(tx_hash)["blockNumber"] is None
+        # Neither the chain nor /status knows it yet: a person must look, and nothing
+        # is sent again.
+        again = client(served.base_url, journey, kind, journal=journal)
+        waiting = await resolve(again.resume(crashed.id, web3=web3))
+        assert waiting.state == "needs_attention"
+        indexed.rpc("evm_mine", [])
+        indexed.rpc("evm_setAutomine", [True])
+        if final == "route":
+            wait_indexed(served.base_url, tx_hash)
+        later = await resolve(again.resume(crashed.id, web3=web3))
+        assert later.state == "completed"
+        assert later.result.tx_hash == tx_hash
+    finally:
+        indexed.rpc("evm_setAutomine", [True])
+        await close(web3)
+    record = SQLiteJournal(journal).journey(crashed.id)
+    assert record is not None
+    assert record.state == "completed"
+    _check_journal(record)
+    # One transaction of each kind the journey sends, each once.
+    assert indexed.w3.eth.get_transaction_count(ME) - nonce == SENDS[final]
