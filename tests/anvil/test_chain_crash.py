@@ -26,18 +26,22 @@ import requests
 import uvicorn
 from web3 import HTTPProvider, Web3
 
-from xswap_sdk import SystemClock
+from xswap_sdk import SystemClock, errors
 from xswap_sdk.journal import JournalStep, Journey, SQLiteJournal, StepEvent
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.sandbox.server import create_app
+from xswap_sdk.testing import TEST_SIGNER
 
 from ..sandbox.test_server import free_port, wait_until_up
 from .chain_journeys import (
     AMOUNT,
+    CROSS_CHAIN,
     JOURNEY_KIND,
     JOURNEYS,
     ME,
     ROUTER,
+    USDC,
+    balance,
     chain_steps,
     client,
     close,
@@ -46,7 +50,7 @@ from .chain_journeys import (
     wait_indexed,
     web3_on,
 )
-from .conftest import Anvil
+from .conftest import Anvil, calldata
 
 pytestmark = [
     pytest.mark.anvil,
@@ -326,3 +330,43 @@ async def test_a_transaction_still_in_the_mempool_needs_attention_then_completes
     _check_journal(record)
     # One transaction of each kind the journey sends, each once.
     assert indexed.w3.eth.get_transaction_count(ME) - nonce == SENDS[final]
+
+
+async def test_a_route_that_reverted_on_chain_ends_failed_on_resume(
+    indexed: Anvil, served: Sandbox, kind: str, tmp_path: Path
+) -> None:
+    # The stand-in routing contract now reverts. Not simulated (the simulation would
+    # refuse the route before signing): the journey dies once the reverted transaction
+    # is on the chain, and resume reads its receipt.
+    signature = "configure(address,address,uint256,uint256,bool)"
+    indexed.send(ROUTER, calldata(signature, USDC, ME, 0, 0, True))
+    journal = tmp_path / "j.db"
+
+    def die_once_broadcast(event: StepEvent) -> None:
+        if (event.step, event.status, event.data.get("what")) == ("broadcast", "ok", "route"):
+            raise Crash
+
+    web3 = web3_on(indexed.url, kind)
+    nonce, usdc = indexed.w3.eth.get_transaction_count(ME), balance(indexed.w3, ME)
+    try:
+        api = client(served.base_url, "route", kind, journal=journal, on_step=die_once_broadcast)
+        routes = await resolve(api.get_quote(**CROSS_CHAIN))
+        with pytest.raises(Crash):
+            await resolve(
+                api.execute_route(TEST_SIGNER, routes[0], web3=web3, approve=True, simulate=False)
+            )
+        [crashed] = SQLiteJournal(journal).journeys()
+        [tx_hash] = chain_steps(crashed.steps, "broadcast", "ok")["route"]
+        assert indexed.w3.eth.get_transaction_receipt(tx_hash)["status"] == 0
+        again = client(served.base_url, "route", kind, journal=journal)
+        with pytest.raises(errors.SwapFailedError, match="revert"):
+            await resolve(again.resume(crashed.id, web3=web3))
+    finally:
+        await close(web3)
+    record = SQLiteJournal(journal).journey(crashed.id)
+    assert record is not None
+    assert record.state == "failed"
+    _check_journal(record)
+    # The approval and the reverted route were sent once each; no USDC moved.
+    assert indexed.w3.eth.get_transaction_count(ME) - nonce == 2
+    assert balance(indexed.w3, ME) == usdc
