@@ -376,3 +376,35 @@ async def test_a_route_that_reverted_on_chain_ends_failed_on_resume(
     # The approval and the reverted route were sent once each; no USDC moved.
     assert indexed.w3.eth.get_transaction_count(ME) - nonce == 2
     assert balance(indexed.w3, ME) == usdc
+
+
+async def test_a_route_stopped_after_its_approval_fails_and_a_new_one_uses_the_allowance(
+    indexed: Anvil, served: Sandbox, kind: str, tmp_path: Path
+) -> None:
+    journal = tmp_path / "j.db"
+
+    def die_once_approved(event: StepEvent) -> None:
+        if event.step == "approved":
+            raise Crash
+
+    web3 = web3_on(indexed.url, kind)
+    nonce = indexed.w3.eth.get_transaction_count(ME)
+    try:
+        api = client(served.base_url, "route", kind, journal=journal, on_step=die_once_approved)
+        with pytest.raises(Crash):
+            await run("route", api, web3)
+        [crashed] = SQLiteJournal(journal).journeys()
+        again = client(served.base_url, "route", kind, journal=journal)
+        resumed = await resolve(again.resume(crashed.id, web3=web3))
+        assert resumed.state == "failed"
+        assert indexed.w3.eth.get_transaction_count(ME) - nonce == 1  # the approval
+        # Called again, the route finds its allowance and sends no second approval.
+        done = await run("route", again, web3)
+    finally:
+        await close(web3)
+    assert done.allowance.approval_tx_hash is None
+    assert indexed.w3.eth.get_transaction_count(ME) - nonce == 2
+    record = SQLiteJournal(journal).journey(done.journey_id)
+    assert record is not None
+    assert record.state == "completed"
+    assert list(chain_steps(record.steps, "signed")) == ["route"]
