@@ -41,12 +41,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.anvil.chain_journeys import (
     ME,
+    account_transactions,
     balance,
     client,
     close,
     deposited_logs,
     label,
-    mine,
     resolve,
     run,
     wait_indexed,
@@ -133,7 +133,7 @@ def one_run(anvil_url: str, base_url: str, journey: str, flavour: str, directory
     if code not in (0, STEP_EXIT, SEND_EXIT):
         raise RuntimeError(f"the child crashing at {kill} {at} failed with {code}")
     [interrupted] = SQLiteJournal(journal).journeys()
-    for tx in mine(w3, block):
+    for tx in account_transactions(w3, block):
         if tx["what"] == "route":
             wait_indexed(base_url, tx["hash"])
     stopped = label(interrupted.steps[-1])
@@ -150,7 +150,7 @@ def one_run(anvil_url: str, base_url: str, journey: str, flavour: str, directory
 
         state = asyncio.run(resume(interrupted.id)).state
     chain = {
-        "transactions": mine(w3, block),
+        "transactions": account_transactions(w3, block),
         "nonce": w3.eth.get_transaction_count(ME) - nonce,
         "usdc_moved": usdc - balance(w3, ME),
         "deposited": deposited_logs(w3, block),

@@ -34,6 +34,8 @@ ROUTER: Final = SANDBOX_ROUTING_CONTRACTS[CHAIN_ID]
 AMOUNT: Final = 3_000_000
 JOURNEYS: Final = ("deposit-permit", "deposit-authorization", "route")
 """Each journey the crash test runs: a deposit by each method, and a route."""
+JOURNEY_KIND: Final[dict[str, str]] = {j: j.split("-")[0] for j in JOURNEYS}
+"""The journal's kind of each journey."""
 # A cross-chain route: the stand-in routing contract pulls the input and pays nothing
 # on this chain, which is what the simulation expects of a bridge.
 CROSS_CHAIN: Final = {
@@ -124,7 +126,7 @@ def chain_steps(
     return found
 
 
-def mine(w3: Web3, since_block: int) -> list[dict[str, Any]]:
+def account_transactions(w3: Web3, since_block: int) -> list[dict[str, Any]]:
     """The transactions from the test account in the blocks after ``since_block``, each
     as ``{"hash", "what"}`` (``approval``, ``route``, ``deposit`` or ``other``)."""
     found = []
@@ -134,18 +136,15 @@ def mine(w3: Web3, since_block: int) -> list[dict[str, Any]]:
             assert not isinstance(tx, bytes)
             if str(tx["from"]).lower() != ME.lower():
                 continue
-            to, data = str(tx.get("to") or "").lower(), bytes(tx["input"])
-            what = (
-                "approval"
-                if to == USDC.lower() and data[:4] == _APPROVE
-                else "route"
-                if to == ROUTER.lower()
-                else "deposit"
-                if to == WALLET.lower()
-                else "other"
-            )
+            what = _what(str(tx.get("to") or ""), bytes(tx["input"]))
             found.append({"hash": "0x" + bytes(tx["hash"]).hex(), "what": what})
     return found
+
+
+def _what(to: str, data: bytes) -> str:
+    if to.lower() == USDC.lower() and data[:4] == _APPROVE:
+        return "approval"
+    return {ROUTER.lower(): "route", WALLET.lower(): "deposit"}.get(to.lower(), "other")
 
 
 def balance(w3: Web3, owner: str) -> int:
@@ -161,7 +160,3 @@ def deposited_logs(w3: Web3, since_block: int) -> int:
         return 0
     query = {"address": WALLET, "topics": [DEPOSITED], "fromBlock": since_block + 1}
     return len(w3.eth.get_logs({**query, "toBlock": latest}))  # type: ignore[typeddict-item]
-
-
-JOURNEY_KIND: Final[dict[str, str]] = {j: j.split("-")[0] for j in JOURNEYS}
-"""The journal's kind of each journey."""

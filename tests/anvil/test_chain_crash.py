@@ -1,12 +1,17 @@
 """Crash tests over real sockets and a real chain: a client process sending a deposit
 (web3, into Circle's GatewayWallet) or executing a route (web3: an approval, then the
-route transaction to the stand-in routing contract) dies (``os._exit`` in ``on_step``)
-at each step, sync and async, against the served sandbox and anvil; each journey is
-then resumed with web3, or, for a few steps, with ``xswap resume`` (no web3).
+route transaction to the stand-in routing contract) dies with ``os._exit`` at each
+step (in ``on_step``) and right after the node accepted each transaction (before the
+journal could write ``broadcast/ok``), sync and async, against the served sandbox and
+anvil; each journey is then resumed with web3, or, for a few steps, with ``xswap
+resume`` (no web3).
 
-Every journey ends completed, needs_attention, or failed when provably nothing was
-sent; the chain holds exactly the transactions the journal says left (the journaled
-hashes), each once; nothing is signed twice, and resume signs and broadcasts nothing.
+Every journey ends completed, needs_attention, or failed when its route or deposit
+transaction provably never left; the chain holds exactly the transactions the journal
+says left, by their journaled hashes, each once; nothing is signed twice, and resume
+signs and broadcasts nothing. And in this process: a transaction still in the mempool
+needs attention, then completes once mined; a reverted route fails; a route stopped
+after its approval fails, and a new one uses that allowance.
 """
 
 from __future__ import annotations
@@ -96,8 +101,9 @@ ORDER = ("approval", "route", "deposit")
 
 @pytest.fixture(scope="module")
 def served() -> Iterator[Sandbox]:
-    """The sandbox served on a free port, on the real clock; a route's ``/status``
-    is completed once the indexer has seen its transaction (resume would poll it every 5 s)."""
+    """The sandbox served on a free port, on the real clock. A route's ``/status`` is
+    ``completed`` once the indexer has seen its transaction: no resume waits for its
+    next poll (5 s)."""
     port = free_port()
     sandbox = Sandbox(clock=SystemClock(), base_url=f"http://127.0.0.1:{port}")
     sandbox.routing.status_delay = 0.0
