@@ -49,6 +49,7 @@ from tests.anvil.chain_journeys import (
     label,
     resolve,
     run,
+    settled,
     wait_indexed,
     web3_on,
 )
@@ -133,6 +134,7 @@ def one_run(anvil_url: str, base_url: str, journey: str, flavour: str, directory
     if code not in (0, STEP_EXIT, SEND_EXIT):
         raise RuntimeError(f"the child crashing at {kill} {at} failed with {code}")
     [interrupted] = SQLiteJournal(journal).journeys()
+    settled(w3)
     for tx in account_transactions(w3, block):
         if tx["what"] == "route":
             wait_indexed(base_url, tx["hash"])

@@ -109,6 +109,20 @@ def wait_indexed(base_url: str, tx_hash: str) -> None:
         time.sleep(0.05)
 
 
+def settled(w3: Web3) -> None:
+    """Wait until the node has mined every transaction it accepted: anvil answers
+    ``eth_sendRawTransaction`` before it mines the block, and a receipt read right then
+    finds nothing (resume would rightly say the journey needs attention)."""
+    deadline = time.monotonic() + 30
+    while True:
+        pool = w3.provider.make_request("txpool_status", [])["result"]  # type: ignore[arg-type]
+        if int(pool["pending"], 16) == int(pool["queued"], 16) == 0:
+            return
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the node still holds transactions: {pool}")
+        time.sleep(0.02)
+
+
 def label(step: JournalStep) -> str:
     """``step/status``, and ``:what`` for a chain step (``broadcast/ok:route``)."""
     what = step.data.get("what")

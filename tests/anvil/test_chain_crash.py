@@ -53,6 +53,7 @@ from .chain_journeys import (
     label,
     resolve,
     run,
+    settled,
     wait_indexed,
     web3_on,
 )
@@ -328,6 +329,7 @@ async def test_a_transaction_still_in_the_mempool_needs_attention_then_completes
         assert waiting.state == "needs_attention"
         indexed.rpc("evm_mine", [])
         indexed.rpc("evm_setAutomine", [True])
+        settled(indexed.w3)
         if final == "route":
             wait_indexed(served.base_url, tx_hash)
         later = await resolve(again.resume(crashed.id, web3=web3))
@@ -369,6 +371,7 @@ async def test_a_route_that_reverted_on_chain_ends_failed_on_resume(
             )
         [crashed] = SQLiteJournal(journal).journeys()
         [tx_hash] = chain_steps(crashed.steps, "broadcast", "ok")["route"]
+        settled(indexed.w3)
         assert indexed.w3.eth.get_transaction_receipt(tx_hash)["status"] == 0
         again = client(served.base_url, "route", kind, journal=journal)
         with pytest.raises(errors.SwapFailedError, match="revert"):
