@@ -205,6 +205,18 @@ def test_status_follows_a_broadcast_transaction(sb: Sandbox, http: httpx.Client)
     assert wrong_chain.status_code == 404
 
 
+def test_status_delay_replaces_the_routes_estimated_time(sb: Sandbox, http: httpx.Client) -> None:
+    sb.routing.status_delay = 1.0
+    route = quote(http, routeMode="max_value")[0]
+    assert route["estimatedTimeMs"] > 2_000
+    tx = ok(http.post("/routing/build-path", json={"route": route, "sender": TEST_ADDRESS}))
+    source_hash = sb.routing.broadcast(tx)
+    params = {"txHash": source_hash, "fromChain": 8453}
+    assert ok(http.get("/routing/status", params=params))["status"] == "pending"
+    sb.wait(1.0)
+    assert ok(http.get("/routing/status", params=params))["status"] == "completed"
+
+
 def test_a_broadcast_can_fail_and_unknown_transactions_are_refused(
     sb: Sandbox, http: httpx.Client
 ) -> None:

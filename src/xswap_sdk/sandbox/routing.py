@@ -10,9 +10,10 @@ another key); other endpoints do not check it.
 
 The sandbox has no chain. A transaction built by ``/build-path`` goes nowhere until
 `RoutingService.broadcast` stands in for sending it; ``/status`` then reports it
-``pending``, and ``completed`` once the route's estimated time has passed. ``/status``
-answers in both documented request shapes: ``txHash`` and ``fromChain``, or
-``providerKey`` and ``txRef`` (then in the second answer shape).
+``pending``, and ``completed`` once the route's estimated time (or
+`RoutingService.status_delay`) has passed. ``/status`` answers in both documented
+request shapes: ``txHash`` and ``fromChain``, or ``providerKey`` and ``txRef`` (then in
+the second answer shape).
 
 Allowances can be emulated too: with ``enforce_allowances = True``, `broadcast` of an
 ERC-20 route needs the sender to have approved the transaction's target for the amount
@@ -131,6 +132,8 @@ class RoutingService(Service):
         api_key: the key ``/supported-chains`` and ``/gasless/status`` require.
         quote_lifetime: seconds a quoted route stays buildable by id (``expiry``).
         gasless_deadline_minutes: the Permit2 deadline when a gasless quote sets none.
+        status_delay: seconds a broadcast route stays ``pending`` on ``/status``;
+            ``None`` (default): the route's estimated time.
     """
 
     name = "routing"
@@ -142,6 +145,7 @@ class RoutingService(Service):
         self.api_key = API_KEY
         self.quote_lifetime = 120.0
         self.gasless_deadline_minutes = 10
+        self.status_delay: float | None = None
         self._gasless = GaslessDesk(world, relayer)
         self._quotes: dict[str, _Quoted] = {}
         self._built: dict[str, str] = {}
@@ -436,7 +440,7 @@ class RoutingService(Service):
             self._spend_allowance(quoted, tx)
         now = self._world.now()
         source_hash = self._world.tx_hash() if source_hash is None else source_hash.lower()
-        done = now + quoted.plan.seconds
+        done = now + (quoted.plan.seconds if self.status_delay is None else self.status_delay)
         timeline = Timeline().then(now, status="pending")
         if fail:
             timeline.then(done, status="failed")
