@@ -139,9 +139,11 @@ def journey_chains(journey: Journey) -> tuple[int, ...]:
     if journey.kind == "route":
         return _ints(args.get("chain_id"))
     if journey.kind == "deposit":
-        deposit = args.get("deposit")
-        if isinstance(deposit, Mapping):
-            return _ints(deposit.get("chain_id", deposit.get("chainId")))
+        # Its checked plan; a journey written before the plan was kept, its deposit.
+        for key in ("plan", "deposit"):
+            entry = args.get(key)
+            if isinstance(entry, Mapping):
+                return _ints(entry.get("chain_id", entry.get("chainId")))
         return ()
     if journey.kind in ("transfer", "mint"):
         found: list[int] = []
