@@ -887,7 +887,16 @@ class AsyncFlashClient(AsyncAPIClient):
             self.journal, journey_id, ("swap", deposit_journeys.KIND), force=force
         )
         if journey.kind == deposit_journeys.KIND:
-            io = None if web3 is None else web3io.async_chain_io(web3, None)
+            io = None
+            if web3 is not None:
+                # A node of another chain would have no receipt: that is no answer.
+                chain_id = deposit_journeys.journaled_chain(journey)
+                connected = await web3io.async_chain_id(web3)
+                if chain_id is not None and connected != chain_id:
+                    raise InvalidInputError(
+                        "web3", f"is connected to chain {connected}, not the deposit's {chain_id}"
+                    )
+                io = web3io.async_chain_io(web3, None)
             flow = deposit_journeys.resume_deposit(journey, io, clock=self.clock)
             return resumes.finish(self.journal, journey, await self._transport.run(flow, options))
         signer = self._session.signer or resumes.env_signer()

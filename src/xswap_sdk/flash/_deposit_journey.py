@@ -43,6 +43,7 @@ __all__ = [
     "DepositWait",
     "check_wait",
     "deposit_journey",
+    "journaled_chain",
     "prepared_deposit",
     "resume_deposit",
 ]
@@ -176,6 +177,16 @@ def _plan_data(plan: DepositPlan) -> dict[str, Any]:
 
 def _wait_data(wait: DepositWait | None) -> dict[str, float] | None:
     return None if wait is None else {"timeout": wait.timeout, "interval": wait.interval}
+
+
+def journaled_chain(journey: Journey) -> int | None:
+    """The chain of a ``deposit`` journey, from its plan (or, written before the plan
+    was kept, its deposit)."""
+    for key in ("plan", "deposit"):
+        entry = journey.arguments.get(key)
+        if isinstance(entry, dict) and isinstance(entry.get("chain_id"), int):
+            return int(entry["chain_id"])
+    return None
 
 
 def _journaled_result(journey: Journey) -> DepositResult | None:
