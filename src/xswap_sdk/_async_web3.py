@@ -52,6 +52,8 @@ __all__ = [
     "async_check_by_simulation",
     "async_token_domain",
     "async_wait_for_success",
+    "call_transaction",
+    "check_connected",
 ]
 
 
@@ -114,6 +116,10 @@ def async_chain_io(web3: AsyncWeb3[Any], signer: Signer | None) -> ChainIO:
         broadcast=lambda fields, raw: async_broadcast(web3, fields, raw),
         confirm=lambda tx_hash, what: async_wait_for_success(web3, tx_hash, what),
         receipt=lambda tx_hash: async_receipt(web3, tx_hash),
+        chain_id=lambda: async_chain_id(web3),
+        simulate=lambda sender, intents, simulate: async_check_by_simulation(
+            web3, sender, intents, simulate
+        ),
     )
 
 
@@ -241,14 +247,36 @@ async def async_send_call(
     if not isinstance(call, ContractCall):
         raise InvalidInputError("call", "must be a ContractCall from xswap_sdk.signing")
     sender = signer_address(signer)
-    if call.sender is not None and call.sender.lower() != sender.lower():
-        raise InvalidInputError("signer", f"must be {call.sender}: {call.function} acts on it")
-    connected = await async_chain_id(web3)
-    if connected != call.chain_id:
-        raise InvalidInputError("web3", f"is connected to chain {connected}, not {call.chain_id}")
-    fields = {"to": call.to, "data": call.data, "value": call.value}
-    data = bytes.fromhex(call.data.removeprefix("0x"))
-    intent = _simulation.intent_of_call(call.function, fields, data, sender)
+    fields, intent = call_transaction(call, sender)
+    check_connected(await async_chain_id(web3), call.chain_id)
     simulation = await async_check_by_simulation(web3, sender, [intent], checked)
     tx_hash = await async_send_and_confirm(web3, signer, fields, call.function)
     return SentCall(call=call, tx_hash=tx_hash, simulation=simulation)
+
+
+def call_transaction(call: ContractCall, sender: str) -> tuple[dict[str, Any], _simulation.Intent]:
+    """The transaction fields of a `xswap_sdk.signing.ContractCall` sent by ``sender``,
+    and what its simulation must show (`_simulation.intent_of_call`).
+
+    Raises:
+        InvalidInputError: the call acts on another account than ``sender``.
+    """
+    from .errors import InvalidInputError
+
+    if call.sender is not None and call.sender.lower() != sender.lower():
+        raise InvalidInputError("signer", f"must be {call.sender}: {call.function} acts on it")
+    fields = {"to": call.to, "data": call.data, "value": call.value}
+    data = bytes.fromhex(call.data.removeprefix("0x"))
+    return fields, _simulation.intent_of_call(call.function, fields, data, sender)
+
+
+def check_connected(connected: int, chain_id: int) -> None:
+    """Refuse a web3 on another chain than ``chain_id``, before anything is signed.
+
+    Raises:
+        InvalidInputError: ``web3`` is connected to chain ``connected``.
+    """
+    from .errors import InvalidInputError
+
+    if connected != chain_id:
+        raise InvalidInputError("web3", f"is connected to chain {connected}, not {chain_id}")

@@ -11,14 +11,14 @@ sends one again: not found, the journey needs attention (`attention`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ._flow import Chain, Flow, Record
 from ._web3_support import checked_receipt
 
-__all__ = ["ChainIO", "attention", "hash_of", "mined", "send"]
+__all__ = ["ChainIO", "attention", "broadcast", "hash_of", "mined", "send"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,12 +32,18 @@ class ChainIO:
         broadcast: (fields, raw) -> the transaction's hash.
         confirm: (hash, what) -> the hash, once mined successfully.
         receipt: hash -> the receipt, or ``None`` when the node has none.
+        chain_id: () -> the chain id web3 is connected to (``None``: not bound).
+        simulate: (sender, intents, simulate option) -> the `Simulation`, or ``None``
+            when not simulated (see ``_async_web3.async_check_by_simulation``;
+            ``None``: not bound).
     """
 
     sign: Callable[[dict[str, Any]], Any]
     broadcast: Callable[[dict[str, Any], str | None], Any]
     confirm: Callable[[str, str], Any]
     receipt: Callable[[str], Any]
+    chain_id: Callable[[], Any] | None = None
+    simulate: Callable[[str, Sequence[Any], Any], Any] | None = None
 
 
 def hash_of(raw: str | None) -> str | None:
@@ -54,8 +60,17 @@ def send(io: ChainIO, fields: dict[str, Any], what: str, *, confirm: bool = True
     complete, raw = yield Chain(lambda: io.sign(fields))
     planned = hash_of(raw)
     yield Record("signed", "ok", {"what": what, "fields": complete, "raw": raw, "tx_hash": planned})
-    yield Record("broadcast", "sending", {"what": what, "tx_hash": planned})
-    tx_hash: str = yield Chain(lambda: io.broadcast(complete, raw))
+    return (yield from broadcast(io, complete, raw, what, confirm=confirm))
+
+
+def broadcast(
+    io: ChainIO, fields: dict[str, Any], raw: str | None, what: str, *, confirm: bool = True
+) -> Flow[str]:
+    """Broadcast a transaction `send` signed (``raw``, or ``fields`` when the node
+    signs), and (``confirm``) wait for its receipt: the rest of `send`, and what resume
+    does with a journaled transaction that provably never left (the same bytes)."""
+    yield Record("broadcast", "sending", {"what": what, "tx_hash": hash_of(raw)})
+    tx_hash: str = yield Chain(lambda: io.broadcast(fields, raw))
     yield Record("broadcast", "ok", {"what": what, "tx_hash": tx_hash})
     if not confirm:
         return tx_hash

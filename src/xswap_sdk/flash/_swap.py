@@ -41,6 +41,7 @@ from .._journey import request_data
 from .._models import check_argument, refuse_unawaited, validate_request
 from .._operation import parser
 from .._polling import check_wait_arguments, poll
+from .._requote import MAX_REQUOTES, check_requote
 from .._resume import Position, ResumeSpec, resend
 from ..errors import (
     InvalidInputError,
@@ -91,9 +92,6 @@ DEFAULT_SWAP_POLL_INTERVAL: Final = 5.0
 """Seconds between two reads of the history while waiting."""
 
 _WAIT_PAGE_SIZE: Final = 50
-
-MAX_REQUOTES: Final = 5
-"""The most new quotes ``requote=`` may ask for in one swap."""
 
 EXPECTED_SWAP_SECONDS: Final = 60.0
 """About how long a submitted swap takes to complete (a Gateway transfer and the
@@ -217,14 +215,7 @@ def plan_swap(
     if not isinstance(wait, bool):
         raise InvalidInputError("wait", "must be True or False")
     check_wait_arguments(wait_timeout, poll_interval, timeout_name="wait_timeout")
-    if (
-        isinstance(requote, bool)
-        or not isinstance(requote, int)
-        or not 0 <= requote <= MAX_REQUOTES
-    ):
-        raise InvalidInputError("requote", f"must be an int from 0 to {MAX_REQUOTES}")
-    if accept_quote is not None and not callable(accept_quote):
-        raise InvalidInputError("accept_quote", "must be a function of the quote, or None")
+    check_requote(requote, accept_quote)
     return SwapPlan(
         signer=signer,
         user=user,

@@ -16,7 +16,8 @@ what was transferred through this API, less deposits that are not final yet.
 - ``POST /v1/transfer`` checks what Gateway checks: the signature against
   ``sourceSigner`` (the depositor or a delegate added with `GatewayService.add_delegate`),
   the Gateway contracts and USDC, a spec hash used once, the expiration height, the fee
-  floor (``Insufficient max fee: expected at least X, got Y``, HTTP 400) and the
+  floor (``Insufficient max fee: expected at least X, got Y``, HTTP 400; the floor
+  moves after an estimate with `GatewayService.raise_fee_after_estimate`) and the
   balance. An accepted transfer is ``pending``, then ``confirmed`` after
   ``timings.mint`` seconds and ``finalized`` after the destination's finality; or
   ``failed`` / ``expired`` when scripted with `GatewayService.fail_next`, giving its
@@ -158,6 +159,9 @@ class GatewayService(NanopaymentsRoutes, Service):
         # Lower-case depositor -> lower-case delegates.
         self._delegates: defaultdict[str, set[str]] = defaultdict(set)
         self._fates: OutcomeQueue[Fate] = OutcomeQueue()
+        # Fee rises waiting for the next estimates, and what they added to every floor.
+        self._fee_rises: list[int] = []
+        self._fee_rise = 0
         self.x402_transfers: dict[str, X402Transfer] = {}
         """Batched transfers accepted from x402 payments and ``/v1/batch/submit``, by id
         (`settle_x402`)."""
@@ -238,6 +242,18 @@ class GatewayService(NanopaymentsRoutes, Service):
         if outcome not in ("failed", "expired"):
             raise ValueError("outcome must be 'failed' or 'expired'")
         self._fates.push(outcome, count)
+
+    def raise_fee_after_estimate(self, units: int, *, count: int = 1) -> None:
+        """Raise every chain's fee floor by ``units`` (smallest USDC units) right after
+        each of the next ``count`` estimates is answered, as when Gateway's fee moves
+        between an estimate and the transfer: an intent signed with the estimated fee
+        is then refused with ``Insufficient max fee: expected at least X`` (HTTP 400),
+        and the next estimate asks the new fee."""
+        if isinstance(units, bool) or not isinstance(units, int) or units <= 0:
+            raise ValueError("units must be a positive int")
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise ValueError("count must be a positive int")
+        self._fee_rises.extend([units] * count)
 
     def balance(self, address: str, chain_id: int) -> int:
         """``address``'s available Gateway balance on ``chain_id`` now, in smallest
@@ -389,7 +405,7 @@ class GatewayService(NanopaymentsRoutes, Service):
         return "0x" + keccak(canonical.encode()).hex()
 
     def _fee(self, source: Chain) -> int:
-        return source.gateway_min_fee
+        return source.gateway_min_fee + self._fee_rise
 
     # ------------------------------------------------------------------ /v1/estimate
 
@@ -421,6 +437,8 @@ class GatewayService(NanopaymentsRoutes, Service):
                     "fees": self._fees_json([(source, fee, self._spec_hash(intent))], False),
                 }
             )
+        if self._fee_rises:
+            self._fee_rise += self._fee_rises.pop(0)
         return Response.json(answer)
 
     def _fees_json(self, charged: list[tuple[Chain, int, str]], forwarding: bool) -> dict[str, Any]:
