@@ -440,7 +440,8 @@ def resume_transfer(journey: Journey, context: Resumed) -> Flow[Any]:
       may have arrived; failed when nothing was signed, or Gateway refused it).
     - Attested, no mint asked (no mint plan, no web3): the `TransferResult` to mint from.
     - Attested and a mint asked, or web3 given: the mint, by the mint's own rules (see
-      `_resume_mint`).
+      `_resume_mint`), also for a journey that ended (``completed`` before it was
+      minted, or ``failed`` because its mint was refused or could not be sent).
 
     Returns the `TransferResult` (a ``transfer`` journey; its ``mint`` set when minted)
     or the `MintResult` (a ``mint`` journey), or ``None`` when it ended without one.
@@ -448,7 +449,10 @@ def resume_transfer(journey: Journey, context: Resumed) -> Flow[Any]:
     plan = _mint_plan(journey)
     minted = journey.last("minted") is not None
     mint_wanted = plan is not None or context.io is not None
-    if journey.state == "failed" or (journey.state == "completed" and (minted or not mint_wanted)):
+    unminted = journey.last("attested") is not None or journey.kind == MINT_KIND
+    if journey.state in ("completed", "failed") and (minted or not mint_wanted or not unminted):
+        # A failed one with an attestation is resumed: its mint failed (a simulation
+        # refused it, say), and the attestation stays mintable until it expires.
         return None
     if journey.kind == TRANSFER_KIND and journey.last("attested") is None:
         yield Begin(journey.kind, {"from": journey.state}, resume=journey.id)
@@ -558,7 +562,7 @@ def _resume_mint(
     if io is not None:
         assert io.chain_id is not None
         check_connected(int((yield Chain(io.chain_id))), chain_id)
-    reopen = journey.state == "completed"
+    reopen = journey.state in ("completed", "failed")
     sent = _chain_steps_of(journey, "broadcast")
     signed = _chain_steps_of(journey, "signed")
     if sent:
