@@ -102,7 +102,9 @@ async def test_send_transfer_with_web3_mints_in_the_same_journey(
     sb: Sandbox, kind: str, chain: Any, tmp_path: Path
 ) -> None:
     gateway = client(sb, kind, journal=tmp_path / "j.db")
-    result = await resolve(gateway.send_transfer(TEST_SIGNER, intent(), max_fee_cap=CAP, web3=chain))
+    result = await resolve(
+        gateway.send_transfer(TEST_SIGNER, intent(), max_fee_cap=CAP, web3=chain)
+    )
     [journey] = SQLiteJournal(tmp_path / "j.db").journeys()
     assert steps(journey) == SEND_STEPS
     assert journey.arguments["mint"] == {"chain_id": 8453, "simulate": "auto"}
@@ -110,7 +112,9 @@ async def test_send_transfer_with_web3_mints_in_the_same_journey(
     assert (result.mint.transfer_id, result.mint.chain_id) == (result.transfer_id, 8453)
     assert result.mint.journey_id == journey.id
     # The signed bytes and their hash were written before they were broadcast.
-    [mint_signed] = [s for s in journey.steps if s.step == "signed" and s.data.get("what") == "mint"]
+    [mint_signed] = [
+        s for s in journey.steps if s.step == "signed" and s.data.get("what") == "mint"
+    ]
     assert mint_signed.data["raw"].startswith("0x")
     assert mint_signed.data["tx_hash"] == result.mint.tx_hash
     assert journey.last("minted").data["tx_hash"] == result.mint.tx_hash  # type: ignore[union-attr]
@@ -205,7 +209,9 @@ async def test_a_fee_floor_refusal_is_requoted_checked_and_offered(
     sb.gateway.raise_fee_after_estimate(5_000)
     gateway = client(sb, kind, journal=tmp_path / "j.db")
     result = await resolve(
-        gateway.send_transfer(TEST_SIGNER, intent(), max_fee_cap=CAP, requote=1, accept_quote=accept)
+        gateway.send_transfer(
+            TEST_SIGNER, intent(), max_fee_cap=CAP, requote=1, accept_quote=accept
+        )
     )
     [journey] = SQLiteJournal(tmp_path / "j.db").journeys()
     assert [s.step for s in journey.steps] == [

@@ -470,7 +470,17 @@ def resume_transfer(journey: Journey, context: Resumed) -> Flow[Any]:
     result._journey_id = journey.id
     if not mint_wanted:
         return result
-    mint = yield from _resume_mint(journey, result, plan, context)
+    done = journey.last("minted")
+    if done is not None:
+        # Stopped right after it was written: the journey only has to say it is over.
+        mint: MintResult | None = MintResult(
+            transfer_id=result.transfer_id,
+            chain_id=int(done.data["chain_id"]),
+            tx_hash=str(done.data["tx_hash"]),
+            journey_id=journey.id,
+        )
+    else:
+        mint = yield from _resume_mint(journey, result, plan, context)
     if mint is None:
         return None
     if journey.kind == MINT_KIND:
@@ -496,9 +506,10 @@ def _resume_request(journey: Journey) -> Flow[Any]:
     otherwise."""
     signed = [i for i, s in enumerate(journey.steps) if s.step == "signed" and "body" in s.data]
     # Only the last signed request counts: an earlier one was refused (a fee-floor 400).
-    since = replace(journey, steps=(journey.steps[0], *journey.steps[signed[-1] :]))
-    where = position(since if signed else journey)
-    if where.request is None or _refused(since if signed else journey):
+    if signed:
+        journey = replace(journey, steps=(journey.steps[0], *journey.steps[signed[-1] :]))
+    where = position(journey)
+    if where.request is None or _refused(journey):
         yield Record(
             "failed",
             "not_sent",
