@@ -313,3 +313,60 @@ async def test_a_list_of_intents_is_signed_as_one_set(sb: Sandbox, kind: str) ->
     [element] = json.loads(request.body)
     assert len(element["burnIntentSet"]["intents"]) == 2
     assert len(result.intents) == 2
+
+
+async def test_every_argument_of_send_transfer_and_mint_reaches_the_wire(
+    sb: Sandbox, kind: str, chain: Any
+) -> None:
+    import httpx
+
+    seen: list[httpx.Request] = []
+
+    def record(request: httpx.Request) -> None:
+        seen.append(request)
+
+    async def arecord(request: httpx.Request) -> None:
+        seen.append(request)
+
+    http: Any = (
+        httpx.Client(transport=sb.transport, event_hooks={"request": [record]})
+        if kind == "sync"
+        else httpx.AsyncClient(transport=sb.transport, event_hooks={"request": [arecord]})
+    )
+    gateway = client(sb, kind, http_client=http)
+    result = await resolve(
+        gateway.send_transfer(
+            TEST_SIGNER,
+            intent(),
+            max_fee_cap=CAP,
+            max_attestation_size=10_000,
+            enable_forwarder=False,
+            timeout=5.0,
+            max_retries=0,
+            deadline=60.0,
+            extra_headers={"x-probe": "send"},
+            extra_query={"probe": "send"},
+        )
+    )
+    assert [r.url.path for r in seen] == ["/gateway/v1/estimate", "/gateway/v1/transfer"]
+    for request in seen:
+        assert request.headers["x-probe"] == "send"
+        assert request.url.params["probe"] == "send"
+        assert request.url.params["maxAttestationSize"] == "10000"
+    assert seen[1].url.params["enableForwarder"] == "false"
+    assert seen[1].extensions["timeout"]["read"] == 5.0
+    seen.clear()
+    minted = await resolve(
+        gateway.mint(
+            result,
+            web3=chain,
+            signer=TEST_SIGNER,
+            chain_id=8453,
+            simulate=False,
+            extra_headers={"x-probe": "mint"},
+        )
+    )
+    assert seen == []  # a mint is chain I/O only
+    assert (minted.chain_id, minted.simulation) == (8453, None)
+    assert await mints_sent(chain) == 1
+    await resolve(http.aclose() if kind == "async" else http.close())

@@ -673,7 +673,9 @@ class GatewayClient(SyncAPIClient):
                 named a ``destinationCaller``.
             chain_id: the destination chain; by default the intents' destination.
             simulate: ``"auto"``, ``True`` or ``False`` (see `xswap_sdk.simulation`).
-            **options: per-call options for the requests (`RequestOptions`).
+            **options: per-call options for the requests (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
 
         Returns:
             The transfer id, chain, mint transaction hash, simulation and journey id.
