@@ -370,3 +370,15 @@ async def test_every_argument_of_send_transfer_and_mint_reaches_the_wire(
     assert (minted.chain_id, minted.simulation) == (8453, None)
     assert await mints_sent(chain) == 1
     await resolve(http.aclose() if kind == "async" else http.close())
+
+
+async def test_a_transfer_its_journey_minted_is_not_minted_again(
+    sb: Sandbox, kind: str, chain: Any, tmp_path: Path
+) -> None:
+    gateway = client(sb, kind, journal=tmp_path / "j.db")
+    result = await resolve(
+        gateway.send_transfer(TEST_SIGNER, intent(), max_fee_cap=CAP, web3=chain)
+    )
+    with pytest.raises(errors.InvalidInputError, match="minted already"):
+        await resolve(gateway.mint(result, web3=chain, signer=TEST_SIGNER))
+    assert await mints_sent(chain) == 1

@@ -656,11 +656,25 @@ def destination_of(result: TransferResult, registry: Registry, testnet: bool) ->
 
 def continued(journal: Journal | None, journey_id: str | None) -> str | None:
     """``journey_id`` when it is a ``transfer`` journey of ``journal`` (a mint is
-    appended to it), else ``None`` (the mint is a journey of its own)."""
+    appended to it), else ``None`` (the mint is a journey of its own).
+
+    Raises:
+        InvalidInputError: that journey minted the transfer already (an attestation
+            mints once: a second mint would only revert).
+    """
     if journal is None or journey_id is None:
         return None
     journey = journal.journey(journey_id)
-    return journey_id if journey is not None and journey.kind == TRANSFER_KIND else None
+    if journey is None or journey.kind != TRANSFER_KIND:
+        return None
+    minted = journey.last("minted")
+    if minted is not None:
+        raise InvalidInputError(
+            "transfer",
+            f"was minted already by journey {journey_id} (transaction "
+            f"{minted.data.get('tx_hash')}); an attestation mints once",
+        )
+    return journey_id
 
 
 def _minted_at_gateway(transfer_id: str) -> Flow[str | None]:
