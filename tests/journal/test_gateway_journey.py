@@ -69,7 +69,9 @@ async def test_a_transfer_stopped_at_any_step_resumes_to_one_mint(
     assert posted(sb) <= 1, "POST /v1/transfer handled twice"
     assert await mints_sent(chain) <= 1, "minted twice"
     assert len(_mint_hashes(journey)) <= 1, "a second mint transaction was signed"
-    signed_bodies = {json.dumps(s.data["body"]) for s in journey.steps if "body" in s.data}
+    signed_bodies = {
+        json.dumps(s.data["body"]) for s in journey.steps if s.step == "signed" and "body" in s.data
+    }
     assert len(signed_bodies) <= 1, "the intents were signed twice"
     if journey.last("signed") is None:
         assert resumed.state == "failed"
@@ -180,3 +182,52 @@ async def test_a_transfer_never_asked_to_mint_is_minted_when_resume_has_web3(
     assert resumed.result.mint is not None
     assert [s.step for s in resumed.journey.steps].count("completed") == 2
     assert await mints_sent(chain) == 1
+
+
+REQUOTED_EVENTS = 20  # SEND_STEPS, plus the refused submission and the new estimate
+
+
+@pytest.mark.parametrize("stop", range(REQUOTED_EVENTS))
+async def test_a_requoted_transfer_stopped_at_any_step_resumes_without_signing_again(
+    sb: Sandbox, kind: str, tmp_path: Path, stop: int
+) -> None:
+    path = tmp_path / "j.db"
+    chain = destination(kind)
+    sb.gateway.raise_fee_after_estimate(5_000)
+    seen: list[StepEvent] = []
+
+    def crash(event: StepEvent) -> None:
+        seen.append(event)
+        if len(seen) > stop:
+            raise Crash
+
+    gateway = client(sb, kind, journal=path, on_step=crash)
+    with pytest.raises(Crash):
+        await resolve(
+            gateway.send_transfer(TEST_SIGNER, intent(), max_fee_cap=CAP, web3=chain, requote=1)
+        )
+    [stopped] = SQLiteJournal(path).journeys()
+    signed_before = [
+        s.data["body"] for s in stopped.steps if s.step == "signed" and "body" in s.data
+    ]
+    resumed = await resolve(
+        client(sb, kind, journal=path).resume(stopped.id, web3=chain, signer=TEST_SIGNER)
+    )
+    journey = resumed.journey
+    signed_after = [
+        s.data["body"] for s in journey.steps if s.step == "signed" and "body" in s.data
+    ]
+    assert signed_after == signed_before, "resume signed the intents again"
+    assert len(sb.gateway.transfer_ids) <= 1
+    assert await mints_sent(chain) <= 1
+    if resumed.state == "completed":
+        assert len(sb.gateway.transfer_ids) == 1
+        assert await mints_sent(chain) == 1
+    elif resumed.state == "failed":
+        # Nothing accepted: stopped before the new intents were signed.
+        assert sb.gateway.transfer_ids == []
+        assert len(signed_before) <= 1
+    else:
+        assert resumed.state == "needs_attention", (seen[-1], resumed.state)
+        sending = journey.last("submitted", "sending")
+        assert sending is not None or any(s.step == "broadcast" for s in stopped.steps)

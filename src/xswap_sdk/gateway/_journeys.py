@@ -36,7 +36,13 @@ from .._operation import parser
 from .._requote import check_requote
 from .._resume import position, resend
 from .._simulation import check_simulate_option
-from ..errors import InsufficientMaxFeeError, InvalidInputError, QuoteRejectedError, XSwapError
+from ..errors import (
+    BadRequestError,
+    InsufficientMaxFeeError,
+    InvalidInputError,
+    QuoteRejectedError,
+    XSwapError,
+)
 from ..journal import Journal, Journey
 from ..registry import Registry
 from ..signing._fields import pad_address
@@ -524,7 +530,22 @@ def _resume_request(journey: Journey) -> Flow[Any]:
     if where.answer is not None:
         return where.answer
     if (where.sending is None or where.never_arrived) and not where.paid:
-        return (yield Call(resend(where.request, _parse(journey), auth="none")))
+        try:
+            return (yield Call(resend(where.request, _parse(journey), auth="none")))
+        except BadRequestError as exc:
+            # Gateway took nothing (its fee floor moved, the intents expired...): over.
+            yield Record(
+                "failed",
+                "sent",
+                {
+                    "error": type(exc).__name__,
+                    "reason": "Gateway refused the journaled intents (HTTP 400): nothing "
+                    "was transferred",
+                    "next": "call send_transfer again (requote= rides out a fee floor that moved)",
+                },
+                state="failed",
+            )
+            return None
     yield Record(
         "needs_attention",
         "outcome_unknown",
