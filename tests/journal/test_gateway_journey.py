@@ -217,7 +217,11 @@ async def test_a_requoted_transfer_stopped_at_any_step_resumes_without_signing_a
     signed_after = [
         s.data["body"] for s in journey.steps if s.step == "signed" and "body" in s.data
     ]
-    assert signed_after == signed_before, "resume signed the intents again"
+    if signed_before:
+        assert signed_after == signed_before, "resume signed the intents again"
+    else:  # nothing was signed: run again from the start, with the signer given
+        assert resumed.state == "completed"
+        assert journey.last("resumed") is not None
     assert len(sb.gateway.transfer_ids) <= 1
     assert await mints_sent(chain) <= 1
     if resumed.state == "completed":
@@ -231,3 +235,64 @@ async def test_a_requoted_transfer_stopped_at_any_step_resumes_without_signing_a
         assert resumed.state == "needs_attention", (seen[-1], resumed.state)
         sending = journey.last("submitted", "sending")
         assert sending is not None or any(s.step == "broadcast" for s in stopped.steps)
+
+
+async def _stopped_at_quoted(sb: Sandbox, kind: str, path: Path, **kwargs: Any) -> Any:
+    def crash(event: StepEvent) -> None:
+        if event.step == "quoted":
+            raise Crash
+
+    with pytest.raises(Crash):
+        await resolve(
+            client(sb, kind, journal=path, on_step=crash).send_transfer(
+                TEST_SIGNER, intent(), max_fee_cap=CAP, **kwargs
+            )
+        )
+    [stopped] = SQLiteJournal(path).journeys()
+    return stopped
+
+
+async def test_a_transfer_stopped_before_signing_runs_again_with_a_signer(
+    sb: Sandbox, kind: str, tmp_path: Path, monkeypatch: Any
+) -> None:
+    monkeypatch.delenv("XSWAP_PRIVATE_KEY", raising=False)
+    stopped = await _stopped_at_quoted(sb, kind, tmp_path / "j.db")
+    resumed = await resolve(
+        client(sb, kind, journal=tmp_path / "j.db").resume(stopped.id, signer=TEST_SIGNER)
+    )
+    assert resumed.state == "completed"
+    assert resumed.result.journey_id == stopped.id
+    names = [s.step for s in resumed.journey.steps]
+    assert names[:4] == ["started", "quoted", "resumed", "quoted"]
+    assert names.count("signed") == 1
+    assert len(sb.gateway.transfer_ids) == 1
+
+
+async def test_without_a_signer_or_with_a_hook_a_transfer_stopped_before_signing_fails(
+    sb: Sandbox, kind: str, tmp_path: Path, monkeypatch: Any
+) -> None:
+    monkeypatch.delenv("XSWAP_PRIVATE_KEY", raising=False)
+    alone = await _stopped_at_quoted(sb, kind, tmp_path / "a.db")
+    resumed = await resolve(client(sb, kind, journal=tmp_path / "a.db").resume(alone.id))
+    assert (resumed.state, resumed.journey.steps[-1].status) == ("failed", "not_sent")
+    hooked = await _stopped_at_quoted(sb, kind, tmp_path / "h.db", accept_quote=lambda e: True)
+    assert hooked.arguments["accept_quote"] is True
+    resumed = await resolve(
+        client(sb, kind, journal=tmp_path / "h.db").resume(hooked.id, signer=TEST_SIGNER)
+    )
+    assert resumed.state == "failed"  # the hook cannot be asked again: not run again
+    assert sb.gateway.transfer_ids == []
+
+
+async def test_a_restart_refuses_a_signer_that_is_not_the_intents(
+    sb: Sandbox, kind: str, tmp_path: Path
+) -> None:
+    from eth_account import Account
+
+    from xswap_sdk import errors
+
+    stopped = await _stopped_at_quoted(sb, kind, tmp_path / "j.db")
+    other = Account.from_key("0x" + "42" * 32)
+    with pytest.raises(errors.InvalidInputError, match="source_signer"):
+        await resolve(client(sb, kind, journal=tmp_path / "j.db").resume(stopped.id, signer=other))
+    assert sb.gateway.transfer_ids == []

@@ -222,16 +222,19 @@ def plan_transfer(
 # ------------------------------------------------------------------------------ send
 
 
-def send_transfer(plan: TransferPlan, io: ChainIO | None) -> Flow[TransferResult]:
+def send_transfer(
+    plan: TransferPlan, io: ChainIO | None, *, journey: str | None = None
+) -> Flow[TransferResult]:
     """The one-call transfer: estimate, checks, signature, ``POST /v1/transfer`` (again
     after a fee-floor refusal, up to ``plan.requote`` times) and, with ``plan.mint``,
-    the mint sent with ``io``."""
+    the mint sent with ``io``. ``journey`` continues that one (a resume of a transfer
+    stopped before it signed)."""
     if plan.mint is not None:
         # Before anything is signed: a mint on another chain would burn unminted.
         assert io is not None
         assert io.chain_id is not None
         check_connected(int((yield Chain(io.chain_id))), plan.mint.chain_id)
-    journey_id: str | None = yield Begin(TRANSFER_KIND, plan.data())
+    journey_id: str | None = yield Begin(TRANSFER_KIND, plan.data(), resume=journey)
     requoted = 0
     while True:
         estimated: list[EstimatedTransfer] = yield from operations.typed_refusals(
@@ -398,9 +401,14 @@ class Resumed:
     """What resume needs besides the journey."""
 
     io: ChainIO | None
-    sender: str | None
+    signer: Signer | None
     registry: Registry
     testnet: bool
+
+    @property
+    def sender(self) -> str | None:
+        """The signer's address, or ``None`` without a signer."""
+        return None if self.signer is None else signer_address(self.signer)
 
 
 def _mint_plan(journey: Journey) -> MintPlan | None:
@@ -443,7 +451,9 @@ def resume_transfer(journey: Journey, context: Resumed) -> Flow[Any]:
 
     - The transfer not attested yet: the rules of ``xswap_sdk._resume`` over its last
       signed request (resent only when it provably never left; needs attention when it
-      may have arrived; failed when nothing was signed, or Gateway refused it).
+      may have arrived; failed when Gateway refused it). A `send_transfer` journey
+      stopped before anything was signed is run again from its start when
+      `_restart_plan` allows (else it fails: nothing is at stake).
     - Attested, no mint asked (no mint plan, no web3): the `TransferResult` to mint from.
     - Attested and a mint asked, or web3 given: the mint, by the mint's own rules (see
       `_resume_mint`), also for a journey that ended (``completed`` before it was
@@ -461,6 +471,9 @@ def resume_transfer(journey: Journey, context: Resumed) -> Flow[Any]:
         # refused it, say), and the attestation stays mintable until it expires.
         return None
     if journey.kind == TRANSFER_KIND and journey.last("attested") is None:
+        again = _restart_plan(journey, context)
+        if again is not None:
+            return (yield from send_transfer(again, context.io, journey=journey.id))
         yield Begin(journey.kind, {"from": journey.state}, resume=journey.id)
         answer = yield from _resume_request(journey)
         if answer is None:
@@ -493,6 +506,37 @@ def resume_transfer(journey: Journey, context: Resumed) -> Flow[Any]:
         return mint
     result._mint = mint
     return result
+
+
+def _restart_plan(journey: Journey, context: Resumed) -> TransferPlan | None:
+    """The plan to run a `send_transfer` journey again from its start, when it stopped
+    before anything was signed and that is safe: a signer (the journaled intents'
+    ``sourceSigner``), web3 when it was asked to mint, and no ``accept_quote`` hook
+    (a function cannot be journaled, so it could not be asked); else ``None``.
+
+    Raises:
+        InvalidInputError: the signer is not the intents' ``sourceSigner``.
+    """
+    args = journey.arguments
+    signed = any(s.step == "signed" for s in journey.steps)
+    if signed or "intents" not in args or context.signer is None or args.get("accept_quote"):
+        return None
+    mint = args.get(MINT)
+    if isinstance(mint, Mapping) and context.io is None:
+        return None
+    return plan_transfer(
+        context.signer,
+        args["intents"] if args.get("as_set") else args["intents"][0],
+        max_fee_cap=args["max_fee_cap"],
+        requote=args.get("requote", 0),
+        accept_quote=None,
+        mint=isinstance(mint, Mapping),
+        simulate=mint.get("simulate", "auto") if isinstance(mint, Mapping) else "auto",
+        max_attestation_size=args.get("max_attestation_size"),
+        enable_forwarder=args.get("enable_forwarder"),
+        registry=context.registry,
+        testnet=context.testnet,
+    )
 
 
 def _parse(journey: Journey) -> Callable[[Any], TransferResult]:

@@ -734,7 +734,9 @@ class GatewayClient(SyncAPIClient):
                 resumed) the journey; only when that process is not this journey's.
             web3: a `web3.Web3` on the destination chain, to mint (or to look a
                 mint's receipt up).
-            signer: who sends a mint not signed yet; ``XSWAP_PRIVATE_KEY`` by default.
+            signer: who sends a mint not signed yet, or signs a `send_transfer`
+                stopped before it signed (run again from its start, when it had no
+                ``accept_quote`` hook); ``XSWAP_PRIVATE_KEY`` by default.
             **options: per-call options for these calls (`RequestOptions`): ``timeout``,
                 ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
                 ``extra_body``; see "Per-call options" in the configuration guide.
@@ -753,9 +755,11 @@ class GatewayClient(SyncAPIClient):
         )
         if signer is None:
             signer = resumes.env_signer()
+        else:
+            signer_address(signer)  # a bad one is refused before any I/O
         context = journeys.Resumed(
             io=None if web3 is None else web3io.chain_io(web3, signer),
-            sender=None if signer is None else signer_address(signer),
+            signer=signer,
             registry=self._registry,
             testnet=self._testnet,
         )
