@@ -41,6 +41,7 @@ from ..errors import (
     InsufficientMaxFeeError,
     InvalidInputError,
     QuoteRejectedError,
+    UnsafePayloadError,
     XSwapError,
 )
 from ..journal import Journal, Journey
@@ -291,8 +292,6 @@ def send_transfer(
 def _applied(plan: TransferPlan, estimated: list[EstimatedTransfer]) -> list[BurnIntent]:
     """The caller's own intents with the estimate's fee and height, each checked."""
     if len(estimated) != len(plan.intents):
-        from ..errors import UnsafePayloadError
-
         raise UnsafePayloadError(
             "estimate", expected=f"{len(plan.intents)} estimated intents", received=len(estimated)
         )
