@@ -382,3 +382,25 @@ async def test_a_transfer_its_journey_minted_is_not_minted_again(
     with pytest.raises(errors.InvalidInputError, match="minted already"):
         await resolve(gateway.mint(result, web3=chain, signer=TEST_SIGNER))
     assert await mints_sent(chain) == 1
+
+
+def _other_recipient(body: Any) -> None:
+    body[0]["burnIntent"]["spec"]["destinationRecipient"] = "0x" + "0b" * 20
+
+
+def _nothing(body: Any) -> Any:
+    return []
+
+
+@pytest.mark.parametrize("edit", [_other_recipient, _nothing])
+async def test_an_estimate_not_about_the_intents_is_never_signed(
+    sb: Sandbox, kind: str, tmp_path: Path, edit: Any
+) -> None:
+    sb.faults.tamper(edit, service="gateway", path="/v1/estimate")
+    gateway = client(sb, kind, journal=tmp_path / "j.db")
+    with pytest.raises(errors.UnsafePayloadError):
+        await resolve(gateway.send_transfer(TEST_SIGNER, intent(), max_fee_cap=CAP))
+    assert posted(sb) == 0
+    [journey] = SQLiteJournal(tmp_path / "j.db").journeys()
+    assert journey.state == "failed"
+    assert journey.last("signed") is None
