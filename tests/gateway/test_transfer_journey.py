@@ -381,6 +381,15 @@ async def test_a_transfer_its_journey_minted_is_not_minted_again(
     )
     with pytest.raises(errors.InvalidInputError, match="minted already"):
         await resolve(gateway.mint(result, web3=chain, signer=TEST_SIGNER))
+    # Without a journal, the result itself says so.
+    alone = client(sb, kind)
+    with pytest.raises(errors.InvalidInputError, match="minted already"):
+        await resolve(alone.mint(result, web3=chain, signer=TEST_SIGNER))
+    # A journey that minted it says so too, for a result that no longer does.
+    bare = result.model_copy()
+    bare._mint = None
+    with pytest.raises(errors.InvalidInputError, match="minted already"):
+        await resolve(gateway.mint(bare, web3=chain, signer=TEST_SIGNER))
     assert await mints_sent(chain) == 1
 
 

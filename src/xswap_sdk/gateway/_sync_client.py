@@ -690,6 +690,12 @@ class GatewayClient(SyncAPIClient):
         """
         if not isinstance(transfer, TransferResult):
             raise InvalidInputError("transfer", "must be a TransferResult (from transfer())")
+        if transfer.mint is not None:
+            raise InvalidInputError(
+                "transfer",
+                f"was minted already (transaction {transfer.mint.tx_hash}); an attestation "
+                "mints once",
+            )
         sender = signer_address(signer)
         if chain_id is None:
             chain_id = journeys.destination_of(transfer, self._registry, self._testnet)
