@@ -413,3 +413,26 @@ async def test_an_estimate_not_about_the_intents_is_never_signed(
     [journey] = SQLiteJournal(tmp_path / "j.db").journeys()
     assert journey.state == "failed"
     assert journey.last("signed") is None
+
+
+async def test_the_clients_policy_sees_the_intents_and_the_mint(
+    sb: Sandbox, kind: str, chain: Any, tmp_path: Path
+) -> None:
+    asked: list[str] = []
+
+    def policy(request: Any) -> bool:
+        asked.append(request.kind)
+        return request.kind != "transaction"
+
+    gateway = client(sb, kind, journal=tmp_path / "j.db", policy=policy)
+    with pytest.raises(errors.PolicyRefusedError):
+        await resolve(gateway.send_transfer(TEST_SIGNER, intent(), max_fee_cap=CAP, web3=chain))
+    assert asked == ["burn_intent", "transaction"]
+    assert await mints_sent(chain) == 0
+    [journey] = SQLiteJournal(tmp_path / "j.db").journeys()
+    signed = journey.last("signed")
+    assert signed is not None
+    assert [a["kind"] for a in signed.data["approved"]] == ["burn_intent"]
+    # Refused before it was signed: the attestation is still there to mint.
+    assert journey.state == "failed"
+    assert journey.last("attested") is not None
