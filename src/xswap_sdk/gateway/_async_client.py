@@ -39,8 +39,10 @@ from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing.burn_intents import BurnIntent
 from ..signing.signer import Signer, signer_address
 from ..simulation import SimulateOption
-from . import _journeys as journeys
+from . import _mint_journey as mints
 from . import _operations as operations
+from . import _resume_journey as resumed_journeys
+from . import _transfer_journey as transfers
 from . import _x402_operations as x402_operations
 from ._operations import (
     DEFAULT_BALANCE_POLL_INTERVAL,
@@ -631,7 +633,7 @@ class AsyncGatewayClient(AsyncAPIClient):
                 mean (not sent).
             SwapFailedError: the mint reverted.
         """
-        plan = journeys.plan_transfer(
+        plan = transfers.plan_transfer(
             signer,
             intents,
             max_fee_cap=max_fee_cap,
@@ -645,7 +647,7 @@ class AsyncGatewayClient(AsyncAPIClient):
             testnet=self._testnet,
         )
         io = None if web3 is None else web3io.async_chain_io(web3, signer)
-        return await self._transport.run(journeys.send_transfer(plan, io), options)
+        return await self._transport.run(transfers.send_transfer(plan, io), options)
 
     async def mint(
         self,
@@ -701,17 +703,17 @@ class AsyncGatewayClient(AsyncAPIClient):
             )
         sender = signer_address(signer)
         if chain_id is None:
-            chain_id = journeys.destination_of(transfer, self._registry, self._testnet)
+            chain_id = mints.destination_of(transfer, self._registry, self._testnet)
         else:
             self.domain_of(chain_id)
-        plan = journeys.plan_mint(chain_id, simulate)
-        flow = journeys.mint_journey(
+        plan = mints.plan_mint(chain_id, simulate)
+        flow = mints.mint_journey(
             transfer,
             plan,
             sender,
             web3io.async_chain_io(web3, signer),
             self._registry,
-            journeys.continued(self.journal, transfer.journey_id),
+            mints.continued(self.journal, transfer.journey_id),
         )
         return await self._transport.run(flow, options)
 
@@ -760,19 +762,19 @@ class AsyncGatewayClient(AsyncAPIClient):
                 mint to sign with no signer.
         """
         journey = resumes.load(
-            self.journal, journey_id, (journeys.TRANSFER_KIND, journeys.MINT_KIND), force=force
+            self.journal, journey_id, (mints.TRANSFER_KIND, mints.MINT_KIND), force=force
         )
         if signer is None:
             signer = resumes.env_signer()
         else:
             signer_address(signer)  # a bad one is refused before any I/O
-        context = journeys.Resumed(
+        context = resumed_journeys.Resumed(
             io=None if web3 is None else web3io.async_chain_io(web3, signer),
             signer=signer,
             registry=self._registry,
             testnet=self._testnet,
         )
-        flow = journeys.resume_transfer(journey, context)
+        flow = resumed_journeys.resume_transfer(journey, context)
         return resumes.finish(self.journal, journey, await self._transport.run(flow, options))
 
     async def get_transfer(
