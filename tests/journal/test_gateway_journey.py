@@ -296,3 +296,33 @@ async def test_a_restart_refuses_a_signer_that_is_not_the_intents(
     with pytest.raises(errors.InvalidInputError, match="source_signer"):
         await resolve(client(sb, kind, journal=tmp_path / "j.db").resume(stopped.id, signer=other))
     assert sb.gateway.transfer_ids == []
+
+
+async def test_a_mint_that_left_is_found_at_gateway_by_its_own_hash(
+    sb: Sandbox, kind: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "j.db"
+    chain = destination(kind)
+    sb.gateway.timings = type(sb.gateway.timings)(mint=None)  # pending until a mint is seen
+
+    def crash(event: StepEvent) -> None:
+        if (event.step, event.status) == ("broadcast", "ok"):
+            raise Crash
+
+    gateway = client(sb, kind, journal=path, on_step=crash)
+    with pytest.raises(Crash):
+        await resolve(gateway.send_transfer(TEST_SIGNER, intent(), max_fee_cap=CAP, web3=chain))
+    [stopped] = SQLiteJournal(path).journeys()
+    [sent] = _mint_hashes(stopped)
+    [transfer_id] = sb.gateway.transfer_ids
+    # Without web3 and before Gateway saw it: only a person can tell.
+    fresh = client(sb, kind, journal=path)
+    unknown = await resolve(fresh.resume(stopped.id))
+    assert unknown.state == "needs_attention"
+    assert unknown.journey.steps[-1].status == "outcome_unknown"
+    sb.gateway.report_mint(transfer_id, sent)  # Gateway's indexer sees the mint
+    resumed = await resolve(fresh.resume(stopped.id))
+    assert resumed.state == "completed"
+    assert resumed.result.mint.tx_hash == sent
+    assert resumed.journey.last("found").data["tx_hash"] == sent  # type: ignore[union-attr]
+    assert await mints_sent(chain) == 1

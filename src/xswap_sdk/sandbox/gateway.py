@@ -19,7 +19,8 @@ what was transferred through this API, less deposits that are not final yet.
   floor (``Insufficient max fee: expected at least X, got Y``, HTTP 400; the floor
   moves after an estimate with `GatewayService.raise_fee_after_estimate`) and the
   balance. An accepted transfer is ``pending``, then ``confirmed`` after
-  ``timings.mint`` seconds and ``finalized`` after the destination's finality; or
+  ``timings.mint`` seconds (or when `GatewayService.report_mint` reports its mint, with
+  ``timings.mint = None``) and ``finalized`` after the destination's finality; or
   ``failed`` / ``expired`` when scripted with `GatewayService.fail_next`, giving its
   balance back.
 
@@ -82,12 +83,14 @@ class GatewayTimings:
     """How long a transfer spends in each state, in seconds.
 
     Attributes:
-        mint: ``pending`` lasts this long, then ``confirmed`` (minted).
+        mint: ``pending`` lasts this long, then ``confirmed`` (minted, as if by someone:
+            the sandbox has no chain); ``None``: ``pending`` until a mint is reported
+            with `GatewayService.report_mint`, as Gateway sees a mint on the chain.
         finality: after the mint, the destination chain's time to finality, then
             ``finalized``; per chain id, default 1200 s (20 minutes).
     """
 
-    mint: float = 2.0
+    mint: float | None = 2.0
     finality: dict[int, float] = field(
         default_factory=lambda: dict.fromkeys(_BLOCK_SECONDS, 1200.0)
     )
@@ -544,16 +547,14 @@ class GatewayService(NanopaymentsRoutes, Service):
         destination = _domain_chain(intents[0].spec.destination_domain)
         assert destination is not None  # checked by _source
         self._used_hashes.update(spec_hash for _, _, spec_hash in charged)
-        minted = now + self.timings.mint
         timeline = Timeline().then(now, status="pending")
         fate = self._fates.take()
-        if fate is None:
-            tx_hash = self._world.tx_hash()
-            timeline.then(minted, status="confirmed", transactionHash=tx_hash)
-            final = self.timings.finality.get(destination.id, 0.0)
-            timeline.then(minted + final, status="finalized")
+        if self.timings.mint is None:
+            pass  # pending until report_mint
+        elif fate is None:
+            self._confirm(timeline, now + self.timings.mint, self._world.tx_hash(), destination)
         else:
-            timeline.then(minted, status=fate)
+            timeline.then(now + self.timings.mint, status=fate)
         transfer_id = str(uuid.UUID(int=self._world.rng.getrandbits(128), version=4))
         # Drawn as before real attestations were made, so seeded sessions stay the same.
         self._world.hex(96 * len(intents) + 65)
@@ -585,6 +586,28 @@ class GatewayService(NanopaymentsRoutes, Service):
             },
             201,
         )
+
+    def _confirm(self, timeline: Timeline, at: float, tx_hash: str, destination: Chain) -> None:
+        timeline.then(at, status="confirmed", transactionHash=tx_hash)
+        final = self.timings.finality.get(destination.id, 0.0)
+        timeline.then(at + final, status="finalized")
+
+    def report_mint(self, transfer_id: str, tx_hash: str) -> None:
+        """Tell the emulated Gateway that the transfer's ``gatewayMint`` was mined in
+        transaction ``tx_hash`` (as Gateway learns it from the chain): it is
+        ``confirmed`` now, with that ``transactionHash``, then ``finalized`` after the
+        destination's finality. For transfers made with ``timings.mint = None``.
+
+        Raises:
+            ValueError: no such transfer, or one already minted or over.
+        """
+        transfer = self._transfers.get(str(transfer_id))
+        if transfer is None:
+            raise ValueError(f"no transfer {transfer_id}")
+        now = self._world.now()
+        if transfer.timeline.at(now)["status"] != "pending":
+            raise ValueError(f"transfer {transfer_id} is not pending")
+        self._confirm(transfer.timeline, now, tx_hash, transfer.destination)
 
     def _get_transfer(self, request: Request) -> Response:
         raw = request.path_params["id"]
