@@ -71,6 +71,8 @@ ELSEWHERE = {
     ("flash", "deposit"): "tests/flash/test_deposit.py (needs an EVM)",
     ("routing", "execute_route"): "tests/routing/test_execution.py (needs an EVM)",
     ("routing", "check_permit2_allowance"): "tests/routing/test_execution.py (needs an EVM)",
+    ("gateway", "send_transfer"): "tests/gateway/test_transfer_journey.py (needs an EVM)",
+    ("gateway", "mint"): "tests/gateway/test_transfer_journey.py (needs an EVM)",
     **{
         (service, "resume"): "tests/journal (needs a journal with an interrupted journey)"
         for service in ("flash", "routing", "relayer", "gateway")

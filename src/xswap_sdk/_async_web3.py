@@ -11,7 +11,6 @@ imports it at run time.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
@@ -44,7 +43,6 @@ __all__ = [
     "async_broadcast",
     "async_chain_io",
     "async_receipt",
-    "async_route_io",
     "async_sign_transaction",
     "async_chain_id",
     "async_permit_facts",
@@ -54,6 +52,8 @@ __all__ = [
     "async_check_by_simulation",
     "async_token_domain",
     "async_wait_for_success",
+    "call_transaction",
+    "check_connected",
 ]
 
 
@@ -103,7 +103,8 @@ async def async_send_transaction(
 
 def async_chain_io(web3: AsyncWeb3[Any], signer: Signer | None) -> ChainIO:
     """These helpers bound to ``web3`` and ``signer``, for a journey's `Chain` steps
-    (``signer`` is ``None`` on resume, which never signs)."""
+    (``signer`` is ``None`` on resume, which never signs): the reads a journey makes
+    before it signs (chain id, allowance, simulation) and its sends."""
     from .errors import InvalidInputError
 
     def sign(fields: dict[str, Any]) -> Any:
@@ -116,14 +117,6 @@ def async_chain_io(web3: AsyncWeb3[Any], signer: Signer | None) -> ChainIO:
         broadcast=lambda fields, raw: async_broadcast(web3, fields, raw),
         confirm=lambda tx_hash, what: async_wait_for_success(web3, tx_hash, what),
         receipt=lambda tx_hash: async_receipt(web3, tx_hash),
-    )
-
-
-def async_route_io(web3: AsyncWeb3[Any], signer: Signer | None) -> ChainIO:
-    """`async_chain_io` with the reads a route journey makes before it signs: the chain
-    id, an allowance and the simulation (see `xswap_sdk.routing._route_journey`)."""
-    return dataclasses.replace(
-        async_chain_io(web3, signer),
         chain_id=lambda: async_chain_id(web3),
         allowance=lambda token, owner, spender: async_allowance(web3, token, owner, spender),
         simulate=lambda sender, intents, option: async_check_by_simulation(
@@ -256,14 +249,36 @@ async def async_send_call(
     if not isinstance(call, ContractCall):
         raise InvalidInputError("call", "must be a ContractCall from xswap_sdk.signing")
     sender = signer_address(signer)
-    if call.sender is not None and call.sender.lower() != sender.lower():
-        raise InvalidInputError("signer", f"must be {call.sender}: {call.function} acts on it")
-    connected = await async_chain_id(web3)
-    if connected != call.chain_id:
-        raise InvalidInputError("web3", f"is connected to chain {connected}, not {call.chain_id}")
-    fields = {"to": call.to, "data": call.data, "value": call.value}
-    data = bytes.fromhex(call.data.removeprefix("0x"))
-    intent = _simulation.intent_of_call(call.function, fields, data, sender)
+    fields, intent = call_transaction(call, sender)
+    check_connected(await async_chain_id(web3), call.chain_id)
     simulation = await async_check_by_simulation(web3, sender, [intent], checked)
     tx_hash = await async_send_and_confirm(web3, signer, fields, call.function)
     return SentCall(call=call, tx_hash=tx_hash, simulation=simulation)
+
+
+def call_transaction(call: ContractCall, sender: str) -> tuple[dict[str, Any], _simulation.Intent]:
+    """The transaction fields of a `xswap_sdk.signing.ContractCall` sent by ``sender``,
+    and what its simulation must show (`_simulation.intent_of_call`).
+
+    Raises:
+        InvalidInputError: the call acts on another account than ``sender``.
+    """
+    from .errors import InvalidInputError
+
+    if call.sender is not None and call.sender.lower() != sender.lower():
+        raise InvalidInputError("signer", f"must be {call.sender}: {call.function} acts on it")
+    fields = {"to": call.to, "data": call.data, "value": call.value}
+    data = bytes.fromhex(call.data.removeprefix("0x"))
+    return fields, _simulation.intent_of_call(call.function, fields, data, sender)
+
+
+def check_connected(connected: int, chain_id: int) -> None:
+    """Refuse a web3 on another chain than ``chain_id``, before anything is signed.
+
+    Raises:
+        InvalidInputError: ``web3`` is connected to chain ``connected``.
+    """
+    from .errors import InvalidInputError
+
+    if connected != chain_id:
+        raise InvalidInputError("web3", f"is connected to chain {connected}, not {chain_id}")

@@ -11,14 +11,14 @@ sends one again: not found, the journey needs attention (`attention`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ._flow import Chain, Flow, Record
 from ._web3_support import checked_receipt
 
-__all__ = ["ChainIO", "attention", "hash_of", "mined", "need", "send"]
+__all__ = ["ChainIO", "attention", "broadcast", "hash_of", "mined", "need", "send"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,8 +37,9 @@ class ChainIO:
         simulate: (sender, intents, option) -> the simulation of the transactions, or
             ``None`` when not simulated (`xswap_sdk.simulation`).
 
-    The three reads are bound by the clients whose journeys read the chain before
-    signing (a route); `need` refuses a flow that asks for one that was not bound.
+    ``_async_web3.async_chain_io`` (and its blocking twin) binds them all; a stand-in
+    may leave the three reads out, and `need` refuses a flow that asks for one that was
+    not bound.
     """
 
     sign: Callable[[dict[str, Any]], Any]
@@ -47,7 +48,7 @@ class ChainIO:
     receipt: Callable[[str], Any]
     chain_id: Callable[[], Any] | None = None
     allowance: Callable[[str, str, str], Any] | None = None
-    simulate: Callable[[str, list[Any], Any], Any] | None = None
+    simulate: Callable[[str, Sequence[Any], Any], Any] | None = None
 
 
 def need(helper: Callable[..., Any] | None, name: str) -> Callable[..., Any]:
@@ -72,8 +73,17 @@ def send(io: ChainIO, fields: dict[str, Any], what: str, *, confirm: bool = True
     complete, raw = yield Chain(lambda: io.sign(fields))
     planned = hash_of(raw)
     yield Record("signed", "ok", {"what": what, "fields": complete, "raw": raw, "tx_hash": planned})
-    yield Record("broadcast", "sending", {"what": what, "tx_hash": planned})
-    tx_hash: str = yield Chain(lambda: io.broadcast(complete, raw))
+    return (yield from broadcast(io, complete, raw, what, confirm=confirm))
+
+
+def broadcast(
+    io: ChainIO, fields: dict[str, Any], raw: str | None, what: str, *, confirm: bool = True
+) -> Flow[str]:
+    """Broadcast a transaction `send` signed (``raw``, or ``fields`` when the node
+    signs), and (``confirm``) wait for its receipt: the rest of `send`, and what resume
+    does with a journaled transaction that provably never left (the same bytes)."""
+    yield Record("broadcast", "sending", {"what": what, "tx_hash": hash_of(raw)})
+    tx_hash: str = yield Chain(lambda: io.broadcast(fields, raw))
     yield Record("broadcast", "ok", {"what": what, "tx_hash": tx_hash})
     if not confirm:
         return tx_hash

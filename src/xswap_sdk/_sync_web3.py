@@ -7,7 +7,6 @@ by ``scripts/unasync.py``: read and edit that file.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
@@ -40,7 +39,6 @@ __all__ = [
     "broadcast",
     "chain_io",
     "receipt",
-    "route_io",
     "sign_transaction",
     "chain_id",
     "permit_facts",
@@ -50,6 +48,8 @@ __all__ = [
     "check_by_simulation",
     "token_domain",
     "wait_for_success",
+    "call_transaction",
+    "check_connected",
 ]
 
 
@@ -97,7 +97,8 @@ def send_transaction(web3: Web3, signer: Signer, fields: dict[str, Any]) -> str:
 
 def chain_io(web3: Web3, signer: Signer | None) -> ChainIO:
     """These helpers bound to ``web3`` and ``signer``, for a journey's `Chain` steps
-    (``signer`` is ``None`` on resume, which never signs)."""
+    (``signer`` is ``None`` on resume, which never signs): the reads a journey makes
+    before it signs (chain id, allowance, simulation) and its sends."""
     from .errors import InvalidInputError
 
     def sign(fields: dict[str, Any]) -> Any:
@@ -110,14 +111,6 @@ def chain_io(web3: Web3, signer: Signer | None) -> ChainIO:
         broadcast=lambda fields, raw: broadcast(web3, fields, raw),
         confirm=lambda tx_hash, what: wait_for_success(web3, tx_hash, what),
         receipt=lambda tx_hash: receipt(web3, tx_hash),
-    )
-
-
-def route_io(web3: Web3, signer: Signer | None) -> ChainIO:
-    """`chain_io` with the reads a route journey makes before it signs: the chain
-    id, an allowance and the simulation (see `xswap_sdk.routing._route_journey`)."""
-    return dataclasses.replace(
-        chain_io(web3, signer),
         chain_id=lambda: chain_id(web3),
         allowance=lambda token, owner, spender: allowance(web3, token, owner, spender),
         simulate=lambda sender, intents, option: check_by_simulation(web3, sender, intents, option),
@@ -246,14 +239,36 @@ def send_call(
     if not isinstance(call, ContractCall):
         raise InvalidInputError("call", "must be a ContractCall from xswap_sdk.signing")
     sender = signer_address(signer)
-    if call.sender is not None and call.sender.lower() != sender.lower():
-        raise InvalidInputError("signer", f"must be {call.sender}: {call.function} acts on it")
-    connected = chain_id(web3)
-    if connected != call.chain_id:
-        raise InvalidInputError("web3", f"is connected to chain {connected}, not {call.chain_id}")
-    fields = {"to": call.to, "data": call.data, "value": call.value}
-    data = bytes.fromhex(call.data.removeprefix("0x"))
-    intent = _simulation.intent_of_call(call.function, fields, data, sender)
+    fields, intent = call_transaction(call, sender)
+    check_connected(chain_id(web3), call.chain_id)
     simulation = check_by_simulation(web3, sender, [intent], checked)
     tx_hash = send_and_confirm(web3, signer, fields, call.function)
     return SentCall(call=call, tx_hash=tx_hash, simulation=simulation)
+
+
+def call_transaction(call: ContractCall, sender: str) -> tuple[dict[str, Any], _simulation.Intent]:
+    """The transaction fields of a `xswap_sdk.signing.ContractCall` sent by ``sender``,
+    and what its simulation must show (`_simulation.intent_of_call`).
+
+    Raises:
+        InvalidInputError: the call acts on another account than ``sender``.
+    """
+    from .errors import InvalidInputError
+
+    if call.sender is not None and call.sender.lower() != sender.lower():
+        raise InvalidInputError("signer", f"must be {call.sender}: {call.function} acts on it")
+    fields = {"to": call.to, "data": call.data, "value": call.value}
+    data = bytes.fromhex(call.data.removeprefix("0x"))
+    return fields, _simulation.intent_of_call(call.function, fields, data, sender)
+
+
+def check_connected(connected: int, chain_id: int) -> None:
+    """Refuse a web3 on another chain than ``chain_id``, before anything is signed.
+
+    Raises:
+        InvalidInputError: ``web3`` is connected to chain ``connected``.
+    """
+    from .errors import InvalidInputError
+
+    if connected != chain_id:
+        raise InvalidInputError("web3", f"is connected to chain {connected}, not {chain_id}")

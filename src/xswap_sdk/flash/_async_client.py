@@ -1102,7 +1102,6 @@ class AsyncFlashClient(AsyncAPIClient):
             return await web3io.async_check_by_simulation(web3, plan.owner, [intent], simulate)
 
         steps = deposit_journeys.DepositSteps(
-            chain_id=lambda: web3io.async_chain_id(web3),
             prepare=prepare,
             simulate=simulated,
             io=web3io.async_chain_io(web3, signer),

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .._chain_steps import ChainIO, attention, mined, send
+from .._chain_steps import ChainIO, attention, mined, need, send
 from .._clock import Clock
 from .._flow import Begin, Call, Chain, Flow, Record
 from .._polling import check_wait_arguments
@@ -66,14 +66,12 @@ class DepositSteps:
     return awaitables: see `xswap_sdk._flow.Chain`).
 
     Attributes:
-        chain_id: () -> the chain web3 is connected to.
         prepare: target -> the checked deposit transaction, its permit or authorization
             signed.
         simulate: (transaction fields, target) -> the `Simulation`, or ``None``.
         io: the transaction's signing, broadcast and receipt helpers.
     """
 
-    chain_id: Callable[[], Any]
     prepare: Callable[[DepositTarget], Any]
     simulate: Callable[[dict[str, Any], DepositTarget], Any]
     io: ChainIO
@@ -126,7 +124,7 @@ def deposit_journey(
 ) -> Flow[DepositResult]:
     """The ``deposit`` journey of ``plan``, sent with ``steps`` (see the module)."""
     journey_id = yield Begin(KIND, {"plan": _plan_data(plan), "wait": _wait_data(wait)})
-    connected = yield Chain(steps.chain_id)
+    connected = yield Chain(need(steps.io.chain_id, "chain_id"))
     check_web3_chain(connected, plan)
     target, transaction = yield from prepared_deposit(plan, steps.prepare, registry=registry)
     fields = transaction.to_transaction()

@@ -1097,7 +1097,6 @@ class FlashClient(SyncAPIClient):
             return web3io.check_by_simulation(web3, plan.owner, [intent], simulate)
 
         steps = deposit_journeys.DepositSteps(
-            chain_id=lambda: web3io.chain_id(web3),
             prepare=prepare,
             simulate=simulated,
             io=web3io.chain_io(web3, signer),

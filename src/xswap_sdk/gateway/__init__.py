@@ -3,7 +3,10 @@
 `GatewayClient` and `AsyncGatewayClient` give an independent view of the gateway balance
 the swap backend spends (``get_balances``, ``wait_for_gateway_balance`` while a deposit
 finalizes) and follow a burn at Circle (``transfer``, ``get_transfer``,
-``wait_for_transfer``). `build_transfer_intent` builds a direct transfer's burn intent
+``wait_for_transfer``); ``send_transfer`` runs a whole transfer, estimate to mint, as
+one journey (fee-floor re-quotes, a `MintResult` with ``web3``), ``mint`` mints a
+transfer's attestation as journey steps, and ``resume`` finishes either after a crash.
+`build_transfer_intent` builds a direct transfer's burn intent
 from the registry, and `apply_estimate` takes Gateway's fee estimate into your own
 burn intent without taking anything else from it. Pending deposits (``get_deposits``),
 batched payments (``submit_batch``), the x402 facilitator's kinds and transfers, and
@@ -50,6 +53,7 @@ if _typing.TYPE_CHECKING:
         GatewayBalances,
         GatewayInfo,
         IntentFee,
+        MintResult,
         TransferDetails,
         TransferFees,
         TransferIntentSummary,
@@ -100,6 +104,7 @@ __all__ = [
     "GatewayClient",
     "GatewayInfo",
     "IntentFee",
+    "MintResult",
     "NotificationDeduplicator",
     "NotificationPublicKey",
     "PendingDeposit",
@@ -151,6 +156,7 @@ _HOMES = {
     "GatewayClient": ("._sync_client", "GatewayClient"),
     "GatewayInfo": (".models", "GatewayInfo"),
     "IntentFee": (".models", "IntentFee"),
+    "MintResult": (".models", "MintResult"),
     "NotificationDeduplicator": (".webhooks", "NotificationDeduplicator"),
     "NotificationPublicKey": (".webhooks", "NotificationPublicKey"),
     "PendingDeposit": (".x402", "PendingDeposit"),

@@ -27,7 +27,6 @@ from .._journey import request_data
 from .._models import check_argument, validate_request
 from .._operation import Operation, parser
 from .._polling import check_wait_arguments, poll
-from .._resume import ResumeSpec, resend
 from ..errors import (
     BadRequestError,
     InsufficientMaxFeeError,
@@ -37,7 +36,6 @@ from ..errors import (
     TransferFailedError,
     UnsafePayloadError,
 )
-from ..journal import Journey
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing._fields import pad_address
 from ..signing.attestations import expected_intents
@@ -63,7 +61,6 @@ from .models import (
 )
 
 __all__ = [
-    "resume_spec",
     "attested_data",
     "journaled_intents",
     "transfer_journey",
@@ -221,7 +218,8 @@ def _check_at_least(at_least: object) -> int:
     return units
 
 
-def _check_size(value: object) -> int | None:
+def check_size(value: object) -> int | None:
+    """Validate ``max_attestation_size``: bytes, or ``None``."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -229,7 +227,8 @@ def _check_size(value: object) -> int | None:
     return value
 
 
-def _check_flag(argument: str, value: object) -> bool | None:
+def check_flag(argument: str, value: object) -> bool | None:
+    """Validate a flag that may be left out: ``True``, ``False`` or ``None``."""
     if value is not None and not isinstance(value, bool):
         raise InvalidInputError(argument, "must be True, False or None")
     return value
@@ -306,7 +305,7 @@ def estimate(
             "intents", "must be a burn intent, a transfer spec, or a non-empty list of them"
         )
     body = [_estimate_item(item, index) for index, item in enumerate(items)]
-    size = _check_size(max_attestation_size)
+    size = check_size(max_attestation_size)
     params = [("maxAttestationSize", str(size))] if size is not None else None
     return Operation(
         "POST", ESTIMATE_PATH, parser(EstimateAnswer), json=body, params=params, auth="none"
@@ -351,10 +350,10 @@ def transfer(
         return result.with_intents(sent)
 
     params = []
-    size = _check_size(max_attestation_size)
+    size = check_size(max_attestation_size)
     if size is not None:
         params.append(("maxAttestationSize", str(size)))
-    if _check_flag("enable_forwarder", enable_forwarder) is not None:
+    if check_flag("enable_forwarder", enable_forwarder) is not None:
         params.append(("enableForwarder", "true" if enable_forwarder else "false"))
     return Operation(
         "POST",
@@ -426,32 +425,6 @@ def journaled_intents(body: Sequence[Mapping[str, Any]]) -> list[Any]:
         elif "burnIntentSet" in item:
             found.extend(item["burnIntentSet"].get("intents", []))
     return found
-
-
-def resume_spec(journey: Journey) -> ResumeSpec[TransferResult]:
-    """How a ``transfer`` journey is resumed (see ``xswap_sdk._resume``): an attestation
-    in the journal is returned to mint from; the journaled intents are resent only when
-    they never left; Gateway has no lookup but by transfer id, so a request that may have
-    arrived needs attention (the intents expire unminted if it did not)."""
-    body = journey.arguments.get("body") or []
-    intents = journaled_intents(body)
-    read = parser(TransferResult)
-
-    def parse(data: Any) -> TransferResult:
-        result: TransferResult = read(data)
-        return result.with_intents(intents) if intents else result
-
-    def follow(answer: Any) -> Flow[TransferResult]:
-        result = parse(answer if not isinstance(answer, TransferResult) else answer.model_dump())
-        if journey.last("attested") is None:
-            yield Record("attested", data=attested_data(result))
-        result._journey_id = journey.id
-        return result
-
-    return ResumeSpec(
-        resend=lambda request: resend(request, parse, auth="none"),
-        follow=follow,
-    )
 
 
 def wait_for_transfer(

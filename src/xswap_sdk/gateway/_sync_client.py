@@ -8,12 +8,13 @@ by ``scripts/unasync.py``: read and edit that file.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Final, Literal, Unpack
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Final, Literal, Unpack
 
 import httpx
 
 from .. import _resume as resumes
+from .. import _sync_web3 as web3io
 from .._clock import SYSTEM_CLOCK, Clock
 from .._framing import BareJSON
 from .._options import (
@@ -33,8 +34,13 @@ from ..events import RequestHook, ResponseHook, RetryHook
 from ..journal import JournalArg, ResumeResult, StepHook
 from ..policy import PolicyLike
 from ..registry import DEFAULT_REGISTRY, Registry
-from ..signing.signer import Signer
+from ..signing.burn_intents import BurnIntent
+from ..signing.signer import Signer, signer_address
+from ..simulation import SimulateOption
+from . import _mint_journey as mints
 from . import _operations as operations
+from . import _resume_journey as resumed_journeys
+from . import _transfer_journey as transfers
 from . import _x402_operations as x402_operations
 from ._operations import (
     DEFAULT_BALANCE_POLL_INTERVAL,
@@ -51,11 +57,15 @@ from .models import (
     EstimatedTransfer,
     GatewayBalances,
     GatewayInfo,
+    MintResult,
     TransferDetails,
     TransferResult,
 )
 from .webhooks import KEY_ID_HEADER, NotificationPublicKey, WebhookNotification, verify_webhook
 from .x402 import BatchSubmission, PendingDeposits, X402Supported, X402Transfer
+
+if TYPE_CHECKING:
+    from web3 import Web3
 
 __all__ = [
     "GATEWAY_MAINNET_URL",
@@ -555,32 +565,213 @@ class GatewayClient(SyncAPIClient):
         del signed  # the operation holds the signatures sealed; keep them out of this frame
         return self._transport.run(operations.transfer_journey(operation), options)
 
-    def resume(
-        self, journey_id: str, *, force: bool = False, **options: Unpack[RequestOptions]
-    ) -> ResumeResult:
-        """Finish a ``transfer`` journey from the client's journal after a crash.
+    def send_transfer(
+        self,
+        signer: Signer,
+        intents: BurnIntent | Sequence[BurnIntent],
+        *,
+        max_fee_cap: int | str,
+        requote: int = 0,
+        accept_quote: Callable[[list[EstimatedTransfer]], bool] | None = None,
+        web3: Web3 | None = None,
+        simulate: SimulateOption = "auto",
+        max_attestation_size: int | None = None,
+        enable_forwarder: bool | None = None,
+        **options: Unpack[RequestOptions],
+    ) -> TransferResult:
+        """A whole Gateway transfer in one call, as one ``transfer`` journey: estimate,
+        take the estimate into your intents, sign, submit, and (with ``web3``) mint.
 
-        An attestation in the journal is returned to mint from
-        (``result.result.mint_call(chain_id)``); the journaled signed intents are
-        resent only when they never left.
-        Never sends the request a second time when it may have arrived: when the
-        service cannot tell, the journey is marked ``needs_attention`` and nothing is
-        sent. See ``docs/journeys.md``.
+        Gateway's estimate is applied with `xswap_sdk.gateway.apply_estimate`: it never
+        widens your intents' ``maxFee`` or ``maxBlockHeight``, and a fee above
+        ``max_fee_cap`` is refused before anything is signed. When Gateway refuses the
+        signed fee as below its floor (``InsufficientMaxFeeError``, HTTP 400: nothing
+        was transferred), up to ``requote`` new estimates are asked: each is checked
+        the same way, offered to ``accept_quote``, and only then signed. Any other
+        failure is never signed or sent again. With ``web3`` on the destination chain
+        (checked before anything is signed), the mint follows as `mint` sends it, in
+        the same journey. See ``docs/journeys.md``.
+
+        Args:
+            signer: the intents' ``sourceSigner`` (an `eth_account` ``LocalAccount``);
+                with ``web3``, it sends the mint too.
+            intents: a `BurnIntent` (from `build_transfer_intent` or
+                `build_burn_intent`), signed alone; or a list of 1 to 16, signed as one
+                burn intent set.
+            max_fee_cap: the most ``maxFee`` you accept per intent, in smallest USDC
+                units.
+            requote: how many new estimates a fee-floor refusal may ask for (0 to 5).
+            accept_quote: called with each new estimate (the list ``estimate``
+                returns), after its checks; return ``False`` to refuse it
+                (`QuoteRejectedError` naming ``accept_quote``, nothing signed).
+            web3: a connected `web3.Web3` on the destination chain, to mint the
+                attestation; without it the call ends at the attestation.
+            simulate: simulate the mint before sending it: ``"auto"``, ``True`` or
+                ``False`` (see `xswap_sdk.simulation`).
+            max_attestation_size: the largest attestation you can mint, in bytes.
+            enable_forwarder: let Gateway's forwarder mint for you (not with ``web3``).
+            **options: per-call options for each request (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
+
+        Returns:
+            The attestation (mint it with ``result.mint_call(chain_id)``), its
+            ``journey_id``, and with ``web3`` its ``mint`` (`MintResult`).
+
+        Raises:
+            InvalidInputError: a bad argument, or web3 on another chain (nothing sent).
+            QuoteRejectedError: a fee above ``max_fee_cap`` or your intent's ``maxFee``,
+                or a new estimate ``accept_quote`` declined (nothing signed).
+            UnsafePayloadError: the estimate is not about your intents, or the
+                attestation mints anything else than them (nothing minted).
+            InsufficientMaxFeeError: still refused for its fee after ``requote`` new
+                estimates.
+            SimulationError: the mint's simulation reverted or moved what it does not
+                mean (not sent).
+            SwapFailedError: the mint reverted.
+        """
+        plan = transfers.plan_transfer(
+            signer,
+            intents,
+            max_fee_cap=max_fee_cap,
+            requote=requote,
+            accept_quote=accept_quote,
+            mint=web3 is not None,
+            simulate=simulate,
+            max_attestation_size=max_attestation_size,
+            enable_forwarder=enable_forwarder,
+            registry=self._registry,
+            testnet=self._testnet,
+        )
+        io = None if web3 is None else web3io.chain_io(web3, signer)
+        return self._transport.run(transfers.send_transfer(plan, io), options)
+
+    def mint(
+        self,
+        transfer: TransferResult,
+        *,
+        web3: Web3,
+        signer: Signer,
+        chain_id: int | None = None,
+        simulate: SimulateOption = "auto",
+        **options: Unpack[RequestOptions],
+    ) -> MintResult:
+        """Mint a transfer's attestation on its destination chain (``gatewayMint`` on
+        the registry's GatewayMinter), as steps of a journey.
+
+        The call is checked to mint exactly the burn intents signed for the transfer
+        (`TransferResult.mint_call`), web3 to be on its chain, and simulated like
+        `xswap_sdk.simulation.send_call` does, before it is signed; the signed bytes
+        are journaled before they are broadcast. When ``transfer.journey_id`` names a
+        journey of this client's journal, the mint is appended to that ``transfer``
+        journey; otherwise it is a ``mint`` journey of its own. Resume never sends a
+        mint twice (see `resume`).
+
+        Args:
+            transfer: the `TransferResult` of `transfer` or `send_transfer` (or one
+                rebuilt with ``TransferResult.model_validate(saved).with_intents(...)``).
+            web3: a connected `web3.Web3` on the destination chain.
+            signer: who sends the mint (pays its gas); anyone may, unless the intents
+                named a ``destinationCaller``.
+            chain_id: the destination chain; by default the intents' destination.
+            simulate: ``"auto"``, ``True`` or ``False`` (see `xswap_sdk.simulation`).
+            **options: per-call options for the requests (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
+
+        Returns:
+            The transfer id, chain, mint transaction hash, simulation and journey id.
+
+        Raises:
+            InvalidInputError: a bad argument, no intents known for the transfer, or
+                web3 on another chain (nothing sent).
+            UnsafePayloadError: the attestation mints anything else than the intents.
+            SimulationError: the simulation reverted or moved what the mint does not
+                mean (not sent).
+            SwapFailedError: the mint reverted.
+        """
+        if not isinstance(transfer, TransferResult):
+            raise InvalidInputError("transfer", "must be a TransferResult (from transfer())")
+        if transfer.mint is not None:
+            raise InvalidInputError(
+                "transfer",
+                f"was minted already (transaction {transfer.mint.tx_hash}); an attestation "
+                "mints once",
+            )
+        sender = signer_address(signer)
+        if chain_id is None:
+            chain_id = mints.destination_of(transfer, self._registry, self._testnet)
+        else:
+            self.domain_of(chain_id)
+        plan = mints.plan_mint(chain_id, simulate)
+        flow = mints.mint_journey(
+            transfer,
+            plan,
+            sender,
+            web3io.chain_io(web3, signer),
+            self._registry,
+            mints.continued(self.journal, transfer.journey_id),
+        )
+        return self._transport.run(flow, options)
+
+    def resume(
+        self,
+        journey_id: str,
+        *,
+        force: bool = False,
+        web3: Web3 | None = None,
+        signer: Signer | None = None,
+        **options: Unpack[RequestOptions],
+    ) -> ResumeResult:
+        """Finish a ``transfer`` or ``mint`` journey from the client's journal after a
+        crash.
+
+        The journaled signed intents are resent only when they provably never left;
+        a request that may have arrived is never sent again (Gateway has no lookup but
+        by transfer id: the journey is marked ``needs_attention``). An attestation in
+        the journal is minted when the journey was asked to mint (`send_transfer` with
+        ``web3``, `mint`) or ``web3`` is given; without ``web3`` such a journey needs
+        attention and says how to finish, and one never asked to mint ends with the
+        `TransferResult` to mint from. A mint that may have been broadcast is never sent
+        again: its journaled hash is looked up on the chain, then at Gateway; when
+        neither knows it, the journey needs attention. See ``docs/journeys.md``.
 
         Args:
             journey_id: the journey's id (``result.journey_id``, ``xswap journeys``).
             force: resume even though a live process of this host started (or last
                 resumed) the journey; only when that process is not this journey's.
+            web3: a `web3.Web3` on the destination chain, to mint (or to look a
+                mint's receipt up).
+            signer: who sends a mint not signed yet, or signs a `send_transfer`
+                stopped before it signed (run again from its start, when it had no
+                ``accept_quote`` hook); ``XSWAP_PRIVATE_KEY`` by default.
             **options: per-call options for these calls (`RequestOptions`): ``timeout``,
                 ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
                 ``extra_body``; see "Per-call options" in the configuration guide.
 
+        Returns:
+            The journey as it now stands, and its `TransferResult` (its ``mint`` set
+            once minted) or, for a ``mint`` journey, its `MintResult`.
+
         Raises:
             InvalidInputError: a journey still run by a live process (without
-                ``force``), no journal, or no such ``transfer`` journey.
+                ``force``), no journal, no such journey, web3 on another chain, or a
+                mint to sign with no signer.
         """
-        journey = resumes.load(self.journal, journey_id, ("transfer",), force=force)
-        flow = resumes.resume(journey, operations.resume_spec(journey))
+        journey = resumes.load(
+            self.journal, journey_id, (mints.TRANSFER_KIND, mints.MINT_KIND), force=force
+        )
+        if signer is None:
+            signer = resumes.env_signer()
+        else:
+            signer_address(signer)  # a bad one is refused before any I/O
+        context = resumed_journeys.Resumed(
+            io=None if web3 is None else web3io.chain_io(web3, signer),
+            signer=signer,
+            registry=self._registry,
+            testnet=self._testnet,
+        )
+        flow = resumed_journeys.resume_transfer(journey, context)
         return resumes.finish(self.journal, journey, self._transport.run(flow, options))
 
     def get_transfer(self, transfer_id: str, **options: Unpack[RequestOptions]) -> TransferDetails:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import BeforeValidator, Field, PrivateAttr, StringConstraints
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, StringConstraints
 
 from .._models import LenientAddress, LenientInt, RequestModel, WireModel
 from ..errors import InvalidInputError
@@ -30,6 +30,7 @@ from ..signing.attestations import ExpectedIntents, expected_intents
 from ..signing.burn_intents import BurnIntent
 from ..signing.calls import ContractCall
 from ..signing.gateway_wallet import gateway_mint_call
+from ..simulation import Simulation
 from ..types import Address, UsdcUnits
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "GatewayBalances",
     "GatewayInfo",
     "IntentFee",
+    "MintResult",
     "TransferDetails",
     "TransferFees",
     "TransferIntentSummary",
@@ -288,6 +290,28 @@ EstimateAnswer = Annotated[list[EstimatedTransfer], BeforeValidator(_estimate_li
 # ------------------------------------------------------------------------------ /v1/transfer
 
 
+class MintResult(BaseModel):
+    """What ``GatewayClient.mint`` (or ``send_transfer`` with ``web3``) sent: the
+    ``gatewayMint`` transaction of a transfer's attestation, which succeeded."""
+
+    model_config = ConfigDict(frozen=True)
+
+    transfer_id: str
+    """Gateway's id of the transfer that was minted."""
+    chain_id: int
+    """The destination chain it was minted on."""
+    tx_hash: str
+    """The mint's transaction hash, ``0x`` hex (Gateway's ``transaction_hash`` when a
+    resume found the transfer minted there)."""
+    simulation: Simulation | None = None
+    """The mint's simulation (the attested recipients paid), or ``None`` when it was not
+    simulated (``simulate=False``, a node without ``eth_simulateV1``, or a resume that
+    found the mint already sent)."""
+    journey_id: str | None = None
+    """The journey the mint was written to (the transfer's, or a ``mint`` journey of its
+    own), or ``None`` without a journal."""
+
+
 class TransferResult(WireModel):
     """What ``POST /v1/transfer`` returns: the attestation to mint with.
 
@@ -309,6 +333,19 @@ class TransferResult(WireModel):
     """The destination block after which the attestation can no longer be minted."""
 
     _intents: tuple[BurnIntent, ...] = PrivateAttr(default=())
+    _mint: MintResult | None = PrivateAttr(default=None)
+
+    @property
+    def mint(self) -> MintResult | None:
+        """The mint ``GatewayClient.send_transfer`` sent with its ``web3``, or ``None``
+        (the transfer is attested and yours to mint)."""
+        return self._mint
+
+    @property
+    def intents(self) -> tuple[BurnIntent, ...]:
+        """The burn intents this result attests, as sent (empty for a result rebuilt by
+        hand: see `with_intents`)."""
+        return self._intents
 
     def with_intents(self, intents: ExpectedIntents) -> TransferResult:
         """This result, remembering the burn intents it attests, for `mint_call`.

@@ -1139,7 +1139,7 @@ class AsyncRoutingClient(AsyncAPIClient):
             requote=requote,
             accept_quote=accept_quote,
         )
-        journey = route_journey.route_journey(run, web3io.async_route_io(web3, signer))
+        journey = route_journey.route_journey(run, web3io.async_chain_io(web3, signer))
         return await self._transport.run(journey, options)
 
     async def _resume_route(

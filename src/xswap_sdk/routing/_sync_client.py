@@ -1125,7 +1125,7 @@ class RoutingClient(SyncAPIClient):
             requote=requote,
             accept_quote=accept_quote,
         )
-        journey = route_journey.route_journey(run, web3io.route_io(web3, signer))
+        journey = route_journey.route_journey(run, web3io.chain_io(web3, signer))
         return self._transport.run(journey, options)
 
     def _resume_route(

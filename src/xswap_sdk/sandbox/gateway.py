@@ -16,9 +16,11 @@ what was transferred through this API, less deposits that are not final yet.
 - ``POST /v1/transfer`` checks what Gateway checks: the signature against
   ``sourceSigner`` (the depositor or a delegate added with `GatewayService.add_delegate`),
   the Gateway contracts and USDC, a spec hash used once, the expiration height, the fee
-  floor (``Insufficient max fee: expected at least X, got Y``, HTTP 400) and the
+  floor (``Insufficient max fee: expected at least X, got Y``, HTTP 400; the floor
+  moves after an estimate with `GatewayService.raise_fee_after_estimate`) and the
   balance. An accepted transfer is ``pending``, then ``confirmed`` after
-  ``timings.mint`` seconds and ``finalized`` after the destination's finality; or
+  ``timings.mint`` seconds (or when `GatewayService.report_mint` reports its mint, with
+  ``timings.mint = None``) and ``finalized`` after the destination's finality; or
   ``failed`` / ``expired`` when scripted with `GatewayService.fail_next`, giving its
   balance back.
 
@@ -81,12 +83,14 @@ class GatewayTimings:
     """How long a transfer spends in each state, in seconds.
 
     Attributes:
-        mint: ``pending`` lasts this long, then ``confirmed`` (minted).
+        mint: ``pending`` lasts this long, then ``confirmed`` (minted, as if by someone:
+            the sandbox has no chain); ``None``: ``pending`` until a mint is reported
+            with `GatewayService.report_mint`, as Gateway sees a mint on the chain.
         finality: after the mint, the destination chain's time to finality, then
             ``finalized``; per chain id, default 1200 s (20 minutes).
     """
 
-    mint: float = 2.0
+    mint: float | None = 2.0
     finality: dict[int, float] = field(
         default_factory=lambda: dict.fromkeys(_BLOCK_SECONDS, 1200.0)
     )
@@ -158,6 +162,9 @@ class GatewayService(NanopaymentsRoutes, Service):
         # Lower-case depositor -> lower-case delegates.
         self._delegates: defaultdict[str, set[str]] = defaultdict(set)
         self._fates: OutcomeQueue[Fate] = OutcomeQueue()
+        # Fee rises waiting for the next estimates, and what they added to every floor.
+        self._fee_rises: list[int] = []
+        self._fee_rise = 0
         self.x402_transfers: dict[str, X402Transfer] = {}
         """Batched transfers accepted from x402 payments and ``/v1/batch/submit``, by id
         (`settle_x402`)."""
@@ -238,6 +245,18 @@ class GatewayService(NanopaymentsRoutes, Service):
         if outcome not in ("failed", "expired"):
             raise ValueError("outcome must be 'failed' or 'expired'")
         self._fates.push(outcome, count)
+
+    def raise_fee_after_estimate(self, units: int, *, count: int = 1) -> None:
+        """Raise every chain's fee floor by ``units`` (smallest USDC units) right after
+        each of the next ``count`` estimates is answered, as when Gateway's fee moves
+        between an estimate and the transfer: an intent signed with the estimated fee
+        is then refused with ``Insufficient max fee: expected at least X`` (HTTP 400),
+        and the next estimate asks the new fee."""
+        if isinstance(units, bool) or not isinstance(units, int) or units <= 0:
+            raise ValueError("units must be a positive int")
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise ValueError("count must be a positive int")
+        self._fee_rises.extend([units] * count)
 
     def balance(self, address: str, chain_id: int) -> int:
         """``address``'s available Gateway balance on ``chain_id`` now, in smallest
@@ -389,7 +408,7 @@ class GatewayService(NanopaymentsRoutes, Service):
         return "0x" + keccak(canonical.encode()).hex()
 
     def _fee(self, source: Chain) -> int:
-        return source.gateway_min_fee
+        return source.gateway_min_fee + self._fee_rise
 
     # ------------------------------------------------------------------ /v1/estimate
 
@@ -421,6 +440,8 @@ class GatewayService(NanopaymentsRoutes, Service):
                     "fees": self._fees_json([(source, fee, self._spec_hash(intent))], False),
                 }
             )
+        if self._fee_rises:
+            self._fee_rise += self._fee_rises.pop(0)
         return Response.json(answer)
 
     def _fees_json(self, charged: list[tuple[Chain, int, str]], forwarding: bool) -> dict[str, Any]:
@@ -526,16 +547,14 @@ class GatewayService(NanopaymentsRoutes, Service):
         destination = _domain_chain(intents[0].spec.destination_domain)
         assert destination is not None  # checked by _source
         self._used_hashes.update(spec_hash for _, _, spec_hash in charged)
-        minted = now + self.timings.mint
         timeline = Timeline().then(now, status="pending")
         fate = self._fates.take()
-        if fate is None:
-            tx_hash = self._world.tx_hash()
-            timeline.then(minted, status="confirmed", transactionHash=tx_hash)
-            final = self.timings.finality.get(destination.id, 0.0)
-            timeline.then(minted + final, status="finalized")
+        if self.timings.mint is None:
+            pass  # pending until report_mint
+        elif fate is None:
+            self._confirm(timeline, now + self.timings.mint, self._world.tx_hash(), destination)
         else:
-            timeline.then(minted, status=fate)
+            timeline.then(now + self.timings.mint, status=fate)
         transfer_id = str(uuid.UUID(int=self._world.rng.getrandbits(128), version=4))
         # Drawn as before real attestations were made, so seeded sessions stay the same.
         self._world.hex(96 * len(intents) + 65)
@@ -567,6 +586,28 @@ class GatewayService(NanopaymentsRoutes, Service):
             },
             201,
         )
+
+    def _confirm(self, timeline: Timeline, at: float, tx_hash: str, destination: Chain) -> None:
+        timeline.then(at, status="confirmed", transactionHash=tx_hash)
+        final = self.timings.finality.get(destination.id, 0.0)
+        timeline.then(at + final, status="finalized")
+
+    def report_mint(self, transfer_id: str, tx_hash: str) -> None:
+        """Tell the emulated Gateway that the transfer's ``gatewayMint`` was mined in
+        transaction ``tx_hash`` (as Gateway learns it from the chain): it is
+        ``confirmed`` now, with that ``transactionHash``, then ``finalized`` after the
+        destination's finality. For transfers made with ``timings.mint = None``.
+
+        Raises:
+            ValueError: no such transfer, or one already minted or over.
+        """
+        transfer = self._transfers.get(str(transfer_id))
+        if transfer is None:
+            raise ValueError(f"no transfer {transfer_id}")
+        now = self._world.now()
+        if transfer.timeline.at(now)["status"] != "pending":
+            raise ValueError(f"transfer {transfer_id} is not pending")
+        self._confirm(transfer.timeline, now, tx_hash, transfer.destination)
 
     def _get_transfer(self, request: Request) -> Response:
         raw = request.path_params["id"]
