@@ -73,6 +73,7 @@ ELSEWHERE = {
     ("routing", "check_permit2_allowance"): "tests/routing/test_execution.py (needs an EVM)",
     ("gateway", "send_transfer"): "tests/gateway/test_transfer_journey.py (needs an EVM)",
     ("gateway", "mint"): "tests/gateway/test_transfer_journey.py (needs an EVM)",
+    ("gateway", "send_call"): "tests/gateway/test_call_journey.py (needs an EVM)",
     **{
         (service, "resume"): "tests/journal (needs a journal with an interrupted journey)"
         for service in ("flash", "routing", "relayer", "gateway")

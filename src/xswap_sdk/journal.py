@@ -1,9 +1,10 @@
 """A journal of money journeys: what each step did, written before and after it.
 
 Give a client ``journal=`` (a path to an SQLite file, or any `Journal`), or set
-``XSWAP_JOURNAL`` to a path, and each money-moving call (a Flash ``swap``, a
-``gasless_swap``, a relayer ``relay``/``relay_sync``, a Gateway ``transfer``, a
-``route`` execution, a ``deposit`` sent by web3) writes a *journey*: its arguments, the
+``XSWAP_JOURNAL`` to a path, and each money-moving call (a Flash ``swap`` or
+``submit_swap``, a ``gasless_swap``, a relayer ``relay``/``relay_sync``/``submit_tx``/
+``relay_signed_tx``, a Gateway ``send_transfer``/``transfer``/``mint``, a ``route``
+execution, a ``deposit`` sent by web3) writes a *journey*: its arguments, the
 verified quote, the exact payload or signed transaction it sends (before sending it),
 the answers, ids, transaction hashes and attestations. After a crash,
 ``client.resume(journey_id)`` or ``xswap resume`` finishes what can be finished safely
@@ -75,10 +76,11 @@ class StepEvent:
     Attributes:
         journey_id: the journey's id in the journal, or ``None`` without a journal.
         kind: ``"swap"``, ``"gasless_swap"``, ``"relay"``, ``"relay_sync"``,
-            ``"transfer"``, ``"route"`` or ``"deposit"``.
-        step: ``"started"``, ``"quoted"``, ``"verified"``, ``"signed"``, ``"paid"``,
-            ``"submitted"``, ``"broadcast"``, ``"confirmed"``, ``"approved"``,
-            ``"waiting"``, ``"executed"``, ``"attested"``,
+            ``"transfer"``, ``"mint"``, ``"route"`` or ``"deposit"``.
+        step: ``"started"``, ``"quoted"``, ``"requoted"``, ``"verified"``,
+            ``"prepared"``, ``"signed"``, ``"paid"``, ``"submitted"``, ``"broadcast"``,
+            ``"confirmed"``, ``"approved"``, ``"waiting"``, ``"slow"``, ``"stuck"``,
+            ``"executed"``, ``"attested"``, ``"minted"``, ``"finalized"``, ``"found"``,
             ``"completed"``, ``"failed"``, ``"needs_attention"`` or ``"resumed"``.
         status: ``"ok"``, ``"sending"`` (a money-moving request is about to leave),
             ``"not_sent"``, ``"outcome_unknown"`` or ``"sent"`` (for a failure: whether
@@ -180,7 +182,8 @@ class ResumeResult:
             when a wait ran out again).
         result: what the journey's call would have returned (a ``SwapSubmission``, a
             ``GaslessSwapResult``, a relayer ``SubmitTxResult`` or ``RelayStatus``, a
-            Gateway ``TransferResult`` to mint with), or ``None`` when it did not end
+            Gateway ``TransferResult`` (minted, or to mint with) or ``MintResult``, a
+            ``RouteExecution``, a ``DepositResult``), or ``None`` when it did not end
             with one.
     """
 

@@ -100,12 +100,14 @@ class Simulation(BaseModel):
 
 
 class SentCall(BaseModel):
-    """What `send_call` sent.
+    """What `send_call` (or ``GatewayClient.send_call``) sent.
 
     Attributes:
         call: the contract call, as built.
         tx_hash: the hash of the transaction, which succeeded.
         simulation: its simulation, or ``None`` when it was not simulated.
+        journey_id: the ``call`` journey in the client's journal, when
+            ``GatewayClient.send_call`` sent it with a journal; else ``None``.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -113,6 +115,7 @@ class SentCall(BaseModel):
     call: ContractCall
     tx_hash: str
     simulation: Simulation | None = None
+    journey_id: str | None = None
 
 
 def send_call(
@@ -125,6 +128,9 @@ def send_call(
     """Simulate a `xswap_sdk.signing.ContractCall` (a Gateway mint, withdrawal,
     deposit or delegate call), compare it with what it means, send it from the signer
     and wait for it to succeed.
+
+    Nothing is journaled: ``GatewayClient.send_call`` sends the same call as a journey
+    of its client's journal, which a crash can be resumed from.
 
     A ``gatewayMint`` must pay each attested recipient the attested value of the
     attested token; every call moves nothing of the signer's but what it deposits.

@@ -145,6 +145,9 @@ def journey_chains(journey: Journey) -> tuple[int, ...]:
             if isinstance(entry, Mapping):
                 return _ints(entry.get("chain_id", entry.get("chainId")))
         return ()
+    if journey.kind == "call":
+        call = args.get("call")
+        return _ints(call.get("chain_id")) if isinstance(call, Mapping) else ()
     if journey.kind in ("transfer", "mint"):
         found: list[int] = []
         for step in journey.steps:

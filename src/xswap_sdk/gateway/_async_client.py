@@ -31,14 +31,17 @@ from .._options import (
     WaitOptions,
 )
 from .._polling import wait_options
+from .._simulation import check_simulate_option
 from ..errors import InvalidInputError, NotFoundError, WebhookSignatureError
 from ..events import RequestHook, ResponseHook, RetryHook
 from ..journal import JournalArg, ResumeResult, StepHook
 from ..policy import PolicyLike
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing.burn_intents import BurnIntent
+from ..signing.calls import ContractCall
 from ..signing.signer import Signer, signer_address
-from ..simulation import SimulateOption
+from ..simulation import SentCall, SimulateOption
+from . import _call_journey as calls
 from . import _mint_journey as mints
 from . import _operations as operations
 from . import _resume_journey as resumed_journeys
@@ -717,6 +720,53 @@ class AsyncGatewayClient(AsyncAPIClient):
         )
         return await self._transport.run(flow, options)
 
+    async def send_call(
+        self,
+        call: ContractCall,
+        *,
+        web3: AsyncWeb3[Any],
+        signer: Signer,
+        simulate: SimulateOption = "auto",
+        **options: Unpack[RequestOptions],
+    ) -> SentCall:
+        """Send a Gateway contract call from `xswap_sdk.signing` (a withdrawal, a
+        delegate, a deposit, a mint built by hand) as a ``call`` journey: what
+        `xswap_sdk.simulation.send_call` does, journaled in the client's journal.
+
+        web3 must be on the call's chain; the call is simulated and compared with what
+        it means (``simulate=``), signed (the raw bytes journaled before they leave),
+        broadcast and confirmed; a ``gatewayMint`` also writes ``minted``. After a
+        crash, `resume` looks the transaction up by its journaled hash, or sends the
+        journaled bytes when they never left; it never signs again.
+
+        Args:
+            call: a `xswap_sdk.signing.ContractCall` (``initiate_withdrawal_call``,
+                ``withdraw_call``, ``add_delegate_call``, ``gateway_mint_call``, ...).
+            web3: a connected `web3.AsyncWeb3` on ``call.chain_id``.
+            signer: who sends it (``call.sender`` when the call names one).
+            simulate: ``"auto"`` (default), ``True`` or ``False`` (see
+                `xswap_sdk.simulation`).
+            **options: per-call options (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
+
+        Returns:
+            The call, its transaction hash, its simulation and its ``journey_id``.
+
+        Raises:
+            InvalidInputError: a bad argument, a signer who is not the call's sender,
+                or web3 on another chain (nothing signed).
+            SimulationError: the simulation reverted or moved what the call does not
+                mean, or ``simulate=True`` and the node cannot simulate (nothing sent).
+            SwapFailedError: the transaction reverted.
+        """
+        if not isinstance(call, ContractCall):
+            raise InvalidInputError("call", "must be a ContractCall from xswap_sdk.signing")
+        checked = check_simulate_option(simulate)
+        sender = signer_address(signer)
+        flow = calls.call_journey(call, sender, web3io.async_chain_io(web3, signer), checked)
+        return await self._transport.run(flow, options)
+
     async def resume(
         self,
         journey_id: str,
@@ -726,8 +776,8 @@ class AsyncGatewayClient(AsyncAPIClient):
         signer: Signer | None = None,
         **options: Unpack[RequestOptions],
     ) -> ResumeResult:
-        """Finish a ``transfer`` or ``mint`` journey from the client's journal after a
-        crash.
+        """Finish a ``transfer``, ``mint`` or ``call`` journey from the client's journal
+        after a crash.
 
         The journaled signed intents are resent only when they provably never left;
         a request that may have arrived is never sent again (Gateway has no lookup but
@@ -754,7 +804,8 @@ class AsyncGatewayClient(AsyncAPIClient):
 
         Returns:
             The journey as it now stands, and its `TransferResult` (its ``mint`` set
-            once minted) or, for a ``mint`` journey, its `MintResult`.
+            once minted) or, for a ``mint`` journey, its `MintResult`; for a ``call``
+            journey, its `xswap_sdk.simulation.SentCall`.
 
         Raises:
             InvalidInputError: a journey still run by a live process (without
@@ -762,8 +813,15 @@ class AsyncGatewayClient(AsyncAPIClient):
                 mint to sign with no signer.
         """
         journey = resumes.load(
-            self.journal, journey_id, (mints.TRANSFER_KIND, mints.MINT_KIND), force=force
+            self.journal,
+            journey_id,
+            (mints.TRANSFER_KIND, mints.MINT_KIND, calls.KIND),
+            force=force,
         )
+        if journey.kind == calls.KIND:
+            io = None if web3 is None else web3io.async_chain_io(web3, None)
+            flow = calls.resume_call(journey, io)
+            return resumes.finish(self.journal, journey, await self._transport.run(flow, options))
         if signer is None:
             signer = resumes.env_signer()
         else:

@@ -1,0 +1,142 @@
+"""`GatewayClient.send_call`: a Gateway contract call (here a withdrawal) sent as a
+``call`` journey, on an in-process chain 8453, sync and async. Stopped at any step and
+resumed by a fresh client, it is sent at most once (the signer's nonce counts) and
+never signed again: completed when the chain has it, failed when it was never signed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from xswap_sdk import errors
+from xswap_sdk.journal import SQLiteJournal, StepEvent
+from xswap_sdk.sandbox import Sandbox
+from xswap_sdk.signing import initiate_withdrawal_call
+from xswap_sdk.testing import TEST_SIGNER
+
+from ..support import resolve
+from .chain import CHAIN_ID, destination, mints_sent
+
+pytestmark = pytest.mark.evm
+
+STEPS = [
+    ("started", "started"),
+    ("verified", "ok"),
+    ("signed", "ok"),
+    ("broadcast", "sending"),
+    ("broadcast", "ok"),
+    ("confirmed", "ok"),
+    ("completed", "ok"),
+]
+
+
+class Crash(BaseException):
+    """Stands for the process dying: no ``except Exception`` catches it."""
+
+
+def _withdrawal() -> Any:
+    return initiate_withdrawal_call(
+        chain_id=CHAIN_ID, value=1_000_000, depositor=TEST_SIGNER.address
+    )
+
+
+def _client(sb: Sandbox, kind: str, **kwargs: Any) -> Any:
+    return (sb.gateway_client if kind == "sync" else sb.async_gateway_client)(**kwargs)
+
+
+async def test_a_call_is_a_journey_whose_signed_bytes_are_written_first(
+    kind: str, tmp_path: Path
+) -> None:
+    web3 = destination(kind)
+    events: list[StepEvent] = []
+    with Sandbox() as sb:
+        gateway = _client(sb, kind, journal=tmp_path / "j.db", on_step=events.append)
+        sent = await resolve(gateway.send_call(_withdrawal(), web3=web3, signer=TEST_SIGNER))
+    [journey] = SQLiteJournal(tmp_path / "j.db").journeys()
+    assert (journey.kind, journey.state, sent.journey_id) == ("call", "completed", journey.id)
+    assert [(s.step, s.status) for s in journey.steps] == STEPS
+    assert [(e.step, e.status) for e in events] == STEPS
+    signed = journey.last("signed")
+    assert signed is not None
+    assert signed.data["tx_hash"] == sent.tx_hash
+    assert signed.data["what"] == "initiateWithdrawal(address,uint256)"
+    assert await mints_sent(web3) == 1
+
+
+@pytest.mark.parametrize("stop", range(len(STEPS) - 1))
+async def test_a_call_stopped_at_any_step_is_sent_at_most_once(
+    kind: str, tmp_path: Path, stop: int
+) -> None:
+    web3 = destination(kind)
+    seen: list[StepEvent] = []
+
+    def crash(event: StepEvent) -> None:
+        seen.append(event)
+        if len(seen) > stop:
+            raise Crash
+
+    with Sandbox() as sb:
+        gateway = _client(sb, kind, journal=tmp_path / "j.db", on_step=crash)
+        with pytest.raises(Crash):
+            await resolve(gateway.send_call(_withdrawal(), web3=web3, signer=TEST_SIGNER))
+        [journey] = SQLiteJournal(tmp_path / "j.db").journeys()
+        fresh = _client(sb, kind, journal=tmp_path / "j.db")
+        resumed = await resolve(fresh.resume(journey.id, web3=web3))
+        again = await resolve(fresh.resume(journey.id, web3=web3))
+    assert again.state == resumed.state
+    if journey.last("signed") is None:
+        assert resumed.state == "failed"
+        assert resumed.journey.steps[-1].status == "not_sent"
+        assert await mints_sent(web3) == 0
+        return
+    on_chain = await mints_sent(web3)
+    if journey.last("broadcast") is not None and on_chain == 0:
+        # The journal said "sending" and the process died before the node had it: it
+        # may have left, and the chain cannot say yet. Nothing is sent again.
+        assert resumed.state == "needs_attention"
+        return
+    assert resumed.state == "completed"
+    assert on_chain == 1  # sent once: by the run, or the journaled bytes by resume
+    signed = journey.last("signed")
+    assert signed is not None
+    assert resumed.result.tx_hash == signed.data["tx_hash"]
+    assert resumed.result.journey_id == journey.id
+    assert [s for s in resumed.journey.steps if s.step == "signed"] == [signed]
+
+
+async def test_a_signed_call_resumed_without_web3_needs_attention_and_sends_nothing(
+    kind: str, tmp_path: Path
+) -> None:
+    web3 = destination(kind)
+
+    def crash(event: StepEvent) -> None:
+        if event.step == "signed":
+            raise Crash
+
+    with Sandbox() as sb:
+        gateway = _client(sb, kind, journal=tmp_path / "j.db", on_step=crash)
+        with pytest.raises(Crash):
+            await resolve(gateway.send_call(_withdrawal(), web3=web3, signer=TEST_SIGNER))
+        [journey] = SQLiteJournal(tmp_path / "j.db").journeys()
+        resumed = await resolve(_client(sb, kind, journal=tmp_path / "j.db").resume(journey.id))
+    assert resumed.state == "needs_attention"
+    assert "--rpc-url" in resumed.journey.steps[-1].data["next"]
+    assert await mints_sent(web3) == 0
+
+
+async def test_web3_on_another_chain_is_refused_before_the_journey_starts(
+    kind: str, tmp_path: Path
+) -> None:
+    web3 = destination(kind, chain_id=42161)
+    with Sandbox() as sb:
+        gateway = _client(sb, kind, journal=tmp_path / "j.db")
+        with pytest.raises(errors.InvalidInputError) as info:
+            await resolve(gateway.send_call(_withdrawal(), web3=web3, signer=TEST_SIGNER))
+        with pytest.raises(errors.InvalidInputError) as not_a_call:
+            await resolve(gateway.send_call("0x", web3=web3, signer=TEST_SIGNER))
+    assert info.value.argument == "web3"
+    assert not_a_call.value.argument == "call"
+    assert SQLiteJournal(tmp_path / "j.db").journeys() == []
+    assert await mints_sent(web3) == 0
