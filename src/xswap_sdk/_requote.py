@@ -11,12 +11,13 @@ other rule is refused as it is. Used by `FlashClient.swap`,
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Container, Mapping
 from typing import Any, Final, TypeVar
 
-from .errors import InvalidInputError, QuoteRejectedError
+from ._flow import Flow, Record
+from .errors import InvalidInputError, QuoteRejectedError, XSwapError
 
-__all__ = ["MAX_REQUOTES", "check_requote", "offer"]
+__all__ = ["MAX_REQUOTES", "again", "check_requote", "offer"]
 
 T = TypeVar("T")
 
@@ -65,3 +66,28 @@ def offer(accept_quote: Callable[[Any], bool] | None, new: Any, what: str = "quo
         )
     if not answer:
         raise QuoteRejectedError("accept_quote", f"declined the new {what}", quote=new)
+
+
+def again(
+    exc: XSwapError,
+    attempt: int,
+    limit: int,
+    *,
+    expired: Container[str] | None = None,
+    data: Mapping[str, Any] | None = None,
+) -> Flow[int]:
+    """Whether a flow may ask again after ``exc``: the next attempt, once ``requoted``
+    is written; ``exc`` itself when not. Only a refusal naming one of ``expired`` (a
+    `QuoteRejectedError`'s argument; ``None``: any ``exc`` the flow chose to ask again
+    for) is asked again, and at most ``limit`` times: a quote refused for any other rule
+    is refused as it is.
+
+    Raises:
+        XSwapError: ``exc``, when it is not asked again.
+    """
+    argument = getattr(exc, "argument", None)
+    if attempt >= limit or (expired is not None and argument not in expired):
+        raise exc
+    reason = getattr(exc, "rule", None) or str(exc)
+    yield Record("requoted", data={"reason": reason, **(data or {}), "attempt": attempt + 1})
+    return attempt + 1

@@ -41,7 +41,7 @@ from .._journey import request_data
 from .._models import check_argument, refuse_unawaited, validate_request
 from .._operation import Operation, parser
 from .._polling import check_wait_arguments, poll
-from .._requote import MAX_REQUOTES, check_requote, offer
+from .._requote import MAX_REQUOTES, again, check_requote, offer
 from .._resume import Position, ResumeSpec, resend
 from ..errors import (
     InvalidInputError,
@@ -351,6 +351,10 @@ def _supported(chains: list[Chain], chain_id: int) -> None:
         )
 
 
+_EXPIRED: Final = ("quote.expires_at",)
+"""The refusal a new quote is asked for: only an expired quote (see `again`)."""
+
+
 def swap(plan: SwapPlan, *, clock: Clock, journey: str | None = None) -> Flow[SwapSubmission]:
     """The one-call swap: chains, quote, checks, balances, order, signature, submission,
     and (with ``plan.wait``) the wait for the outcome. A journey of kind ``swap``:
@@ -368,11 +372,7 @@ def swap(plan: SwapPlan, *, clock: Clock, journey: str | None = None) -> Flow[Sw
         try:
             order: Order = yield from _checked_order(plan, quote, chains, clock)
         except QuoteRejectedError as exc:
-            # Only an expired quote is asked again; a worse one is refused as it is.
-            if exc.argument != "quote.expires_at" or requoted >= plan.requote:
-                raise
-            requoted += 1
-            yield Record("requoted", data={"reason": exc.rule, "attempt": requoted})
+            requoted = yield from again(exc, requoted, plan.requote, expired=_EXPIRED)
             continue
         if requoted:
             offer(plan.accept_quote, quote)

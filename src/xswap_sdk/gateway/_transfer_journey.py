@@ -22,7 +22,7 @@ from .._chain_steps import ChainIO
 from .._flow import Begin, Chain, Flow, Record
 from .._journey import request_data
 from .._models import check_argument
-from .._requote import check_requote, offer
+from .._requote import again, check_requote, offer
 from ..errors import (
     InsufficientMaxFeeError,
     InvalidInputError,
@@ -183,15 +183,13 @@ def send_transfer(
             result: TransferResult = yield from operations.typed_refusals(operation)
         except InsufficientMaxFeeError as exc:
             # A 400: Gateway took nothing, so signing a new fee is safe.
-            if requoted >= plan.requote:
-                raise
-            requoted += 1
-            yield Record(
-                "requoted",
+            requoted = yield from again(
+                exc,
+                requoted,
+                plan.requote,
                 data={
                     "reason": "Gateway's fee floor is above the signed maxFee",
                     "minimum_units": exc.minimum_units,
-                    "attempt": requoted,
                 },
             )
             continue

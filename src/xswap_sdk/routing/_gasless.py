@@ -36,7 +36,7 @@ from .._journey import request_data
 from .._logging import logger
 from .._models import check_argument
 from .._operation import Operation, parser
-from .._requote import check_requote, offer
+from .._requote import again, check_requote, offer
 from .._resume import ResumeSpec, resend
 from ..errors import (
     APIError,
@@ -408,12 +408,10 @@ def _run(
                 quote, verification.request, spender, clock.time(), verification.min_amount_out
             )
         except QuoteRejectedError as exc:
-            # Only a quote whose permit expired is asked again; a worse one is refused
-            # as it is.
-            if exc.argument != PERMIT_EXPIRED or requoted >= verification.requote:
-                raise
-            requoted += 1
-            yield Record("requoted", data={"reason": exc.rule, "attempt": requoted})
+            # Only a quote whose permit expired is asked again.
+            requoted = yield from again(
+                exc, requoted, verification.requote, expired=(PERMIT_EXPIRED,)
+            )
             continue
         if requoted:
             offer(verification.accept_quote, quote)

@@ -43,7 +43,7 @@ from .. import _simulation as simulation
 from .._chain_steps import ChainIO, attention, mined, need, send
 from .._clock import Clock
 from .._flow import Begin, Call, Chain, Flow, Record
-from .._requote import offer
+from .._requote import again, offer
 from ..errors import InvalidInputError, QuoteRejectedError, XSwapError
 from ..journal import Journey
 from ..simulation import SimulateOption, Simulation
@@ -151,13 +151,9 @@ def _verified(run: RouteRun, io: ChainIO, contract: str) -> Flow[_Checked]:
         try:
             checked = yield from _checked(run, plan, io, contract)
         except QuoteRejectedError as exc:
-            # Only an expiry is built again; a route refused for any other rule is
-            # refused as it is.
-            if exc.argument not in _EXPIRED or requoted >= run.requote:
-                raise
-            requoted += 1
-            yield Record(
-                "requoted", data={"reason": exc.rule, "what": exc.argument, "attempt": requoted}
+            # Only an expiry is built again.
+            requoted = yield from again(
+                exc, requoted, run.requote, expired=_EXPIRED, data={"what": exc.argument}
             )
             if execution.route_expired(plan.route, now=run.clock.time()):
                 plan = yield from _quoted_again(run, plan)
