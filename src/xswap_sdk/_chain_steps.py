@@ -17,8 +17,19 @@ from typing import Any
 
 from ._flow import Chain, Flow, Record
 from ._web3_support import checked_receipt
+from .errors import InvalidInputError
 
-__all__ = ["ChainIO", "attention", "broadcast", "hash_of", "mined", "need", "send"]
+__all__ = [
+    "ChainIO",
+    "attention",
+    "broadcast",
+    "check_connected",
+    "hash_of",
+    "mined",
+    "need",
+    "on_chain",
+    "send",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +68,24 @@ def need(helper: Callable[..., Any] | None, name: str) -> Callable[..., Any]:
     if helper is None:
         raise TypeError(f"this ChainIO binds no {name} helper")
     return helper
+
+
+def check_connected(connected: int, chain_id: int) -> None:
+    """Refuse a web3 connected (``eth_chainId``) to another chain than ``chain_id``,
+    before anything is signed or sent.
+
+    Raises:
+        InvalidInputError: the chains differ (argument ``web3``).
+    """
+    if connected != chain_id:
+        raise InvalidInputError("web3", f"is connected to chain {connected}, not {chain_id}")
+
+
+def on_chain(io: ChainIO, chain_id: int) -> Flow[None]:
+    """Read the chain ``io``'s node is on, and refuse another than ``chain_id``
+    (`check_connected`)."""
+    connected = yield Chain(need(io.chain_id, "chain_id"))
+    check_connected(int(connected), chain_id)
 
 
 def hash_of(raw: str | None) -> str | None:

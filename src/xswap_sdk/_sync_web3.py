@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from . import _simulation
-from ._chain_steps import ChainIO
+from ._chain_steps import ChainIO, check_connected
 from ._logging import logger
 from ._policy_scope import ACTIVE
 from ._web3_support import (
@@ -49,7 +49,6 @@ __all__ = [
     "token_domain",
     "wait_for_success",
     "call_transaction",
-    "check_connected",
 ]
 
 
@@ -260,15 +259,3 @@ def call_transaction(call: ContractCall, sender: str) -> tuple[dict[str, Any], _
     fields = {"to": call.to, "data": call.data, "value": call.value}
     data = bytes.fromhex(call.data.removeprefix("0x"))
     return fields, _simulation.intent_of_call(call.function, fields, data, sender)
-
-
-def check_connected(connected: int, chain_id: int) -> None:
-    """Refuse a web3 on another chain than ``chain_id``, before anything is signed.
-
-    Raises:
-        InvalidInputError: ``web3`` is connected to chain ``connected``.
-    """
-    from .errors import InvalidInputError
-
-    if connected != chain_id:
-        raise InvalidInputError("web3", f"is connected to chain {connected}, not {chain_id}")

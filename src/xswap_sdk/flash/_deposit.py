@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from .._chain_steps import check_connected
 from .._lazy import require
 from .._models import check_argument
 from .._simulation import Intent, deposit_intent
@@ -214,19 +215,6 @@ def deposit_target(
     return DepositTarget(pinned.gateway_wallet, pinned.usdc, chain.usdc.version, chain_id)
 
 
-def check_web3_chain(connected: int, plan: DepositPlan) -> None:
-    """Refuse a deposit through web3 connected (``eth_chainId``) to another chain than
-    the plan's, before anything is signed or sent.
-
-    Raises:
-        InvalidInputError: the chains differ.
-    """
-    if connected != plan.chain_id:
-        raise InvalidInputError(
-            "web3", f"is connected to chain {connected}, not chain_id {plan.chain_id}"
-        )
-
-
 def check_prepared(
     transaction: DepositTransaction, plan: DepositPlan, target: DepositTarget | None = None
 ) -> DepositTransaction:
@@ -244,7 +232,7 @@ def check_prepared(
         UnsafePayloadError: the transaction or its permit names another contract, owner
             or amount than the target and the plan.
     """
-    check_web3_chain(transaction.chain_id, plan)
+    check_connected(transaction.chain_id, plan.chain_id)
     if target is None:
         return transaction
     permit = transaction.permit

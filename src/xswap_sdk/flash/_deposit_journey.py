@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .._chain_steps import ChainIO, attention, mined, need, send
+from .._chain_steps import ChainIO, attention, mined, on_chain, send
 from .._clock import Clock
 from .._flow import Begin, Call, Chain, Flow, Record
 from .._polling import check_wait_arguments
@@ -35,7 +35,7 @@ from ..journal import Journey
 from ..registry import FINALITY_SECONDS, Registry
 from . import _operations as operations
 from ._balance import balance_on, wait_for_balance
-from ._deposit import DepositPlan, DepositResult, DepositTarget, check_web3_chain, deposit_target
+from ._deposit import DepositPlan, DepositResult, DepositTarget, deposit_target
 
 __all__ = [
     "KIND",
@@ -124,8 +124,7 @@ def deposit_journey(
 ) -> Flow[DepositResult]:
     """The ``deposit`` journey of ``plan``, sent with ``steps`` (see the module)."""
     journey_id = yield Begin(KIND, {"plan": _plan_data(plan), "wait": _wait_data(wait)})
-    connected = yield Chain(need(steps.io.chain_id, "chain_id"))
-    check_web3_chain(connected, plan)
+    yield from on_chain(steps.io, plan.chain_id)
     target, transaction = yield from prepared_deposit(plan, steps.prepare, registry=registry)
     fields = transaction.to_transaction()
     simulated = yield Chain(lambda: steps.simulate(fields, target))

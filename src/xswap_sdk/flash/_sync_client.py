@@ -17,6 +17,7 @@ from pydantic import SecretStr
 
 from .. import _resume as resumes
 from .. import _sync_web3 as web3io
+from .._chain_steps import check_connected
 from .._clock import SYSTEM_CLOCK, Clock
 from .._flow import Flow
 from .._framing import BareJSON
@@ -886,11 +887,8 @@ class FlashClient(SyncAPIClient):
             if web3 is not None:
                 # A node of another chain would have no receipt: that is no answer.
                 chain_id = deposit_journeys.journaled_chain(journey)
-                connected = web3io.chain_id(web3)
-                if chain_id is not None and connected != chain_id:
-                    raise InvalidInputError(
-                        "web3", f"is connected to chain {connected}, not the deposit's {chain_id}"
-                    )
+                if chain_id is not None:
+                    check_connected(web3io.chain_id(web3), chain_id)
                 io = web3io.chain_io(web3, None)
             flow = deposit_journeys.resume_deposit(journey, io, clock=self.clock)
             return resumes.finish(self.journal, journey, self._transport.run(flow, options))

@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from .._async_web3 import call_transaction, check_connected
-from .._chain_steps import ChainIO, attention, broadcast, mined, need, send
+from .._async_web3 import call_transaction
+from .._chain_steps import ChainIO, attention, broadcast, mined, need, on_chain, send
 from .._flow import Begin, Chain, Flow, Record
 from ..journal import Journey
 from ..signing.calls import ContractCall
@@ -39,8 +39,7 @@ def call_journey(
 ) -> Flow[SentCall]:
     """The ``call`` journey of ``call``, sent by ``sender`` through ``io``."""
     fields, intent = call_transaction(call, sender)
-    connected = yield Chain(need(io.chain_id, "chain_id"))
-    check_connected(int(connected), call.chain_id)
+    yield from on_chain(io, call.chain_id)
     journey_id = yield Begin(
         KIND, {"call": call.model_dump(mode="json"), "sender": sender, "simulate": simulate}
     )
@@ -69,7 +68,7 @@ def resume_call(journey: Journey, io: ChainIO | None) -> Flow[SentCall | None]:
         return None
     call = ContractCall.model_validate(journey.arguments["call"])
     if io is not None:
-        check_connected(int((yield Chain(need(io.chain_id, "chain_id")))), call.chain_id)
+        yield from on_chain(io, call.chain_id)
     yield Begin(KIND, {"from": journey.state}, resume=journey.id)
     verified = journey.last("verified")
     simulation = verified.data.get("simulation") if verified is not None else None

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .._async_web3 import call_transaction, check_connected
-from .._chain_steps import ChainIO, send
+from .._async_web3 import call_transaction
+from .._chain_steps import ChainIO, need, on_chain, send
 from .._flow import Begin, Chain, Flow, Record
 from .._simulation import check_simulate_option
 from ..errors import InvalidInputError
@@ -144,8 +144,8 @@ def mint_steps(
     journey ``running`` again (a completed transfer journey the mint is appended to)."""
     call = result.mint_call(plan.chain_id, registry=registry)
     fields, intent = call_transaction(call, sender)
-    assert io.simulate is not None
-    simulation = yield Chain(lambda: io.simulate(sender, [intent], plan.simulate))  # type: ignore[misc]
+    check = need(io.simulate, "simulate")
+    simulation = yield Chain(lambda: check(sender, [intent], plan.simulate))
     yield Record(
         "verified",
         data={
@@ -188,8 +188,7 @@ def mint_journey(
 ) -> Flow[MintResult]:
     """``GatewayClient.mint``: the mint of ``result``, appended to its ``transfer``
     journey ``continues`` (in the client's journal), else a ``mint`` journey."""
-    assert io.chain_id is not None
-    check_connected(int((yield Chain(io.chain_id))), plan.chain_id)
+    yield from on_chain(io, plan.chain_id)
     # Checked before the journey starts: a refused attestation leaves nothing to resume.
     result.mint_call(plan.chain_id, registry=registry)
     if continues is not None:

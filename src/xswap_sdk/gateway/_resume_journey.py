@@ -13,9 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from .._async_web3 import check_connected
-from .._chain_steps import ChainIO, broadcast, mined
-from .._flow import Begin, Call, Chain, Flow, Record
+from .._chain_steps import ChainIO, broadcast, mined, on_chain
+from .._flow import Begin, Call, Flow, Record
 from .._operation import parser
 from .._resume import position, resend
 from ..errors import BadRequestError, InvalidInputError, XSwapError
@@ -281,8 +280,7 @@ def _resume_mint(
     )
     io = context.io
     if io is not None:
-        assert io.chain_id is not None
-        check_connected(int((yield Chain(io.chain_id))), chain_id)
+        yield from on_chain(io, chain_id)
     reopen = journey.state in ("completed", "failed")
     sent = _chain_steps_of(journey, "broadcast")
     signed = _chain_steps_of(journey, "signed")

@@ -17,9 +17,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .._async_web3 import check_connected
-from .._chain_steps import ChainIO
-from .._flow import Begin, Chain, Flow, Record
+from .._chain_steps import ChainIO, on_chain
+from .._flow import Begin, Flow, Record
 from .._journey import request_data
 from .._models import check_argument
 from .._requote import again, check_requote, offer
@@ -151,8 +150,7 @@ def send_transfer(
     if plan.mint is not None:
         # Before anything is signed: a mint on another chain would burn unminted.
         assert io is not None
-        assert io.chain_id is not None
-        check_connected(int((yield Chain(io.chain_id))), plan.mint.chain_id)
+        yield from on_chain(io, plan.mint.chain_id)
     journey_id: str | None = yield Begin(TRANSFER_KIND, plan.data(), resume=journey)
     requoted = 0
     while True:

@@ -19,6 +19,7 @@ from .. import _resume as resumes
 from .. import _simulation as simulation
 from .._async_base_client import AsyncAPIClient
 from .._cache import DEFAULT_CHAIN_LIST_TTL, ChainListCache
+from .._chain_steps import check_connected
 from .._clock import SYSTEM_CLOCK, Clock
 from .._flow import Call, Flow
 from .._framing import CodeEnvelope
@@ -1150,7 +1151,7 @@ class AsyncRoutingClient(AsyncAPIClient):
         if not isinstance(chain_id, int) or not isinstance(owner, str):
             raise InvalidInputError("journey_id", f"journey {journey.id} has no route plan")
         if web3 is not None:
-            execution.check_connected_chain(await web3io.async_chain_id(web3), chain_id)
+            check_connected(await web3io.async_chain_id(web3), chain_id)
 
         def status(tx_hash: str) -> Call[TransactionStatus]:
             return Call(operations.get_status(self.paths, tx_hash, chain_id, owner))

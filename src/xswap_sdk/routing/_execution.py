@@ -68,7 +68,6 @@ __all__ = [
     "ROUTE_EXPIRED",
     "TX_EXPIRED",
     "check_built_best_path",
-    "check_connected_chain",
     "check_expiry",
     "check_not_worse",
     "check_route_expiry",
@@ -321,16 +320,6 @@ def check_built_best_path(built: BuiltPath, request: BuildBestPathRequest) -> Bu
             "route.minAmountOut", expected=f"at most the quoted output {out}", received=least
         )
     return built
-
-
-def check_connected_chain(connected: int, chain_id: int) -> None:
-    """Refuse a web3 connected to another chain than the route's source chain.
-
-    Raises:
-        InvalidInputError: the chains differ.
-    """
-    if connected != chain_id:
-        raise InvalidInputError("web3", f"is connected to chain {connected}, not {chain_id}")
 
 
 def check_transaction(

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from .. import _simulation as simulation
-from .._chain_steps import ChainIO, attention, mined, need, send
+from .._chain_steps import ChainIO, attention, mined, need, on_chain, send
 from .._clock import Clock
 from .._flow import Begin, Call, Chain, Flow, Record
 from .._requote import again, offer
@@ -120,8 +120,7 @@ def route_journey(run: RouteRun, io: ChainIO) -> Flow[RouteExecution]:
             "expected_seconds": _expected(plan),
         },
     )
-    connected = yield Chain(need(io.chain_id, "chain_id"))
-    execution.check_connected_chain(int(connected), plan.chain_id)
+    yield from on_chain(io, plan.chain_id)
     contract = yield from run.contract()
     checked = yield from _verified(run, io, contract)
     allowance = checked.allowance

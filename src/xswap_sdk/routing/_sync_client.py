@@ -18,6 +18,7 @@ from .. import _resume as resumes
 from .. import _simulation as simulation
 from .. import _sync_web3 as web3io
 from .._cache import DEFAULT_CHAIN_LIST_TTL, ChainListCache
+from .._chain_steps import check_connected
 from .._clock import SYSTEM_CLOCK, Clock
 from .._flow import Call, Flow
 from .._framing import CodeEnvelope
@@ -1136,7 +1137,7 @@ class RoutingClient(SyncAPIClient):
         if not isinstance(chain_id, int) or not isinstance(owner, str):
             raise InvalidInputError("journey_id", f"journey {journey.id} has no route plan")
         if web3 is not None:
-            execution.check_connected_chain(web3io.chain_id(web3), chain_id)
+            check_connected(web3io.chain_id(web3), chain_id)
 
         def status(tx_hash: str) -> Call[TransactionStatus]:
             return Call(operations.get_status(self.paths, tx_hash, chain_id, owner))
