@@ -14,8 +14,8 @@ from __future__ import annotations
 import dataclasses
 import os
 import socket
-from collections.abc import Mapping
-from typing import Any, Final
+from collections.abc import Container, Iterator, Mapping
+from typing import Any, Final, TypeVar
 
 from ._flow import Begin
 from ._logging import logger
@@ -30,6 +30,7 @@ __all__ = [
     "STUCK_FACTOR",
     "JourneyLog",
     "end_state",
+    "journaled",
     "owner",
     "request_data",
 ]
@@ -60,6 +61,24 @@ def request_data(operation: Operation[Any]) -> dict[str, Any]:
         "params": [list(pair) for pair in operation.params or []],
         "body": operation.json,
     }
+
+
+T = TypeVar("T")
+
+
+def journaled(value: object, keys: Container[str], kind: type[T]) -> Iterator[T]:
+    """Every ``kind`` value a step's data holds under one of ``keys``, at any depth
+    (a journaled request body or answer nests them), in order; never a ``bool`` for an
+    ``int``."""
+    if isinstance(value, Mapping):
+        for name, item in value.items():
+            if name in keys and isinstance(item, kind) and not isinstance(item, bool):
+                yield item
+            else:
+                yield from journaled(item, keys, kind)
+    elif isinstance(value, list):
+        for item in value:
+            yield from journaled(item, keys, kind)
 
 
 def end_state(exc: BaseException) -> JourneyState | None:

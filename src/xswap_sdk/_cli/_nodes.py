@@ -133,6 +133,7 @@ def journey_chains(journey: Journey) -> tuple[int, ...]:
     chain, a ``deposit``'s chain, a ``transfer``'s (or ``mint``'s) destination, from the
     destination domain of its journaled burn intents (the mainnet and the testnet chain
     of that domain: the node's own chain id tells them apart). Empty for the others."""
+    from .._journey import journaled
     from ..registry import DEFAULT_REGISTRY
 
     args = journey.arguments
@@ -151,7 +152,7 @@ def journey_chains(journey: Journey) -> tuple[int, ...]:
     if journey.kind in ("transfer", "mint"):
         found: list[int] = []
         for step in journey.steps:
-            for domain in _walk(step.data, _DESTINATION_DOMAIN):
+            for domain in journaled(step.data, _DESTINATION_DOMAIN, int):
                 for testnet in (False, True):
                     chain = DEFAULT_REGISTRY.by_domain(domain, testnet=testnet)
                     if chain is not None and chain.chain_id not in found:
@@ -162,15 +163,3 @@ def journey_chains(journey: Journey) -> tuple[int, ...]:
 
 def _ints(value: object) -> tuple[int, ...]:
     return (value,) if isinstance(value, int) and not isinstance(value, bool) else ()
-
-
-def _walk(value: object, keys: tuple[str, ...]) -> Iterator[int]:
-    if isinstance(value, Mapping):
-        for name, item in value.items():
-            if name in keys and isinstance(item, int) and not isinstance(item, bool):
-                yield item
-            else:
-                yield from _walk(item, keys)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _walk(item, keys)

@@ -27,7 +27,7 @@ import binascii
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Final, Literal
 
@@ -329,16 +329,6 @@ def _recorded(journey: Journey, notification_id: str) -> bool:
 def _values(journey: Journey, key: str) -> set[str]:
     """Every string journaled under ``key`` in the journey's steps, at any depth (the
     attested step keeps the transfer id inside its ``result``)."""
-    return {value for step in journey.steps for value in _walk(step.data, key)}
+    from .._journey import journaled
 
-
-def _walk(value: object, key: str) -> Iterator[str]:
-    if isinstance(value, Mapping):
-        for name, item in value.items():
-            if name == key and isinstance(item, str):
-                yield item
-            else:
-                yield from _walk(item, key)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _walk(item, key)
+    return {value for step in journey.steps for value in journaled(step.data, (key,), str)}
