@@ -158,3 +158,52 @@ async def test_a_wait_keeps_its_own_limits_and_per_call_options(flavour: str) ->
         )
     )
     assert record.status == "EXECUTED"
+
+
+# A call that waits when asked (``wait=True``) takes the same care: its ``timeout=``
+# would read as the wait's limit. Each is refused before anything is sent; with
+# ``wait=False`` the option is each request's, as for any call.
+USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
+WAITING_CALLS: list[tuple[str, str, dict[str, Any]]] = [
+    (
+        "flash",
+        "swap",
+        {
+            "input_amount": 1_000_000,
+            "output_token": "0x82aF49447D8a07e3bd95BD0d56f35241523fBab1",
+            "chain_id": 42161,
+            "slippage": "0.5",
+        },
+    ),
+    (
+        "routing",
+        "gasless_swap",
+        {
+            "from_chain": 8453,
+            "to_chain": 42161,
+            "from_token": USDC_BASE,
+            "to_token": "0x82aF49447D8a07e3bd95BD0d56f35241523fBab1",
+            "amount": 1_000_000,
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize("flavour", ["sync", "async"])
+@pytest.mark.parametrize(("service", "method", "kwargs"), WAITING_CALLS)
+async def test_a_call_that_waits_refuses_timeout_before_sending(
+    flavour: str, service: str, method: str, kwargs: dict[str, Any]
+) -> None:
+    from xswap_sdk.testing import TEST_SIGNER
+
+    with Sandbox() as sandbox:
+        prefix = "" if flavour == "sync" else "async_"
+        client = getattr(sandbox, f"{prefix}{service}_client")()
+        call = getattr(client, method)
+        with pytest.raises(errors.InvalidInputError) as info:
+            await resolve(call(TEST_SIGNER, **kwargs, wait=True, timeout=30))
+        assert sandbox.requests.select(service, "POST") == []
+        assert sandbox.requests.select(service, "GET") == []
+    assert info.value.argument == "timeout"
+    assert "pass wait_timeout=" in str(info.value)
+    assert "with_options(timeout=" in str(info.value)

@@ -27,7 +27,7 @@ from ._operation import Operation
 from ._options import RequestOptions, WaitOptions, check_seconds
 from .errors import DeadlineExceededError, InvalidInputError, WaitTimeoutError, XSwapError
 
-__all__ = ["check_wait_arguments", "poll", "wait_options"]
+__all__ = ["call_options", "check_wait_arguments", "poll", "wait_options"]
 
 T = TypeVar("T")
 
@@ -63,6 +63,15 @@ def wait_options(options: WaitOptions, *, limit: str = "wait_timeout") -> Reques
         )
     # The same keys as RequestOptions, less one.
     return options  # type: ignore[return-value]
+
+
+def call_options(options: RequestOptions, *, wait: object) -> RequestOptions:
+    """The per-call options of a call that may wait (``wait=True``): refused like a
+    wait's (`wait_options`) when it waits, since ``timeout=`` would read as the wait's
+    limit; as they are otherwise."""
+    if wait is True:
+        return wait_options(options)
+    return options
 
 
 def poll(

@@ -238,6 +238,7 @@ async def test_a_deposit_stopped_while_waiting_resumes_its_wait_without_sending(
         ({"wait": True, "wait_timeout": -1}, "wait_timeout"),
         ({"wait": True, "poll_interval": 0}, "poll_interval"),
         ({"wait": True, "relayer": object()}, "wait"),  # follow a relayed one yourself
+        ({"wait": True, "timeout": 5}, "timeout"),  # the wait's limit is wait_timeout
     ],
 )
 async def test_bad_wait_arguments_are_refused_before_any_io(

@@ -282,7 +282,9 @@ async def test_a_declined_new_transaction_is_never_signed(
 @pytest.mark.parametrize(
     ("arguments", "name"),
     [({"requote": -1}, "requote"), ({"requote": 6}, "requote"), ({"requote": False}, "requote"),
-     ({"requote": "1"}, "requote"), ({"accept_quote": "yes"}, "accept_quote")],
+     ({"requote": "1"}, "requote"), ({"accept_quote": "yes"}, "accept_quote"),
+     # A route waits by default: timeout= would read as the wait's limit.
+     ({"timeout": 30}, "timeout")],
 )  # fmt: skip
 async def test_requote_arguments_are_checked_before_any_io(
     sb: Sandbox, kind: str, web3: Any, arguments: dict[str, Any], name: str

@@ -38,7 +38,7 @@ from .._options import (
     check_credential,
 )
 from .._pagination import PageWalk, walk_pages
-from .._polling import wait_options
+from .._polling import call_options, wait_options
 from .._simulation import check_simulate_option
 from .._slippage import check_slippage
 from ..errors import InvalidInputError
@@ -792,7 +792,10 @@ class AsyncFlashClient(AsyncAPIClient):
             accept_quote: called with each new quote (not the first) after its checks;
                 returning ``False`` refuses it with `QuoteRejectedError`, nothing
                 signed.
-            wait: poll the history until the swap completed or failed.
+            wait: poll the history until the swap completed or failed. When waiting,
+                ``timeout=`` is refused (it would read as the wait's limit,
+                ``wait_timeout``): set each request's timeout with
+                ``client.with_options(timeout=...)``.
             wait_timeout: seconds to wait with ``wait=True``.
             poll_interval: seconds between history reads with ``wait=True``.
             **options: per-call options for each call (`RequestOptions`): ``timeout``,
@@ -815,6 +818,7 @@ class AsyncFlashClient(AsyncAPIClient):
                 still complete).
             LoginError: the login failed.
         """
+        options = call_options(options, wait=wait)
         plan = swaps.plan_swap(
             signer,
             input_amount=input_amount,
@@ -1015,7 +1019,9 @@ class AsyncFlashClient(AsyncAPIClient):
                 minutes on Ethereum and the rollups settling on it
                 (`xswap_sdk.registry.FINALITY_SECONDS`), the time the journey's "slow"
                 and "stuck" events are measured against. The balance is read from the
-                swap backend.
+                swap backend. When waiting, ``timeout=`` is refused (it would read as
+                the wait's limit, ``wait_timeout``): set each request's timeout with
+                ``client.with_options(timeout=...)``.
             wait_timeout: seconds to keep waiting for it (default 1800).
             poll_interval: seconds between two balance reads (default 10).
             **options: per-call options for each request (`RequestOptions`): ``timeout``,
@@ -1037,6 +1043,7 @@ class AsyncFlashClient(AsyncAPIClient):
                 it may still: resume the journey or wait for the balance, never deposit
                 again.
         """
+        options = call_options(options, wait=wait)
         simulate = check_simulate_option(simulate)
         waiting = deposit_journeys.check_wait(wait, wait_timeout, poll_interval, relayer)
         flavour: dict[str, Any] = {"web3_type": "AsyncWeb3", "relayer_type": AsyncRelayerClient}

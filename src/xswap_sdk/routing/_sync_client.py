@@ -32,7 +32,7 @@ from .._options import (
     TimeoutTypes,
     WaitOptions,
 )
-from .._polling import wait_options
+from .._polling import call_options, wait_options
 from .._requote import check_requote
 from .._simulation import check_simulate_option
 from .._sync_base_client import SyncAPIClient
@@ -934,7 +934,9 @@ class RoutingClient(SyncAPIClient):
             include_providers: only use these providers.
             exclude_providers: never use these providers.
             wait: poll until the swap executed (default ``False``: return once it is
-                submitted).
+                submitted). When waiting, ``timeout=`` is refused (it would read as
+                the wait's limit, ``wait_timeout``): set each request's timeout with
+                ``client.with_options(timeout=...)``.
             wait_timeout: seconds to keep polling when waiting (default 900).
             poll_interval: seconds between status requests (default 5).
             is_done: your own test of a status record, when waiting.
@@ -969,6 +971,7 @@ class RoutingClient(SyncAPIClient):
             SwapFailedError: the submission or the status says ``failed``.
             WaitTimeoutError: waiting ran out of time; the swap may still complete.
         """
+        options = call_options(options, wait=wait)
         flow = gasless.gasless_swap(
             self.paths,
             signer,
@@ -1053,7 +1056,10 @@ class RoutingClient(SyncAPIClient):
                 ``web3`` extra).
             approve: when the allowance is short, approve exactly the route's amount
                 first (default ``False``: refuse instead, sending nothing).
-            wait: poll `wait_for_status` once sent (default ``True``).
+            wait: poll `wait_for_status` once sent (default ``True``). When waiting,
+                ``timeout=`` is refused (it would read as the wait's limit,
+                ``wait_timeout``): set each request's timeout with
+                ``client.with_options(timeout=...)``.
             wait_timeout: seconds to keep polling when waiting (default 900).
             poll_interval: seconds between status requests (default 5).
             is_done: your own test of a status record, when waiting.
@@ -1090,6 +1096,7 @@ class RoutingClient(SyncAPIClient):
                 says ``failed``.
             WaitTimeoutError: waiting ran out of time; the transfer may still land.
         """
+        options = call_options(options, wait=wait)
         plan = execution.plan_execution(signer, route, web3=web3, web3_type="Web3", approve=approve)
         predicate = operations.check_wait(wait_timeout, poll_interval, is_done)
         if not isinstance(wait, bool):
