@@ -17,7 +17,7 @@ from typing import Any, Final, TypeVar
 from ._flow import Flow, Record
 from .errors import InvalidInputError, QuoteRejectedError, XSwapError
 
-__all__ = ["MAX_REQUOTES", "again", "check_requote", "offer"]
+__all__ = ["MAX_REQUOTES", "again", "check_requote", "offer", "restart_limit"]
 
 T = TypeVar("T")
 
@@ -91,3 +91,13 @@ def again(
     reason = getattr(exc, "rule", None) or str(exc)
     yield Record("requoted", data={"reason": reason, **(data or {}), "attempt": attempt + 1})
     return attempt + 1
+
+
+def restart_limit(started: Mapping[str, Any]) -> int:
+    """The ``requote`` limit of a journey run again from its start after a crash (its
+    ``started`` data): its own, unless its caller gave an ``accept_quote`` hook, which
+    a journal cannot keep: then none, so that no new quote is signed unseen by it."""
+    if started.get("accept_quote"):
+        return 0
+    limit = started.get("requote", 0)
+    return limit if isinstance(limit, int) and 0 <= limit <= MAX_REQUOTES else 0

@@ -14,6 +14,7 @@ import pytest
 from xswap_sdk import errors
 from xswap_sdk.journal import SQLiteJournal, StepEvent
 from xswap_sdk.routing import GaslessQuote
+from xswap_sdk.routing._permit2 import PERMIT_EXPIRED
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.testing import TEST_SIGNER
 
@@ -236,3 +237,34 @@ async def test_a_resumed_swap_stopped_before_signing_runs_again_with_its_requote
     assert counts(sb) == (3, 1)
     steps = [s.step for s in resumed.journey.steps]
     assert steps.count("requoted") == 1
+
+
+async def test_a_resumed_swap_that_had_a_hook_never_signs_a_new_quote_unseen_by_it(
+    sb: Sandbox, kind: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Crash(BaseException):
+        """The process dies right after the first quote arrived."""
+
+    def crash(event: StepEvent) -> None:
+        if event.step == "quoted":
+            raise Crash
+
+    path = tmp_path / "j.db"
+    routing = _client(sb, kind, journal=path, on_step=crash)
+    with pytest.raises(Crash):
+        await resolve(
+            routing.gasless_swap(TEST_SIGNER, **SWAP, requote=1, accept_quote=lambda q: True)
+        )
+    [journey] = SQLiteJournal(path).journeys()
+    assert journey.arguments["accept_quote"] is True
+    monkeypatch.setenv("XSWAP_PRIVATE_KEY", "0x" + TEST_SIGNER.key.hex().removeprefix("0x"))
+    # A journal cannot keep the hook: the run again may not re-quote without it.
+    fresh = _client(sb, kind, journal=path, on_response=expiring(sb))
+    with pytest.raises(errors.QuoteRejectedError) as expired:
+        await resolve(fresh.resume(journey.id))
+    assert expired.value.argument == PERMIT_EXPIRED
+    after = SQLiteJournal(path).journey(journey.id)
+    assert after is not None
+    assert after.state == "failed"
+    assert counts(sb) == (2, 0)  # the crashed run's quote, the run again's; nothing sent
+    assert "requoted" not in [s.step for s in after.steps]

@@ -39,6 +39,7 @@ from .._options import (
 )
 from .._pagination import PageWalk, walk_pages
 from .._polling import call_options, wait_options
+from .._requote import restart_limit
 from .._simulation import check_simulate_option
 from .._slippage import check_slippage
 from ..errors import InvalidInputError
@@ -935,7 +936,7 @@ class AsyncFlashClient(AsyncAPIClient):
                 max_slippage=self._max_slippage,
                 unsafe_trust_service_parties=self._unsafe_trust_service_parties,
                 unsafe_trust_router_output=self._unsafe_trust_router_output,
-                requote=int(args.get("requote", 0)),
+                requote=restart_limit(args),
             )
             return (yield from swaps.swap(plan, clock=self.clock, journey=journey.id))
 

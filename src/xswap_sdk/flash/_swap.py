@@ -486,6 +486,7 @@ def _plan_data(plan: SwapPlan) -> dict[str, Any]:
         "min_amount_out": plan.min_amount_out,
         "max_total_fee": plan.max_total_fee,
         "requote": plan.requote,
+        "accept_quote": plan.accept_quote is not None,
         "wait": plan.wait,
         "wait_timeout": plan.wait_timeout,
         "poll_interval": plan.poll_interval,

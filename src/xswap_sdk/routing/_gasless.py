@@ -36,7 +36,7 @@ from .._journey import request_data
 from .._logging import logger
 from .._models import check_argument
 from .._operation import Operation, parser
-from .._requote import again, check_requote, offer
+from .._requote import again, check_requote, offer, restart_limit
 from .._resume import ResumeSpec, resend
 from ..errors import (
     APIError,
@@ -370,6 +370,7 @@ def _run(
             "wait_timeout": wait_timeout,
             "poll_interval": poll_interval,
             "requote": verification.requote,
+            "accept_quote": verification.accept_quote is not None,
         },
         resume=journey,
     )
@@ -505,7 +506,7 @@ def resume_spec(
             chains_key,
             args.get("min_amount_out"),
             False,
-            int(args.get("requote", 0)),
+            restart_limit(args),
         )
 
         def restart() -> Flow[GaslessSwapResult]:
