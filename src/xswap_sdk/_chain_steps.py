@@ -13,11 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._flow import Chain, Flow, Record
 from ._web3_support import checked_receipt
 from .errors import InvalidInputError
+
+if TYPE_CHECKING:
+    from .journal import Journey
 
 __all__ = [
     "ChainIO",
@@ -29,6 +32,7 @@ __all__ = [
     "need",
     "on_chain",
     "send",
+    "settled",
 ]
 
 
@@ -145,3 +149,21 @@ def attention(what: str) -> Flow[None]:
         },
         state="needs_attention",
     )
+
+
+def settled(journey: Journey, io: ChainIO | None, what: str) -> Flow[str | None]:
+    """The hash of ``journey``'s ``what`` transaction, which may have been broadcast,
+    once the chain has it: journaled ``confirmed``, else its receipt read through ``io``
+    (`mined`). ``None`` when neither can say, the journey marked needs attention
+    (`attention`); nothing is signed or sent."""
+    hashes = [
+        s.data.get("tx_hash")
+        for s in journey.steps
+        if s.step in ("signed", "broadcast") and s.data.get("what") == what
+    ]
+    known = next((h for h in reversed(hashes) if isinstance(h, str)), None)
+    receipt = None if io is None else io.receipt
+    if journey.last("confirmed") is None and not (yield from mined(known, receipt, what)):
+        yield from attention(f"the {what} transaction")
+        return None
+    return known

@@ -140,12 +140,9 @@ def journey_chains(journey: Journey) -> tuple[int, ...]:
     if journey.kind == "route":
         return _ints(args.get("chain_id"))
     if journey.kind == "deposit":
-        # Its checked plan; a journey written before the plan was kept, its deposit.
-        for key in ("plan", "deposit"):
-            entry = args.get(key)
-            if isinstance(entry, Mapping):
-                return _ints(entry.get("chain_id", entry.get("chainId")))
-        return ()
+        from ..flash._deposit_journey import journaled_chain
+
+        return _ints(journaled_chain(journey))
     if journey.kind == "call":
         call = args.get("call")
         return _ints(call.get("chain_id")) if isinstance(call, Mapping) else ()

@@ -22,7 +22,6 @@ from .. import _async_web3 as web3io
 from .. import _resume as resumes
 from .._async_base_client import AsyncAPIClient
 from .._async_transport import AsyncTransport
-from .._chain_steps import check_connected
 from .._clock import SYSTEM_CLOCK, Clock
 from .._flow import Flow
 from .._framing import BareJSON
@@ -893,13 +892,7 @@ class AsyncFlashClient(AsyncAPIClient):
             self.journal, journey_id, ("swap", deposit_journeys.KIND), force=force
         )
         if journey.kind == deposit_journeys.KIND:
-            io = None
-            if web3 is not None:
-                # A node of another chain would have no receipt: that is no answer.
-                chain_id = deposit_journeys.journaled_chain(journey)
-                if chain_id is not None:
-                    check_connected(await web3io.async_chain_id(web3), chain_id)
-                io = web3io.async_chain_io(web3, None)
+            io = None if web3 is None else web3io.async_chain_io(web3, None)
             flow = deposit_journeys.resume_deposit(journey, io, clock=self.clock)
             return resumes.finish(self.journal, journey, await self._transport.run(flow, options))
         signer = self._session.signer or resumes.env_signer()
@@ -1103,17 +1096,14 @@ class AsyncFlashClient(AsyncAPIClient):
             )
         assert web3 is not None  # neither check lets a deposit without a relayer lack it
 
-        async def simulated(fields: dict[str, Any], target: deposits.DepositTarget) -> Any:
-            intent = deposits.simulated_deposit(fields, plan, target)
-            return await web3io.async_check_by_simulation(web3, plan.owner, [intent], simulate)
-
-        steps = deposit_journeys.DepositSteps(
-            prepare=prepare,
-            simulate=simulated,
-            io=web3io.async_chain_io(web3, signer),
-        )
         flow = deposit_journeys.deposit_journey(
-            plan, steps, registry=self._registry, wait=waiting, clock=self.clock
+            plan,
+            prepare,
+            web3io.async_chain_io(web3, signer),
+            simulate=simulate,
+            registry=self._registry,
+            wait=waiting,
+            clock=self.clock,
         )
         return await self._transport.run(flow, options)
 

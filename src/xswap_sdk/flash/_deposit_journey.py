@@ -26,20 +26,26 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .._chain_steps import ChainIO, attention, mined, on_chain, send
+from .._chain_steps import ChainIO, need, on_chain, send, settled
 from .._clock import Clock
 from .._flow import Begin, Call, Chain, Flow, Record
 from .._polling import check_wait_arguments
 from ..errors import InvalidInputError
 from ..journal import Journey
 from ..registry import FINALITY_SECONDS, Registry
+from ..simulation import SimulateOption
 from . import _operations as operations
 from ._balance import balance_on, wait_for_balance
-from ._deposit import DepositPlan, DepositResult, DepositTarget, deposit_target
+from ._deposit import (
+    DepositPlan,
+    DepositResult,
+    DepositTarget,
+    deposit_target,
+    simulated_deposit,
+)
 
 __all__ = [
     "KIND",
-    "DepositSteps",
     "DepositWait",
     "check_wait",
     "deposit_journey",
@@ -58,23 +64,6 @@ class DepositWait:
 
     timeout: float
     interval: float
-
-
-@dataclass(frozen=True, slots=True)
-class DepositSteps:
-    """The web3 helpers a deposit runs with, bound by its client method (async ones
-    return awaitables: see `xswap_sdk._flow.Chain`).
-
-    Attributes:
-        prepare: target -> the checked deposit transaction, its permit or authorization
-            signed.
-        simulate: (transaction fields, target) -> the `Simulation`, or ``None``.
-        io: the transaction's signing, broadcast and receipt helpers.
-    """
-
-    prepare: Callable[[DepositTarget], Any]
-    simulate: Callable[[dict[str, Any], DepositTarget], Any]
-    io: ChainIO
 
 
 def check_wait(
@@ -116,25 +105,31 @@ def prepared_deposit(
 
 def deposit_journey(
     plan: DepositPlan,
-    steps: DepositSteps,
+    prepare: Callable[[DepositTarget], Any],
+    io: ChainIO,
     *,
+    simulate: SimulateOption,
     registry: Registry,
     wait: DepositWait | None,
     clock: Clock,
 ) -> Flow[DepositResult]:
-    """The ``deposit`` journey of ``plan``, sent with ``steps`` (see the module)."""
+    """The ``deposit`` journey of ``plan`` (see the module): ``prepare`` (bound by the
+    client method; async in an async client) makes the checked transaction for a
+    target, its permit or authorization signed; ``io`` reads, simulates and sends."""
     journey_id = yield Begin(KIND, {"plan": _plan_data(plan), "wait": _wait_data(wait)})
-    yield from on_chain(steps.io, plan.chain_id)
-    target, transaction = yield from prepared_deposit(plan, steps.prepare, registry=registry)
+    yield from on_chain(io, plan.chain_id)
+    target, transaction = yield from prepared_deposit(plan, prepare, registry=registry)
     fields = transaction.to_transaction()
-    simulated = yield Chain(lambda: steps.simulate(fields, target))
+    intent = simulated_deposit(fields, plan, target)
+    check = need(io.simulate, "simulate")
+    simulated = yield Chain(lambda: check(plan.owner, [intent], simulate))
     result = DepositResult(transaction=transaction, chain_id=plan.chain_id, simulation=simulated)
     at_least = None
     if wait is not None:
         # What the balance must reach: what it is now, and the deposit.
         at_least = (yield from balance_on(plan.owner, plan.chain_id)) + plan.amount
     yield Record("prepared", data={"deposit": result, "at_least": at_least})
-    tx_hash = yield from send(steps.io, fields, "deposit", confirm=wait is not None)
+    tx_hash = yield from send(io, fields, "deposit", confirm=wait is not None)
     result = result.model_copy(update={"tx_hash": tx_hash, "journey_id": journey_id})
     if wait is None or at_least is None:
         return result
@@ -199,10 +194,13 @@ def resume_deposit(
     """Resume a ``deposit`` journey by the rules of the module docstring."""
     if journey.state in ("completed", "failed"):
         return None
+    chain_id = journaled_chain(journey)
+    if io is not None and chain_id is not None:
+        # A node of another chain would have no receipt: that is no answer.
+        yield from on_chain(io, chain_id)
     yield Begin(KIND, {"from": journey.state}, resume=journey.id)
-    broadcast = [s.data for s in journey.steps if s.step == "broadcast"]
     result = _journaled_result(journey)
-    if not broadcast or result is None:
+    if journey.last("broadcast") is None or result is None:
         yield Record(
             "failed",
             "not_sent",
@@ -210,15 +208,9 @@ def resume_deposit(
             state="failed",
         )
         return None
-    known = next(
-        (d["tx_hash"] for d in reversed(broadcast) if isinstance(d.get("tx_hash"), str)), None
-    )
-    if journey.last("broadcast", "ok") is None or journey.last("confirmed") is None:
-        found = yield from mined(known, None if io is None else io.receipt, "deposit")
-        if not found:
-            yield from attention("the deposit transaction")
-            return None
-    assert known is not None
+    known = yield from settled(journey, io, "deposit")
+    if known is None:
+        return None
     result = result.model_copy(update={"tx_hash": known, "journey_id": journey.id})
     return (yield from _resumed_wait(journey, result, known, clock))
 

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from .._async_web3 import call_transaction
-from .._chain_steps import ChainIO, attention, broadcast, mined, need, on_chain, send
+from .._chain_steps import ChainIO, broadcast, need, on_chain, send, settled
 from .._flow import Begin, Chain, Flow, Record
 from ..journal import Journey
 from ..signing.calls import ContractCall
@@ -74,14 +74,9 @@ def resume_call(journey: Journey, io: ChainIO | None) -> Flow[SentCall | None]:
     simulation = verified.data.get("simulation") if verified is not None else None
     sent, signed = _steps(journey, "broadcast"), _steps(journey, "signed")
     if sent:
-        hashes = [d.get("tx_hash") for d in signed + sent]
-        known = next((h for h in reversed(hashes) if isinstance(h, str)), None)
-        if journey.last("confirmed") is None:
-            found = yield from mined(known, None if io is None else io.receipt, call.function)
-            if not found:
-                yield from attention(f"the {call.function} transaction")
-                return None
-        assert known is not None
+        known = yield from settled(journey, io, call.function)
+        if known is None:
+            return None
         return (yield from _done(call, known, journey.id, simulation))
     if not signed:
         yield Record(
