@@ -37,7 +37,7 @@ from .._models import LenientInt, WireModel
 from ..errors import InvalidInputError, WebhookSignatureError
 
 if TYPE_CHECKING:
-    from ..journal import JournalArg, Journey, JourneyState
+    from ..journal import Journal, JournalArg, Journey, JourneyState
 
 __all__ = [
     "NOTIFICATION_TYPES",
@@ -279,10 +279,18 @@ def advance_journeys(journal: JournalArg, notification: WebhookNotification) -> 
         )
     if journal is None:
         raise InvalidInputError("journal", "must be a path (str or os.PathLike) or a Journal")
-    from ..journal import open_journal
+    from ..journal import SQLiteJournal, open_journal
 
     opened = open_journal(journal, {})
     assert opened is not None
+    try:
+        return _advance(opened, notification)
+    finally:
+        if opened is not journal and isinstance(opened, SQLiteJournal):
+            opened.close()  # opened here, from a path: closed here
+
+
+def _advance(journal: Journal, notification: WebhookNotification) -> list[str]:
     advances = _ADVANCES.get(str(notification.notification_type))
     if advances is None:
         return []
@@ -299,7 +307,7 @@ def advance_journeys(journal: JournalArg, notification: WebhookNotification) -> 
         "timestamp": str(notification.timestamp),
     }
     advanced: list[str] = []
-    for journey in opened.journeys():
+    for journey in journal.journeys():
         if journey.kind not in kinds or _recorded(journey, notification.notification_id):
             continue
         hashes = {h.lower() for h in _values(journey, "tx_hash")}
@@ -313,7 +321,7 @@ def advance_journeys(journal: JournalArg, notification: WebhookNotification) -> 
         ):
             continue
         state: JourneyState | None = "completed" if journey.state in _WAITING else None
-        opened.record(journey.id, step, "ok", data, state=state)
+        journal.record(journey.id, step, "ok", data, state=state)
         advanced.append(journey.id)
     return advanced
 
