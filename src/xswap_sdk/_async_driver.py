@@ -12,6 +12,7 @@ every step to are in ``xswap_sdk._journey``. Journal writes run off the event lo
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
@@ -36,6 +37,7 @@ from ._journey import (
     warn_unwritten,
 )
 from ._options import RequestOptions
+from ._policy_scope import APPROVED
 from ._transport import Answer, async_settle, emit
 from .errors import (
     InvalidInputError,
@@ -70,8 +72,22 @@ class AsyncDriver:
 
     async def drive(self, begin: Begin, resumption: Resumption | None) -> Any:
         """Start (or resume) the journey of ``begin`` and run the flow to its end."""
-        run = await self._begin(begin, resumption)
+        run, started = await self._begin(begin, resumption)
+        # What the signing policies let through is written with the next ``signed`` step.
+        approvals = APPROVED.set(run.approved) if run.writes else None
+        try:
+            return await self._drive(run, started)
+        finally:
+            if approvals is not None:
+                APPROVED.reset(approvals)
+
+    async def _drive(self, run: JourneyRun, started: StepEvent | None) -> Any:
         flow = self.flow
+        try:
+            await self._emit(run, started)
+        except BaseException as exc:
+            await self._ended(run, exc)
+            raise
         result: Any = run.journey_id
         error: XSwapError | None = None
         while True:
@@ -100,7 +116,11 @@ class AsyncDriver:
 
     # ----------------------------------------------------------------- start and end
 
-    async def _begin(self, begin: Begin, resumption: Resumption | None) -> JourneyRun:
+    async def _begin(
+        self, begin: Begin, resumption: Resumption | None
+    ) -> tuple[JourneyRun, StepEvent | None]:
+        """The run of the journey (created in the journal, or resumed), and its first
+        event, for `_drive` to report."""
         transport = self.transport
         journal = transport.options.journal
         on_step = transport.hooks.on_step
@@ -131,8 +151,7 @@ class AsyncDriver:
                 run.add(None, "restarted", "ok", {"from_pos": restart_from(journey)})
             event = run.add(None, "resumed", "ok", note, event=True)
             await self._write(run, run.flush(), "resumed")
-            await self._emit(run, event)
-            return run
+            return run, event
         journey_id = None
         owner = None
         if journal is not None:
@@ -141,8 +160,7 @@ class AsyncDriver:
                 journal.create, begin.kind, begin_terms(begin), owner
             )
         run = JourneyRun(journal, on_step, begin.kind, journey_id, owner)
-        await self._emit(run, run.started_event(begin.terms))
-        return run
+        return run, run.started_event(begin.terms)
 
     async def _end(self, run: JourneyRun, event: StepEvent | None, state: Any) -> None:
         await self._write(run, run.flush(durable=True, state=state, release=True), "the end")
@@ -200,9 +218,11 @@ class AsyncDriver:
         if rows is not None:
             run.expect(pos, rows, step.step)
             return
-        event = run.add(
-            pos, step.step, step.status, step.data, identities=step.identities, event=True
-        )
+        data = step.data
+        if step.step == "signed" and run.approved:
+            data = {**data, "approved": [_request(r) for r in run.approved]}
+            run.approved.clear()
+        event = run.add(pos, step.step, step.status, data, identities=step.identities, event=True)
         if step.state is not None:
             if step.state not in ("running", *DONE_STATES, "needs_attention"):
                 raise TypeError(f"no journey state {step.state!r}")
@@ -538,6 +558,13 @@ class AsyncDriver:
     async def _emit(self, run: JourneyRun, event: StepEvent | None) -> None:
         if event is not None and run.on_step is not None:
             await async_settle(event, emit(run.on_step, event))
+
+
+def _request(request: Any) -> Any:
+    # Shallow: a request's details are a read-only mapping, which asdict cannot copy.
+    if dataclasses.is_dataclass(request) and not isinstance(request, type):
+        return {f.name: getattr(request, f.name) for f in dataclasses.fields(request)}
+    return request
 
 
 def _touch(run: JourneyRun) -> Callable[[], None] | None:

@@ -4,7 +4,6 @@ every other task of the loop)."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -20,4 +19,6 @@ def journal_call(call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
 
 async def async_journal_call(call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """``call(*args, **kwargs)`` in a worker thread: an async client's journal call."""
+    import asyncio  # here: a program that never journals from async code does not load it
+
     return await asyncio.to_thread(call, *args, **kwargs)

@@ -229,6 +229,7 @@ class JourneyRun:
 
     __slots__ = (
         "accepted",
+        "approved",
         "ended",
         "journal",
         "journey_id",
@@ -267,6 +268,8 @@ class JourneyRun:
         self.pos = 0
         self.pending: list[NewRow] = []
         self.accepted = False
+        # What the signing policies let through (see _policy_scope.APPROVED).
+        self.approved: list[Any] = []
         self.ended: JourneyState | None = None
         self.last_write = time.monotonic()
         # The wait being watched: (started, expected seconds, what it follows, level).

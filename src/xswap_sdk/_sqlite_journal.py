@@ -36,8 +36,8 @@ from .journal import (
     NewRow,
     Owner,
     Row,
-    check_private_file,
-    key_file_key,
+    _check_private_file,
+    _key_file_key,
 )
 
 __all__ = ["SQLiteJournal", "row_mac", "terms_mac"]
@@ -139,7 +139,7 @@ class SQLiteJournal:
         if not memory:
             created = self._create_private()
             for suffix in ("", "-wal", "-shm"):
-                check_private_file(Path(f"{self.path}{suffix}"), "journal")
+                _check_private_file(Path(f"{self.path}{suffix}"), "journal")
         try:
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -180,7 +180,7 @@ class SQLiteJournal:
         else:
             # The key file is made with the journal, or for one that holds nothing yet.
             empty = known is None and not self._has_journeys()
-            found = key_file_key(Path(f"{self.path}.key"), create=created or empty)
+            found = _key_file_key(Path(f"{self.path}.key"), create=created or empty)
             if found is None:
                 raise InvalidInputError(
                     "journal_key",

@@ -7,6 +7,7 @@ by ``scripts/unasync.py``: read and edit that file.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
@@ -31,6 +32,7 @@ from ._journey import (
     warn_unwritten,
 )
 from ._options import RequestOptions
+from ._policy_scope import APPROVED
 from ._transport import Answer, emit, settle
 from .errors import (
     InvalidInputError,
@@ -65,8 +67,22 @@ class Driver:
 
     def drive(self, begin: Begin, resumption: Resumption | None) -> Any:
         """Start (or resume) the journey of ``begin`` and run the flow to its end."""
-        run = self._begin(begin, resumption)
+        run, started = self._begin(begin, resumption)
+        # What the signing policies let through is written with the next ``signed`` step.
+        approvals = APPROVED.set(run.approved) if run.writes else None
+        try:
+            return self._drive(run, started)
+        finally:
+            if approvals is not None:
+                APPROVED.reset(approvals)
+
+    def _drive(self, run: JourneyRun, started: StepEvent | None) -> Any:
         flow = self.flow
+        try:
+            self._emit(run, started)
+        except BaseException as exc:
+            self._ended(run, exc)
+            raise
         result: Any = run.journey_id
         error: XSwapError | None = None
         while True:
@@ -95,7 +111,11 @@ class Driver:
 
     # ----------------------------------------------------------------- start and end
 
-    def _begin(self, begin: Begin, resumption: Resumption | None) -> JourneyRun:
+    def _begin(
+        self, begin: Begin, resumption: Resumption | None
+    ) -> tuple[JourneyRun, StepEvent | None]:
+        """The run of the journey (created in the journal, or resumed), and its first
+        event, for `_drive` to report."""
         transport = self.transport
         journal = transport.options.journal
         on_step = transport.hooks.on_step
@@ -126,16 +146,14 @@ class Driver:
                 run.add(None, "restarted", "ok", {"from_pos": restart_from(journey)})
             event = run.add(None, "resumed", "ok", note, event=True)
             self._write(run, run.flush(), "resumed")
-            self._emit(run, event)
-            return run
+            return run, event
         journey_id = None
         owner = None
         if journal is not None:
             owner = Owner.this_process()
             journey_id = journal_call(journal.create, begin.kind, begin_terms(begin), owner)
         run = JourneyRun(journal, on_step, begin.kind, journey_id, owner)
-        self._emit(run, run.started_event(begin.terms))
-        return run
+        return run, run.started_event(begin.terms)
 
     def _end(self, run: JourneyRun, event: StepEvent | None, state: Any) -> None:
         self._write(run, run.flush(durable=True, state=state, release=True), "the end")
@@ -193,9 +211,11 @@ class Driver:
         if rows is not None:
             run.expect(pos, rows, step.step)
             return
-        event = run.add(
-            pos, step.step, step.status, step.data, identities=step.identities, event=True
-        )
+        data = step.data
+        if step.step == "signed" and run.approved:
+            data = {**data, "approved": [_request(r) for r in run.approved]}
+            run.approved.clear()
+        event = run.add(pos, step.step, step.status, data, identities=step.identities, event=True)
         if step.state is not None:
             if step.state not in ("running", *DONE_STATES, "needs_attention"):
                 raise TypeError(f"no journey state {step.state!r}")
@@ -529,6 +549,13 @@ class Driver:
     def _emit(self, run: JourneyRun, event: StepEvent | None) -> None:
         if event is not None and run.on_step is not None:
             settle(event, emit(run.on_step, event))
+
+
+def _request(request: Any) -> Any:
+    # Shallow: a request's details are a read-only mapping, which asdict cannot copy.
+    if dataclasses.is_dataclass(request) and not isinstance(request, type):
+        return {f.name: getattr(request, f.name) for f in dataclasses.fields(request)}
+    return request
 
 
 def _touch(run: JourneyRun) -> Callable[[], None] | None:

@@ -53,6 +53,7 @@ __all__ = [
     "JournalArg",
     "JournalStep",
     "Journey",
+    "JournalKey",
     "JourneyState",
     "NewRow",
     "Owner",
@@ -527,7 +528,7 @@ class JournalKey:
 _KEY_LOCK = threading.Lock()
 
 
-def key_file_key(path: Path, *, create: bool) -> JournalKey | None:
+def _key_file_key(path: Path, *, create: bool) -> JournalKey | None:
     """The key kept in the file ``path`` (created, 0600, when ``create`` and absent).
 
     Raises:
@@ -543,12 +544,12 @@ def key_file_key(path: Path, *, create: bool) -> JournalKey | None:
                 f.write(secrets.token_hex(32) + "\n")
         if not path.exists():
             return None
-        check_private_file(path, "journal_key")
+        _check_private_file(path, "journal_key")
         text = path.read_text().strip()
     return JournalKey.from_text(text, f"the key file {path}")
 
 
-def check_private_file(path: Path, argument: str) -> None:
+def _check_private_file(path: Path, argument: str) -> None:
     """Refuse a file that is group- or world-writable or owned by another user: whoever
     can write it could plant what a resume signs and sends.
 
@@ -572,7 +573,7 @@ def check_private_file(path: Path, argument: str) -> None:
         )
 
 
-def resolve_key(key: object, environ: Mapping[str, str] | None) -> JournalKey | None:
+def _resolve_key(key: object, environ: Mapping[str, str] | None) -> JournalKey | None:
     """``journal_key=`` as a `JournalKey`, else ``XSWAP_JOURNAL_KEY``'s, else ``None``."""
     if key is not None:
         if isinstance(key, JournalKey):
@@ -604,13 +605,13 @@ def open_journal(
         if path is None:
             return None
         try:
-            return _open_path(path, resolve_key(key, env))
+            return _open_path(path, _resolve_key(key, env))
         except InvalidInputError as exc:
             if exc.argument == "journal":
                 raise InvalidInputError(JOURNAL_ENV, exc.rule) from None
             raise
     if isinstance(journal, str | os.PathLike):
-        return _open_path(journal, resolve_key(key, env))
+        return _open_path(journal, _resolve_key(key, env))
     if isinstance(journal, Journal):
         if key is not None:
             raise InvalidInputError(

@@ -30,6 +30,7 @@ __all__ = [
     "deposit_arguments",
     "deposit_with_permit_calldata",
     "permit_deposit",
+    "permit_deposit_steps",
 ]
 
 DEPOSIT_WITH_PERMIT_SELECTOR = "0x8ef59739"

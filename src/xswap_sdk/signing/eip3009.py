@@ -50,6 +50,8 @@ __all__ = [
     "sign_deposit_authorization",
     "sign_receive_authorization",
     "sign_transfer_authorization",
+    "signing_authorization",
+    "signing_deposit_authorization",
 ]
 
 DEFAULT_AUTHORIZATION_LIFETIME = 3600

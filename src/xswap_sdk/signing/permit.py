@@ -17,7 +17,13 @@ from ._fields import Uint256
 from .eip712 import domain_separator, eip712_digest, type_hash
 from .signer import Signer, signed_now, signer_address
 
-__all__ = ["DEFAULT_PERMIT_LIFETIME", "PermitSignature", "permit_typed_data", "sign_permit"]
+__all__ = [
+    "DEFAULT_PERMIT_LIFETIME",
+    "PermitSignature",
+    "permit_typed_data",
+    "sign_permit",
+    "signing_permit",
+]
 
 DEFAULT_PERMIT_LIFETIME = 3600
 """Seconds a permit stays valid when no ``deadline`` is given (the spec's one hour)."""
