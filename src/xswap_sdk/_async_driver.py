@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Callable, Mapping
+import time
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 import httpx
@@ -73,6 +74,7 @@ class AsyncDriver:
     async def drive(self, begin: Begin, resumption: Resumption | None) -> Any:
         """Start (or resume) the journey of ``begin`` and run the flow to its end."""
         run, started = await self._begin(begin, resumption)
+        del begin  # its terms may hold signatures (a request its caller signed)
         # What the signing policies let through is written with the next ``signed`` step.
         approvals = APPROVED.set(run.approved) if run.writes else None
         try:
@@ -202,7 +204,7 @@ class AsyncDriver:
         if isinstance(step, Sign):
             return await self._sign(run, step)
         if isinstance(step, Now):
-            return self._value(run, "now", lambda: self.transport.clock.time())
+            return self._value(run, "now", lambda: _now(self.transport, step))
         if isinstance(step, Random):
             return self._value(run, "random", lambda: "0x" + os.urandom(step.size).hex())
         if isinstance(step, Ask):
@@ -255,9 +257,9 @@ class AsyncDriver:
         run.may_sign(f"a new {step.what or 'payload'}")
         if isinstance(step.signer, UnavailableSigner):
             raise step.signer.missing()
-        from .signing.signer import perform_sign
+        from .signing.signer import _perform_sign
 
-        signature = perform_sign(step)
+        signature = _perform_sign(step)
         run.add(pos, "sign", "ok", {"request": digest, "value": signature, "what": step.what})
         return signature
 
@@ -290,7 +292,8 @@ class AsyncDriver:
         resend = False
         if rows is not None:
             run.expect(pos, rows, "submitted", request)
-            answered = [r for r in rows if r.step == "submitted" and r.status in ("ok", "refused")]
+            # An answer is kept with its HTTP status; only a 2xx was accepted.
+            answered = [r for r in rows if r.step == "submitted" and "status" in r.data]
             if answered:
                 run.accepted = answered[-1].status == "ok"
                 return self._replayed(operation, answered[-1])
@@ -321,8 +324,11 @@ class AsyncDriver:
             f'"clock_time":{now!r},"resend":{"true" if resend else "false"}}}'
         )
         event = run.add(pos, "submitted", "sending", data, event=True)
+        # The body holds signatures: out of this frame before the request can fail in it.
+        del body, data
         await self._write(run, run.flush(durable=True), "submitted/sending", before=True)
         await self._emit(run, event)
+        del event
         answers: list[Answer] = []
 
         async def paying(headers: Mapping[str, str]) -> None:
@@ -341,7 +347,7 @@ class AsyncDriver:
             )
         except XSwapError as exc:
             if answers and 400 <= answers[-1].status_code < 500:
-                event = _keep(run, pos, "submitted", "refused", request, answers[-1], event=True)
+                event = _keep(run, pos, "submitted", "sent", request, answers[-1], event=True)
             else:
                 event = run.add(
                     pos, "submitted", exc.sent, {"error": type(exc).__name__}, event=True
@@ -363,7 +369,10 @@ class AsyncDriver:
                 ) from exc
             raise
         run.accepted = True
-        event = _keep(run, pos, "submitted", "ok", request, answers[-1], event=True)
+        found = () if operation.identify is None else operation.identify(result)
+        event = _keep(
+            run, pos, "submitted", "ok", request, answers[-1], identities=found, event=True
+        )
         await self._write(run, run.flush(), "submitted")
         await self._emit(run, event)
         return result
@@ -417,6 +426,9 @@ class AsyncDriver:
             "tx_hash": hash_of(raw),
         }
         event = run.add(pos, "signed", "ok", data, event=True)
+        # What was signed survives the process before it can be broadcast, so that a
+        # resume sends these bytes rather than asking to sign anew.
+        await self._write(run, run.flush(), "signed")
         await self._emit(run, event)
         return fields, raw
 
@@ -567,6 +579,10 @@ def _request(request: Any) -> Any:
     return request
 
 
+def _now(transport: AsyncTransport, step: Now) -> float:
+    return time.time() if step.chain else transport.clock.time()
+
+
 def _touch(run: JourneyRun) -> Callable[[], None] | None:
     """An empty write: renews the lease."""
     journal, journey_id, owner = run.journal, run.journey_id, run.owner
@@ -587,6 +603,7 @@ def _keep(
     request: str,
     answer: Answer,
     *,
+    identities: Sequence[str] = (),
     event: bool = False,
 ) -> StepEvent | None:
     """Keep an HTTP answer as a row: its status and type, and its exact bytes."""
@@ -595,7 +612,7 @@ def _keep(
         "status": answer.status_code,
         "type": answer.headers.get("content-type"),
     }
-    return run.add(pos, step, status, data, body=answer.content, event=event)
+    return run.add(pos, step, status, data, body=answer.content, identities=identities, event=event)
 
 
 async def _call_io(step: Chain, op: str, *args: Any) -> Any:

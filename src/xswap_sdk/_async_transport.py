@@ -236,8 +236,12 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
                     return stop.value  # type: ignore[no-any-return]
                 result, error = None, None
                 if isinstance(step, Begin):
+                    # Its terms may hold signatures (a request its caller signed): the
+                    # driver gets them, and this frame keeps no reference to them.
+                    begin: list[Begin] = [step]
+                    del step
                     driver = AsyncDriver(self, flow, options)
-                    return await driver.drive(step, resumption)  # type: ignore[no-any-return]
+                    return await driver.drive(begin.pop(), resumption)  # type: ignore[no-any-return]
                 if isinstance(step, Call):
                     try:
                         result = await self.request(step.operation, options, until=step.until)
@@ -260,13 +264,13 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
         if isinstance(step, Wait):
             return await self.run(step.flow, options)
         if isinstance(step, Now):
-            return self.clock.time()
+            return time.time() if step.chain else self.clock.time()
         if isinstance(step, Random):
             return "0x" + os.urandom(step.size).hex()
         if isinstance(step, Sign):
-            from .signing.signer import perform_sign
+            from .signing.signer import _perform_sign
 
-            return perform_sign(step)
+            return _perform_sign(step)
         if isinstance(step, Ask):
             return answer_of(step)
         if isinstance(step, Chain):

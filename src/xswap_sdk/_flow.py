@@ -149,7 +149,12 @@ class Sign:
 
 @dataclass(frozen=True, slots=True)
 class Now:
-    """Step: the time, in Unix seconds by the client's clock (``clock.time()``)."""
+    """Step: the time, in Unix seconds by the client's clock (``clock.time()``); with
+    ``chain``, the machine's own clock (``time.time()``): for a deadline a chain checks
+    against its blocks' timestamps (a permit's, an authorization's), which no client
+    clock stands in for."""
+
+    chain: bool = False
 
 
 @dataclass(frozen=True, slots=True)

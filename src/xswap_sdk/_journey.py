@@ -43,6 +43,7 @@ from ._operation import Operation
 from .errors import (
     InvalidInputError,
     JourneyBusyError,
+    MissingCredentialsError,
     RestartRequiredError,
     TerminalStateError,
     WaitTimeoutError,
@@ -449,6 +450,11 @@ class JourneyRun:
         return self.add(None, step, status, data, event=True), state
 
 
+RESUME_INPUTS: Final = ("signer", "web3", "journal_key")
+"""What a resume is given besides the journey: an error about one of them is the
+resume's, and leaves the journey as it was."""
+
+
 def end_state(
     exc: BaseException, *, accepted: bool = False, resuming: bool = False
 ) -> JourneyState | None:
@@ -466,7 +472,10 @@ def end_state(
         return "needs_attention"
     if isinstance(exc, WaitTimeoutError | RestartRequiredError | JourneyBusyError):
         return None
-    if resuming and isinstance(exc, InvalidInputError):
+    if resuming and (
+        isinstance(exc, MissingCredentialsError)
+        or (isinstance(exc, InvalidInputError) and exc.argument in RESUME_INPUTS)
+    ):
         return None  # the resume lacked something (a signer, web3): try again with it
     if accepted and not isinstance(exc, TerminalStateError):
         return None  # the money moved: a later read failed, and resume reads again

@@ -56,6 +56,9 @@ class Operation(Generic[T]):
             by salt; a Permit2 or EIP-3009 nonce; a signed transaction's nonce). A
             journey resends such a request when it may have arrived and the service
             cannot say; any other one it never sends twice.
+        identify: what the result of a request that moves money identifies (a transfer
+            id, a transaction hash): a journey's journal indexes it with the answer,
+            so a webhook or a lookup finds the journey by it.
     """
 
     method: str
@@ -69,6 +72,7 @@ class Operation(Generic[T]):
     redact: tuple[str, ...]
     with_headers: Callable[[Any, httpx.Headers], Any] | None
     single_use: bool
+    identify: Callable[[Any], tuple[str, ...]] | None
     _json: Secret[Any]
     _secrets: Secret[tuple[str, ...]]
 
@@ -87,6 +91,7 @@ class Operation(Generic[T]):
         redact: tuple[str, ...] = (),
         with_headers: Callable[[Any, httpx.Headers], Any] | None = None,
         single_use: bool = False,
+        identify: Callable[[Any], tuple[str, ...]] | None = None,
     ) -> None:
         """Describe the call.
 
@@ -104,6 +109,7 @@ class Operation(Generic[T]):
             redact: see the attributes.
             with_headers: see the attributes.
             single_use: see the attributes.
+            identify: see the attributes.
         """
         init = object.__setattr__
         init(self, "method", method)
@@ -117,6 +123,7 @@ class Operation(Generic[T]):
         init(self, "redact", redact)
         init(self, "with_headers", with_headers)
         init(self, "single_use", single_use)
+        init(self, "identify", identify)
         init(self, "_json", Secret(json))
         init(self, "_secrets", Secret(tuple(secrets)))
 
@@ -160,6 +167,7 @@ class Operation(Generic[T]):
             redact=self.redact,
             with_headers=self.with_headers,
             single_use=self.single_use,
+            identify=self.identify,
         )
 
 

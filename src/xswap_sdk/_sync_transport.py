@@ -226,8 +226,12 @@ class SyncTransport(BaseTransport[httpx.Client]):
                     return stop.value  # type: ignore[no-any-return]
                 result, error = None, None
                 if isinstance(step, Begin):
+                    # Its terms may hold signatures (a request its caller signed): the
+                    # driver gets them, and this frame keeps no reference to them.
+                    begin: list[Begin] = [step]
+                    del step
                     driver = Driver(self, flow, options)
-                    return driver.drive(step, resumption)  # type: ignore[no-any-return]
+                    return driver.drive(begin.pop(), resumption)  # type: ignore[no-any-return]
                 if isinstance(step, Call):
                     try:
                         result = self.request(step.operation, options, until=step.until)
@@ -250,13 +254,13 @@ class SyncTransport(BaseTransport[httpx.Client]):
         if isinstance(step, Wait):
             return self.run(step.flow, options)
         if isinstance(step, Now):
-            return self.clock.time()
+            return time.time() if step.chain else self.clock.time()
         if isinstance(step, Random):
             return "0x" + os.urandom(step.size).hex()
         if isinstance(step, Sign):
-            from .signing.signer import perform_sign
+            from .signing.signer import _perform_sign
 
-            return perform_sign(step)
+            return _perform_sign(step)
         if isinstance(step, Ask):
             return answer_of(step)
         if isinstance(step, Chain):

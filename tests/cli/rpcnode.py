@@ -1,6 +1,8 @@
 """A tiny JSON-RPC node on 127.0.0.1 for ``xswap resume --rpc-url`` tests: it answers
-``eth_chainId`` and ``eth_getTransactionReceipt`` from what the test gives it, refuses
-every other method, and keeps the methods it was asked. It stops when the test ends."""
+``eth_chainId`` and ``eth_getTransactionReceipt`` from what the test gives it, takes
+``eth_sendRawTransaction`` (kept in ``sent``; the transaction then has a successful
+receipt), refuses every other method, and keeps the methods it was asked. It stops when
+the test ends."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ class FakeNode:
         receipts: transaction hash (lower case) to its status (1 success, 0 reverted);
             a hash not here has no receipt.
         asked: the methods asked, in order.
+        sent: the raw transactions sent to it, in order.
     """
 
     def __init__(self, chain_id: int) -> None:
@@ -28,6 +31,7 @@ class FakeNode:
         self.chain_id = chain_id
         self.receipts: dict[str, int] = {}
         self.asked: list[str] = []
+        self.sent: list[str] = []
 
     def answer(self, call: dict[str, Any]) -> dict[str, Any]:
         method = str(call.get("method"))
@@ -39,6 +43,14 @@ class FakeNode:
             tx_hash = str(call["params"][0]).lower()
             status = self.receipts.get(tx_hash)
             reply["result"] = None if status is None else _receipt(tx_hash, status)
+        elif method == "eth_sendRawTransaction":
+            from eth_utils.crypto import keccak
+
+            raw = str(call["params"][0])
+            self.sent.append(raw)
+            tx_hash = "0x" + keccak(hexstr=raw).hex()
+            self.receipts.setdefault(tx_hash, 1)
+            reply["result"] = tx_hash
         else:
             reply["error"] = {"code": -32601, "message": f"{method} is not served here"}
         return reply

@@ -4,6 +4,8 @@ by EIP-3009 authorization whose wallet and token come from the registry."""
 
 from __future__ import annotations
 
+import secrets
+import time
 from typing import Any
 
 import pytest
@@ -24,6 +26,7 @@ from xswap_sdk.flash._deposit import (
 from xswap_sdk.registry import DEFAULT_REGISTRY, GATEWAY_WALLET_MAINNET
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.signing import AuthorizationDeposit
+from xswap_sdk.signing.signer import _signed_now
 
 from ..support import FLASH_URL, TEST_ADDRESS, resolve
 from ..trust.support import run_flow
@@ -159,7 +162,7 @@ def test_the_authorization_deposit_goes_to_the_registrys_wallet(wallet: LocalAcc
         relayer_type=RelayerClient,
     )
     target = deposit_target(listed(), 8453)
-    call = authorization_deposit(wallet, plan, target)
+    call = _authorized(wallet, plan, target)
     assert isinstance(call, AuthorizationDeposit)
     assert call.to == BASE.gateway_wallet
     assert call.authorization.token == BASE.usdc
@@ -189,7 +192,7 @@ def test_a_target_that_is_not_the_registrys_is_refused(wallet: LocalAccount) -> 
     )
     stray = DepositTarget(gateway_wallet="0x" + "66" * 20, usdc=BASE.usdc, usdc_version="2")
     with pytest.raises(errors.UnsafePayloadError) as info:
-        authorization_deposit(wallet, plan, stray)
+        _authorized(wallet, plan, stray)
     assert info.value.field == "transaction.to"
 
 
@@ -206,9 +209,9 @@ def test_an_unpinned_token_domain_must_be_named(wallet: LocalAccount) -> None:
     op = DEFAULT_REGISTRY.chain(10)
     target = DepositTarget(op.gateway_wallet, op.usdc, "2", 10)
     with pytest.raises(errors.InvalidInputError) as info:
-        authorization_deposit(wallet, plan, target)
+        _authorized(wallet, plan, target)
     assert info.value.argument == "token_name"
-    call = authorization_deposit(wallet, plan, target, token_name="USD Coin", token_version="2")
+    call = _authorized(wallet, plan, target, token_name="USD Coin", token_version="2")
     assert call.authorization.token_name == "USD Coin"
 
 
@@ -224,9 +227,18 @@ async def test_the_relayer_sends_it_with_no_rpc(kind: str, wallet: LocalAccount)
             relayer=relayer,
             relayer_type=type(relayer),
         )
-        call = authorization_deposit(wallet, plan, deposit_target(listed(), 8453))
+        call = _authorized(wallet, plan, deposit_target(listed(), 8453))
         tx_id = await resolve(relayer.relay(**call.relay_arguments()))
         record = await resolve(relayer.wait_for_execution_hash(tx_id))
         assert record.status == "EXECUTED"
         assert record.to == BASE.gateway_wallet
         assert record.call_data == call.data
+
+
+def _authorized(wallet: Any, plan: Any, target: Any, **kwargs: Any) -> Any:
+    """`authorization_deposit` signed at once, with a fresh nonce, now."""
+    return _signed_now(
+        authorization_deposit(
+            wallet, plan, target, nonce="0x" + secrets.token_hex(32), now=time.time(), **kwargs
+        )
+    )

@@ -90,9 +90,9 @@ async def test_send_transfer_without_web3_ends_at_the_attestation(
     assert [(e.step, e.status) for e in events] == steps(journey)
     assert result.mint is None
     # The estimate's fee was taken (lower than the intent's own 2.01 USDC), not widened.
-    signed = journey.last("signed")
-    assert signed is not None
-    fee = int(signed.data["body"][0]["burnIntent"]["maxFee"])
+    sending = journey.last("submitted", "sending")
+    assert sending is not None
+    fee = int(sending.data["body"][0]["burnIntent"]["maxFee"])
     assert fee == CHAINS[SOURCE].gateway_min_fee
     assert fee < intent().max_fee
     assert result.mint_call(8453).chain_id == 8453
@@ -124,20 +124,27 @@ async def test_send_transfer_with_web3_mints_in_the_same_journey(
     assert receipt["to"] == result.mint_call(8453).to
 
 
-async def test_mint_is_appended_to_the_transfer_journey(
+async def test_a_transfer_is_minted_as_a_mint_journey_of_its_own(
     sb: Sandbox, kind: str, chain: Any, tmp_path: Path
 ) -> None:
     gateway = client(sb, kind, journal=tmp_path / "j.db")
     result = await resolve(gateway.transfer(sign_burn_intent(intent(), TEST_SIGNER)))
     minted = await resolve(gateway.mint(result, web3=chain, signer=TEST_SIGNER))
-    [journey] = SQLiteJournal(tmp_path / "j.db").journeys()
-    assert journey.kind == "transfer"
-    assert journey.state == "completed"
-    names = [s.step for s in journey.steps]
-    assert names[:5] == ["started", "signed", "submitted", "submitted", "attested"]
-    assert names[5:] == ["completed", "resumed", *[s for s, _ in MINT_STEPS], "completed"]
-    assert minted.journey_id == journey.id == result.journey_id
+    transfer, mint = SQLiteJournal(tmp_path / "j.db").journeys()
+    assert (transfer.kind, transfer.state, transfer.id) == (
+        "transfer",
+        "completed",
+        result.journey_id,
+    )
+    assert [s.step for s in transfer.steps] == [
+        "started", "submitted", "submitted", "attested", "completed",
+    ]  # fmt: skip
+    assert (mint.kind, mint.state, mint.id) == ("mint", "completed", minted.journey_id)
+    assert steps(mint) == [("started", "started"), *MINT_STEPS, ("completed", "ok")]
     assert minted.chain_id == 8453
+    # Both are found by the transfer id (a webhook of the mint reaches both).
+    journal = SQLiteJournal(tmp_path / "j.db")
+    assert set(journal.find(result.transfer_id)) == {transfer.id, mint.id}
     assert await mints_sent(chain) == 1
 
 
@@ -171,16 +178,19 @@ async def test_a_mint_that_cannot_be_simulated_when_required_sends_nothing(
     assert await mints_sent(chain) == 0
     [journey] = SQLiteJournal(tmp_path / "j.db").journeys()
     assert journey.last("attested") is not None
-    assert journey.state == "failed"
-    # The attestation stays mintable, so a failed journey is resumed: simulate=True is
-    # journaled, and this node still cannot simulate.
+    # The transfer went (its money moved) and the attestation stays mintable: the
+    # journey is not over, and says so.
+    assert journey.state == "running"
+    assert (journey.steps[-1].step, journey.steps[-1].status) == ("interrupted", "sent")
+    # Resumed, simulate=True is journaled, and this node still cannot simulate.
     fresh = client(sb, kind, journal=tmp_path / "j.db")
     with pytest.raises(errors.SimulationError):
         await resolve(fresh.resume(journey.id, web3=chain, signer=TEST_SIGNER))
     assert await mints_sent(chain) == 0
     again = SQLiteJournal(tmp_path / "j.db").journey(journey.id)
     assert again is not None
-    assert [s.step for s in again.steps][-2:] == ["resumed", "failed"]
+    assert again.state == "running"
+    assert [s.step for s in again.steps][-2:] == ["resumed", "interrupted"]
 
 
 async def test_a_mint_on_the_wrong_chain_is_refused_before_anything_is_signed(
@@ -221,7 +231,9 @@ async def test_a_fee_floor_refusal_is_requoted_checked_and_offered(
     assert journey.steps[5].status == "sent"  # the 400: Gateway took nothing
     assert (posted(sb, "/v1/estimate"), posted(sb)) == (2, 2)
     assert len(offered) == 1  # the new estimate only
-    first, second = [s.data["body"] for s in journey.steps if s.step == "signed"]
+    first, second = [
+        s.data["body"] for s in journey.steps if (s.step, s.status) == ("submitted", "sending")
+    ]
     fee = [int(b[0]["burnIntent"]["maxFee"]) for b in (first, second)]
     assert fee[1] == fee[0] + 5_000
     assert journey.last("requoted").data["minimum_units"] == fee[1]  # type: ignore[union-attr]
@@ -433,6 +445,7 @@ async def test_the_clients_policy_sees_the_intents_and_the_mint(
     signed = journey.last("signed")
     assert signed is not None
     assert [a["kind"] for a in signed.data["approved"]] == ["burn_intent"]
-    # Refused before it was signed: the attestation is still there to mint.
-    assert journey.state == "failed"
+    # Refused before it was signed: the attestation is still there to mint, and the
+    # journey, whose transfer went, is not over.
+    assert journey.state == "running"
     assert journey.last("attested") is not None

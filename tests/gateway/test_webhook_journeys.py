@@ -14,29 +14,25 @@ import pytest
 
 from xswap_sdk import errors
 from xswap_sdk.gateway import WebhookNotification, advance_journeys, build_transfer_intent
-from xswap_sdk.journal import Journal, JournalStep, Journey, JourneyState, SQLiteJournal
+from xswap_sdk.journal import Journal, Journey, JourneyState, Row, SQLiteJournal
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.signing import sign_burn_intent
 from xswap_sdk.testing import TEST_SIGNER
 
+from ..journal.chain_journeys import Crash
+from ..journal.chain_journeys import deposit_journey as chain_deposit
 from ..support import resolve
 from .test_nanopayments import receiver  # noqa: F401
 
 ME = TEST_SIGNER.address
-DEPOSIT_TX = "0x" + "ab" * 32
-OTHER_TX = "0x" + "cd" * 32
+NOWHERE_TX = "0x" + "cd" * 32
 
 
-def deposit_journey(journal: Journal, tx_hash: str, *, ended: bool) -> str:
-    """The steps `FlashClient.deposit` writes when web3 sends it: stopped after the
-    broadcast (``ended=False``: the process died), or completed."""
-    journey_id = journal.start("deposit", {"deposit": {"chain_id": 8453, "tx_hash": None}})
-    journal.record(journey_id, "signed", "ok", {"what": "deposit", "tx_hash": tx_hash})
-    journal.record(journey_id, "broadcast", "sending", {"what": "deposit", "tx_hash": tx_hash})
-    journal.record(journey_id, "broadcast", "ok", {"what": "deposit", "tx_hash": tx_hash})
-    if ended:
-        journal.record(journey_id, "completed", "ok", {}, state="completed")
-    return journey_id
+def deposit_journey(journal: SQLiteJournal, nonce: int, *, ended: bool) -> tuple[str, str]:
+    """A real ``deposit`` journey (see tests/journal/chain_journeys.py): stopped as its
+    transaction was broadcast (``ended=False``: the process died), or completed. Its id
+    and its transaction's hash."""
+    return chain_deposit(journal.path, nonce=nonce, stop=not ended)
 
 
 def delivered(
@@ -69,8 +65,8 @@ def test_a_finalized_deposit_completes_its_waiting_journey_once(
     url, received = receiver
     sb.gateway.subscribe_webhooks(url)
     journal = SQLiteJournal(tmp_path / "j.db")
-    waiting = deposit_journey(journal, DEPOSIT_TX, ended=False)
-    elsewhere = deposit_journey(journal, OTHER_TX, ended=False)
+    waiting, deposit_tx = deposit_journey(journal, 0, ended=False)
+    elsewhere, _ = deposit_journey(journal, 1, ended=False)
     event = {
         "id": "c3d4e5f6-a7b8-9012-cdef-123456789012",
         "walletAddress": ME.lower(),
@@ -78,7 +74,7 @@ def test_a_finalized_deposit_completes_its_waiting_journey_once(
         "env": "mainnet",
         "amount": "5.000000",
         "from": ME.lower(),
-        "txHash": DEPOSIT_TX.upper().replace("0X", "0x"),  # case does not matter
+        "txHash": deposit_tx.upper().replace("0X", "0x"),  # case does not matter
     }
     first, again = delivered(sb, received, "gateway.deposit.finalized", event)
     assert advance_journeys(journal, first) == [waiting]
@@ -94,7 +90,7 @@ def test_a_finalized_deposit_completes_its_waiting_journey_once(
     # The retried delivery (same notificationId) records nothing, even read afresh.
     assert advance_journeys(tmp_path / "j.db", again) == []
     assert steps(journal, waiting)[-1] == ("finalized", "ok")
-    assert len(steps(journal, waiting)) == 5
+    assert [name for name, _ in steps(journal, waiting)].count("finalized") == 1
     # The other deposit is untouched.
     other = journal.journey(elsewhere)
     assert other is not None
@@ -106,8 +102,8 @@ def test_a_finalized_deposit_is_recorded_on_a_completed_journey_without_changing
     sb: Sandbox, tmp_path: Path
 ) -> None:
     journal = SQLiteJournal(tmp_path / "j.db")
-    done = deposit_journey(journal, DEPOSIT_TX, ended=True)
-    notification = _signed(sb, "gateway.deposit.finalized", {"txHash": DEPOSIT_TX}, "n-1")
+    done, deposit_tx = deposit_journey(journal, 0, ended=True)
+    notification = _signed(sb, "gateway.deposit.finalized", {"txHash": deposit_tx}, "n-1")
     assert advance_journeys(journal, notification) == [done]
     journey = journal.journey(done)
     assert journey is not None
@@ -162,37 +158,72 @@ async def test_a_mint_notification_is_recorded_on_its_transfer_journey(
 def test_a_transfer_stopped_after_its_answer_is_matched_and_completed(
     sb: Sandbox, tmp_path: Path
 ) -> None:
+    def crash(event: Any) -> None:
+        if event.step == "attested":
+            raise Crash
+
+    sb.fund(ME, 8453, 30_000_000)
+    intent = build_transfer_intent(
+        source_chain_id=8453, destination_chain_id=42161, depositor=ME, recipient=ME,
+        value=4_000_000, max_fee=2_000_000,
+    )  # fmt: skip
+    with pytest.raises(Crash):
+        sb.gateway_client(journal=tmp_path / "j.db", on_step=crash).transfer(
+            sign_burn_intent(intent, TEST_SIGNER)
+        )
+    [transfer_id] = sb.gateway.transfer_ids
     journal = SQLiteJournal(tmp_path / "j.db")
-    stopped = journal.start("transfer", {"method": "POST", "path": "/v1/transfer", "body": []})
-    journal.record(stopped, "submitted", "ok", {"answer": {"transferId": "t-1"}})
-    notification = _signed(sb, "gateway.mint.finalized", {"transferId": "t-1"}, "n-2")
-    assert advance_journeys(journal, notification) == [stopped]
-    journey = journal.journey(stopped)
+    [stopped] = journal.journeys()
+    # The answer was indexed with its transfer id, before any "attested" step.
+    assert journal.find(transfer_id) == [stopped.id]
+    notification = _signed(sb, "gateway.mint.finalized", {"transferId": transfer_id}, "n-2")
+    assert advance_journeys(journal, notification) == [stopped.id]
+    journey = journal.journey(stopped.id)
     assert journey is not None
     assert journey.state == "completed"
 
 
 def test_notifications_about_nothing_journaled_record_nothing(sb: Sandbox, tmp_path: Path) -> None:
     journal = SQLiteJournal(tmp_path / "j.db")
-    deposit = deposit_journey(journal, DEPOSIT_TX, ended=False)
+    deposit, deposit_tx = deposit_journey(journal, 0, ended=False)
+    before = steps(journal, deposit)
     for notification_type, event in (
-        ("gateway.deposit.finalized", {"txHash": OTHER_TX}),
+        ("gateway.deposit.finalized", {"txHash": NOWHERE_TX}),
         ("gateway.deposit.finalized", {}),
         # A mint is never matched to a deposit, even by a hash it journaled.
-        ("gateway.mint.finalized", {"transferId": DEPOSIT_TX}),
-        ("gateway.something.new", {"txHash": DEPOSIT_TX}),
+        ("gateway.mint.finalized", {"transferId": deposit_tx}),
+        ("gateway.something.new", {"txHash": deposit_tx}),
     ):
         notification = _signed(sb, notification_type, event, f"n-{notification_type}")
         assert advance_journeys(journal, notification) == []
-    assert len(steps(journal, deposit)) == 4
+    assert steps(journal, deposit) == before
 
 
-def test_only_journal_record_writes(sb: Sandbox) -> None:
+def test_only_journal_record_writes_and_journeys_are_found_by_their_index(
+    sb: Sandbox,
+) -> None:
     recorded: list[tuple[str, str, str, JourneyState | None]] = []
+    looked: list[str] = []
+    rows = (
+        Row(0, 0, "started", "started", {}, None, 0),
+        Row(1, 1, "broadcast", "ok", {"tx_hash": NOWHERE_TX}, None, 0),
+    )
 
     class Memory:
-        def start(self, kind: str, data: Mapping[str, Any]) -> str:
+        lease_seconds = 60.0
+
+        def create(self, *args: Any, **kwargs: Any) -> str:
             raise AssertionError("advance_journeys starts no journey")
+
+        def claim(self, *args: Any, **kwargs: Any) -> Journey:
+            raise AssertionError("advance_journeys runs no journey")
+
+        def append(self, *args: Any, **kwargs: Any) -> None:
+            raise AssertionError("advance_journeys writes with record() only")
+
+        def find(self, identity: str) -> list[str]:
+            looked.append(identity)
+            return ["j-1"] if identity == NOWHERE_TX else []
 
         def record(
             self,
@@ -206,16 +237,15 @@ def test_only_journal_record_writes(sb: Sandbox) -> None:
             recorded.append((journey_id, step, status, state))
 
         def journey(self, journey_id: str) -> Journey | None:
-            return None
+            return Journey("j-1", "deposit", "needs_attention", 0, 0, {}, rows)
 
-        def journeys(self) -> list[Journey]:
-            signed = JournalStep(1, "broadcast", "ok", {"tx_hash": DEPOSIT_TX}, 0)
-            started = JournalStep(0, "started", "started", {}, 0)
-            return [Journey("j-1", "deposit", "needs_attention", 0, 0, (started, signed))]
+        def journeys(self, *, states: Any = None) -> list[Journey]:
+            raise AssertionError("a notification's journey is found by the index, not a scan")
 
-    notification = _signed(sb, "gateway.deposit.finalized", {"txHash": DEPOSIT_TX}, "n-3")
-    assert advance_journeys(Memory(), notification) == ["j-1"]
+    notification = _signed(sb, "gateway.deposit.finalized", {"txHash": NOWHERE_TX}, "n-3")
+    assert advance_journeys(Memory(), notification) == ["j-1"]  # type: ignore[arg-type]
     assert recorded == [("j-1", "finalized", "ok", "completed")]
+    assert looked == [NOWHERE_TX]
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from xswap_sdk import errors
 from xswap_sdk.gateway import build_transfer_intent
 from xswap_sdk.journal import SQLiteJournal, StepEvent
 from xswap_sdk.testing import TEST_SIGNER
@@ -63,8 +64,13 @@ def main() -> None:
         [interrupted] = SQLiteJournal(journal).journeys()
 
         async def resume(journey_id: str, journal: Path = journal) -> Any:
+            # A transfer stopped before its signature was on disk signs anew only with
+            # restart=True.
             api = wired(base_url, "transfer", flavour, journal=journal)
-            return await resolve(api.resume(journey_id))
+            try:
+                return await resolve(api.resume(journey_id))
+            except errors.RestartRequiredError:
+                return await resolve(api.resume(journey_id, restart=True))
 
         resumed = asyncio.run(resume(interrupted.id))
         line = {

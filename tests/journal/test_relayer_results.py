@@ -42,9 +42,8 @@ async def test_relay_returns_a_str_that_names_its_journey(
     assert isinstance(tx_id, RelayedTxId)
     assert (journey.kind, journey.state, tx_id.journey_id) == ("relay", "completed", journey.id)
     # Still the bare id wherever a str goes: equality, hashing, JSON, the status call.
-    answered = journey.last("submitted", "ok")
-    assert answered is not None
-    assert tx_id == answered.data["answer"]["txId"]
+    [answered] = [r for r in journey.rows if (r.step, r.status) == ("submitted", "ok")]
+    assert tx_id == json.loads(answered.body or b"{}")["data"]["txId"]
     assert {tx_id: 1}[str(tx_id)] == 1
     assert json.loads(json.dumps({"id": tx_id})) == {"id": str(tx_id)}
     record = await resolve(relayer.get_relay_status(tx_id))
@@ -66,10 +65,10 @@ async def test_submit_tx_is_a_relay_journey(sb: Sandbox, kind: str, tmp_path: Pa
     [journey] = SQLiteJournal(tmp_path / "j.db").journeys()
     assert isinstance(result, SubmitTxResult)
     assert (journey.kind, journey.state, result.journey_id) == ("relay", "completed", journey.id)
-    signed_step = journey.last("signed")
-    assert signed_step is not None
-    assert signed_step.data["path"] == "/api/submit-tx"
-    assert signed_step.data["body"]["label"] == "s"
+    sending = journey.last("submitted", "sending")
+    assert sending is not None
+    assert sending.data["path"] == "/api/submit-tx"
+    assert sending.data["body"]["label"] == "s"
     # Its record is still checked against what was submitted (the client remembers it).
     record = await resolve(relayer.wait_for_execution_hash(result.tx_id))
     assert record.status == "EXECUTED"
@@ -88,14 +87,23 @@ async def test_relay_signed_tx_is_a_relay_journey_and_resumes(
     result = await resolve(_relayer(sb, kind, journal=path).relay_signed_tx(**arguments))
     [journey] = SQLiteJournal(path).journeys()
     assert (journey.kind, journey.state, result.journey_id) == ("relay", "completed", journey.id)
-    assert journey.arguments["from"] == SENDER.address
-    assert journey.arguments["body"]["signedTx"] == signed()
-    # Stopped after it was signed and before it was sent: resume sends the journaled
-    # body, byte for byte, to the same endpoint.
-    journal = SQLiteJournal(path)
-    stopped = journal.start("relay", dict(journey.arguments))
-    journal.record(stopped, "signed", "ok", dict(journey.arguments))
+    assert journey.arguments["request"]["from_address"] == SENDER.address
+    assert journey.arguments["request"]["signed_tx"] == signed()
+
+    # Stopped once written "sending" and before it left: resume sends the same body,
+    # byte for byte, to the same endpoint (a signed transaction is mined once at most).
+    class Crash(BaseException):
+        pass
+
+    def crash(event: Any) -> None:
+        if event.status == "sending":
+            raise Crash
+
     before = len(sb.requests.select("relayer", "POST", "/api/submit-signed-tx"))
+    with pytest.raises(Crash):
+        await resolve(_relayer(sb, kind, journal=path, on_step=crash).relay_signed_tx(**arguments))
+    stopped = SQLiteJournal(path).journeys()[-1].id
+    assert len(sb.requests.select("relayer", "POST", "/api/submit-signed-tx")) == before
     resumed = await resolve(_relayer(sb, kind, journal=path).resume(stopped))
     sent = sb.requests.select("relayer", "POST", "/api/submit-signed-tx")
     assert len(sent) == before + 1

@@ -14,7 +14,6 @@ import pytest
 from xswap_sdk import errors
 from xswap_sdk.journal import SQLiteJournal, StepEvent
 from xswap_sdk.routing import GaslessQuote
-from xswap_sdk.routing._permit2 import PERMIT_EXPIRED
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.testing import TEST_SIGNER
 
@@ -232,7 +231,7 @@ async def test_a_resumed_swap_stopped_before_signing_runs_again_with_its_requote
     monkeypatch.setenv("XSWAP_PRIVATE_KEY", "0x" + TEST_SIGNER.key.hex().removeprefix("0x"))
     # The run again gets a quote that arrives expired: its journaled limit asks again.
     fresh = _client(sb, kind, journal=path, on_response=expiring(sb))
-    resumed = await resolve(fresh.resume(journey.id))
+    resumed = await resolve(fresh.resume(journey.id, restart=True))
     assert resumed.state == "completed"
     assert counts(sb) == (3, 1)
     steps = [s.step for s in resumed.journey.steps]
@@ -260,11 +259,11 @@ async def test_a_resumed_swap_that_had_a_hook_never_signs_a_new_quote_unseen_by_
     monkeypatch.setenv("XSWAP_PRIVATE_KEY", "0x" + TEST_SIGNER.key.hex().removeprefix("0x"))
     # A journal cannot keep the hook: the run again may not re-quote without it.
     fresh = _client(sb, kind, journal=path, on_response=expiring(sb))
-    with pytest.raises(errors.QuoteRejectedError) as expired:
-        await resolve(fresh.resume(journey.id))
-    assert expired.value.argument == PERMIT_EXPIRED
+    with pytest.raises(errors.QuoteRejectedError) as declined:
+        await resolve(fresh.resume(journey.id, restart=True))
+    assert declined.value.argument == "accept_quote"
     after = SQLiteJournal(path).journey(journey.id)
     assert after is not None
     assert after.state == "failed"
-    assert counts(sb) == (2, 0)  # the crashed run's quote, the run again's; nothing sent
-    assert "requoted" not in [s.step for s in after.steps]
+    # The crashed run's quote, the run again's and the new one; nothing signed or sent.
+    assert counts(sb) == (3, 0)

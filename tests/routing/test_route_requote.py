@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from xswap_sdk import errors
-from xswap_sdk.journal import JournalStep, Journey, SQLiteJournal, StepEvent
+from xswap_sdk.journal import SQLiteJournal, StepEvent
 from xswap_sdk.routing import Route, Transaction
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.testing import TEST_SIGNER
@@ -298,7 +298,7 @@ async def test_requote_arguments_are_checked_before_any_io(
 
 
 @pytest.mark.parametrize("stop", ["started", "quoted", "requoted", "verified"])
-async def test_a_route_stopped_before_signing_resumes_to_failed_without_sending(
+async def test_a_route_stopped_before_signing_is_left_for_restart_without_sending(
     sb: Sandbox, kind: str, web3: Any, tmp_path: Path, stop: str
 ) -> None:
     class Crash(BaseException):
@@ -316,61 +316,11 @@ async def test_a_route_stopped_before_signing_resumes_to_failed_without_sending(
     before = await nonce(web3)
     [journey] = SQLiteJournal(tmp_path / "j.db").journeys()
     assert journey.state == "running"
-    resumed = await resolve(_client(sb, kind, journal=tmp_path / "j.db").resume(journey.id))
-    assert (resumed.state, resumed.result) == ("failed", None)
+    fresh = _client(sb, kind, journal=tmp_path / "j.db")
+    # Going on would sign its first transaction: never without restart=True.
+    with pytest.raises(errors.RestartRequiredError, match="restart=True"):
+        await resolve(fresh.resume(journey.id, web3=web3))
+    after = SQLiteJournal(tmp_path / "j.db").journey(journey.id)
+    assert after is not None
+    assert after.state == "running"
     assert await nonce(web3) == before
-
-
-def test_a_journey_written_before_its_reads_were_steps_is_resumed() -> None:
-    """A journey of the previous layout (transaction and allowance in ``started``, no
-    ``verified``) resumes from its journaled hash as before."""
-    from xswap_sdk._flow import Begin, Call, Record
-    from xswap_sdk.routing._route_journey import resume_route
-
-    tx = {
-        "to": ROUTER, "data": "0x", "chain": 8453, "gasLimit": "300000", "expiry": 1,
-        "simulation": False, "allowanceTarget": ROUTER, "value": "0",
-    }  # fmt: skip
-    allowance = {
-        "chain_id": 8453, "token": QUOTE["from_token"], "owner": TEST_SIGNER.address,
-        "spender": ROUTER, "amount": AMOUNT, "allowance": 0,
-    }  # fmt: skip
-    started = {
-        "chain_id": 8453, "sender": TEST_SIGNER.address, "transaction": tx,
-        "allowance": allowance, "approval": None, "wait": True, "expected_seconds": 12.0,
-    }  # fmt: skip
-    steps = (
-        JournalStep(0, "started", "started", started, 0),
-        JournalStep(1, "signed", "ok", {"what": "approval", "tx_hash": "0xaa"}, 0),
-        JournalStep(2, "broadcast", "ok", {"what": "approval", "tx_hash": "0xaa"}, 0),
-        JournalStep(3, "confirmed", "ok", {"what": "approval", "tx_hash": "0xaa"}, 0),
-        JournalStep(4, "approved", "ok", {"tx_hash": "0xaa"}, 0),
-        JournalStep(5, "signed", "ok", {"what": "route", "tx_hash": "0xab"}, 0),
-        JournalStep(6, "broadcast", "ok", {"what": "route", "tx_hash": "0xab"}, 0),
-        JournalStep(7, "confirmed", "ok", {"what": "route", "tx_hash": "0xab"}, 0),
-    )
-    journey = Journey("j", "route", "running", 0, 0, steps=steps)
-    followed: list[str] = []
-
-    def follow(tx_hash: str) -> Any:
-        followed.append(tx_hash)
-        return None
-        yield  # a flow
-
-    def never(_: str) -> Call[Any]:
-        raise AssertionError("a confirmed transaction is not looked up")
-
-    flow = resume_route(journey, None, never, follow)
-    assert isinstance(next(flow), Begin)
-    waiting = flow.send(None)
-    assert isinstance(waiting, Record)
-    assert (waiting.step, waiting.data["expected_seconds"]) == ("waiting", 12.0)
-    executed = flow.send(None)
-    assert executed.step == "executed"
-    with pytest.raises(StopIteration) as done:
-        flow.send(None)
-    result = done.value.value
-    assert followed == ["0xab"]
-    assert result.tx_hash == "0xab"
-    assert result.transaction.to == ROUTER
-    assert result.allowance.approval_tx_hash == "0xaa"

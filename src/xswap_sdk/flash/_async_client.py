@@ -976,7 +976,9 @@ class AsyncFlashClient(AsyncAPIClient):
         else:
             raise InvalidInputError("method", "must be 'permit' or 'authorization'")
 
-        how = deposit_journeys.DepositHow(method, token_name, token_version)
+        how = deposit_journeys.DepositHow(
+            method, token_name, token_version, read_domain=web3 is not None
+        )
         io = no_chain_io() if web3 is None else web3io.async_chain_io(web3, signer)
         if relayer is not None:
             # The relayer sends it, as a journey of its own client: this one prepares it.

@@ -45,8 +45,8 @@ from ..signing._fields import require_addresses
 from ..signing.deposit import DepositTransaction
 from ..signing.eip3009 import (
     AuthorizationDeposit,
+    _signing_deposit_authorization,
     deposit_with_authorization_call,
-    signing_deposit_authorization,
 )
 from ..signing.signer import Signer, signer_address
 from ..simulation import Simulation
@@ -337,7 +337,7 @@ def authorization_deposit(
             token, owner or amount than the target and the plan.
     """
     pins = DEFAULT_REGISTRY if registry is None else registry
-    signed = yield from signing_deposit_authorization(
+    signed = yield from _signing_deposit_authorization(
         signer,
         chain_id=plan.chain_id,
         value=plan.amount,

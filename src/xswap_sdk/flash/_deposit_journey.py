@@ -33,7 +33,7 @@ from .._web3_support import PermitFacts
 from ..errors import InvalidInputError
 from ..journal import Journey
 from ..registry import FINALITY_SECONDS, Registry
-from ..signing.deposit import deposit_arguments, permit_deposit_steps
+from ..signing.deposit import _permit_deposit_steps, deposit_arguments
 from ..signing.permit import DEFAULT_PERMIT_LIFETIME
 from ..signing.signer import Signer, signer_address
 from ..simulation import SimulateOption, Simulation
@@ -79,11 +79,14 @@ class DepositWait:
 @dataclass(frozen=True, slots=True)
 class DepositHow:
     """How a deposit is prepared: by ``permit`` or ``authorization``, with the token's
-    EIP-712 name and version when the caller gave them."""
+    EIP-712 name and version when the caller gave them, and whether the token may be
+    asked for them (``read_domain``: web3 was given). A flow branches on what its
+    terms say, never on what a resume happens to be given."""
 
     method: Literal["permit", "authorization"]
     token_name: str | None = None
     token_version: str | None = None
+    read_domain: bool = False
 
 
 def check_wait(
@@ -134,7 +137,8 @@ def prepared_deposit(
     a relayed deposit sends)."""
     chains = yield Call(operations.get_supported_chains())
     target = deposit_target(chains, plan.chain_id, registry=registry)
-    now: float = yield Now()
+    # The permit's deadline, or the authorization's window: the chain checks them.
+    now: float = yield Now(chain=True)
     if how.method == "permit":
         facts: PermitFacts = yield Chain(
             io, "permit_facts", (target.usdc, plan.owner), "deposit", decode=_facts
@@ -147,11 +151,11 @@ def prepared_deposit(
             int(now) + DEFAULT_PERMIT_LIFETIME,
             target.usdc_version,
         )
-        transaction = yield from permit_deposit_steps(signer, args, facts)
+        transaction = yield from _permit_deposit_steps(signer, args, facts)
         return target, check_prepared(transaction, plan, target)
     name, version = how.token_name, how.token_version
     pinned = registry.chain(plan.chain_id)
-    if name is None and pinned.usdc_eip712_name is None and io.token_domain is not None:
+    if name is None and pinned.usdc_eip712_name is None and how.read_domain:
         name, read_version = yield Chain(io, "token_domain", (target.usdc,), "deposit")
         version = version or read_version or target.usdc_version
     nonce: str = yield Random(32)
@@ -243,6 +247,7 @@ def _terms(
         "method": how.method,
         "token_name": how.token_name,
         "token_version": how.token_version,
+        "read_domain": how.read_domain,
         "simulate": simulate,
         "wait": None if wait is None else {"timeout": wait.timeout, "interval": wait.interval},
     }
@@ -267,7 +272,12 @@ def rebuild(client: Any, journey: Journey, inputs: ResumeInputs) -> tuple[Flow[A
     method = terms.get("method")
     if method not in ("permit", "authorization"):
         raise InvalidInputError("journey_id", f"its terms name no deposit method ({method!r})")
-    how = DepositHow(method, terms.get("token_name"), terms.get("token_version"))
+    how = DepositHow(
+        method,
+        terms.get("token_name"),
+        terms.get("token_version"),
+        bool(terms.get("read_domain")),
+    )
     waited = terms.get("wait")
     wait = (
         None

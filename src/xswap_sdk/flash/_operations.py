@@ -272,7 +272,12 @@ def submit_swap(request: SwapRequest) -> Operation[SwapSubmission]:
         auth="required",
         secrets=signatures,
         single_use=True,
+        identify=_swap_hash,
     )
+
+
+def _swap_hash(result: SwapSubmission) -> tuple[str, ...]:
+    return (result.transaction_hash,) if result.transaction_hash else ()
 
 
 def get_history(

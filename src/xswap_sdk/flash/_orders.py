@@ -47,10 +47,10 @@ from ..signing.burn_intents import (
 from ..signing.signed_intents import (
     SignedBurnIntent,
     SignedBurnIntentSet,
-    signing_burn_intent,
-    signing_burn_intent_set,
+    _signing_burn_intent,
+    _signing_burn_intent_set,
 )
-from ..signing.signer import Signer, signed_now, signer_address
+from ..signing.signer import Signer, _signed_now, signer_address
 from ..types import Address, Bytes32, ChainId, TokenAmount, format_amount
 from . import _trust
 from .models import Chain, GatewayBalance, Quote
@@ -816,7 +816,7 @@ def sign_order(
             it must be; nothing is signed.
         SigningError: the signer failed, or signed for another address.
     """
-    return signed_now(
+    return _signed_now(
         signing_order(
             order,
             signer,
@@ -887,7 +887,7 @@ def signing_order(
         )
     signed: SignedBurnIntent | SignedBurnIntentSet
     if len(order.intents) == 1:
-        signed = yield from signing_burn_intent(order.intents[0], signer)
+        signed = yield from _signing_burn_intent(order.intents[0], signer)
     else:
-        signed = yield from signing_burn_intent_set(list(order.intents), signer)
+        signed = yield from _signing_burn_intent_set(list(order.intents), signer)
     return SignedOrder(order=order, signed=signed)

@@ -714,6 +714,7 @@ class AsyncGatewayClient(AsyncAPIClient):
         else:
             self.domain_of(chain_id)
         plan = mints.plan_mint(chain_id, simulate)
+        mints.minted_already(self.journal, transfer.transfer_id)
         flow = mints.mint_journey(
             transfer, plan, sender, web3io.async_chain_io(web3, signer), self._registry
         )

@@ -46,10 +46,10 @@ def call_journey(
 ) -> Flow[SentCall]:
     """The ``call`` journey of ``call``, sent by ``sender`` through ``io``."""
     fields, intent = call_transaction(call, sender)
+    yield from on_chain(io, call.chain_id)  # before the journey: a refusal leaves none
     journey_id = yield Begin(
         KIND, {"call": call.model_dump(mode="json"), "sender": sender, "simulate": simulate}
     )
-    yield from on_chain(io, call.chain_id)
     simulation: Simulation | None = yield Chain(
         io, "simulate", (sender, [intent], simulate), call.function, decode=_simulation
     )

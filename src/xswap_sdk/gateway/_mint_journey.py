@@ -21,7 +21,7 @@ from .._chain_steps import ChainIO, on_chain, send
 from .._flow import Begin, Chain, Flow, Record
 from .._simulation import check_simulate_option
 from ..errors import InvalidInputError
-from ..journal import Journey
+from ..journal import Journal, Journey
 from ..registry import Registry
 from ..signing.burn_intents import BurnIntent
 from ..signing.signer import signer_address
@@ -41,6 +41,7 @@ __all__ = [
     "destination_of",
     "mint_journey",
     "mint_steps",
+    "minted_already",
     "plan_mint",
     "rebuild",
 ]
@@ -110,6 +111,26 @@ def destination_of(result: TransferResult, registry: Registry, testnet: bool) ->
     return destination(result.intents, registry, testnet)
 
 
+def minted_already(journal: Journal | None, transfer_id: str) -> None:
+    """Refuse to mint a transfer a journey of ``journal`` minted already (found by its
+    transfer id, which the journal indexes): an attestation mints once.
+
+    Raises:
+        InvalidInputError: naming ``transfer``.
+    """
+    if journal is None:
+        return
+    for journey_id in journal.find(transfer_id):
+        journey = journal.journey(journey_id)
+        minted = None if journey is None or not journey.authentic else journey.last("minted")
+        if minted is not None:
+            raise InvalidInputError(
+                "transfer",
+                f"was minted already by journey {journey_id} (transaction "
+                f"{minted.data.get('tx_hash')}); an attestation mints once",
+            )
+
+
 def _simulation(value: Any) -> Simulation | None:
     return None if value is None else Simulation.model_validate(value)
 
@@ -161,7 +182,9 @@ def mint_journey(
     registry: Registry,
 ) -> Flow[MintResult]:
     """``GatewayClient.mint``: the mint of ``result`` as a ``mint`` journey."""
-    # Checked before the journey starts: a refused attestation leaves nothing to resume.
+    # Checked before the journey starts: a refused attestation, or web3 on another
+    # chain, leaves nothing to resume.
+    yield from on_chain(io, plan.chain_id)
     result.mint_call(plan.chain_id, registry=registry)
     journey_id = yield Begin(
         MINT_KIND,
@@ -172,7 +195,6 @@ def mint_journey(
             MINT: plan.data(),
         },
     )
-    yield from on_chain(io, plan.chain_id)
     return (yield from mint_steps(result, plan, sender, io, registry, journey_id))
 
 

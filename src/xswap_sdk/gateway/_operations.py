@@ -365,7 +365,12 @@ def transfer(
         secrets=tuple(item["signature"] for item in body),
         # Burn intents are used once, by salt: sending them again cannot transfer twice.
         single_use=True,
+        identify=_transfer_id,
     )
+
+
+def _transfer_id(result: TransferResult) -> tuple[str, ...]:
+    return (result.transfer_id,)
 
 
 def get_transfer(transfer_id: str) -> Operation[TransferDetails]:

@@ -37,9 +37,9 @@ from ..signing._fields import pad_address
 from ..signing.burn_intents import BurnIntent, as_intent, as_intents, check_signable
 from ..signing.signed_intents import (
     _check_source_signer,
+    _signing_burn_intent,
+    _signing_burn_intent_set,
     signed_from_wire,
-    signing_burn_intent,
-    signing_burn_intent_set,
 )
 from ..signing.signer import Signer, signer_address
 from ..types import TokenAmount
@@ -162,11 +162,11 @@ def send_transfer(plan: TransferPlan, io: ChainIO | None) -> Flow[TransferResult
     """The one-call transfer: estimate, checks, signature, ``POST /v1/transfer`` (again
     after a fee-floor refusal, up to ``plan.requote`` times) and, with ``plan.mint``,
     the mint sent with ``io``."""
-    journey_id: str | None = yield Begin(TRANSFER_KIND, plan.terms())
     if plan.mint is not None:
-        # Before anything is signed: a mint on another chain would burn unminted.
+        # Before the journey starts: a mint on another chain would burn unminted.
         assert io is not None
         yield from on_chain(io, plan.mint.chain_id)
+    journey_id: str | None = yield Begin(TRANSFER_KIND, plan.terms())
     requoted = 0
     while True:
         estimated: list[EstimatedTransfer] = yield from operations.typed_refusals(
@@ -234,8 +234,8 @@ def _applied(plan: TransferPlan, estimated: list[EstimatedTransfer]) -> list[Bur
 
 def _signed(plan: TransferPlan, intents: list[BurnIntent]) -> Flow[Any]:
     if plan.as_set:
-        return (yield from signing_burn_intent_set(intents, plan.signer))
-    return (yield from signing_burn_intent(intents[0], plan.signer))
+        return (yield from _signing_burn_intent_set(intents, plan.signer))
+    return (yield from _signing_burn_intent(intents[0], plan.signer))
 
 
 def chain_of(terms: Any) -> int | None:

@@ -207,7 +207,12 @@ def submit_tx(paths: RelayerPaths, request: SubmitTxRequest) -> Operation[Submit
         json=request.to_wire(),
         idempotent=False,
         auth="required",
+        identify=_tx_id,
     )
+
+
+def _tx_id(result: SubmitTxResult | RelayStatus) -> tuple[str, ...]:
+    return (result.tx_id,) if isinstance(result, SubmitTxResult) else (result.id,)
 
 
 def _signed_tx_facts(raw: bytes) -> tuple[str, int | None]:
@@ -278,6 +283,7 @@ def submit_signed_tx(
         idempotent=False,
         auth="required",
         single_use=True,
+        identify=_tx_id,
     )
 
 
@@ -310,6 +316,7 @@ def submit_tx_sync(
         idempotent=False,
         auth="required",
         timeout=httpx.Timeout(timeout_ms / 1000 + _SYNC_READ_MARGIN_S, connect=5.0),
+        identify=_tx_id,
     )
 
 

@@ -47,7 +47,7 @@ from ..errors import (
 from ..journal import Journey
 from ..registry import routing_contract_of
 from ..signing import Signer, sign_typed_data
-from ..signing.eip712 import signing_typed_data
+from ..signing.eip712 import _signing_typed_data
 from ..signing.signer import signer_address
 from ..types import Address, ChainId
 from . import _operations as operations
@@ -394,14 +394,18 @@ def _run(
     spender: str | None = None
     if not verification.sign_unverified_payload:
         # Read before the quote, so that the quote is as fresh as can be when signed.
-        spender = yield from routing_contract(
-            paths,
-            verification.request.from_chain,
-            pinned=verification.spender,
-            trust_service=verification.trust_service,
-            chains=verification.chains,
-            chains_key=verification.chains_key,
-            clock=clock,
+        # One step whatever it reads (the client's cache may answer): a replay is fed
+        # the contract it found.
+        spender = yield Wait(
+            routing_contract(
+                paths,
+                verification.request.from_chain,
+                pinned=verification.spender,
+                trust_service=verification.trust_service,
+                chains=verification.chains,
+                chains_key=verification.chains_key,
+                clock=clock,
+            )
         )
     requoted = 0
     while True:
@@ -435,7 +439,7 @@ def _run(
         yield Record("verified", data={"spender": spender})
         break
     try:
-        signature = yield from signing_typed_data(signer, quote.eip712)
+        signature = yield from _signing_typed_data(signer, quote.eip712)
     except InvalidInputError as exc:
         # The payload came from the service, not from the caller: not an input error.
         raise SigningError(f"gasless quote {quote.quote_id} cannot be signed: {exc}") from exc

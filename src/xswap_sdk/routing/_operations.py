@@ -414,6 +414,7 @@ def submit_gasless_swap(
         secrets=(checked_signature, checked_signature[2:]),
         # Its Permit2 nonce lets the signature move the tokens once, however often sent.
         single_use=True,
+        identify=lambda result: (result.swap_id,),
     )
 
 

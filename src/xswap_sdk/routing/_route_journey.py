@@ -154,14 +154,18 @@ def route_journey(run: RouteRun, io: ChainIO) -> Flow[RouteExecution]:
     plan = run.plan
     journey_id = yield Begin(KIND, run.terms())
     yield from on_chain(io, plan.chain_id)
-    contract = yield from routing_contract(
-        run.paths,
-        plan.chain_id,
-        pinned=run.pinned,
-        trust_service=run.trust_service,
-        chains=run.chains,
-        chains_key=run.chains_key,
-        clock=run.clock,
+    # One step whatever it reads (the client's cache may answer): a replay is fed the
+    # contract it found.
+    contract: str = yield Wait(
+        routing_contract(
+            run.paths,
+            plan.chain_id,
+            pinned=run.pinned,
+            trust_service=run.trust_service,
+            chains=run.chains,
+            chains_key=run.chains_key,
+            clock=run.clock,
+        )
     )
     checked = yield from _verified(run, io, contract)
     allowance = checked.allowance

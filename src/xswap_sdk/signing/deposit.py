@@ -18,8 +18,8 @@ from ..errors import InvalidInputError, UnsafePayloadError
 from ..types import Address, Bytes32
 from ._fields import Uint256
 from .eip712 import domain_separator
-from .permit import DEFAULT_PERMIT_LIFETIME, PermitSignature, signing_permit
-from .signer import Signer, signed_now, signer_address
+from .permit import DEFAULT_PERMIT_LIFETIME, PermitSignature, _signing_permit
+from .signer import Signer, _signed_now, signer_address
 
 if TYPE_CHECKING:
     from .._web3_support import PermitFacts
@@ -30,7 +30,6 @@ __all__ = [
     "deposit_arguments",
     "deposit_with_permit_calldata",
     "permit_deposit",
-    "permit_deposit_steps",
 ]
 
 DEPOSIT_WITH_PERMIT_SELECTOR = "0x8ef59739"
@@ -177,10 +176,10 @@ def permit_deposit(
     deadline one hour from now when the arguments give none)."""
     if args.deadline is None:
         args = args.model_copy(update={"deadline": int(time.time()) + DEFAULT_PERMIT_LIFETIME})
-    return signed_now(permit_deposit_steps(signer, args, facts))
+    return _signed_now(_permit_deposit_steps(signer, args, facts))
 
 
-def permit_deposit_steps(
+def _permit_deposit_steps(
     signer: Signer, args: _DepositArguments, facts: PermitFacts
 ) -> Flow[DepositTransaction]:
     """`permit_deposit` as a flow (its permit a `xswap_sdk._flow.Sign` step); the
@@ -193,7 +192,7 @@ def permit_deposit_steps(
     deadline = args.deadline
     if deadline is None:
         raise InvalidInputError("deadline", "is needed to sign the permit in a flow")
-    permit = yield from signing_permit(
+    permit = yield from _signing_permit(
         signer,
         token_name=name,
         token_version=token_version,

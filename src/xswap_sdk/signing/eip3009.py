@@ -32,7 +32,7 @@ from ..types import Address, Bytes32, ChainId
 from ._fields import Uint256, require_addresses
 from .calls import ContractCall
 from .eip712 import domain_separator, eip712_digest, type_hash
-from .signer import Signer, signed_now, signer_address
+from .signer import Signer, _signed_now, signer_address
 
 __all__ = [
     "DEFAULT_AUTHORIZATION_LIFETIME",
@@ -50,8 +50,6 @@ __all__ = [
     "sign_deposit_authorization",
     "sign_receive_authorization",
     "sign_transfer_authorization",
-    "signing_authorization",
-    "signing_deposit_authorization",
 ]
 
 DEFAULT_AUTHORIZATION_LIFETIME = 3600
@@ -422,14 +420,14 @@ def _sign(
     current = time.time() if now is None else now
     if nonce is None:
         nonce = "0x" + secrets.token_bytes(32).hex()
-    return signed_now(
-        signing_authorization(
+    return _signed_now(
+        _signing_authorization(
             result, signer, valid_before=valid_before, nonce=nonce, now=current, **fields
         )
     )
 
 
-def signing_authorization(
+def _signing_authorization(
     result: type[_Signed],
     signer: Signer,
     *,
@@ -533,8 +531,8 @@ def sign_deposit_authorization(
         UnsafePayloadError: the registry does not know ``chain_id``.
         SigningError: the signer failed, or signed for another address.
     """
-    return signed_now(
-        signing_deposit_authorization(
+    return _signed_now(
+        _signing_deposit_authorization(
             signer,
             chain_id=chain_id,
             value=value,
@@ -549,7 +547,7 @@ def sign_deposit_authorization(
     )
 
 
-def signing_deposit_authorization(
+def _signing_deposit_authorization(
     signer: Signer,
     *,
     chain_id: int,
@@ -570,7 +568,7 @@ def signing_deposit_authorization(
         raise InvalidInputError("value", _ZERO_DEPOSIT_RULE)
     chain = pins.chain(checked_chain)
     name, version = _token_domain(checked_chain, token_name, token_version, pins)
-    authorization: ReceiveAuthorization = yield from signing_authorization(
+    authorization: ReceiveAuthorization = yield from _signing_authorization(
         ReceiveAuthorization,
         signer,
         valid_before=valid_before,

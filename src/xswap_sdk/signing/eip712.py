@@ -18,7 +18,7 @@ from eth_hash.auto import keccak
 from .._body import DEFAULT_MAX_NESTING, copy_json, value_nesting_depth
 from .._flow import Flow, Sign
 from ..errors import InvalidInputError
-from .signer import Signer, _with_policy, recover_digest, signed_now
+from .signer import Signer, _signed_now, _with_policy, recover_digest
 
 if TYPE_CHECKING:
     from ..policy import PolicyLike
@@ -28,7 +28,6 @@ __all__ = [
     "eip712_digest",
     "recover_typed_data",
     "sign_typed_data",
-    "signing_typed_data",
     "type_hash",
     "typed_data_digest",
 ]
@@ -206,10 +205,10 @@ def sign_typed_data(
         SigningError: the signer failed, or signed for another address.
         PolicyRefusedError: a signing policy refused; nothing was signed.
     """
-    return _with_policy(policy, lambda: signed_now(signing_typed_data(signer, typed_data)))
+    return _with_policy(policy, lambda: _signed_now(_signing_typed_data(signer, typed_data)))
 
 
-def signing_typed_data(signer: Signer, typed_data: Mapping[str, Any]) -> Flow[str]:
+def _signing_typed_data(signer: Signer, typed_data: Mapping[str, Any]) -> Flow[str]:
     """`sign_typed_data` as a flow: the payload read and checked, then one
     `xswap_sdk._flow.Sign` step (a journey's driver makes, or replays, the signature)."""
     payload, digest = _prepared(typed_data)

@@ -15,14 +15,13 @@ from ..errors import InvalidInputError
 from ..types import Address, ChainId
 from ._fields import Uint256
 from .eip712 import domain_separator, eip712_digest, type_hash
-from .signer import Signer, signed_now, signer_address
+from .signer import Signer, _signed_now, signer_address
 
 __all__ = [
     "DEFAULT_PERMIT_LIFETIME",
     "PermitSignature",
     "permit_typed_data",
     "sign_permit",
-    "signing_permit",
 ]
 
 DEFAULT_PERMIT_LIFETIME = 3600
@@ -211,8 +210,8 @@ def sign_permit(
     """
     if deadline is None:
         deadline = int(time.time()) + DEFAULT_PERMIT_LIFETIME
-    return signed_now(
-        signing_permit(
+    return _signed_now(
+        _signing_permit(
             signer,
             token_name=token_name,
             token_version=token_version,
@@ -227,7 +226,7 @@ def sign_permit(
     )
 
 
-def signing_permit(
+def _signing_permit(
     signer: Signer,
     *,
     token_name: str,

@@ -20,7 +20,7 @@ from .burn_intents import (
     as_intents,
     check_signable,
 )
-from .signer import Signer, _with_policy, recover_digest, signed_now, signer_address
+from .signer import Signer, _signed_now, _with_policy, recover_digest, signer_address
 
 if TYPE_CHECKING:
     from ..policy import PolicyLike
@@ -33,8 +33,6 @@ __all__ = [
     "sign_burn_intent",
     "sign_burn_intent_set",
     "signed_from_wire",
-    "signing_burn_intent",
-    "signing_burn_intent_set",
 ]
 
 
@@ -109,7 +107,7 @@ def _check_source_signer(intent: BurnIntent, padded_signer: str, argument: str) 
         )
 
 
-def signing_burn_intent(
+def _signing_burn_intent(
     intent: BurnIntent | Mapping[str, Any], signer: Signer
 ) -> Flow[SignedBurnIntent]:
     """`sign_burn_intent` as a flow: the checks, then one `xswap_sdk._flow.Sign` step (a
@@ -127,10 +125,10 @@ def signing_burn_intent(
     )
 
 
-def signing_burn_intent_set(
+def _signing_burn_intent_set(
     intents: BurnIntentSet | Sequence[BurnIntent | Mapping[str, Any]], signer: Signer
 ) -> Flow[SignedBurnIntentSet]:
-    """`sign_burn_intent_set` as a flow (see `signing_burn_intent`)."""
+    """`sign_burn_intent_set` as a flow (see `_signing_burn_intent`)."""
     checked = as_intents(intents)
     address = signer_address(signer)
     padded = pad_address(address)
@@ -170,7 +168,7 @@ def sign_burn_intent(
         SigningError: the signer failed, or signed for another address.
         PolicyRefusedError: a signing policy refused; nothing was signed.
     """
-    return _with_policy(policy, lambda: signed_now(signing_burn_intent(intent, signer)))
+    return _with_policy(policy, lambda: _signed_now(_signing_burn_intent(intent, signer)))
 
 
 def sign_burn_intent_set(
@@ -200,7 +198,7 @@ def sign_burn_intent_set(
         SigningError: the signer failed, or signed for another address.
         PolicyRefusedError: a signing policy refused; nothing was signed.
     """
-    return _with_policy(policy, lambda: signed_now(signing_burn_intent_set(intents, signer)))
+    return _with_policy(policy, lambda: _signed_now(_signing_burn_intent_set(intents, signer)))
 
 
 def signed_from_wire(

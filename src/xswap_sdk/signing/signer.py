@@ -46,8 +46,6 @@ T = TypeVar("T")
 
 __all__ = [
     "Signer",
-    "perform_sign",
-    "signed_now",
     "personal_sign",
     "personal_sign_digest",
     "recover_digest",
@@ -396,7 +394,7 @@ def signer_address(signer: object, *, argument: str = "signer") -> str:
     return address
 
 
-def perform_sign(step: Sign) -> str:
+def _perform_sign(step: Sign) -> str:
     """Make the signature a `xswap_sdk._flow.Sign` step asks for (``0x`` hex), through
     the signing gate and every policy in force."""
     if step.kind == "message":
@@ -406,7 +404,7 @@ def perform_sign(step: Sign) -> str:
     return "0x" + sign_eip712(step.signer, step.digest, build).hex()
 
 
-def signed_now(flow: Flow[T]) -> T:
+def _signed_now(flow: Flow[T]) -> T:
     """Run a flow that only signs (yields `xswap_sdk._flow.Sign` steps) to its result,
     making each signature at once: the public signing functions, written once as the
     flows a journey replays."""
@@ -421,4 +419,4 @@ def signed_now(flow: Flow[T]) -> T:
         if not isinstance(step, Sign):
             flow.close()
             raise TypeError(f"a signing flow yielded {type(step).__name__}, not Sign")
-        result = perform_sign(step)
+        result = _perform_sign(step)
