@@ -175,8 +175,21 @@ def wait_for_success(web3: Web3, tx_hash: str, what: str) -> str:
 
     Raises:
         SwapFailedError: it reverted.
+        WaitTimeoutError: it was not mined within web3's wait (120 s by default); it may
+            still be: resume the journey, never send it again.
     """
-    receipt = web3.eth.wait_for_transaction_receipt(tx_hash)  # type: ignore[arg-type]
+    try:
+        receipt = web3.eth.wait_for_transaction_receipt(tx_hash)  # type: ignore[arg-type]
+    except Exception as exc:  # web3's TimeExhausted, without importing web3 here
+        if type(exc).__name__ != "TimeExhausted":
+            raise
+        from .errors import WaitTimeoutError
+
+        raise WaitTimeoutError(
+            f"the {what} transaction {tx_hash} was not mined in time; it may still be: "
+            "look it up (or resume the journey) before sending anything again",
+            timeout=120.0,
+        ) from None
     return checked_receipt(receipt, what, tx_hash)
 
 

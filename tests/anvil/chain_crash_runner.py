@@ -35,7 +35,9 @@ from typing import Any
 
 from web3 import AsyncHTTPProvider, HTTPProvider
 
+from xswap_sdk import errors
 from xswap_sdk.journal import SQLiteJournal, StepEvent
+from xswap_sdk.testing import TEST_SIGNER
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
@@ -102,6 +104,10 @@ def crash(anvil_url: str, base_url: str, journey: str, flavour: str, journal: Pa
         nonlocal seen
         seen += 1
         if kill == "step" and seen == at + 1:
+            # The step it dies at, for the parent (the journal may not have it yet).
+            what = event.data.get("what")
+            where = f"{event.step}/{event.status}" + (f":{what}" if isinstance(what, str) else "")
+            journal.with_suffix(".stop").write_text(where)
             os._exit(STEP_EXIT)
 
     async def go() -> None:
@@ -138,15 +144,22 @@ def one_run(anvil_url: str, base_url: str, journey: str, flavour: str, directory
     for tx in account_transactions(w3, block):
         if tx["what"] == "route":
             wait_indexed(base_url, tx["hash"])
-    stopped = label(interrupted.steps[-1])
+    stop_file = journal.with_suffix(".stop")
+    stopped = stop_file.read_text() if stop_file.exists() else label(interrupted.steps[-1])
     state = None
     if kill == "send" or stopped not in leave:
 
         async def resume(journey_id: str) -> Any:
+            # Stopped before its transaction was signed on disk: only a restart signs.
             api = client(base_url, journey, flavour, journal=journal)
             web3 = web3_on(anvil_url, flavour)
             try:
-                return await resolve(api.resume(journey_id, web3=web3))
+                try:
+                    return await resolve(api.resume(journey_id, web3=web3))
+                except errors.RestartRequiredError:
+                    return await resolve(
+                        api.resume(journey_id, web3=web3, signer=TEST_SIGNER, restart=True)
+                    )
             finally:
                 await close(web3)
 

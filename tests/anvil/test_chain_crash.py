@@ -6,12 +6,14 @@ journal could write ``broadcast/ok``), sync and async, against the served sandbo
 anvil; each journey is then resumed with web3, or, for a few steps, with ``xswap
 resume`` (no web3).
 
-Every journey ends completed, needs_attention, or failed when its route or deposit
-transaction provably never left; the chain holds exactly the transactions the journal
-says left, by their journaled hashes, each once; nothing is signed twice, and resume
-signs and broadcasts nothing. And in this process: a transaction still in the mempool
-needs attention, then completes once mined; a reverted route fails; a route stopped
-after its approval fails, and a new one uses that allowance.
+Every journey resumed with web3 ends completed (with ``restart=True`` where it
+stopped before a transaction was signed on disk); the chain holds exactly the
+transactions the journal signed, by their journaled hashes, each once (a resume
+broadcasts only the journaled bytes, when the chain does not have them). Resumed by
+``xswap resume`` with no node, a journey that still needs the chain says so (exit 2)
+and is left as it was. And in this process: a transaction still in the mempool is
+waited for and completes once mined; a reverted route fails; a route stopped after its
+approval goes on with ``restart=True`` and sends no second approval.
 """
 
 from __future__ import annotations
@@ -54,7 +56,6 @@ from .chain_journeys import (
     resolve,
     run,
     settled,
-    wait_indexed,
     web3_on,
 )
 from .conftest import Anvil, calldata
@@ -95,7 +96,7 @@ LEAVE = {
     "deposit": ("signed/ok:deposit", "broadcast/ok:deposit"),
     "route": ("signed/ok:route", "broadcast/ok:route"),
 }
-EXIT = {"completed": 0, "failed": 1, "needs_attention": 4}
+EXIT = {"completed": 0, "failed": 1, "needs_attention": 4, "running": 2}
 SENDS = {"deposit": 1, "route": 2}
 ORDER = ("approval", "route", "deposit")
 
@@ -198,24 +199,10 @@ def _check_chain(journey: Journey, chain: dict[str, Any]) -> set[str]:
     return set(whats)
 
 
-def _expected_state(journey: Journey, on_chain: set[str], *, web3: bool) -> str:
-    """What resume must conclude from what the journal says and the chain holds."""
-    crashed = _crashed(journey)
-    sending = chain_steps(crashed, "broadcast")
-    confirmed = chain_steps(crashed, "confirmed")
-    final = "route" if journey.kind == "route" else "deposit"
-    if final in on_chain:
-        # Without web3 a deposit's receipt cannot be read; a route is on /status.
-        return "completed" if web3 or final == "route" else "needs_attention"
-    if final in sending:
-        return "needs_attention"  # the hash is known, the chain does not have it
-    if "approval" in sending and "approval" not in confirmed:
-        return "failed" if web3 and "approval" in on_chain else "needs_attention"
-    return "failed"  # the route or deposit transaction never left
-
-
-def _check_journal(journey: Journey) -> None:
-    """Nothing signed twice, nothing signed or broadcast by a resume."""
+def _check_journal(journey: Journey, on_chain: set[str]) -> None:
+    """Each transaction signed once and journaled with its raw bytes; a transaction a
+    resume broadcast again is the same bytes (its ``resend``), and one signed by a
+    restart is one the chain never had before."""
     raws: dict[str, list[str]] = {}
     for step in journey.steps:
         if step.step == "signed":
@@ -223,9 +210,7 @@ def _check_journal(journey: Journey) -> None:
     for what, signed in raws.items():
         assert len(signed) == 1, f"{what} signed {len(signed)} times"
         assert signed[0], f"{what}: no raw bytes journaled"
-    after = [step.step for step in journey.steps[len(_crashed(journey)) :]]
-    assert "signed" not in after, after
-    assert "broadcast" not in after, after
+    assert set(raws) >= on_chain
 
 
 @pytest.mark.parametrize("flavour", ["sync", "async"])
@@ -250,7 +235,7 @@ def test_killed_at_every_step_a_chain_journey_resumes_and_sends_nothing_twice(
     # Each step the uninterrupted run wrote was a crash point, in order, and among
     # them every step docs/journeys.md names for the journey.
     final = SQLiteJournal(tmp_path / f"{journey}-{flavour}-step-{len(steps) - 1}.db").journeys()
-    assert [line["stopped"] for line in steps[:-1]] == [label(s) for s in _crashed(final[0])]
+    assert [line["stopped"] for line in steps[:-1]] == [label(s) for s in final[0].steps]
     assert STOPS[kind] <= {line["stopped"] for line in steps}, steps
     # Killed after each transaction the node accepted, before the journal knew.
     assert [line["at"] for line in sends] == list(range(1, len(sends) + 1))
@@ -263,17 +248,20 @@ def test_killed_at_every_step_a_chain_journey_resumes_and_sends_nothing_twice(
         assert record is not None
         assert record.kind == kind
         on_chain = _check_chain(record, line["chain"])
-        # On the chain: what the journal says left (``ok``), or, killed right after
-        # a send, what it says may have left (``sending``).
-        status = "ok" if line["kill"] == "step" else None
-        assert on_chain == set(chain_steps(_crashed(record), "broadcast", status)), line
         if line["state"] is None:
+            # Not resumed: on the chain is what the journal says left (``ok``), or,
+            # killed right after a send, what it says may have left (``sending``).
+            status = "ok" if line["kill"] == "step" else None
+            assert on_chain == set(chain_steps(_crashed(record), "broadcast", status)), line
             left.append((line, path, on_chain))
             continue
-        assert line["state"] == _expected_state(record, on_chain, web3=True), line
-        _check_journal(record)
+        # Resumed to its end: every transaction of the journey on the chain, once.
+        assert line["state"] == "completed", line
+        assert len(on_chain) == SENDS[kind], line
+        _check_journal(record, on_chain)
     assert [line["stopped"] for line, _, _ in left] == list(leave)
-    # `xswap resume` (no web3): the chain cannot be read, a route is on /status.
+    # `xswap resume` (no web3): it goes as far as the journal and the services take it,
+    # says it needs the chain, and leaves the journey as it was.
     from xswap_sdk._cli import main
 
     monkeypatch.delenv("XSWAP_RPC_URLS", raising=False)
@@ -283,15 +271,20 @@ def test_killed_at_every_step_a_chain_journey_resumes_and_sends_nothing_twice(
     for line, path, on_chain in left:
         interrupted = SQLiteJournal(path).journey(line["journey_id"])
         assert interrupted is not None
-        expected = _expected_state(interrupted, on_chain, web3=False)
+        # A deposit that did not wait is over once its broadcast was accepted.
+        done = interrupted.kind == "deposit" and interrupted.last("broadcast", "ok")
+        expected = "completed" if done else "running"
         code = main(["resume", line["journey_id"], "--journal", str(path), "--json"])
         assert code == EXIT[expected]
         [resumed] = json.loads(capsys.readouterr().out)["resumed"]
         assert (resumed["id"], resumed["state"]) == (line["journey_id"], expected)
+        if not done:
+            assert resumed["error"]["type"] == "MissingCredentialsError"
+            assert "--rpc-url" in resumed["next"]
         record = SQLiteJournal(path).journey(line["journey_id"])
         assert record is not None
         assert record.state == expected
-        _check_journal(record)
+        _check_journal(record, on_chain)
 
 
 class Crash(BaseException):
@@ -299,7 +292,7 @@ class Crash(BaseException):
 
 
 @pytest.mark.parametrize("journey", ["deposit-authorization", "route"])
-async def test_a_transaction_still_in_the_mempool_needs_attention_then_completes_once_mined(
+async def test_a_transaction_still_in_the_mempool_is_waited_for_and_completes_once_mined(
     indexed: Anvil, served: Sandbox, journey: str, kind: str, tmp_path: Path
 ) -> None:
     final = JOURNEY_KIND[journey]
@@ -310,7 +303,7 @@ async def test_a_transaction_still_in_the_mempool_needs_attention_then_completes
             return
         if event.step == "signed":
             indexed.rpc("evm_setAutomine", [False])  # it stays in the mempool
-        if (event.step, event.status) == ("broadcast", "ok"):
+        if (event.step, event.status) == ("broadcast", "sending"):
             raise Crash
 
     web3 = web3_on(indexed.url, kind)
@@ -320,19 +313,19 @@ async def test_a_transaction_still_in_the_mempool_needs_attention_then_completes
         with pytest.raises(Crash):
             await run(journey, api, web3)
         [crashed] = SQLiteJournal(journal).journeys()
-        [tx_hash] = chain_steps(crashed.steps, "broadcast", "ok")[final]
-        assert indexed.w3.eth.get_transaction(tx_hash)["blockNumber"] is None
-        # Neither the chain nor /status knows it yet: a person must look, and nothing
-        # is sent again.
+        [tx_hash] = chain_steps(crashed.steps, "signed")[final]
+
+        # Its bytes never left: resume sends them (the node keeps them in its mempool),
+        # then waits; the block is mined a moment later.
+        def mine() -> None:
+            indexed.rpc("evm_mine", [])
+            indexed.rpc("evm_setAutomine", [True])
+
+        miner = threading.Timer(1.0, mine)
+        miner.start()
         again = client(served.base_url, journey, kind, journal=journal)
-        waiting = await resolve(again.resume(crashed.id, web3=web3))
-        assert waiting.state == "needs_attention"
-        indexed.rpc("evm_mine", [])
-        indexed.rpc("evm_setAutomine", [True])
-        settled(indexed.w3)
-        if final == "route":
-            wait_indexed(served.base_url, tx_hash)
         later = await resolve(again.resume(crashed.id, web3=web3))
+        miner.join()
         assert later.state == "completed"
         assert later.result.tx_hash == tx_hash
     finally:
@@ -341,7 +334,6 @@ async def test_a_transaction_still_in_the_mempool_needs_attention_then_completes
     record = SQLiteJournal(journal).journey(crashed.id)
     assert record is not None
     assert record.state == "completed"
-    _check_journal(record)
     # One transaction of each kind the journey sends, each once.
     assert indexed.w3.eth.get_transaction_count(ME) - nonce == SENDS[final]
 
@@ -381,13 +373,12 @@ async def test_a_route_that_reverted_on_chain_ends_failed_on_resume(
     record = SQLiteJournal(journal).journey(crashed.id)
     assert record is not None
     assert record.state == "failed"
-    _check_journal(record)
     # The approval and the reverted route were sent once each; no USDC moved.
     assert indexed.w3.eth.get_transaction_count(ME) - nonce == 2
     assert balance(indexed.w3, ME) == usdc
 
 
-async def test_a_route_stopped_after_its_approval_fails_and_a_new_one_uses_the_allowance(
+async def test_a_route_stopped_after_its_approval_goes_on_only_with_restart(
     indexed: Anvil, served: Sandbox, kind: str, tmp_path: Path
 ) -> None:
     journal = tmp_path / "j.db"
@@ -404,16 +395,19 @@ async def test_a_route_stopped_after_its_approval_fails_and_a_new_one_uses_the_a
             await run("route", api, web3)
         [crashed] = SQLiteJournal(journal).journeys()
         again = client(served.base_url, "route", kind, journal=journal)
-        resumed = await resolve(again.resume(crashed.id, web3=web3))
-        assert resumed.state == "failed"
+        # Its route transaction was never signed: a resume does not sign it on its own.
+        with pytest.raises(errors.RestartRequiredError):
+            await resolve(again.resume(crashed.id, web3=web3))
         assert indexed.w3.eth.get_transaction_count(ME) - nonce == 1  # the approval
-        # Called again, the route finds its allowance and sends no second approval.
-        done = await run("route", again, web3)
+        resumed = await resolve(
+            again.resume(crashed.id, web3=web3, signer=TEST_SIGNER, restart=True)
+        )
     finally:
         await close(web3)
-    assert done.allowance.approval_tx_hash is None
+    assert resumed.state == "completed"
+    # The approval, once, and the route: no second approval.
     assert indexed.w3.eth.get_transaction_count(ME) - nonce == 2
-    record = SQLiteJournal(journal).journey(done.journey_id)
+    record = SQLiteJournal(journal).journey(crashed.id)
     assert record is not None
     assert record.state == "completed"
-    assert list(chain_steps(record.steps, "signed")) == ["route"]
+    assert sorted(chain_steps(record.steps, "signed")) == ["approval", "route"]
