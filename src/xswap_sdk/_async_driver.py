@@ -58,6 +58,9 @@ __all__ = ["AsyncDriver"]
 # failed request): they end the run where it stands.
 _DRIVER_ERRORS: Final = (JourneyBusyError, RestartRequiredError, MissingCredentialsError)
 
+_IN_MEMORY: Final = (Record, Now, Random)
+"""Steps that neither reach out nor take time: a held write waits past them."""
+
 _ALREADY_KNOWN: Final = ("already known", "known transaction", "alreadyknown")
 
 
@@ -193,6 +196,9 @@ class AsyncDriver:
     # ----------------------------------------------------------------------- steps
 
     async def _step(self, run: JourneyRun, step: Any) -> Any:
+        if run.held is not None and not isinstance(step, _IN_MEMORY):
+            # What a money request answered is on disk before anything else can happen.
+            await self._write(run, run.flush(), "submitted")
         if isinstance(step, Call):
             if step.operation.idempotent:
                 return await self._read(run, step)
@@ -228,7 +234,9 @@ class AsyncDriver:
         if step.state is not None:
             if step.state not in ("running", *DONE_STATES, "needs_attention"):
                 raise TypeError(f"no journey state {step.state!r}")
-            await self._write(run, run.flush(durable=True, state=step.state), step.step)  # type: ignore[arg-type]
+            # Written with the next write (before the next request, or at the end), and
+            # reported once written.
+            run.hold(state=step.state)  # type: ignore[arg-type]
         run.watch(step.data, self.transport.clock.monotonic())
         await self._emit(run, event)
 
@@ -373,7 +381,9 @@ class AsyncDriver:
         event = _keep(
             run, pos, "submitted", "ok", request, answers[-1], identities=found, event=True
         )
-        await self._write(run, run.flush(), "submitted")
+        # Written before the flow's next request or wait, or with its end (one write
+        # where a swap ends here), and reported once written.
+        run.hold()
         await self._emit(run, event)
         return result
 
@@ -556,6 +566,7 @@ class AsyncDriver:
         except JourneyBusyError:
             raise
         except Exception as exc:
+            await self._release_held(run)
             if before:
                 from .errors import JournalError
 
@@ -566,10 +577,22 @@ class AsyncDriver:
                     step=what,
                 ) from None
             warn_unwritten(run, what, exc)
+            return
+        await self._release_held(run)
 
     async def _emit(self, run: JourneyRun, event: StepEvent | None) -> None:
-        if event is not None and run.on_step is not None:
-            await async_settle(event, emit(run.on_step, event))
+        if event is None or run.on_step is None:
+            return
+        if run.held is not None:
+            run.held.append(event)  # after the rows it follows are written
+            return
+        await async_settle(event, emit(run.on_step, event))
+
+    async def _release_held(self, run: JourneyRun) -> None:
+        """Report the events held until their rows were written, in order."""
+        held, run.held = run.held, None
+        for event in held or ():
+            await self._emit(run, event)
 
 
 def _request(request: Any) -> Any:

@@ -22,9 +22,12 @@ The rules the driver holds every journey to, whatever its kind:
   after a money request was accepted every error says ``sent``.
 
 Rows are serialised once, to JSON text (`encode`), and written in batches: before each
-request that may move money (``durable``: on disk), after its answer, before a wait,
-and at the end (``durable``). A crash loses at most reads and times, which the resumed
-flow takes again.
+request that may move money (``durable``: on disk), before a wait, after a chain
+transaction is signed, and at the end (``durable``). A money request's answer is
+written before the flow's next request, signature, question or wait, or with the end
+(`JourneyRun.hold`): a swap is two commits. A crash loses at most reads, times and an
+answer, which the resumed flow takes again or asks the service for (a request written
+``sending`` with no answer is handled as one that may have arrived).
 """
 
 from __future__ import annotations
@@ -232,6 +235,8 @@ class JourneyRun:
         "accepted",
         "approved",
         "ended",
+        "held",
+        "held_state",
         "journal",
         "journey_id",
         "kind",
@@ -272,6 +277,9 @@ class JourneyRun:
         # What the signing policies let through (see _policy_scope.APPROVED).
         self.approved: list[Any] = []
         self.ended: JourneyState | None = None
+        # Events (and a state) held until the rows they follow are written (`hold`).
+        self.held: list[StepEvent] | None = None
+        self.held_state: JourneyState | None = None
         self.last_write = time.monotonic()
         # The wait being watched: (started, expected seconds, what it follows, level).
         self.watching: tuple[float, float, Mapping[str, Any], int] | None = None
@@ -336,12 +344,25 @@ class JourneyRun:
     ) -> StepEvent | None:
         """Keep a row to write with the next `flush`; with ``event``, also return the
         `StepEvent` for ``on_step`` (only when there is a hook)."""
+        reported = event and self.on_step is not None
+        if not reported and not self.writes:
+            return None  # neither kept nor reported: not serialised
         text = data if isinstance(data, str) else encode(data)
         if self.writes:
             self.pending.append(NewRow(pos, step, status, text, body, tuple(identities)))
-        if event and self.on_step is not None:
+        if reported:
             return StepEvent(self.journey_id, self.kind, step, status, json.loads(text))
         return None
+
+    def hold(self, *, state: JourneyState | None = None) -> None:
+        """Keep the rows so far (and ``state``) for the next write, which comes before
+        the flow's next request, signature, question or wait, or at its end; the events
+        from here on are reported after it. A swap's answer and its end are thus one
+        write rather than three."""
+        if self.writes and self.held is None:
+            self.held = []
+        if state is not None:
+            self.held_state = self.ended = state
 
     def flush(
         self,
@@ -353,15 +374,23 @@ class JourneyRun:
         """The journal write that would write the kept rows (and ``state``), or ``None``
         when there is nothing to write: the driver calls it (off the event loop, in an
         async client)."""
-        if not self.writes or (not self.pending and state is None and not release and not durable):
+        if not self.writes or (
+            not self.pending
+            and state is None
+            and self.held_state is None
+            and not release
+            and not durable
+        ):
             return None
         journal, journey_id, owner = self.journal, self.journey_id, self.owner
         assert journal is not None
         assert journey_id is not None
         assert owner is not None
         rows, self.pending = self.pending, []
-        if state is not None:
-            self.ended = state
+        if state is None:
+            state, self.held_state = self.held_state, None
+        else:
+            self.ended, self.held_state = state, None
 
         def write() -> None:
             journal.append(journey_id, owner, rows, state=state, durable=durable, release=release)

@@ -53,6 +53,9 @@ __all__ = ["Driver"]
 # failed request): they end the run where it stands.
 _DRIVER_ERRORS: Final = (JourneyBusyError, RestartRequiredError, MissingCredentialsError)
 
+_IN_MEMORY: Final = (Record, Now, Random)
+"""Steps that neither reach out nor take time: a held write waits past them."""
+
 _ALREADY_KNOWN: Final = ("already known", "known transaction", "alreadyknown")
 
 
@@ -186,6 +189,9 @@ class Driver:
     # ----------------------------------------------------------------------- steps
 
     def _step(self, run: JourneyRun, step: Any) -> Any:
+        if run.held is not None and not isinstance(step, _IN_MEMORY):
+            # What a money request answered is on disk before anything else can happen.
+            self._write(run, run.flush(), "submitted")
         if isinstance(step, Call):
             if step.operation.idempotent:
                 return self._read(run, step)
@@ -221,7 +227,9 @@ class Driver:
         if step.state is not None:
             if step.state not in ("running", *DONE_STATES, "needs_attention"):
                 raise TypeError(f"no journey state {step.state!r}")
-            self._write(run, run.flush(durable=True, state=step.state), step.step)  # type: ignore[arg-type]
+            # Written with the next write (before the next request, or at the end), and
+            # reported once written.
+            run.hold(state=step.state)  # type: ignore[arg-type]
         run.watch(step.data, self.transport.clock.monotonic())
         self._emit(run, event)
 
@@ -366,7 +374,9 @@ class Driver:
         event = _keep(
             run, pos, "submitted", "ok", request, answers[-1], identities=found, event=True
         )
-        self._write(run, run.flush(), "submitted")
+        # Written before the flow's next request or wait, or with its end (one write
+        # where a swap ends here), and reported once written.
+        run.hold()
         self._emit(run, event)
         return result
 
@@ -547,6 +557,7 @@ class Driver:
         except JourneyBusyError:
             raise
         except Exception as exc:
+            self._release_held(run)
             if before:
                 from .errors import JournalError
 
@@ -557,10 +568,22 @@ class Driver:
                     step=what,
                 ) from None
             warn_unwritten(run, what, exc)
+            return
+        self._release_held(run)
 
     def _emit(self, run: JourneyRun, event: StepEvent | None) -> None:
-        if event is not None and run.on_step is not None:
-            settle(event, emit(run.on_step, event))
+        if event is None or run.on_step is None:
+            return
+        if run.held is not None:
+            run.held.append(event)  # after the rows it follows are written
+            return
+        settle(event, emit(run.on_step, event))
+
+    def _release_held(self, run: JourneyRun) -> None:
+        """Report the events held until their rows were written, in order."""
+        held, run.held = run.held, None
+        for event in held or ():
+            self._emit(run, event)
 
 
 def _request(request: Any) -> Any:

@@ -373,12 +373,26 @@ class Journey:
         return f"Journey(id={self.id!r}, kind={self.kind!r}, state={self.state!r}{at})"
 
 
-# Keys whose values are signatures or signed payloads: shown only when asked.
-_SIGNED_KEYS: Final = frozenset({"signature", "signatures", "raw", "body", "headers", "payment"})
+# Keys whose values are signatures or signed payloads, at any depth: shown only when asked.
+_SIGNED_KEYS: Final = frozenset(
+    {
+        "signature", "signatures", "raw", "body", "headers", "payment", "signed_tx",
+        "signedTx", "signedOrder", "submitted",
+    }
+)  # fmt: skip
+_HIDDEN: Final = "(signed: --show-signed)"
 
 
 def _without_signed(data: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: "(signed: --show-signed)" if k in _SIGNED_KEYS else v for k, v in data.items()}
+    def hide(value: Any) -> Any:
+        if isinstance(value, Mapping):
+            return {k: _HIDDEN if k in _SIGNED_KEYS else hide(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [hide(v) for v in value]
+        return value
+
+    shown: dict[str, Any] = hide(data)
+    return shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -483,10 +497,11 @@ class Journal(Protocol):
 class JournalKey:
     """The key a journal's MACs are made with: kept out of every ``repr``."""
 
-    __slots__ = ("_key",)
+    __slots__ = ("_hmac",)
 
     def __init__(self, key: bytes) -> None:
-        self._key = key
+        # Keyed once: each MAC copies this state rather than hashing the key again.
+        self._hmac = hmac.new(key, digestmod=hashlib.sha256)
 
     @classmethod
     def from_text(cls, text: object, argument: str) -> JournalKey:
@@ -510,11 +525,12 @@ class JournalKey:
 
     def mac(self, *parts: str | bytes) -> str:
         """The MAC of ``parts`` (each length-prefixed, so no two splits collide)."""
-        h = hmac.new(self._key, digestmod=hashlib.sha256)
+        chunks: list[bytes] = []
         for part in parts:
             data = part.encode() if isinstance(part, str) else part
-            h.update(len(data).to_bytes(8, "big"))
-            h.update(data)
+            chunks += (b"%d:" % len(data), data)
+        h = self._hmac.copy()
+        h.update(b"".join(chunks))  # one update: a row's MAC is made on every write
         return h.hexdigest()
 
     def fingerprint(self) -> str:
