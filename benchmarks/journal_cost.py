@@ -154,8 +154,9 @@ _SYNC = re.compile(r"\b(?:fsync|fdatasync)\(\d+<([^>]*)>\)")
 
 def _fsyncs(base_url: str, journal: str, swaps: int) -> tuple[int, int] | None:
     """The fsync and fdatasync calls of a child running ``swaps`` swaps, and how many
-    of them synced the journal's main file (a WAL checkpoint, SQLite's upkeep: one of
-    the main file and one of the WAL each); ``None`` without strace."""
+    of them synced the journal's main file (a WAL checkpoint, SQLite's upkeep: the WAL
+    before it is copied, the main file, and the WAL's header when it starts over);
+    ``None`` without strace."""
     strace = shutil.which("strace")
     if strace is None:
         return None
@@ -172,7 +173,7 @@ def _fsyncs(base_url: str, journal: str, swaps: int) -> tuple[int, int] | None:
 def fsync_row(base_url: str, directory: Path, swaps: int) -> Row:
     """fsyncs per swap that the journal adds: children running ``swaps`` and three
     times as many, so that what opening and closing the journal costs once drops out;
-    WAL checkpoints (two fsyncs each, every thousand pages or so) are shown apart."""
+    WAL checkpoints (three fsyncs each, every thousand pages or so) are shown apart."""
     per_swap: list[tuple[float, float]] = []
     for journal in ("-", str(directory / "fsync.db")):
         counts = []
@@ -185,10 +186,10 @@ def fsync_row(base_url: str, directory: Path, swaps: int) -> Row:
             return Row("fsyncs the journal adds per swap", "no strace", "", None, "<= 2", True)
         per_swap.append(((many[0] - few[0]) / (2 * swaps), (many[1] - few[1]) / (2 * swaps)))
     (without, _), (with_journal, checkpoints) = per_swap
-    commits = with_journal - without - 2 * checkpoints
+    commits = with_journal - without - 3 * checkpoints
     return Row(
         "fsyncs per swap, journaled (SQLite) vs plain (strace)",
-        f"{with_journal:.2f} ({commits:.2f} commits, {2 * checkpoints:.2f} checkpoints)",
+        f"{with_journal:.2f} ({commits:.2f} commits, {3 * checkpoints:.2f} checkpoints)",
         f"{without:.2f}",
         None,
         "<= 2 more commits",
