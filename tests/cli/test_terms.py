@@ -19,6 +19,7 @@ import pytest
 from xswap_sdk import errors
 from xswap_sdk._cli import ExitCode, main
 from xswap_sdk._cli._app import build_parser
+from xswap_sdk._cli._command import flag_error
 from xswap_sdk._cli._commands import COMMANDS
 from xswap_sdk.sandbox import Sandbox
 
@@ -97,6 +98,37 @@ def test_an_error_names_the_flag_not_the_python_argument(
     code, _, err = xswap(capsys, *argv)
     assert code == ExitCode.USAGE
     assert err == f"xswap: {error['message']}\n"
+
+
+def test_a_rule_speaks_in_flags_too(
+    env: dict[str, str],  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for argv in (QUOTE_FLASH, QUOTE_ROUTE):
+        code, error = failure(capsys, *argv, "--slippage", "50")
+        assert code == ExitCode.USAGE
+        assert error["message"].startswith("--slippage: 50 (percent) is above the maximum of 5 %")
+        assert error["message"].endswith("pass --max-slippage 50 to accept it")
+        assert "max_slippage" not in error["message"]
+        code, _, _ = xswap(capsys, *argv, "--slippage", "50", "--max-slippage", "50")
+        assert code == ExitCode.OK
+
+
+def test_flag_error_uses_the_table_for_the_argument_and_the_rule() -> None:
+    table = {
+        "tx_hash": "TX_HASH",
+        "from_chain": "--chain",
+        "chain_ids": "--chain",
+        "amount": "--amount",
+    }
+    error = errors.InvalidInputError(
+        "chain_ids[2]", "pass tx_hash and from_chain=8453, or from_chain='1'; an amount"
+    )
+    assert flag_error(error, table) == (
+        "--chain",
+        "pass TX_HASH and --chain 8453, or --chain 1; an amount",  # prose words stay
+    )
+    assert flag_error(errors.InvalidInputError("other", "x"), table) == ("other", "x")
 
 
 def test_an_unknown_chain_in_a_read_is_a_usage_error_not_a_refusal_to_sign(

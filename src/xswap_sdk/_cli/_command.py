@@ -141,13 +141,25 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def flag_error(error: InvalidInputError, flags: Flags) -> tuple[str, str]:
-    """``(argument, rule)`` of ``error`` in the command line's terms: the library's
-    argument name looked up in ``flags`` (a field of it, ``chain_ids[1]``, by its
-    leading name), a missing credential as its environment variable; else as the
-    library said it."""
+    """``(argument, rule)`` of ``error`` in the command line's terms, from the command's
+    ``flags`` table.
+
+    The argument is looked up by its leading name (``chain_ids[1]`` as ``chain_ids``); a
+    missing credential is named by its environment variable. In the rule, the table's
+    names that hold an underscore (``max_slippage``, ``tx_hash``: never an English word)
+    are replaced by their flags, ``name=value`` by ``--flag value``; plain words
+    (``amount``, ``sender``) are left alone in the rule, where they may be prose.
+    """
     if isinstance(error, MissingCredentialsError) and error.env_var:
         what = CREDENTIALS.get(error.env_var, "a credential")
         return error.env_var, f"is not set, and this command needs it: {what}"
     name = _NAME.match(error.argument)
-    flag = flags.get(name.group() if name else error.argument)
-    return (flag, error.rule) if flag is not None else (error.argument, error.rule)
+    argument = flags.get(name.group() if name else error.argument, error.argument)
+    rule = error.rule
+    for python, flag in flags.items():
+        if "_" not in python:
+            continue
+        if flag.startswith("--"):
+            rule = re.sub(rf"\b{re.escape(python)}=('?)([^'\s,)]+)\1", rf"{flag} \2", rule)
+        rule = re.sub(rf"\b{re.escape(python)}\b", flag, rule)
+    return argument, rule

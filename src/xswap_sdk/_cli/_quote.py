@@ -27,6 +27,7 @@ FLASH_FLAGS: Flags = {
     "chain_id": "--chain",
     "sender": "--sender",
     "slippage": "--slippage",
+    "max_slippage": "--max-slippage",
     "recipient": "--recipient",
 }
 ROUTE_FLAGS: Flags = {
@@ -37,6 +38,7 @@ ROUTE_FLAGS: Flags = {
     "amount": "--amount",
     "sender": "--sender",
     "slippage": "--slippage",
+    "max_slippage": "--max-slippage",
 }
 
 
@@ -58,8 +60,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     flash.add_argument("--sender", required=True, metavar="ADDRESS", help="the user's wallet")
     flash.add_argument(
-        "--slippage", default="0.5", help="percent: 0.5 is 0.5 %% (default: %(default)s)"
+        "--slippage",
+        default="0.5",
+        metavar="PERCENT",
+        help="percent: 0.5 is 0.5 %% (default: %(default)s)",
     )
+    _max_slippage(flash)
     flash.add_argument(
         "--recipient", metavar="ADDRESS", help="who receives the output (default: the sender)"
     )
@@ -89,8 +95,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     route.add_argument(
         "--sender", required=True, metavar="ADDRESS", help="the wallet that sends the input"
     )
-    route.add_argument("--slippage", help="percent: 0.5 is 0.5 %% (default: the routing service's)")
+    route.add_argument(
+        "--slippage", metavar="PERCENT", help="percent: 0.5 is 0.5 %% (default: the service's)"
+    )
+    _max_slippage(route)
     route.set_defaults(quote=_route, flags=ROUTE_FLAGS)
+
+
+def _max_slippage(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--max-slippage",
+        metavar="PERCENT",
+        help="the largest --slippage accepted (default: 5, or a signing policy's): a "
+        "guard against 50 meant as basis points",
+    )
 
 
 def _flash(args: argparse.Namespace, out: Output) -> int:
@@ -101,6 +119,7 @@ def _flash(args: argparse.Namespace, out: Output) -> int:
             chain_id=args.chain,
             sender=args.sender,
             slippage=args.slippage,
+            max_slippage=args.max_slippage,
             recipient=args.recipient,
         )
         symbol = _symbol(flash, args.chain, quote.token_out.address)
@@ -139,6 +158,7 @@ def _route(args: argparse.Namespace, out: Output) -> int:
             amount=args.amount,
             sender=args.sender,
             slippage=args.slippage,
+            max_slippage=args.max_slippage,
         )
     rows = []
     for route in routes:
