@@ -139,6 +139,11 @@ def test_an_unknown_chain_in_a_read_is_a_usage_error_not_a_refusal_to_sign(
     assert code == ExitCode.USAGE
     assert err.startswith("xswap: --chain: 999999 is not a chain of the SDK's registry (known: 1,")
     assert "sign" not in err
+    # The swap backend alone: its own list of chains says so.
+    code, _, err = xswap(capsys, "balances", ME, "--chain", "999999", "--source", "flash")
+    assert code == ExitCode.USAGE
+    assert err.startswith("xswap: --chain: 999999 is not a chain of the swap backend (known: 1,")
+    assert xswap(capsys, "balances", ME, "--chain", "8453", "--source", "flash")[0] == ExitCode.OK
 
 
 def test_a_missing_credential_is_named_by_its_variable(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 
+from ..errors import InvalidInputError
 from ..types import USDC_DECIMALS, format_amount
 from . import _clients
 from ._command import Command, ExitCode, Flags
@@ -71,12 +72,22 @@ def run(args: argparse.Namespace, out: Output) -> int:
                 )
     if args.source in ("both", "flash"):
         with _clients.flash() as flash:
-            for entry in flash.get_balance(args.address).balances:
-                if args.chains and entry.chain_id not in args.chains:
-                    continue
-                # The swap backend names its chains: its name and id are kept.
-                rows[entry.domain] = Row(entry.chain_id, entry.chain_name, entry.domain)
-                rows[entry.domain].flash = entry.balance
+            listed = flash.get_balance(args.address).balances
+        for entry in listed:
+            if args.chains and entry.chain_id not in args.chains:
+                continue
+            # The swap backend names its chains: its name and id are kept.
+            rows[entry.domain] = Row(entry.chain_id, entry.chain_name, entry.domain)
+            rows[entry.domain].flash = entry.balance
+        unlisted = [
+            chain for chain in args.chains or () if chain not in {e.chain_id for e in listed}
+        ]
+        if args.source == "flash" and unlisted:
+            # Alone, the swap backend's list is what tells a chain it does not know.
+            known = ", ".join(str(entry.chain_id) for entry in listed)
+            raise InvalidInputError(
+                "--chain", f"{unlisted[0]} is not a chain of the swap backend (known: {known})"
+            )
     for domain, balance in gateway_balances.items():
         rows[domain].gateway = balance
     ordered = sorted(rows.values(), key=lambda row: row.domain)
