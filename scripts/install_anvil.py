@@ -68,7 +68,9 @@ def install() -> Path:
     CACHE.mkdir(parents=True, exist_ok=True)
     print(f"installing {name}@{ANVIL_VERSION} into {CACHE} (about 43 MB)", file=sys.stderr)
     command = [npm, "install", "--no-save", "--silent", "--prefix", str(CACHE)]
-    done = subprocess.run([*command, f"{name}@{ANVIL_VERSION}"], check=False)
+    # npm's own output goes to standard error: standard output is the path alone, for
+    # anvil="$(python scripts/install_anvil.py)".
+    done = subprocess.run([*command, f"{name}@{ANVIL_VERSION}"], stdout=sys.stderr, check=False)
     if done.returncode != 0 or not path.is_file():
         raise SystemExit(f"npm install {name}@{ANVIL_VERSION} failed (exit {done.returncode})")
     return path
