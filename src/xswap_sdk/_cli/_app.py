@@ -124,10 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.version:
         return _version(out)
     if args.command is None:
-        try:
-            parser.error("a command is needed")
-        except UsageError as error:
-            return usage_error(out, error)
+        return usage_error(out, UsageError(parser, "a command is needed"))
     try:
         return int(args.run(args, out))
     except UsageError as error:  # a passthrough command's own parser
