@@ -3,10 +3,10 @@ their real addresses on Base (chain 8453).
 
 Where ``anvil`` comes from, in order: the ``XSWAP_ANVIL`` environment variable (a path,
 which must exist: ``.ci/run`` sets it); ``PATH``; this checkout's ``.cache/anvil`` (git
-ignored); else it is installed there with ``npm install --prefix .cache/anvil`` from the
-npm package Foundry publishes it in (``@foundry-rs/anvil-<os>-<arch>``). Without npm the
-tests that need it are skipped with a message saying how to get it; ``.ci/run``
-installs it, so CI never skips them.
+ignored), where ``python scripts/install_anvil.py`` installs it (from the npm package
+Foundry publishes it in). Nothing here installs or downloads anything: without anvil,
+the tests that need it (all marked ``anvil``) skip at once, saying how to get it;
+``.ci/run`` runs the script first, so CI never skips them.
 
 One node per session, on 127.0.0.1 at a free port, killed at the end of the session
 (and at exit, whatever happens). Its state is built once (see ``tests/data/bytecode``
@@ -17,9 +17,9 @@ of it, so tests do not see each other's transactions.
 from __future__ import annotations
 
 import atexit
+import importlib.util
 import json
 import os
-import platform
 import shutil
 import socket
 import subprocess
@@ -43,9 +43,7 @@ from xswap_sdk.testing import TEST_SIGNER
 from ..evm.conftest import Compiled, compiled  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[2]
-CACHE = ROOT / ".cache" / "anvil"
 BYTECODE = ROOT / "tests" / "data" / "bytecode" / "contracts.json"
-ANVIL_VERSION = "1.7.1"
 
 CHAIN_ID = 8453
 BASE = DEFAULT_REGISTRY.chain(CHAIN_ID)
@@ -65,17 +63,27 @@ _IMPLEMENTATION_SLOT = "0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca
 _OWNER_SLOT = "0x9016d09d72d40fdae2fd8ceac6b6234c7706214fd39c1cd1e609a0528c199300"
 
 
-def _package() -> str:
-    system = {"Linux": "linux", "Darwin": "darwin"}.get(platform.system(), "")
-    machine = {"x86_64": "amd64", "AMD64": "amd64", "arm64": "arm64", "aarch64": "arm64"}.get(
-        platform.machine(), ""
-    )
-    return f"@foundry-rs/anvil-{system}-{machine}"
+def _installer() -> Any:
+    # scripts/install_anvil.py, by path (scripts/ is no package): where it puts anvil.
+    script = ROOT / "scripts" / "install_anvil.py"
+    spec = importlib.util.spec_from_file_location("install_anvil", script)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+HOW = (
+    "needs Foundry's anvil: install it with `python scripts/install_anvil.py` (npm, about "
+    "43 MB, into .cache/anvil), or put anvil on PATH, or its path in XSWAP_ANVIL"
+)
+"""The skip message of every test that runs on anvil when there is none."""
 
 
 def anvil_binary() -> str:
-    """The path of an ``anvil`` binary, installing one into ``.cache/anvil`` when
-    there is none; skips the test when that cannot be done."""
+    """The path of an ``anvil`` binary; skips the test when there is none (nothing is
+    installed from here: see `HOW`)."""
     named = os.environ.get("XSWAP_ANVIL")
     if named:
         if not Path(named).is_file():
@@ -84,29 +92,10 @@ def anvil_binary() -> str:
     found = shutil.which("anvil")
     if found:
         return found
-    package = _package()
-    cached = CACHE / "node_modules" / package / "bin" / "anvil"
-    if cached.exists():
+    cached = _installer().binary()
+    if cached is not None and cached.is_file():
         return str(cached)
-    how = (
-        f"the simulation tests need Foundry's anvil: put it on PATH (or its path in "
-        f"XSWAP_ANVIL), or install Node's npm "
-        f"and they install it themselves (npm install --prefix .cache/anvil "
-        f"{package}@{ANVIL_VERSION})"
-    )
-    npm = shutil.which("npm")
-    if npm is None or package.endswith("-"):
-        pytest.skip(how)
-    CACHE.mkdir(parents=True, exist_ok=True)
-    done = subprocess.run(
-        [npm, "install", "--no-save", "--prefix", str(CACHE), f"{package}@{ANVIL_VERSION}"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0 or not cached.exists():
-        pytest.skip(f"{how}; npm failed: {done.stderr.strip()[-300:]}")
-    return str(cached)
+    pytest.skip(HOW)
 
 
 def _free_port() -> int:
@@ -265,10 +254,21 @@ def _build(node: Anvil, contracts: Compiled) -> None:
     node.send(WETH, calldata("mint(address,uint256)", ROUTER, WETH_IN_ROUTER))
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that runs on anvil says so: the ``anvil`` marker (``-m "not anvil"``)."""
+    for item in items:
+        if "anvil_node" in getattr(item, "fixturenames", ()) and not item.get_closest_marker(
+            "anvil"
+        ):
+            raise pytest.UsageError(f"{item.nodeid} runs on anvil: mark it pytest.mark.anvil")
+
+
 @pytest.fixture(scope="session")
-def anvil_node(compiled: Compiled) -> Iterator[Anvil]:  # noqa: F811
-    """anvil on 127.0.0.1, with the contracts in place; stopped at the session's end."""
+def anvil_node(request: pytest.FixtureRequest) -> Iterator[Anvil]:
+    """anvil on 127.0.0.1, with the contracts in place; stopped at the session's end.
+    Without anvil, skips before compiling anything."""
     binary = anvil_binary()
+    contracts: Compiled = request.getfixturevalue("compiled")
     port = _free_port()
     process = subprocess.Popen(
         [binary, "--host", "127.0.0.1", "--port", str(port), "--chain-id", str(CHAIN_ID)],
@@ -282,7 +282,7 @@ def anvil_node(compiled: Compiled) -> Iterator[Anvil]:  # noqa: F811
         _ready(url, process)
         w3 = Web3(HTTPProvider(url))
         node = Anvil(url=url, w3=w3, deployer=w3.eth.accounts[0])
-        _build(node, compiled)
+        _build(node, contracts)
         node.snapshot = node.rpc("evm_snapshot", [])
         yield node
     finally:

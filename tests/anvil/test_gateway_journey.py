@@ -22,6 +22,8 @@ from ..support import resolve
 from .conftest import MINTER, USDC, Anvil, calldata
 from .test_simulation import RECIPIENT, Connect, _balance, _nonce, connect, sb  # noqa: F401
 
+pytestmark = pytest.mark.anvil
+
 VALUE = 4_000_000
 
 

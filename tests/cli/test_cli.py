@@ -17,7 +17,7 @@ import pytest
 
 from xswap_sdk import VirtualClock, __version__, errors
 from xswap_sdk._cli import ExitCode, main
-from xswap_sdk._cli._app import exit_code_for
+from xswap_sdk._cli._command import exit_code_for
 from xswap_sdk.gateway import apply_estimate, build_transfer_intent
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.signing import sign_burn_intent
@@ -99,7 +99,7 @@ def test_a_usage_error_exits_2(capsys: pytest.CaptureFixture[str], argv: list[st
 def test_help_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = xswap(capsys, "--help")
     assert code == ExitCode.OK
-    for command in ("status", "balances", "quote", "sandbox"):
+    for command in ("status", "balances", "quote", "login", "sandbox"):
         assert command in out
     assert "exit status: 0 done, 1 failed or not found" in out
 
@@ -297,8 +297,7 @@ def test_a_bad_address_is_a_usage_error_before_any_request(
     before = len(served.requests)
     code, _, err = xswap(capsys, "balances", "0x1234")
     assert code == ExitCode.USAGE
-    assert err.startswith("xswap: ")
-    assert "address" in err
+    assert err.startswith("xswap: ADDRESS: must be a 0x-prefixed 20-byte hex address")
     assert len(served.requests) == before
 
 
@@ -356,6 +355,9 @@ def test_an_unknown_outcome_exits_4() -> None:
     assert exit_code_for(errors.NotFoundError("gone", status_code=404)) == ExitCode.FAILED
     assert exit_code_for(errors.InvalidInputError("to", "bad")) == ExitCode.USAGE
     assert exit_code_for(errors.RateLimitError("slow down", status_code=429)) == ExitCode.SERVICE
+    # The service refused a value of the command line: a usage error, not "try later".
+    assert exit_code_for(errors.BadRequestError("no", status_code=400)) == ExitCode.USAGE
+    assert exit_code_for(errors.UnprocessableEntityError("no", status_code=422)) == ExitCode.USAGE
 
 
 # ---------------------------------------------------------------------------- as a program
@@ -421,10 +423,10 @@ def test_xswap_sandbox_serves_what_python_m_sandbox_serves() -> None:
 
 
 def test_the_docs_page_lists_every_command_and_exit_status() -> None:
-    from xswap_sdk._cli._app import commands
+    from xswap_sdk._cli._commands import COMMANDS
 
     page = (ROOT / "docs" / "cli.md").read_text()
-    for command in commands():
+    for command in COMMANDS:
         assert f"`xswap {command.name}" in page, command.name
     for code in ExitCode:
         assert f"\n| {int(code)} | " in page, code

@@ -4,15 +4,21 @@ the sandbox, the async notebook executes in a real Jupyter kernel, and every scr
 
 from __future__ import annotations
 
+import os
 import re
 import runpy
+import subprocess
+import sys
 from pathlib import Path
 
 import nbclient
 import nbformat
 import pytest
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+from ..support import SRC
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
 
 # Per script, patterns (multiline regexes) its output must contain.
 PROOF = {
@@ -57,6 +63,39 @@ def test_the_quickstart_runs_to_the_end(capsys: pytest.CaptureFixture[str]) -> N
     assert "Relay + Uniswap" in out
     assert ": completed" in out
     assert out.rstrip().splitlines()[-1].startswith("done: ")
+
+
+def test_the_readme_shows_what_the_quickstart_prints() -> None:
+    # As a terminal shows it: standard output and error (the progress lines) together,
+    # unbuffered, with none of the developer's XSWAP_* variables.
+    environment = {name: value for name, value in os.environ.items() if "XSWAP_" not in name}
+    printed = subprocess.run(
+        [sys.executable, str(EXAMPLES / "quickstart.py")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=300,
+        check=True,
+        env={**environment, "PYTHONPATH": SRC, "PYTHONUNBUFFERED": "1"},
+    ).stdout.splitlines()
+    readme = (ROOT / "README.md").read_text()
+    excerpt = re.search(r"^```text\n(.*?)^```", readme, re.MULTILINE | re.DOTALL)
+    assert excerpt is not None
+    # "..." lines leave printed lines out; every other line is printed, in order, and
+    # the lines between two "..." are printed one after the other.
+    at = 0
+    for part in re.split(r"^\.\.\.\n", excerpt[1], flags=re.MULTILINE):
+        lines = part.splitlines()
+        if not lines:
+            continue
+        starts = [
+            index
+            for index in range(at, len(printed) - len(lines) + 1)
+            if printed[index : index + len(lines)] == lines
+        ]
+        assert starts, f"the README quotes lines the quickstart does not print:\n{part}"
+        at = starts[0] + len(lines)
+    assert "[gasless_swap -] completed" in excerpt[1]  # progress lines included
 
 
 @pytest.mark.parametrize(

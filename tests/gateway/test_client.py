@@ -190,6 +190,8 @@ async def test_get_balances_without_chains_asks_for_every_domain(
         ({"depositor": []}, "depositor"),
         ({"chain_ids": [8453], "domains": [6]}, "domains"),
         ({"chain_ids": [84532]}, "chain_id"),
+        # A read signs nothing: an unknown chain is a bad argument, not a refusal to sign.
+        ({"chain_ids": [8453, 999999]}, "chain_ids"),
         ({"domains": []}, "domains"),
         ({"domains": [-1]}, "sources[0].domain"),
         ({"token": "usdc; drop"}, "token"),

@@ -142,5 +142,10 @@ def test_xswap_journeys_lists_and_xswap_resume_finishes(
     assert main(["resume", "--all", "--journal", str(path)]) == 0
     assert "nothing to resume" in capsys.readouterr().out
     assert main(["resume", ids[0], "--journal", str(path)]) == 0
+    capsys.readouterr()
+    # The id as a progress line prints it (its first 8 characters) is enough.
+    assert main(["resume", ids[0][:8], "--journal", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["resumed"][0]["id"] == ids[0]
+    assert main(["resume", ids[0][:5], "--journal", str(path)]) == 2  # too short
     monkeypatch.delenv("XSWAP_JOURNAL", raising=False)
     assert main(["journeys"]) == 2  # no journal named: a usage error

@@ -1,100 +1,50 @@
-"""The ``xswap`` program: its parser, its commands and its exit statuses."""
+"""The ``xswap`` program: its parser, built from ``_commands.COMMANDS``, and how a
+failure is reported (text on standard error, or one JSON document with ``--json``)."""
 
 from __future__ import annotations
 
 import argparse
 import platform
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from enum import IntEnum
+import sys
+from collections.abc import Sequence
+from typing import Any
 
 from .._version import __version__
-from ..errors import (
-    InvalidInputError,
-    MissingDependencyError,
-    NotFoundError,
-    TerminalStateError,
-    XSwapError,
-)
+from ..errors import InvalidInputError, XSwapError
+
+# Command, ExitCode and exit_code_for live in _command; they are named here too for
+# _journeys, which imports them from this module until it imports them from _command.
+from ._command import Command, ExitCode, Parser, UsageError, exit_code_for, flag_error
 from ._output import Output, add_json_option
 
 __all__ = ["Command", "ExitCode", "build_parser", "commands", "exit_code_for", "main"]
 
 
-class ExitCode(IntEnum):
-    """What ``xswap`` exits with, for scripts (``xswap status ... || ...``).
-
-    Attributes:
-        OK: done: the command worked and what it looked at succeeded (a relayed
-            transaction EXECUTED, a swap completed, a transfer confirmed or finalized,
-            a route landed), or a read (balances, quote) answered.
-        FAILED: the thing failed (FAILED, failed, expired) or does not exist (not found,
-            a swap hash not in the history), or a feature is not installed.
-        USAGE: the command line or a value in it is wrong (a bad address, a missing
-            option or credential); nothing was sent.
-        SERVICE: a network or service error (connection, timeout, HTTP 401/403/429/5xx,
-            an answer that does not fit): try again later.
-        UNKNOWN: the outcome is not known yet: still pending, or a request that moves
-            money may or may not have been applied (``outcome_unknown``). Check again
-            before acting again.
-    """
-
-    OK = 0
-    FAILED = 1
-    USAGE = 2
-    SERVICE = 3
-    UNKNOWN = 4
-
-
-@dataclass(frozen=True)
-class Command:
-    """One ``xswap`` command.
-
-    Attributes:
-        name: what follows ``xswap`` on the command line.
-        help: one line for ``xswap --help``.
-        add_arguments: declares its options on its own subparser.
-        run: does the work, writes through the `Output`, and returns the exit status.
-        passthrough: the command parses its own options (and ``--help``): whatever
-            ``xswap`` does not know is handed on to it as ``args.options``.
-    """
-
-    name: str
-    help: str
-    add_arguments: Callable[[argparse.ArgumentParser], None]
-    run: Callable[[argparse.Namespace, Output], int]
-    passthrough: bool = False
-
-
 def commands() -> tuple[Command, ...]:
-    """The commands, in ``--help`` order. The extension point: the journeys issue adds
-    ``journeys`` and ``resume`` here, one module each."""
-    from . import _balances, _journeys, _quote, _sandbox, _status
+    """The commands, in ``--help`` order (``_commands.COMMANDS``)."""
+    # Imported here, not at the top, while _journeys still imports this module: a
+    # module-level import would make the cycle _app -> _commands -> _journeys -> _app.
+    from ._commands import COMMANDS
 
-    return (
-        _status.COMMAND,
-        _balances.COMMAND,
-        _quote.COMMAND,
-        _journeys.JOURNEYS,
-        _journeys.RESUME,
-        _sandbox.COMMAND,
-    )
+    return COMMANDS
 
 
 def build_parser(commands: Sequence[Command]) -> argparse.ArgumentParser:
     """The ``xswap`` parser with a subparser for each of ``commands``."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="xswap",
         description="Check cross-chain USDC swaps, transfers, relayed transactions, "
-        "balances and quotes; serve the sandbox. Credentials and URLs come from the "
-        "XSWAP_* environment variables, as for the clients.",
+        "balances and quotes; log in to the swap backend; serve the sandbox. Credentials "
+        "and URLs come from the XSWAP_* environment variables, as for the clients.",
         epilog="exit status: 0 done, 1 failed or not found, 2 usage error, 3 network or "
         "service error, 4 outcome not known yet (pending): see docs/cli.md",
     )
     parser.add_argument("--version", action="store_true", help="print the version and exit")
-    json_option = argparse.ArgumentParser(add_help=False)
+    json_option = Parser(add_help=False)
     add_json_option(json_option)
-    parser.add_argument("--json", action="store_true", help="as the commands' --json")
+    parser.add_argument(
+        "--json", action="store_true", help="write one JSON document, as each command's --json"
+    )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for command in commands:
         sub = subparsers.add_parser(
@@ -104,20 +54,15 @@ def build_parser(commands: Sequence[Command]) -> argparse.ArgumentParser:
             parents=[json_option],
             add_help=not command.passthrough,
         )
+        sub.set_defaults(run=command.run, flags=command.flags)
         command.add_arguments(sub)
-        sub.set_defaults(run=command.run)
     return parser
 
 
-def exit_code_for(error: XSwapError) -> ExitCode:
-    """The exit status that ``error`` means (see `ExitCode`)."""
-    if getattr(error, "outcome_unknown", False):
-        return ExitCode.UNKNOWN
-    if isinstance(error, InvalidInputError):
-        return ExitCode.USAGE
-    if isinstance(error, NotFoundError | TerminalStateError | MissingDependencyError):
-        return ExitCode.FAILED
-    return ExitCode.SERVICE
+def _wants_json(argv: Sequence[str]) -> bool:
+    # Read before parsing, so a command line that does not parse gets JSON too.
+    given = list(argv)
+    return "--json" in (given[: given.index("--")] if "--" in given else given)
 
 
 def _version(out: Output) -> int:
@@ -126,38 +71,65 @@ def _version(out: Output) -> int:
     return ExitCode.OK
 
 
+def usage_error(out: Output, error: UsageError) -> int:
+    """Report a command line that does not parse: as argparse does (its usage and
+    ``prog: error: ...`` on standard error), or with ``--json`` as one document."""
+    if out.json:
+        data = {
+            "type": "UsageError",
+            "message": error.message,
+            "usage": " ".join(error.parser.format_usage().split()),
+            "exit_code": int(ExitCode.USAGE),
+            "outcome_unknown": False,
+        }
+        out.error(data, error.message)
+    else:
+        error.parser.print_usage(out.stderr)
+        out.stderr.write(f"{error.parser.prog}: error: {error.message}\n")
+    return ExitCode.USAGE
+
+
+def _failure(out: Output, error: XSwapError, args: argparse.Namespace) -> int:
+    code = exit_code_for(error)
+    message = str(error)
+    data: dict[str, Any] = {"type": type(error).__name__}
+    if isinstance(error, InvalidInputError):
+        argument, rule = flag_error(error, getattr(args, "flags", {}))
+        message = f"{argument}: {rule}"
+        data["argument"] = argument
+    data.update(message=message, exit_code=int(code))
+    data["outcome_unknown"] = bool(getattr(error, "outcome_unknown", False))
+    out.error(data, message)
+    return code
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``xswap`` with ``argv`` (default: the process's arguments) and return its exit
     status; the console script passes it to `sys.exit`."""
+    given = sys.argv[1:] if argv is None else list(argv)
     known = commands()
     parser = build_parser(known)
     try:
-        args, rest = parser.parse_known_args(argv)
+        args, rest = parser.parse_known_args(given)
         passthrough = next((c.passthrough for c in known if c.name == args.command), False)
         if passthrough:
             args.options = rest
         elif rest:
             parser.error(f"unrecognized arguments: {' '.join(rest)}")
-    except SystemExit as exit_:  # --help, or a usage error argparse has printed
+    except UsageError as error:
+        return usage_error(Output(json=_wants_json(given)), error)
+    except SystemExit as exit_:  # --help (or --version of a parser) has printed
         return int(exit_.code or 0) if not isinstance(exit_.code, str) else ExitCode.USAGE
     out = Output(json=bool(args.json))
     if args.version:
         return _version(out)
     if args.command is None:
-        parser.print_usage(out.stderr)
-        out.error({"type": "UsageError", "message": "a command is needed"}, "a command is needed")
-        return ExitCode.USAGE
+        return usage_error(out, UsageError(parser, "a command is needed"))
     try:
         return int(args.run(args, out))
+    except UsageError as error:  # a passthrough command's own parser
+        return usage_error(out, error)
     except XSwapError as error:
-        code = exit_code_for(error)
-        data = {
-            "type": type(error).__name__,
-            "message": str(error),
-            "exit_code": int(code),
-            "outcome_unknown": bool(getattr(error, "outcome_unknown", False)),
-        }
-        out.error(data, str(error))
-        return code
+        return _failure(out, error, args)
     except KeyboardInterrupt:
         return 130

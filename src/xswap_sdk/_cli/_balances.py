@@ -7,12 +7,21 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 
+from ..errors import InvalidInputError
 from ..types import USDC_DECIMALS, format_amount
 from . import _clients
-from ._app import Command, ExitCode
+from ._command import Command, ExitCode, Flags
 from ._output import Output, table
 
 __all__ = ["COMMAND"]
+
+FLAGS: Flags = {
+    "address": "ADDRESS",
+    "depositor": "ADDRESS",
+    "sources": "ADDRESS",  # sources[0].depositor: Gateway's request, built from ADDRESS
+    "chain_ids": "--chain",
+    "chain_id": "--chain",
+}
 
 
 @dataclass
@@ -28,7 +37,7 @@ class Row:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``balances ADDRESS [--chain ID ...] [--source ...]``."""
-    parser.add_argument("address", help="the depositor's wallet")
+    parser.add_argument("address", metavar="ADDRESS", help="the depositor's wallet")
     parser.add_argument(
         "--chain",
         type=int,
@@ -48,28 +57,39 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, out: Output) -> int:
     """Read the balances and print them side by side."""
     rows: dict[int, Row] = {}
-    if args.source in ("both", "flash"):
-        with _clients.flash() as flash:
-            for entry in flash.get_balance(args.address).balances:
-                if args.chains and entry.chain_id not in args.chains:
-                    continue
-                row = rows.setdefault(
-                    entry.domain, Row(entry.chain_id, entry.chain_name, entry.domain)
-                )
-                row.flash = entry.balance
+    gateway_balances: dict[int, int] = {}
     if args.source in ("both", "gateway"):
+        # Gateway first: it checks every --chain (against the registry) before a request.
         with _clients.gateway() as gateway:
             answer = gateway.get_balances(args.address, chain_ids=args.chains)
             for item in answer.balances:
-                found = rows.get(item.domain)
-                if found is None:
-                    chain = gateway.registry.by_domain(item.domain, testnet=gateway.testnet)
-                    found = rows[item.domain] = Row(
-                        None if chain is None else chain.chain_id,
-                        f"domain {item.domain}" if chain is None else chain.name,
-                        item.domain,
-                    )
-                found.gateway = item.balance
+                gateway_balances[item.domain] = item.balance
+                chain = gateway.registry.by_domain(item.domain, testnet=gateway.testnet)
+                rows[item.domain] = Row(
+                    None if chain is None else chain.chain_id,
+                    f"domain {item.domain}" if chain is None else chain.name,
+                    item.domain,
+                )
+    if args.source in ("both", "flash"):
+        with _clients.flash() as flash:
+            listed = flash.get_balance(args.address).balances
+        for entry in listed:
+            if args.chains and entry.chain_id not in args.chains:
+                continue
+            # The swap backend names its chains: its name and id are kept.
+            rows[entry.domain] = Row(entry.chain_id, entry.chain_name, entry.domain)
+            rows[entry.domain].flash = entry.balance
+        unlisted = [
+            chain for chain in args.chains or () if chain not in {e.chain_id for e in listed}
+        ]
+        if args.source == "flash" and unlisted:
+            # Alone, the swap backend's list is what tells a chain it does not know.
+            known = ", ".join(str(entry.chain_id) for entry in listed)
+            raise InvalidInputError(
+                "--chain", f"{unlisted[0]} is not a chain of the swap backend (known: {known})"
+            )
+    for domain, balance in gateway_balances.items():
+        rows[domain].gateway = balance
     ordered = sorted(rows.values(), key=lambda row: row.domain)
     totals = {
         source: sum(getattr(row, source) or 0 for row in ordered)
@@ -119,4 +139,5 @@ COMMAND = Command(
     help="USDC in the gateway wallet per chain, as the swap backend and Circle Gateway see it",
     add_arguments=add_arguments,
     run=run,
+    flags=FLAGS,
 )

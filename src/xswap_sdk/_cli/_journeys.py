@@ -30,7 +30,8 @@ from ..errors import (
     RestartRequiredError,
     XSwapError,
 )
-from ._app import Command, ExitCode, exit_code_for
+from ._command import Command, ExitCode, exit_code_for
+from ._ids import ids_or_all, resolve_id
 from ._nodes import RPC_URLS_ENV, Nodes, journey_chains
 from ._output import Output, table
 
@@ -149,14 +150,15 @@ def _resume_one(
 
 
 def _resume(args: argparse.Namespace, out: Output) -> int:
+    ids_or_all(args.ids, args.all)
     path, journal = _open(args)
-    if args.all == bool(args.ids):
-        raise InvalidInputError(
-            "ID",
-            "give journey ids or --all" if not args.ids else "give journey ids or --all, not both",
-        )
     nodes = Nodes.from_arguments(args.rpc_url)
-    ids = [j.id for j in journal.journeys(states=("running",))] if args.all else list(args.ids)
+    if args.all:
+        ids = [j.id for j in journal.journeys(states=("running",))]
+    else:
+        # Every id resolved (a prefix as progress lines print it) before any is resumed.
+        known = [j.id for j in journal.journeys()]
+        ids = [resolve_id(given, known, where=path) for given in args.ids]
     results: list[dict[str, Any]] = []
     worst = ExitCode.OK
     for journey_id in ids:
@@ -229,7 +231,12 @@ def _journeys_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _resume_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("ids", nargs="*", metavar="ID", help="journey ids (xswap journeys)")
+    parser.add_argument(
+        "ids",
+        nargs="*",
+        metavar="ID",
+        help="journey ids, or their first 8 characters or more (xswap journeys lists them)",
+    )
     parser.add_argument("--all", action="store_true", help="every journey still running")
     parser.add_argument(
         "--restart",

@@ -8,13 +8,38 @@ from __future__ import annotations
 
 import argparse
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
+from ..errors import APIError
 from ..types import format_amount
 from . import _clients
-from ._app import Command, ExitCode
+from ._command import Command, ExitCode, Flags
 from ._output import Output, add_json_option, table
 
+if TYPE_CHECKING:
+    from ..flash import FlashClient
+
 __all__ = ["COMMAND"]
+
+FLASH_FLAGS: Flags = {
+    "input_amount": "--amount",
+    "output_token": "--to-token",
+    "chain_id": "--chain",
+    "sender": "--sender",
+    "slippage": "--slippage",
+    "max_slippage": "--max-slippage",
+    "recipient": "--recipient",
+}
+ROUTE_FLAGS: Flags = {
+    "from_chain": "--from-chain",
+    "to_chain": "--to-chain",
+    "from_token": "--from-token",
+    "to_token": "--to-token",
+    "amount": "--amount",
+    "sender": "--sender",
+    "slippage": "--slippage",
+    "max_slippage": "--max-slippage",
+}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,13 +51,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         description="Quote a swap of USDC from the gateway wallet into --to-token.",
     )
     add_json_option(flash)
-    flash.add_argument("--amount", required=True, help="USDC in smallest units")
-    flash.add_argument("--to-token", required=True, help="the token to receive")
-    flash.add_argument("--chain", type=int, required=True, help="the destination chain id")
-    flash.add_argument("--sender", required=True, help="the user's wallet")
-    flash.add_argument("--slippage", default="0.5", help="percent (default: %(default)s)")
-    flash.add_argument("--recipient", help="who receives the output (default: the sender)")
-    flash.set_defaults(quote=_flash)
+    flash.add_argument(
+        "--amount", required=True, metavar="UNITS", help="USDC in smallest units (40000000: 40)"
+    )
+    flash.add_argument("--to-token", required=True, metavar="ADDRESS", help="the token to receive")
+    flash.add_argument(
+        "--chain", type=int, required=True, metavar="CHAIN_ID", help="the destination chain id"
+    )
+    flash.add_argument("--sender", required=True, metavar="ADDRESS", help="the user's wallet")
+    flash.add_argument(
+        "--slippage",
+        default="0.5",
+        metavar="PERCENT",
+        help="percent: 0.5 is 0.5 %% (default: %(default)s)",
+    )
+    _max_slippage(flash)
+    flash.add_argument(
+        "--recipient", metavar="ADDRESS", help="who receives the output (default: the sender)"
+    )
+    flash.set_defaults(quote=_flash, flags=FLASH_FLAGS)
 
     route = services.add_parser(
         "route",
@@ -40,14 +77,38 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         description="Quote the routes of a swap or bridge, best first as the service ranks.",
     )
     add_json_option(route)
-    route.add_argument("--from-chain", type=int, required=True)
-    route.add_argument("--to-chain", type=int, required=True)
-    route.add_argument("--from-token", required=True)
-    route.add_argument("--to-token", required=True)
-    route.add_argument("--amount", required=True, help="in the input token's smallest units")
-    route.add_argument("--sender", required=True, help="the wallet that sends the input")
-    route.add_argument("--slippage", help="percent")
-    route.set_defaults(quote=_route)
+    route.add_argument(
+        "--from-chain", type=int, required=True, metavar="CHAIN_ID", help="the source chain id"
+    )
+    route.add_argument(
+        "--to-chain", type=int, required=True, metavar="CHAIN_ID", help="the destination chain id"
+    )
+    route.add_argument(
+        "--from-token", required=True, metavar="ADDRESS", help="the input token, on --from-chain"
+    )
+    route.add_argument(
+        "--to-token", required=True, metavar="ADDRESS", help="the output token, on --to-chain"
+    )
+    route.add_argument(
+        "--amount", required=True, metavar="UNITS", help="in the input token's smallest units"
+    )
+    route.add_argument(
+        "--sender", required=True, metavar="ADDRESS", help="the wallet that sends the input"
+    )
+    route.add_argument(
+        "--slippage", metavar="PERCENT", help="percent: 0.5 is 0.5 %% (default: the service's)"
+    )
+    _max_slippage(route)
+    route.set_defaults(quote=_route, flags=ROUTE_FLAGS)
+
+
+def _max_slippage(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--max-slippage",
+        metavar="PERCENT",
+        help="the largest --slippage accepted (default: 5, or a signing policy's): a "
+        "guard against 50 meant as basis points",
+    )
 
 
 def _flash(args: argparse.Namespace, out: Output) -> int:
@@ -58,22 +119,33 @@ def _flash(args: argparse.Namespace, out: Output) -> int:
             chain_id=args.chain,
             sender=args.sender,
             slippage=args.slippage,
+            max_slippage=args.max_slippage,
             recipient=args.recipient,
         )
+        symbol = _symbol(flash, args.chain, quote.token_out.address)
     token_in, token_out = quote.token_in, quote.token_out
     expires = datetime.fromtimestamp(quote.expires_at_seconds, tz=UTC)
     text = "\n".join(
         [
             f"in          {format_amount(token_in.amount, token_in.decimals)}",
-            f"out         {format_amount(token_out.amount, token_out.decimals, None)} "
+            f"out         {format_amount(token_out.amount, token_out.decimals, symbol)} "
             f"of {token_out.address} (chain {args.chain})",
             f"gateway fee up to {format_amount(quote.fees.gateway_fee)}",
             f"service fee {format_amount(quote.fees.execution_fee)}",
             f"expires     {expires.isoformat()}",
         ]
     )
-    out.result({"service": "flash", "quote": quote}, text)
+    out.result({"service": "flash", "token_out_symbol": symbol, "quote": quote}, text)
     return ExitCode.OK
+
+
+def _symbol(flash: FlashClient, chain_id: int, address: str) -> str | None:
+    # A quote names its output token by address only: the backend's token search
+    # gives its symbol (None when it does not know it, or cannot say now).
+    try:
+        return flash.search_token(chain_id, address).symbol
+    except APIError:
+        return None
 
 
 def _route(args: argparse.Namespace, out: Output) -> int:
@@ -86,6 +158,7 @@ def _route(args: argparse.Namespace, out: Output) -> int:
             amount=args.amount,
             sender=args.sender,
             slippage=args.slippage,
+            max_slippage=args.max_slippage,
         )
     rows = []
     for route in routes:

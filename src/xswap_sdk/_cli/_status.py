@@ -14,10 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import NotFoundError
+from ..errors import InvalidInputError, NotFoundError
 from ..types import format_amount
 from . import _clients
-from ._app import Command, ExitCode
+from ._command import Command, ExitCode, Flags
 from ._output import Output, add_json_option
 
 __all__ = ["COMMAND"]
@@ -102,7 +102,38 @@ def _transfer(args: argparse.Namespace) -> Looked | None:
     return Looked(status, verdict, details, record)
 
 
+def _route_shape(args: argparse.Namespace) -> None:
+    # The two ways the routing service looks a route up, said with this command's
+    # options (the client's own rule names its arguments).
+    if args.provider is not None or args.ref is not None:
+        mixed = [
+            name
+            for name, value in (
+                ("TX_HASH", args.id),
+                ("--chain", args.chain),
+                ("--user", args.user),
+            )
+            if value is not None
+        ]
+        if mixed:
+            raise InvalidInputError(
+                mixed[0],
+                "looks a route up by its hash; --provider and --ref look it up by "
+                "the provider's reference instead: give one way, not both",
+            )
+        for flag, value in (("--provider", args.provider), ("--ref", args.ref)):
+            if value is None:
+                raise InvalidInputError(flag, "is needed too: --provider KEY --ref REF")
+    elif args.id is None:
+        raise InvalidInputError(
+            "TX_HASH", "is needed, with --chain (or give --provider KEY --ref REF instead)"
+        )
+    elif args.chain is None:
+        raise InvalidInputError("--chain", "is needed with TX_HASH: the source chain id")
+
+
 def _route(args: argparse.Namespace) -> Looked | None:
+    _route_shape(args)
     with _clients.routing() as routing:
         try:
             record = routing.get_status(
@@ -138,20 +169,63 @@ def _gasless(args: argparse.Namespace) -> Looked | None:
 
 @dataclass(frozen=True)
 class Kind:
-    """A kind of id ``status`` looks up."""
+    """A kind of id ``status`` looks up, and its `Flags` table."""
 
     name: str
     what: str
     metavar: str
+    id_help: str
     look: Callable[[argparse.Namespace], Looked | None]
+    flags: Flags
 
 
 KINDS = (
-    Kind("relayer", "a relayed transaction (relayer)", "TX_ID", _relayer),
-    Kind("swap", "a swap, by the hash POST /swap returned (swap backend)", "TX_HASH", _swap),
-    Kind("transfer", "a Circle Gateway transfer", "TRANSFER_ID", _transfer),
-    Kind("route", "a routed swap or bridge, by its source tx (routing)", "TX_HASH", _route),
-    Kind("gasless", "a gasless swap (routing)", "SWAP_ID", _gasless),
+    Kind(
+        "relayer",
+        "a relayed transaction (relayer)",
+        "TX_ID",
+        "the id relay() or POST /api/submit-tx returned",
+        _relayer,
+        {"tx_id": "TX_ID"},
+    ),
+    Kind(
+        "swap",
+        "a swap, by the hash POST /swap returned (swap backend)",
+        "TX_HASH",
+        "the swap's transaction hash (or its tx id), as its submission returned it",
+        _swap,
+        {},
+    ),
+    Kind(
+        "transfer",
+        "a Circle Gateway transfer",
+        "TRANSFER_ID",
+        "the transferId POST /v1/transfer returned (a UUID)",
+        _transfer,
+        {"transfer_id": "TRANSFER_ID"},
+    ),
+    Kind(
+        "route",
+        "a routed swap or bridge, by its source tx (routing)",
+        "TX_HASH",
+        "the source transaction's hash (with --chain)",
+        _route,
+        {
+            "tx_hash": "TX_HASH",
+            "from_chain": "--chain",
+            "user_address": "--user",
+            "provider_key": "--provider",
+            "tx_ref": "--ref",
+        },
+    ),
+    Kind(
+        "gasless",
+        "a gasless swap (routing)",
+        "SWAP_ID",
+        "the swap id gasless_swap() or POST /gasless/submit-swap returned",
+        _gasless,
+        {"swap_id": "SWAP_ID"},
+    ),
 )
 
 
@@ -162,14 +236,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         sub = kinds.add_parser(kind.name, help=kind.what, description=kind.what)
         add_json_option(sub)
         if kind.name == "route":
-            sub.add_argument("id", metavar=kind.metavar, nargs="?", help="the source tx hash")
-            sub.add_argument("--chain", type=int, help="the source chain id")
-            sub.add_argument("--user", help="the sender's address")
-            sub.add_argument("--provider", help="instead of the hash: the provider's key")
-            sub.add_argument("--ref", help="instead of the hash: the provider's reference")
+            sub.add_argument("id", metavar=kind.metavar, nargs="?", help=kind.id_help)
+            sub.add_argument(
+                "--chain", type=int, metavar="CHAIN_ID", help="the source chain id (with TX_HASH)"
+            )
+            sub.add_argument("--user", metavar="ADDRESS", help="the sender's address (optional)")
+            sub.add_argument(
+                "--provider", metavar="KEY", help="instead of TX_HASH: the provider's key"
+            )
+            sub.add_argument(
+                "--ref", metavar="REF", help="with --provider: the provider's reference"
+            )
         else:
-            sub.add_argument("id", metavar=kind.metavar)
-        sub.set_defaults(look=kind.look)
+            sub.add_argument("id", metavar=kind.metavar, help=kind.id_help)
+        sub.set_defaults(look=kind.look, flags=kind.flags)
 
 
 def run(args: argparse.Namespace, out: Output) -> int:

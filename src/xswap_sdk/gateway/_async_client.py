@@ -31,7 +31,7 @@ from .._options import (
 )
 from .._polling import wait_options
 from .._simulation import check_simulate_option
-from ..errors import InvalidInputError, NotFoundError, WebhookSignatureError
+from ..errors import InvalidInputError, NotFoundError, UnsafePayloadError, WebhookSignatureError
 from ..events import RequestHook, ResponseHook, RetryHook
 from ..journal import JournalArg, StepHook
 from ..policy import PolicyLike
@@ -260,7 +260,8 @@ class AsyncGatewayClient(AsyncAPIClient):
             One entry per depositor and domain, its ``balance`` in smallest USDC units.
 
         Raises:
-            InvalidInputError: a bad address, or both ``chain_ids`` and ``domains``.
+            InvalidInputError: a bad address, a chain the registry does not know, or
+                both ``chain_ids`` and ``domains``.
         """
         request = self._sources(depositor, chain_ids, domains, token)
         return await self._transport.request(operations.get_balances(request), options)
@@ -278,7 +279,17 @@ class AsyncGatewayClient(AsyncAPIClient):
                 raise InvalidInputError("domains", "cannot be combined with chain_ids")
             if isinstance(chain_ids, str | bytes) or not isinstance(chain_ids, Sequence):
                 raise InvalidInputError("chain_ids", "must be a list of chain ids, or None")
-            domains = [self.domain_of(chain_id) for chain_id in chain_ids]
+            try:
+                domains = [self.domain_of(chain_id) for chain_id in chain_ids]
+            except UnsafePayloadError as unknown:
+                # A read signs nothing: a chain the registry does not know is a bad
+                # argument here, not a refusal to sign.
+                network = [chain for chain in self._registry if chain.testnet == self._testnet]
+                known = ", ".join(str(chain.chain_id) for chain in network)
+                raise InvalidInputError(
+                    "chain_ids",
+                    f"{unknown.received} is not a chain of the SDK's registry (known: {known})",
+                ) from None
         return operations.build_balances_request(depositor, domains, token)
 
     async def get_deposits(
@@ -307,7 +318,8 @@ class AsyncGatewayClient(AsyncAPIClient):
             The pending deposits, amounts in smallest USDC units.
 
         Raises:
-            InvalidInputError: a bad address, or both ``chain_ids`` and ``domains``.
+            InvalidInputError: a bad address, a chain the registry does not know, or
+                both ``chain_ids`` and ``domains``.
         """
         request = self._sources(depositor, chain_ids, domains, token)
         return await self._transport.request(x402_operations.get_deposits(request), options)
