@@ -51,6 +51,9 @@ class Operation(Generic[T]):
             ``token``), replaced in what ``capture_responses()`` keeps.
         with_headers: called with the parsed result and the answer's headers, returns
             the call's result (a page that reads its cursor from ``Link``).
+        priced: whether the service prices this call, so that an HTTP 402 answering it
+            may be paid (x402) by a client with a payer: only the relayer's submissions
+            are. A 402 on any other call is never paid (`xswap_sdk.errors.PaymentNotDueError`).
     """
 
     method: str
@@ -63,6 +66,7 @@ class Operation(Generic[T]):
     timeout: httpx.Timeout | NotGiven
     redact: tuple[str, ...]
     with_headers: Callable[[Any, httpx.Headers], Any] | None
+    priced: bool
     _json: Secret[Any]
     _secrets: Secret[tuple[str, ...]]
 
@@ -80,6 +84,7 @@ class Operation(Generic[T]):
         secrets: tuple[str, ...] = (),
         redact: tuple[str, ...] = (),
         with_headers: Callable[[Any, httpx.Headers], Any] | None = None,
+        priced: bool = False,
     ) -> None:
         """Describe the call.
 
@@ -96,6 +101,7 @@ class Operation(Generic[T]):
             secrets: values in this request to keep out of error messages (signatures).
             redact: see the attributes.
             with_headers: see the attributes.
+            priced: see the attributes.
         """
         init = object.__setattr__
         init(self, "method", method)
@@ -108,6 +114,7 @@ class Operation(Generic[T]):
         init(self, "timeout", timeout)
         init(self, "redact", redact)
         init(self, "with_headers", with_headers)
+        init(self, "priced", priced)
         init(self, "_json", Secret(json))
         init(self, "_secrets", Secret(tuple(secrets)))
 
@@ -150,6 +157,7 @@ class Operation(Generic[T]):
             secrets=secrets,
             redact=self.redact,
             with_headers=self.with_headers,
+            priced=self.priced,
         )
 
 

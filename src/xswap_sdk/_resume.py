@@ -99,9 +99,11 @@ def resend(
     *,
     auth: Any = "optional",
     timeout: httpx.Timeout | None = None,
+    priced: bool = False,
 ) -> Operation[T]:
     """The journaled request again: same method, path, query and body (never retried
-    once sent; its signatures kept out of errors)."""
+    once sent; its signatures kept out of errors); ``priced`` as the original operation
+    was (`Operation.priced`: a relayer submission)."""
     body = request.get("body")
     signatures = tuple(_signatures(body))
     return Operation(
@@ -114,6 +116,7 @@ def resend(
         auth=auth,
         timeout=NOT_GIVEN if timeout is None else timeout,
         secrets=signatures,
+        priced=priced,
     )
 
 

@@ -339,8 +339,9 @@ class AsyncGatewayClient(AsyncAPIClient):
             chain_id: the chain of the balance, and of the payment.
             to: who is paid.
             value: smallest USDC units, above 0.
-            valid_before: unix time the authorization expires; four days from now by
-                default (Gateway refuses one too short).
+            valid_before: unix time the authorization expires: from seven days
+                (Gateway's minimum) to fourteen days (the SDK's maximum) from now;
+                604,900 s from now by default, Circle's batching window.
             nonce: 32 bytes, ``0x`` hex; random by default.
             **options: per-call options for this call (`RequestOptions`): ``timeout``,
                 ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and

@@ -7,6 +7,10 @@ Retry decisions, per operation:
   submit a transaction: not idempotent, so they are retried only when the request never
   left this machine.
 - Everything else reads, and is retried per the shared policy.
+
+Only the three submissions are priced (`Operation.priced`): a keyless client pays the
+relayer's x402 demand on them, once each, and never on a read (a status poll, an account
+or chain lookup), which a 402 answers with `xswap_sdk.errors.PaymentNotDueError`.
 """
 
 from __future__ import annotations
@@ -209,6 +213,7 @@ def submit_tx(paths: RelayerPaths, request: SubmitTxRequest) -> Operation[Submit
         json=request.to_wire(),
         idempotent=False,
         auth="required",
+        priced=True,
     )
 
 
@@ -278,6 +283,7 @@ def submit_signed_tx(
         json=request.to_wire(),
         idempotent=False,
         auth="required",
+        priced=True,
     )
 
 
@@ -309,6 +315,7 @@ def submit_tx_sync(
         json=body,
         idempotent=False,
         auth="required",
+        priced=True,
         timeout=httpx.Timeout(timeout_ms / 1000 + _SYNC_READ_MARGIN_S, connect=5.0),
     )
 
@@ -498,6 +505,8 @@ def resume_spec(journey: Journey) -> ResumeSpec[Any]:
 
     parse = parser(RelayStatus if synchronous else SubmitTxResult)
     return ResumeSpec(
-        resend=lambda request: resend(request, parse, auth="required", timeout=timeout),
+        resend=lambda request: resend(
+            request, parse, auth="required", timeout=timeout, priced=True
+        ),
         follow=follow,
     )

@@ -32,6 +32,7 @@ from pydantic import Field, StrictBool, StrictInt, StrictStr
 from ..chains import FAMILY_RULES, ChainFamily, check_address
 from ..errors import InvalidInputError
 from ..relayer._x402 import decode_x402_header, encode_x402_header
+from ..signing.eip3009 import GATEWAY_BATCH_VALIDITY
 from ..signing.eip7702 import SignedAuthorization
 from ..types import Address, ChainId, HexBytes, TokenAmount
 from ._catalog import CHAINS, GATEWAY_WALLET, derived_address, usdc
@@ -325,7 +326,9 @@ class RelayerService(Service):
             "asset": usdc(chain).address,
             "amount": str(self.x402_price),
             "payTo": self.x402_pay_to,
-            "maxTimeoutSeconds": 345_600,
+            # Circle's batching sellers' window (@circle-fin/x402-batching): Gateway's
+            # seven-day minimum and 100 s.
+            "maxTimeoutSeconds": GATEWAY_BATCH_VALIDITY,
             "extra": {
                 "name": "GatewayWalletBatched",
                 "version": "1",

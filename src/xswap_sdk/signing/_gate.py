@@ -32,6 +32,7 @@ from .._policy_scope import APPROVED, active_policies
 from ..policy import SigningRequest
 from ..registry import DEFAULT_REGISTRY, GATEWAY_WALLET_TESTNET
 from ..types import to_checksum
+from .eip3009 import GATEWAY_BATCHED_DOMAIN_NAME
 
 __all__ = [
     "as_kind",
@@ -183,6 +184,20 @@ def _gateway_chain(payload: Mapping[str, Any], path: str) -> int | None:
     return None if chain is None else chain.chain_id
 
 
+def _batched_usdc(payload: Mapping[str, Any], chain_id: int | None) -> str | None:
+    """The USDC a Gateway-batched authorization spends (an x402 payment, a
+    ``/v1/batch/submit`` transfer): its domain is ``GatewayWalletBatched`` with the
+    pinned GatewayWallet of its chain as verifying contract, and what leaves the signer
+    is USDC of their Gateway balance, not the wallet contract. ``None`` otherwise."""
+    if _at(payload, "domain.name") != GATEWAY_BATCHED_DOMAIN_NAME or chain_id is None:
+        return None
+    chain = DEFAULT_REGISTRY.get(chain_id)
+    wallet = _address(_at(payload, "domain.verifyingContract"))
+    if chain is None or wallet is None or wallet != chain.gateway_wallet:
+        return None
+    return chain.usdc
+
+
 def _described(signer: str, shape: _Shape, payload: Mapping[str, Any]) -> SigningRequest:
     read_address = _word_address if shape.bytes32 else _address
     details: dict[str, Any] = {key: _at(payload, path) for key, path in shape.extra}
@@ -195,11 +210,15 @@ def _described(signer: str, shape: _Shape, payload: Mapping[str, Any]) -> Signin
         )
     if shape.destination is not None:
         details["destination_chain_id"] = _gateway_chain(payload, shape.destination)
+    token = read_address(_at(payload, shape.token))
+    if shape is _EIP3009 and (usdc := _batched_usdc(payload, chain_id)) is not None:
+        details["gateway_wallet"] = token
+        token = usdc
     return SigningRequest(
         kind=shape.kind,
         signer=signer,
         chain_id=chain_id,
-        token=read_address(_at(payload, shape.token)),
+        token=token,
         amount=_int(_at(payload, shape.amount)),
         counterparty=read_address(_at(payload, shape.counterparty)),
         expires_at=_int(_at(payload, shape.expires_at)) if shape.expires_at else None,
@@ -367,30 +386,36 @@ def describe_transaction(signer: str, fields: Mapping[str, Any]) -> SigningReque
     )
 
 
-_KIND: Final[ContextVar[tuple[str, Mapping[str, Any]] | None]] = ContextVar(
+_KIND: Final[ContextVar[tuple[str, Mapping[str, Any], str | None] | None]] = ContextVar(
     "xswap_sdk_signing_kind", default=None
 )
 
 
 @contextmanager
-def as_kind(kind: str, details: Mapping[str, Any] | None = None) -> Iterator[None]:
+def as_kind(
+    kind: str, details: Mapping[str, Any] | None = None, *, token: str | None = None
+) -> Iterator[None]:
     """Describe the signatures made in the block as ``kind`` (their fields still read
     from the payload), with ``details`` added: for a flow whose payload is a generic
     type, such as an x402 payment signed as an EIP-3009 ``TransferWithAuthorization``
-    (``as_kind("x402_payment", {"resource": url})``)."""
-    token = _KIND.set((kind, dict(details or {})))
+    (``as_kind("x402_payment", {"resource": url}, token=usdc)``). ``token``, when given,
+    is what leaves the signer (the USDC of a Gateway balance, for a chain the default
+    registry does not pin)."""
+    reset = _KIND.set((kind, dict(details or {}), token))
     try:
         yield
     finally:
-        _KIND.reset(token)
+        _KIND.reset(reset)
 
 
 def _relabelled(request: SigningRequest) -> SigningRequest:
     label = _KIND.get()
     if label is None:
         return request
-    kind, extra = label
+    kind, extra, token = label
     described = _with_details(request, {**request.details, **extra})
+    if token is not None:
+        described = dataclasses.replace(described, token=token)
     return dataclasses.replace(described, kind=kind)
 
 
