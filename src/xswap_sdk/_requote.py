@@ -49,8 +49,8 @@ def offer(accept_quote: Callable[[Any], bool] | None, new: Any, what: str = "quo
     """Offer a new quote, checked, to the caller's hook before it is signed.
 
     Raises:
-        QuoteRejectedError: the hook declined it (argument ``accept_quote``); nothing
-            was signed.
+        QuoteRejectedError: the hook did not return exactly ``True`` (argument
+            ``accept_quote``); nothing was signed.
         InvalidInputError: the hook returned an awaitable (an ``async def``): flows call
             it without awaiting, and a coroutine would read as ``True``.
     """
@@ -64,8 +64,11 @@ def offer(accept_quote: Callable[[Any], bool] | None, new: Any, what: str = "quo
         raise InvalidInputError(
             "accept_quote", "must be a plain function returning True or False, not async"
         )
-    if not answer:
-        raise QuoteRejectedError("accept_quote", f"declined the new {what}", quote=new)
+    # Exactly True: a hook that forgot to return (None), or returned a truthy value by
+    # accident (a non-empty string, a quote), has not accepted anything.
+    if answer is not True:
+        shown = "declined" if answer is False else f"did not return True (it returned {answer!r:.60})"
+        raise QuoteRejectedError("accept_quote", f"{shown}: the new {what}", quote=new)
 
 
 def again(
