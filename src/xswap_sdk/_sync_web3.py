@@ -226,10 +226,16 @@ def check_by_simulation(
 
 
 def send_call(
-    web3: Web3, signer: Signer, call: ContractCall, *, simulate: SimulateOption
+    web3: Web3,
+    signer: Signer,
+    call: ContractCall,
+    *,
+    simulate: SimulateOption,
+    unsafe_any_call: bool = False,
 ) -> SentCall:
-    """`xswap_sdk.simulation.send_call`: check, simulate, send and confirm."""
+    """`xswap_sdk.simulation.send_call`: read, check, simulate, send and confirm."""
     from .errors import InvalidInputError
+    from .signing.call_reading import check_call
     from .signing.calls import ContractCall
     from .signing.signer import signer_address
     from .simulation import SentCall
@@ -238,6 +244,7 @@ def send_call(
     if not isinstance(call, ContractCall):
         raise InvalidInputError("call", "must be a ContractCall from xswap_sdk.signing")
     sender = signer_address(signer)
+    check_call(call, sender=sender, unsafe_any_call=unsafe_any_call)
     fields, intent = call_transaction(call, sender)
     check_connected(chain_id(web3), call.chain_id)
     simulation = check_by_simulation(web3, sender, [intent], checked)
@@ -256,6 +263,12 @@ def call_transaction(call: ContractCall, sender: str) -> tuple[dict[str, Any], _
 
     if call.sender is not None and call.sender.lower() != sender.lower():
         raise InvalidInputError("signer", f"must be {call.sender}: {call.function} acts on it")
+    from .signing.call_reading import read_call
+
     fields = {"to": call.to, "data": call.data, "value": call.value}
     data = bytes.fromhex(call.data.removeprefix("0x"))
-    return fields, _simulation.intent_of_call(call.function, fields, data, sender)
+    # What the bytes call, never the label: a call the SDK cannot read means "call"
+    # (nothing of the sender's may move).
+    read = read_call(call.to, call.data, call.chain_id, sender=sender)
+    function = read.function if read is not None else ""
+    return fields, _simulation.intent_of_call(function, fields, data, sender)

@@ -124,6 +124,7 @@ def send_call(
     call: ContractCall,
     *,
     simulate: SimulateOption = "auto",
+    unsafe_any_call: bool = False,
 ) -> SentCall:
     """Simulate a `xswap_sdk.signing.ContractCall` (a Gateway mint, withdrawal,
     deposit or delegate call), compare it with what it means, send it from the signer
@@ -140,19 +141,26 @@ def send_call(
         signer: who sends it (``call.sender`` when the call names one).
         call: a call from `xswap_sdk.signing`.
         simulate: ``"auto"``, ``True`` or ``False`` (see the module).
+        unsafe_any_call: DANGEROUS: send a call the SDK cannot read; by default it must
+            be a known function of a contract the registry pins, matching its label
+            (`xswap_sdk.signing.call_reading.check_call`).
 
     Returns:
         The call, the hash of its transaction, and its simulation.
 
     Raises:
         InvalidInputError: a bad argument, or web3 on another chain.
+        UnsafePayloadError: the call is not a known function of a pinned contract, or
+            its label is not what its calldata does (nothing signed).
         SimulationError: the simulation reverted or moved what the call does not mean,
             or ``simulate=True`` and the node cannot simulate (nothing sent).
         SwapFailedError: the transaction reverted.
     """
     from . import _sync_web3
 
-    return _sync_web3.send_call(web3, signer, call, simulate=simulate)
+    return _sync_web3.send_call(
+        web3, signer, call, simulate=simulate, unsafe_any_call=unsafe_any_call
+    )
 
 
 async def async_send_call(
@@ -161,6 +169,7 @@ async def async_send_call(
     call: ContractCall,
     *,
     simulate: SimulateOption = "auto",
+    unsafe_any_call: bool = False,
 ) -> SentCall:
     """`send_call` for a `web3.AsyncWeb3`.
 
@@ -169,6 +178,7 @@ async def async_send_call(
         signer: who sends it.
         call: a call from `xswap_sdk.signing`.
         simulate: ``"auto"``, ``True`` or ``False``.
+        unsafe_any_call: DANGEROUS: send a call the SDK cannot read.
 
     Returns:
         The call, the hash of its transaction, and its simulation.
@@ -181,4 +191,6 @@ async def async_send_call(
     """
     from . import _async_web3
 
-    return await _async_web3.async_send_call(web3, signer, call, simulate=simulate)
+    return await _async_web3.async_send_call(
+        web3, signer, call, simulate=simulate, unsafe_any_call=unsafe_any_call
+    )
