@@ -774,8 +774,12 @@ class GatewayClient(SyncAPIClient):
             raise InvalidInputError("call", "must be a ContractCall from xswap_sdk.signing")
         checked = check_simulate_option(simulate)
         sender = signer_address(signer)
-        check_call(call, sender=sender, registry=self._registry, unsafe_any_call=unsafe_any_call)
-        flow = calls.call_journey(call, sender, web3io.chain_io(web3, signer), checked)
+        read = check_call(
+            call, sender=sender, registry=self._registry, unsafe_any_call=unsafe_any_call
+        )
+        # A call the SDK cannot read is sent only once its movements were compared.
+        io = web3io.chain_io(web3, signer, movements_required=read is None)
+        flow = calls.call_journey(call, sender, io, checked)
         return self._transport.run(flow, options)
 
     def resume(
