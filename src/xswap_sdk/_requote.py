@@ -67,7 +67,9 @@ def offer(accept_quote: Callable[[Any], bool] | None, new: Any, what: str = "quo
     # Exactly True: a hook that forgot to return (None), or returned a truthy value by
     # accident (a non-empty string, a quote), has not accepted anything.
     if answer is not True:
-        shown = "declined" if answer is False else f"did not return True (it returned {answer!r:.60})"
+        shown = (
+            "declined" if answer is False else f"did not return True (it returned {answer!r:.60})"
+        )
         raise QuoteRejectedError("accept_quote", f"{shown}: the new {what}", quote=new)
 
 

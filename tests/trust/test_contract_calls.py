@@ -135,7 +135,8 @@ def test_every_call_the_sdk_builds_is_read_as_what_it_is() -> None:
         assert read is not None
         assert read.function == call.function
     delegate = check_call(built[2], sender=me)
-    assert delegate is not None and delegate.grant
+    assert delegate is not None
+    assert delegate.grant
     assert delegate.counterparty == DELEGATE
     assert "GRANTS" in delegate.effect
 
@@ -218,7 +219,8 @@ def test_a_deposit_crediting_someone_else_names_them() -> None:
     )
     assert (request.token, request.amount, request.counterparty) == (BASE.usdc, 7, ATTACKER)
     read = read_call(BASE.gateway_wallet, data, CHAIN_ID, sender=TEST_SIGNER.address)
-    assert read is not None and "credited to " + ATTACKER in read.effect
+    assert read is not None
+    assert "credited to " + ATTACKER in read.effect
 
 
 def test_an_unlimited_approval_has_no_amount_and_is_a_grant() -> None:

@@ -373,7 +373,6 @@ class X402Payer:
         assert first is not None
         raise first
 
-
     def _sign(
         self,
         chain_id: int,
