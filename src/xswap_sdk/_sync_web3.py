@@ -248,9 +248,9 @@ def check_by_simulation(
     if simulate is True or movements_required:
         why = "simulate=True" if simulate is True else "the call is not one the SDK can read"
         raise SimulationError(
-            f"{why}, but the node could not compare what it moves ({reason}; no "
-            "debug_traceCall either): use a node with eth_simulateV1, or pass "
-            "simulate=False to send it unchecked"
+            f"{why}, but the node could not simulate ({reason}) nor trace the call with "
+            "its logs, so what it moves cannot be compared: use a node with "
+            "eth_simulateV1, or pass simulate=False to send it unchecked"
         )
     if checked is not None:
         return checked
