@@ -323,7 +323,7 @@ async def test_wait_stops_on_a_non_404_error(relayer: Any, httpx_mock: HTTPXMock
 
 async def test_relay_sync_posts_the_nested_body(relayer: Any, httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_response(
-        url=f"{RELAYER_URL}/api/submit-tx-sync", json=relayer_ok(tx_record("EXECUTED"))
+        url=f"{RELAYER_URL}/api/submit-tx-sync", json=relayer_ok(tx_record("EXECUTED", value="5"))
     )
     record = await resolve(
         relayer.relay_sync(

@@ -139,13 +139,14 @@ def test_a_deposit_must_credit_the_owner_at_the_gateway_wallet() -> None:
     moved = log(TOKEN, TRANSFER, OWNER, WALLET, 50)
     credited = log(WALLET, DEPOSITED, TOKEN, OWNER, 50, OWNER)
     sim.check_simulation(OWNER, [deposit()], answer([moved, credited]))
-    sim.check_simulation(OWNER, [deposit()], answer([moved]))  # a wallet without the event
     for wrong in (
-        log(WALLET, DEPOSITED, TOKEN, OTHER, 50, OWNER),  # credits someone else
-        log(OTHER, DEPOSITED, TOKEN, OWNER, 50, OWNER),  # another "wallet"
+        [log(WALLET, DEPOSITED, TOKEN, OTHER, 50, OWNER)],  # credits someone else
+        [moved, log(WALLET, DEPOSITED, TOKEN, OTHER, 50, OWNER)],  # the owner's USDC, too
+        [log(OTHER, DEPOSITED, TOKEN, OWNER, 50, OWNER)],  # another "wallet"
+        [moved],  # a wallet that says nothing of whom it credits
     ):
         with pytest.raises(SimulationError, match="would credit"):
-            sim.check_simulation(OWNER, [deposit()], answer([wrong]))
+            sim.check_simulation(OWNER, [deposit()], answer(wrong))
 
 
 def _attestation(recipient: str, value: int, *, spec_length: int = 340) -> bytes:

@@ -613,6 +613,13 @@ RELAYER: dict[tuple[str, str], Sample] = {
         client={k: v for k, v in KEYLESS.items() if k != "max_payment"},
         probe=_relay,
     ),
+    ("__init__", "max_total_payment"): Sample(
+        9_999,  # below one payment of 10_000: the first is refused before signing
+        refused(errors.UnsafePayloadError),
+        client=KEYLESS,
+        arrange=_fund_payer,
+        probe=_relay,
+    ),
     ("__init__", "registry"): Sample(
         Registry([chain for chain in DEFAULT_REGISTRY if chain.chain_id != 8453]),
         refused(errors.UnsafePayloadError),
@@ -1133,7 +1140,9 @@ GATEWAY: dict[tuple[str, str], Sample] = {
     ("submit_batch", "chain_id"): Sample(1, wire("sendingDomain", lambda _: 0)),
     ("submit_batch", "to"): Sample(OTHER, wire("to")),
     ("submit_batch", "value"): Sample(123_456, wire("value")),
-    ("submit_batch", "valid_before"): Sample(4_000_000_000, wire("validBefore")),
+    # Eight days after the sandbox's start (1_735_689_600): within Gateway's seven-day
+    # minimum and the SDK's fourteen-day maximum.
+    ("submit_batch", "valid_before"): Sample(1_735_689_600 + 8 * 86_400, wire("validBefore")),
     ("submit_batch", "nonce"): Sample("0x" + "cd" * 32, wire("nonce")),
     ("get_x402_transfer", "transfer_id"): Sample(
         UNKNOWN_TRANSFER, path_ends(lambda value: f"/v1/x402/transfers/{value}")

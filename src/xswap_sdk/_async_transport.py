@@ -10,7 +10,9 @@ size cap and the deadline, and turns it into a result or an error. A failure eit
 the call or, when ``xswap_sdk._retry`` allows it and the deadline leaves room, waits and
 tries again. A 401 on a client that can log in is answered by one login and one resend,
 with a retry budget of its own; a second 401 is raised. A 402 on a client with an x402
-payer is answered by one payment and one resend; a second 402 is raised, never paid.
+payer, to an operation the service prices (`Operation.priced`: the relayer's
+submissions), is answered by one payment and one resend; a second 402 is raised, never
+paid, and so is a 402 to any other operation (`PaymentNotDueError`).
 """
 
 from __future__ import annotations
@@ -110,7 +112,11 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
             except XSwapError as exc:
                 if isinstance(exc, PaymentRequiredError) and self.payer is not None:
                     # x402: pay once and send the same request again in this loop; a
-                    # second 402 is never paid (the first payment may still settle).
+                    # second 402 is never paid (the first payment may still settle),
+                    # and a call the service does not price (a read) is never paid.
+                    if not operation.priced:
+                        gave_up(exc, attempt)
+                        raise self._payment_not_due(operation, exc) from None
                     if paid:
                         gave_up(exc, attempt)
                         raise self._payment_not_accepted(operation, exc) from None

@@ -11,7 +11,7 @@ imports it at run time.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from . import _simulation
@@ -120,8 +120,10 @@ def async_chain_io(web3: AsyncWeb3[Any], signer: Signer | None) -> ChainIO:
         receipt=lambda tx_hash: async_receipt(web3, tx_hash),
         chain_id=lambda: async_chain_id(web3),
         allowance=lambda token, owner, spender: async_allowance(web3, token, owner, spender),
-        simulate=lambda sender, intents, option: async_check_by_simulation(
-            web3, sender, intents, option
+        simulate=lambda sender, intents, option, movements_required=False: (
+            async_check_by_simulation(
+                web3, sender, intents, option, movements_required=movements_required
+            )
         ),
         token_domain=lambda token: async_token_domain(web3, token),
         permit_facts=lambda token, owner: async_permit_facts(web3, token, owner),
@@ -214,36 +216,70 @@ async def async_send_and_confirm(
     return await async_wait_for_success(web3, tx_hash, what)
 
 
+async def _ask(web3: AsyncWeb3[Any], method: str, params: list[Any]) -> Any:
+    """The node's JSON-RPC answer to ``method``, or an error answer when the provider
+    itself failed."""
+    try:
+        provider: Any = web3.provider
+        response: Any = await provider.make_request(method, params)
+    except Exception as exc:  # any provider's own failure means: could not ask
+        # Its type only: a provider's message can hold the node's URL, and so a key.
+        response = {"error": f"the provider raised {type(exc).__name__}"}
+    return response if isinstance(response, Mapping) else {"error": "no JSON-RPC answer"}
+
+
 async def async_check_by_simulation(
     web3: AsyncWeb3[Any],
     sender: str,
     intents: Sequence[_simulation.Intent],
     simulate: SimulateOption,
+    *,
+    movements_required: bool = False,
 ) -> Simulation | None:
-    """Simulate the transactions in order on web3's node and compare their movements
-    with the intents; ``None`` when not simulated (``simulate=False``, or ``"auto"`` on a
-    node without ``eth_simulateV1``, which is logged).
+    """Check the transactions on web3's node with the best method it offers
+    (`xswap_sdk.simulation`): ``eth_simulateV1``; else, for one transaction, a call
+    trace with logs, then a plain ``eth_call``. ``None`` when not checked
+    (``simulate=False``, or ``"auto"`` on a node that offers none, which is logged).
+
+    ``movements_required``: a call the SDK cannot read is refused unless its movements
+    were compared (``eth_simulateV1`` or the trace).
 
     Raises:
         SimulationError: a transaction would revert or breaks a rule of
-            ``_simulation.RULES``, or ``simulate=True`` and the node cannot simulate.
+            ``_simulation.RULES``; or ``simulate=True`` (or ``movements_required``) and
+            the node cannot compare the movements.
     """
     from .errors import SimulationError
+    from .simulation import Simulation
 
     if simulate is False or not intents:
         return None
-    params = _simulation.simulate_params(sender, intents)
-    try:
-        provider: Any = web3.provider
-        response: Any = await provider.make_request("eth_simulateV1", params)
-    except Exception as exc:  # any provider's own failure means: could not simulate
-        # Its type only: a provider's message can hold the node's URL, and so a key.
-        response = {"error": f"the provider raised {type(exc).__name__}"}
+    response = await _ask(web3, "eth_simulateV1", _simulation.simulate_params(sender, intents))
     reason = _simulation.unavailable(response)
     if reason is None:
         return _simulation.check_simulation(sender, intents, response["result"])
-    if simulate is True:
-        raise SimulationError(f"simulate=True, but the node could not simulate: {reason}")
+    checked: Simulation | None = None
+    if len(intents) == 1:
+        (intent,) = intents
+        trace = await _ask(web3, "debug_traceCall", _simulation.trace_params(sender, intent))
+        if not _simulation.unavailable_call(trace) and trace.get("error") is None:
+            answer = _simulation.traced(trace.get("result"))
+            return _simulation.check_simulation(sender, intents, answer, "debug_traceCall")
+        plain = await _ask(web3, "eth_call", _simulation.call_params(sender, intent))
+        revert = _simulation.reverted(plain)
+        if revert is not None:
+            raise SimulationError(f"the {intent.kind} transaction was called: {revert}")
+        if not _simulation.unavailable_call(plain):
+            checked = Simulation(transactions=(intent.kind,), movements=(), method="eth_call")
+    if simulate is True or movements_required:
+        why = "simulate=True" if simulate is True else "the call is not one the SDK can read"
+        raise SimulationError(
+            f"{why}, but the node could not simulate ({reason}) nor trace the call with "
+            "its logs, so what it moves cannot be compared: use a node with "
+            "eth_simulateV1, or pass simulate=False to send it unchecked"
+        )
+    if checked is not None:
+        return checked
     logger.warning(
         "not simulated: the node could not simulate the %s transaction(s) (%s); "
         "sending without a simulation (pass simulate=True to require one)",
@@ -254,10 +290,16 @@ async def async_check_by_simulation(
 
 
 async def async_send_call(
-    web3: AsyncWeb3[Any], signer: Signer, call: ContractCall, *, simulate: SimulateOption
+    web3: AsyncWeb3[Any],
+    signer: Signer,
+    call: ContractCall,
+    *,
+    simulate: SimulateOption,
+    unsafe_any_call: bool = False,
 ) -> SentCall:
-    """`xswap_sdk.simulation.async_send_call`: check, simulate, send and confirm."""
+    """`xswap_sdk.simulation.async_send_call`: read, check, simulate, send and confirm."""
     from .errors import InvalidInputError
+    from .signing.call_reading import check_call
     from .signing.calls import ContractCall
     from .signing.signer import signer_address
     from .simulation import SentCall
@@ -266,9 +308,12 @@ async def async_send_call(
     if not isinstance(call, ContractCall):
         raise InvalidInputError("call", "must be a ContractCall from xswap_sdk.signing")
     sender = signer_address(signer)
+    read = check_call(call, sender=sender, unsafe_any_call=unsafe_any_call)
     fields, intent = call_transaction(call, sender)
     check_connected(await async_chain_id(web3), call.chain_id)
-    simulation = await async_check_by_simulation(web3, sender, [intent], checked)
+    simulation = await async_check_by_simulation(
+        web3, sender, [intent], checked, movements_required=read is None
+    )
     tx_hash = await async_send_and_confirm(web3, signer, fields, call.function)
     return SentCall(call=call, tx_hash=tx_hash, simulation=simulation)
 
@@ -284,6 +329,12 @@ def call_transaction(call: ContractCall, sender: str) -> tuple[dict[str, Any], _
 
     if call.sender is not None and call.sender.lower() != sender.lower():
         raise InvalidInputError("signer", f"must be {call.sender}: {call.function} acts on it")
+    from .signing.call_reading import read_call
+
     fields = {"to": call.to, "data": call.data, "value": call.value}
     data = bytes.fromhex(call.data.removeprefix("0x"))
-    return fields, _simulation.intent_of_call(call.function, fields, data, sender)
+    # What the bytes call, never the label: a call the SDK cannot read means "call"
+    # (nothing of the sender's may move).
+    read = read_call(call.to, call.data, call.chain_id, sender=sender)
+    function = read.function if read is not None else ""
+    return fields, _simulation.intent_of_call(function, fields, data, sender)

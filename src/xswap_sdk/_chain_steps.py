@@ -14,7 +14,7 @@ check that web3 is on the right chain.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -52,8 +52,10 @@ class ChainIO:
         receipt: hash -> the receipt (its ``status``), or ``None`` when the node has none.
         chain_id: () -> the chain id the node is on (a read before signing).
         allowance: (token, owner, spender) -> the ERC-20 allowance.
-        simulate: (sender, intents, option) -> the simulation of the transactions, or
-            ``None`` when not simulated (`xswap_sdk.simulation`).
+        simulate: (sender, intents, option[, movements_required]) -> the simulation of
+            the transactions, or ``None`` when not simulated (`xswap_sdk.simulation`;
+            ``movements_required``: a call the SDK cannot read, refused unless its
+            movements were compared).
         token_domain: (token) -> the token's EIP-712 (name, version).
         permit_facts: (token, owner) -> what a permit needs from the chain.
 
@@ -67,7 +69,7 @@ class ChainIO:
     receipt: Callable[[str], Any] | None = None
     chain_id: Callable[[], Any] | None = None
     allowance: Callable[[str, str, str], Any] | None = None
-    simulate: Callable[[str, Sequence[Any], Any], Any] | None = None
+    simulate: Callable[..., Any] | None = None
     token_domain: Callable[[str], Any] | None = None
     permit_facts: Callable[[str, str], Any] | None = None
 

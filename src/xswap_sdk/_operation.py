@@ -59,6 +59,9 @@ class Operation(Generic[T]):
         identify: what the result of a request that moves money identifies (a transfer
             id, a transaction hash): a journey's journal indexes it with the answer,
             so a webhook or a lookup finds the journey by it.
+        priced: whether the service prices this call, so that an HTTP 402 answering it
+            may be paid (x402) by a client with a payer: only the relayer's submissions
+            are. A 402 on any other call is never paid (`xswap_sdk.errors.PaymentNotDueError`).
     """
 
     method: str
@@ -73,6 +76,7 @@ class Operation(Generic[T]):
     with_headers: Callable[[Any, httpx.Headers], Any] | None
     single_use: bool
     identify: Callable[[Any], tuple[str, ...]] | None
+    priced: bool
     _json: Secret[Any]
     _secrets: Secret[tuple[str, ...]]
 
@@ -92,6 +96,7 @@ class Operation(Generic[T]):
         with_headers: Callable[[Any, httpx.Headers], Any] | None = None,
         single_use: bool = False,
         identify: Callable[[Any], tuple[str, ...]] | None = None,
+        priced: bool = False,
     ) -> None:
         """Describe the call.
 
@@ -110,6 +115,7 @@ class Operation(Generic[T]):
             with_headers: see the attributes.
             single_use: see the attributes.
             identify: see the attributes.
+            priced: see the attributes.
         """
         init = object.__setattr__
         init(self, "method", method)
@@ -124,6 +130,7 @@ class Operation(Generic[T]):
         init(self, "with_headers", with_headers)
         init(self, "single_use", single_use)
         init(self, "identify", identify)
+        init(self, "priced", priced)
         init(self, "_json", Secret(json))
         init(self, "_secrets", Secret(tuple(secrets)))
 
@@ -168,6 +175,7 @@ class Operation(Generic[T]):
             with_headers=self.with_headers,
             single_use=self.single_use,
             identify=self.identify,
+            priced=self.priced,
         )
 
 

@@ -50,14 +50,16 @@ def offer(accept_quote: Callable[[Any], bool] | None, new: Any, what: str = "quo
     the hook its caller gave cannot ask it: the new quote is declined.
 
     Raises:
-        QuoteRejectedError: the hook declined it (argument ``accept_quote``); nothing
-            was signed.
-        InvalidInputError: the hook returned anything but ``True`` or ``False`` (an
-            ``async def`` hook's coroutine among them).
+        QuoteRejectedError: the hook did not return exactly ``True`` (argument
+            ``accept_quote``): a hook that forgot to return (``None``), or returned a
+            truthy value by accident, has not accepted anything; nothing was signed.
+        InvalidInputError: the hook is a coroutine function (flows call it and cannot
+            wait for it, and a coroutine would read as true).
     """
     accepted = yield Ask(accept_quote, new, what)
     if accepted is not True:
-        raise QuoteRejectedError("accept_quote", f"declined the new {what}", quote=new)
+        shown = accepted if isinstance(accepted, str) else "declined"
+        raise QuoteRejectedError("accept_quote", f"{shown}: the new {what}", quote=new)
 
 
 def again(

@@ -15,7 +15,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from .errors import SimulationError
-from .simulation import NATIVE_TOKEN, AssetMovement, SimulateOption, Simulation
+from .simulation import (
+    NATIVE_TOKEN,
+    AssetMovement,
+    SimulateOption,
+    Simulation,
+    SimulationMethod,
+)
 
 if TYPE_CHECKING:
     from .routing._execution import ExecutionPlan
@@ -24,14 +30,19 @@ __all__ = [
     "RULES",
     "Intent",
     "approval_intent",
+    "call_params",
     "deposit_intent",
     "route_intent",
     "check_simulation",
     "check_simulate_option",
     "intent_of_call",
     "movements_of",
+    "reverted",
     "simulate_params",
+    "trace_params",
+    "traced",
     "unavailable",
+    "unavailable_call",
 ]
 
 Kind = Literal["approval", "route", "deposit", "mint", "withdrawal", "call"]
@@ -270,24 +281,20 @@ def _gateway_credits_the_owner(
     intent: Intent, sender: str, moves: list[AssetMovement]
 ) -> str | None:
     owner = intent.depositor or sender
-    credited = sum(
-        move.amount
-        for move in moves
-        if move.kind == "deposit"
-        and _same(move.to, intent.counterparty)
-        and _same(move.token, intent.token)
-        and _same(move.from_, owner)
-    )
-    if credited == 0:
-        # A wallet without the Deposited event: USDC moved to it from the owner.
-        credited = sum(
-            move.amount
-            for move in moves
-            if move.kind == "transfer"
-            and _same(move.token, intent.token)
-            and _same(move.from_, owner)
-            and _same(move.to, intent.counterparty)
-        )
+    credited = 0
+    for move in moves:
+        if move.kind != "deposit" or not _same(move.to, intent.counterparty):
+            continue
+        # Whom the wallet credits is its Deposited event's depositor: a credit to anyone
+        # else (with the owner's USDC moved in all the same) is not this deposit.
+        if not (_same(move.token, intent.token) and _same(move.from_, owner)):
+            return (
+                f"the GatewayWallet {intent.counterparty} would credit {move.from_} with "
+                f"{move.amount} of {move.token}, not the depositor {owner}"
+            )
+        credited += move.amount
+    # No Deposited event at all (USDC merely moved to the wallet) says nothing of whom
+    # it credits: refused too.
     if credited < intent.credit:
         return (
             f"the GatewayWallet {intent.counterparty} would credit {owner} with {credited}, "
@@ -323,7 +330,9 @@ RULES: Final[Mapping[Kind, tuple[Check, ...]]] = {
   ``counterparty``, for at most ``approval``;
 - an approval sets exactly ``approval``;
 - a same-chain route pays the receiver at least ``min_output`` of ``output_token``;
-- a deposit credits the sender's GatewayWallet balance with ``spend``;
+- a deposit credits its depositor's GatewayWallet balance with ``credit`` (the
+  wallet's ``Deposited`` event names whom it credits; a credit to anyone else, or no
+  event at all, is refused);
 - a mint pays each attested recipient its attested value."""
 
 
@@ -335,8 +344,14 @@ def _revert(call: Mapping[str, Any]) -> str | None:
     return f"it would revert ({detail!r:.160})" if detail else "it would revert"
 
 
-def check_simulation(owner: str, intents: Sequence[Intent], result: Any) -> Simulation:
-    """Read an ``eth_simulateV1`` answer and compare it with the intents.
+def check_simulation(
+    owner: str,
+    intents: Sequence[Intent],
+    result: Any,
+    method: SimulationMethod = "eth_simulateV1",
+) -> Simulation:
+    """Read an ``eth_simulateV1`` answer (or a trace made into one: `traced`) and
+    compare it with the intents.
 
     Raises:
         SimulationError: a transaction would revert, or its movements break a rule.
@@ -355,7 +370,97 @@ def check_simulation(owner: str, intents: Sequence[Intent], result: Any) -> Simu
                 movements=everything,
                 transaction=index,
             )
-    return Simulation(transactions=tuple(i.kind for i in intents), movements=everything)
+    return Simulation(
+        transactions=tuple(i.kind for i in intents), movements=everything, method=method
+    )
+
+
+# -- the fallbacks of "auto" on a node without eth_simulateV1 (one transaction only: a
+# trace or a call runs on the latest state, without the transactions before it)
+
+
+def _call_object(sender: str, intent: Intent) -> dict[str, Any]:
+    fields = intent.fields
+    return {
+        "from": sender,
+        "to": fields["to"],
+        "data": fields.get("data") or "0x",
+        "value": _hex(fields.get("value") or 0),
+    }
+
+
+def trace_params(sender: str, intent: Intent) -> list[Any]:
+    """``debug_traceCall`` of one transaction with geth's ``callTracer`` and its logs."""
+    tracer = {"tracer": "callTracer", "tracerConfig": {"withLog": True}}
+    return [_call_object(sender, intent), "latest", tracer]
+
+
+def call_params(sender: str, intent: Intent) -> list[Any]:
+    """A plain ``eth_call`` of one transaction."""
+    return [_call_object(sender, intent), "latest"]
+
+
+def _frames(frame: Mapping[str, Any]) -> Iterable[Mapping[str, Any]]:
+    # Depth first, in execution order; a frame that reverted (its "error") undid its
+    # logs and value, and those of the frames under it.
+    if frame.get("error") is not None:
+        return
+    yield frame
+    for inner in frame.get("calls") or ():
+        if isinstance(inner, Mapping):
+            yield from _frames(inner)
+
+
+def _quantity(value: object) -> int:
+    try:
+        return int(str(value or "0x0"), 16)
+    except ValueError:
+        return 0
+
+
+def _word(address: object) -> str:
+    return "0x" + str(address).lower().removeprefix("0x").rjust(64, "0")
+
+
+def traced(trace: Any) -> list[Any]:
+    """A ``callTracer`` trace (with logs) as the one-call ``eth_simulateV1`` answer the
+    rules read: its logs, and each call's native value as a traced transfer.
+
+    Raises:
+        SimulationError: not a call trace.
+    """
+    if not isinstance(trace, Mapping) or "type" not in trace:
+        raise SimulationError("the node's debug_traceCall answer is not a call trace")
+    if trace.get("error") is not None:
+        revert = trace.get("revertReason") or trace.get("error")
+        return [{"calls": [{"status": "0x0", "error": {"message": str(revert)}, "logs": []}]}]
+    logs: list[Mapping[str, Any]] = []
+    for frame in _frames(trace):
+        value = _quantity(frame.get("value"))
+        if value and frame.get("type") in ("CALL", "CREATE", "CREATE2", "SELFDESTRUCT"):
+            topics = [_TRANSFER, _word(frame.get("from")), _word(frame.get("to"))]
+            logs.append({"address": NATIVE_TOKEN, "topics": topics, "data": f"0x{value:064x}"})
+        logs.extend(log for log in frame.get("logs") or () if isinstance(log, Mapping))
+    return [{"calls": [{"status": "0x1", "logs": logs}]}]
+
+
+def reverted(response: Mapping[str, Any]) -> str | None:
+    """Why a plain ``eth_call`` says the transaction would revert, or ``None`` when it
+    ran (or the node does not answer ``eth_call``: see `unavailable_call`)."""
+    error = response.get("error")
+    if error is None or unavailable_call(response):
+        return None
+    message = error.get("message") if isinstance(error, Mapping) else error
+    return f"it would revert ({message!r:.160})"
+
+
+def unavailable_call(response: Mapping[str, Any]) -> bool:
+    """Whether a node's answer says it does not offer the method (or gave nothing)."""
+    error = response.get("error")
+    if error is None:
+        return "result" not in response
+    code = error.get("code") if isinstance(error, Mapping) else None
+    return code == -32601 or not isinstance(error, Mapping)
 
 
 # -- what a Gateway contract call means

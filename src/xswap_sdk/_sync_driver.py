@@ -8,6 +8,7 @@ by ``scripts/unasync.py``: read and edit that file.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -241,10 +242,11 @@ class Driver:
         run.add(pos, name, "ok", {"value": value})
         return value
 
-    def _ask(self, run: JourneyRun, step: Ask) -> bool:
+    def _ask(self, run: JourneyRun, step: Ask) -> bool | str:
         pos, rows = run.next()
         if rows is not None:
-            return bool(run.expect(pos, rows, "ask").data.get("value"))
+            value = run.expect(pos, rows, "ask").data.get("value")
+            return value if value is True or isinstance(value, str) else "declined"
         run.may_sign(f"a new {step.what} after asking accept_quote")
         answer = answer_of(step)
         run.add(pos, "ask", "ok", {"value": answer, "what": step.what})
@@ -640,25 +642,28 @@ def _call_io(step: Chain, op: str, *args: Any) -> Any:
     return value
 
 
-def answer_of(step: Ask) -> bool:
-    """The caller's answer to an `Ask` step: exactly ``True`` or ``False``.
+def answer_of(step: Ask) -> bool | str:
+    """The caller's answer to an `Ask` step: ``True`` when its hook returned exactly
+    ``True``, else why not (``"declined"``, or what it returned instead).
 
     Raises:
-        InvalidInputError: the hook returned anything else (an ``def`` hook's
-            coroutine among them: flows cannot it).
+        InvalidInputError: the hook returned an awaitable (a coroutine function's
+            coroutine: a flow calls its hooks and does not wait for them).
     """
     if step.hook is None:
         # The caller's hook cannot be journaled: a restarted journey that had one
         # cannot ask it, and takes no new quote unseen by it.
-        return False
-    answer = step.hook(step.value)
-    if answer is not True and answer is not False:
+        return "declined (a resumed journey cannot ask accept_quote, which is not journaled)"
+    answer: object = step.hook(step.value)
+    if inspect.isawaitable(answer):
         close = getattr(answer, "close", None)
         if callable(close):
-            close()  # an unawaited coroutine: no "never awaited" warning
+            close()  # never to be run: no "never awaited" warning
         raise InvalidInputError(
-            "accept_quote",
-            "must return exactly True or False (a plain function, not async), "
-            f"not {type(answer).__name__}",
+            "accept_quote", "must be a plain function returning True or False, not a coroutine"
         )
-    return answer
+    if answer is True:
+        return True
+    # A hook that forgot to return (None), or returned a truthy value by accident (a
+    # non-empty string, the quote), has not accepted anything.
+    return "declined" if answer is False else f"did not return True (it returned {answer!r:.60})"

@@ -102,7 +102,11 @@ class SyncTransport(BaseTransport[httpx.Client]):
             except XSwapError as exc:
                 if isinstance(exc, PaymentRequiredError) and self.payer is not None:
                     # x402: pay once and send the same request again in this loop; a
-                    # second 402 is never paid (the first payment may still settle).
+                    # second 402 is never paid (the first payment may still settle),
+                    # and a call the service does not price (a read) is never paid.
+                    if not operation.priced:
+                        gave_up(exc, attempt)
+                        raise self._payment_not_due(operation, exc) from None
                     if paid:
                         gave_up(exc, attempt)
                         raise self._payment_not_accepted(operation, exc) from None

@@ -70,6 +70,7 @@ from .errors import (
     InvalidInputError,
     NotFoundError,
     PaymentNotAcceptedError,
+    PaymentNotDueError,
     PaymentRequiredError,
     PermissionDeniedError,
     RateLimitError,
@@ -634,6 +635,22 @@ class BaseTransport(Generic[ClientT]):
         paid = Extras({**base.headers, **payment}, base.query, base.body)
         # The payment is a signature: no error message may quote it.
         return operation.keeping_secret(*payment.values()), paid
+
+    def _payment_not_due(
+        self, operation: Operation[Any], exc: PaymentRequiredError
+    ) -> PaymentNotDueError:
+        return PaymentNotDueError(
+            f"the service answered 402 to {operation.method} {operation.log_path}, a call "
+            f"it does not price ({exc.message}); the SDK pays only submissions, so nothing "
+            "was signed",
+            status_code=exc.status_code,
+            body=exc.body,
+            code=exc.code,
+            trace_id=exc.trace_id,
+            headers=exc.headers,
+            method=operation.method,
+            path=operation.log_path,
+        )
 
     def _payment_not_accepted(
         self, operation: Operation[Any], exc: PaymentRequiredError

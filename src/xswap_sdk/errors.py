@@ -12,7 +12,8 @@ XSwapError
 │   │   │   └── InsufficientMaxFeeError    Circle Gateway: maxFee below its floor
 │   │   ├── AuthenticationError (401)
 │   │   ├── PaymentRequiredError (402)
-│   │   │   └── PaymentNotAcceptedError    402 again after paying (x402); outcome unknown
+│   │   │   ├── PaymentNotAcceptedError    402 again after paying (x402); outcome unknown
+│   │   │   └── PaymentNotDueError         402 on a call the SDK never pays (a read)
 │   │   ├── PermissionDeniedError (403)
 │   │   ├── NotFoundError (404)
 │   │   ├── ConflictError (409)
@@ -87,6 +88,7 @@ __all__ = [
     "NotFoundError",
     "PaginationError",
     "PaymentNotAcceptedError",
+    "PaymentNotDueError",
     "PaymentRequiredError",
     "PermissionDeniedError",
     "PolicyRefusedError",
@@ -526,6 +528,16 @@ class PaymentNotAcceptedError(PaymentRequiredError):
     A payment authorization was sent with the request, so whether it will be settled is
     not known (``outcome_unknown`` is ``True``). The SDK never pays a second time for one
     call: check your Gateway balance and the service's records before calling again.
+    """
+
+
+class PaymentNotDueError(PaymentRequiredError):
+    """HTTP 402 on a call the service does not price, answered to a client with an x402
+    payer: the SDK pays only the relayer's submissions, once each, never a read (a
+    status poll, an account or chain lookup). Nothing was signed.
+
+    A service that asks for money where none is due is broken or hostile: do not pay it
+    by hand; use an API key, or find out why it asked.
     """
 
 

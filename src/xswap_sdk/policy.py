@@ -43,6 +43,7 @@ from ._slippage import DEFAULT_MAX_SLIPPAGE, _percent
 from .errors import InvalidInputError, PolicyRefusedError
 
 __all__ = [
+    "AUTHORITY_GRANT",
     "DAY",
     "DEFAULT_MAX_SLIPPAGE",
     "NATIVE",
@@ -80,6 +81,15 @@ def _token_key(token: str) -> str:
     return USDC if lowered in _native_usdc() else lowered
 
 
+AUTHORITY_GRANT: Final = "authority_grant"
+"""The `SigningRequest.kind` of a signature that hands over authority rather than a
+stated amount: an EIP-7702 delegation (the whole account), a Gateway ``addDelegate``
+(the whole Gateway balance), an ERC-20 or Permit2 approval (an allowance, ``amount``
+``None`` when unlimited). ``details["grant"]`` says which (``"eip7702"``,
+``"gateway_delegate"``, ``"approve"``, ``"permit2_approve"``, ``"permit2"``). Every
+amount rule of a `Policy` refuses one unless its grantee (``counterparty``) is in
+``allowed_counterparties``."""
+
 _EMPTY: Final[Mapping[str, Any]] = MappingProxyType({})
 
 
@@ -100,10 +110,13 @@ class SigningRequest:
         kind: what is signed: ``"burn_intent"``, ``"burn_intent_set"``, ``"permit"``
             (EIP-2612), ``"permit2"`` (Permit2 ``PermitTransferFrom`` or
             ``PermitWitnessTransferFrom``), ``"eip3009"`` (``TransferWithAuthorization``
-            or ``ReceiveWithAuthorization``), ``"eip7702"`` (a delegation),
-            ``"login"`` (a text message), ``"transaction"`` (sent through web3),
-            ``"x402_payment"``, or, for what the SDK cannot read, ``"typed_data"`` (an
-            EIP-712 payload of another type) and ``"digest"`` (a bare 32-byte hash).
+            or ``ReceiveWithAuthorization``; a Gateway-batched one counts as USDC),
+            ``"authority_grant"`` (`AUTHORITY_GRANT`: an EIP-7702 delegation, a Gateway
+            ``addDelegate``, an ERC-20 or Permit2 approval), ``"login"`` (a text
+            message), ``"transaction"`` (sent through web3, described by what its
+            calldata does), ``"x402_payment"`` (a keyless relayer's payment: USDC to
+            the seller), or, for what the SDK cannot read, ``"typed_data"`` (an EIP-712
+            payload of another type) and ``"digest"`` (a bare 32-byte hash).
         signer: the address that signs.
         chain_id: the chain the funds or the authority leave from (a burn intent's
             source chain; ``0`` for an EIP-7702 authorization valid on every chain).
@@ -255,6 +268,11 @@ class Policy:
     1. ``allowed_counterparties``, 2. ``allowed_tokens``, 3. ``max_per_signature``,
     4. ``max_fee``, 5. ``max_per_day``, 6. ``approve``.
 
+    An authority grant (kind `AUTHORITY_GRANT`: an EIP-7702 delegation, a Gateway
+    delegate, an ERC-20 or Permit2 approval) exposes more than an amount says, so rules
+    2, 3 and 5 refuse it unless its grantee is listed in ``allowed_counterparties``;
+    a listed grantee's grant is not counted by them.
+
     Requests the SDK cannot read (kind ``"typed_data"`` or ``"digest"``) are refused by
     rules 1 to 5 when they are set, since nothing can be checked, and otherwise left to
     ``approve``. Amount rules compare integers in each token's smallest units.
@@ -333,6 +351,35 @@ class Policy:
     def _refuse(self, rule: str, reason: str, request: SigningRequest) -> PolicyRefusedError:
         return PolicyRefusedError(rule, reason, request=request)
 
+    def _grantee_listed(self, request: SigningRequest) -> bool:
+        party = request.counterparty
+        return (
+            self.allowed_counterparties is not None
+            and party is not None
+            and party.lower() in self.allowed_counterparties
+        )
+
+    def _check_grant(self, request: SigningRequest) -> None:
+        """An authority grant hands over everything it exposes (a whole account or
+        balance, an allowance): each amount rule refuses it unless its grantee is an
+        allowed counterparty, and then none counts it (it moves nothing itself)."""
+        if self._grantee_listed(request):
+            return
+        what = request.details.get("grant", "authority")
+        for rule, limit in (
+            ("allowed_tokens", self.allowed_tokens),
+            ("max_per_signature", self.max_per_signature),
+            ("max_per_day", self.max_per_day),
+        ):
+            if limit is not None:
+                raise self._refuse(
+                    rule,
+                    f"a grant of authority ({what}) to {request.counterparty!r} exposes more "
+                    "than an amount can say; list the grantee in allowed_counterparties to "
+                    "allow it",
+                    request,
+                )
+
     def _check_rules(self, request: SigningRequest) -> None:
         opaque = request.kind in _OPAQUE
         parts = request.parts
@@ -346,6 +393,9 @@ class Policy:
                         f"{shown} is not an allowed counterparty",
                         request,
                     )
+        if request.kind == AUTHORITY_GRANT:
+            self._check_grant(request)
+            return
         if self.allowed_tokens is not None:
             for part in parts:
                 if opaque or (
@@ -377,6 +427,8 @@ class Policy:
 
     def _amounts(self, request: SigningRequest) -> dict[_Key, int]:
         amounts: dict[_Key, int] = {}
+        if request.kind == AUTHORITY_GRANT:
+            return amounts  # a grant moves nothing itself: see _check_grant
         for part in request.parts:
             if part.amount and part.token is not None:
                 key = (request.signer.lower(), _token_key(part.token))

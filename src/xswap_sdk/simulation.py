@@ -5,10 +5,15 @@ Every SDK method that sends an on-chain transaction (`RoutingClient.execute_rout
 `send_call` for the Gateway calls of `xswap_sdk.signing`: mints, withdrawals) takes
 ``simulate=``:
 
-- ``"auto"`` (the default): simulate when the node answers ``eth_simulateV1``, and
-  otherwise go on, saying so in the ``xswap_sdk`` log;
-- ``True``: require it, and raise `xswap_sdk.errors.SimulationError` before sending
-  when the node cannot simulate;
+- ``"auto"`` (the default): the best check the node offers, and the result says which
+  (`Simulation.method`): ``eth_simulateV1``; else, for a single transaction, a call
+  trace with its logs (``debug_traceCall`` with geth's ``callTracer`` and ``withLog``),
+  compared by the same rules; else a plain ``eth_call``, which can tell only whether it
+  would revert (``movements`` empty). A node that offers none of them is logged and
+  the call goes on. A call the SDK cannot read (``send_call(..., unsafe_any_call=True)``)
+  is refused unless its movements were checked (``eth_simulateV1`` or the trace);
+- ``True``: require a check of the movements (``eth_simulateV1`` or the trace), and
+  raise `xswap_sdk.errors.SimulationError` before sending when the node offers neither;
 - ``False``: do not simulate.
 
 The exact transactions about to be signed are simulated in order, in one block, on the
@@ -40,6 +45,7 @@ __all__ = [
     "SentCall",
     "SimulateOption",
     "Simulation",
+    "SimulationMethod",
     "async_send_call",
     "send_call",
 ]
@@ -50,6 +56,10 @@ NATIVE_TOKEN = "0xEeeeeEeeeEeEeEeEeEeEEEeeeeEeeeeeeeEEeE"
 
 SimulateOption: TypeAlias = Literal["auto"] | bool
 """``simulate=``: ``"auto"`` (when the node can), ``True`` (required) or ``False``."""
+
+SimulationMethod: TypeAlias = Literal["eth_simulateV1", "debug_traceCall", "eth_call"]
+"""How a call was checked: a simulation of the block (``eth_simulateV1``), a call
+trace with logs (``debug_traceCall``), or a plain ``eth_call`` (reverts only)."""
 
 MovementKind: TypeAlias = Literal["native", "transfer", "approval", "deposit"]
 """What an `AssetMovement` is: a native transfer, an ERC-20 ``Transfer``, an ERC-20
@@ -90,13 +100,17 @@ class Simulation(BaseModel):
     Attributes:
         transactions: what each simulated transaction was, in order (``"approval"``,
             ``"route"``, ``"deposit"``, ``"mint"``, ``"withdrawal"`` or ``"call"``).
-        movements: every asset movement, in order.
+        movements: every asset movement, in order (none for ``eth_call``).
+        method: how it was checked (`SimulationMethod`): ``"eth_simulateV1"`` and
+            ``"debug_traceCall"`` compare every movement with what the call means;
+            ``"eth_call"`` only tells it would not revert.
     """
 
     model_config = ConfigDict(frozen=True)
 
     transactions: tuple[str, ...]
     movements: tuple[AssetMovement, ...]
+    method: SimulationMethod = "eth_simulateV1"
 
 
 class SentCall(BaseModel):
@@ -124,6 +138,7 @@ def send_call(
     call: ContractCall,
     *,
     simulate: SimulateOption = "auto",
+    unsafe_any_call: bool = False,
 ) -> SentCall:
     """Simulate a `xswap_sdk.signing.ContractCall` (a Gateway mint, withdrawal,
     deposit or delegate call), compare it with what it means, send it from the signer
@@ -140,19 +155,26 @@ def send_call(
         signer: who sends it (``call.sender`` when the call names one).
         call: a call from `xswap_sdk.signing`.
         simulate: ``"auto"``, ``True`` or ``False`` (see the module).
+        unsafe_any_call: DANGEROUS: send a call the SDK cannot read; by default it must
+            be a known function of a contract the registry pins, matching its label
+            (`xswap_sdk.signing.call_reading.check_call`).
 
     Returns:
         The call, the hash of its transaction, and its simulation.
 
     Raises:
         InvalidInputError: a bad argument, or web3 on another chain.
+        UnsafePayloadError: the call is not a known function of a pinned contract, or
+            its label is not what its calldata does (nothing signed).
         SimulationError: the simulation reverted or moved what the call does not mean,
             or ``simulate=True`` and the node cannot simulate (nothing sent).
         SwapFailedError: the transaction reverted.
     """
     from . import _sync_web3
 
-    return _sync_web3.send_call(web3, signer, call, simulate=simulate)
+    return _sync_web3.send_call(
+        web3, signer, call, simulate=simulate, unsafe_any_call=unsafe_any_call
+    )
 
 
 async def async_send_call(
@@ -161,6 +183,7 @@ async def async_send_call(
     call: ContractCall,
     *,
     simulate: SimulateOption = "auto",
+    unsafe_any_call: bool = False,
 ) -> SentCall:
     """`send_call` for a `web3.AsyncWeb3`.
 
@@ -169,6 +192,7 @@ async def async_send_call(
         signer: who sends it.
         call: a call from `xswap_sdk.signing`.
         simulate: ``"auto"``, ``True`` or ``False``.
+        unsafe_any_call: DANGEROUS: send a call the SDK cannot read.
 
     Returns:
         The call, the hash of its transaction, and its simulation.
@@ -181,4 +205,6 @@ async def async_send_call(
     """
     from . import _async_web3
 
-    return await _async_web3.async_send_call(web3, signer, call, simulate=simulate)
+    return await _async_web3.async_send_call(
+        web3, signer, call, simulate=simulate, unsafe_any_call=unsafe_any_call
+    )

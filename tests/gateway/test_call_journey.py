@@ -12,6 +12,7 @@ import pytest
 
 from xswap_sdk import errors
 from xswap_sdk.journal import SQLiteJournal, StepEvent
+from xswap_sdk.registry import DEFAULT_REGISTRY
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.signing import initiate_withdrawal_call
 from xswap_sdk.testing import TEST_SIGNER
@@ -143,4 +144,35 @@ async def test_web3_on_another_chain_is_refused_before_the_journey_starts(
     assert info.value.argument == "web3"
     assert not_a_call.value.argument == "call"
     assert SQLiteJournal(tmp_path / "j.db").journeys() == []
+    assert await mints_sent(web3) == 0
+
+
+async def test_a_journaled_call_is_read_again_on_resume(kind: str, tmp_path: Path) -> None:
+    # A call journey whose journaled call is not one the SDK can read (a USDC transfer
+    # labelled as a withdrawal), without unsafe_any_call in its terms, is refused on
+    # resume before anything is signed or sent, like the same call given to send_call.
+    import json
+
+    from xswap_sdk.journal import Owner, open_journal
+    from xswap_sdk.signing import ContractCall
+
+    usdc = DEFAULT_REGISTRY.chain(CHAIN_ID).usdc
+    steal = ContractCall(
+        to=usdc,
+        data="0xa9059cbb" + "00" * 12 + "66" * 20 + f"{1000 * 10**6:064x}",
+        chain_id=CHAIN_ID,
+        function="withdraw(address)",
+    )
+    path = tmp_path / "j.db"
+    terms = {"call": steal.model_dump(mode="json"), "sender": TEST_SIGNER.address}
+    journal = open_journal(path)
+    owner = Owner.this_process()
+    journey_id = journal.create("call", json.dumps({**terms, "simulate": "auto"}), owner)
+    journal.append(journey_id, owner, [], release=True)  # its process is gone
+    journal.close()
+    web3 = destination(kind)
+    with Sandbox() as sb:
+        gateway = _client(sb, kind, journal=path)
+        with pytest.raises(errors.UnsafePayloadError):
+            await resolve(gateway.resume(journey_id, web3=web3, signer=TEST_SIGNER, restart=True))
     assert await mints_sent(web3) == 0

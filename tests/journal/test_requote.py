@@ -88,6 +88,20 @@ async def test_a_declined_new_quote_is_never_signed(kind: str) -> None:
         assert quotes_and_swaps(sb) == (2, 0)
 
 
+@pytest.mark.parametrize("answer", [None, 1, "yes", "no", [0]], ids=repr)
+async def test_accept_quote_must_return_exactly_true(kind: str, answer: object) -> None:
+    # A hook that forgets to return (None) or returns any truthy value that is not True
+    # has not accepted the new quote: it is refused, never signed.
+    with Sandbox() as sb:
+        fund(sb)
+        flash = client(sb, "swap", kind, on_request=expiring(sb))
+        with pytest.raises(errors.QuoteRejectedError) as refused:
+            await swap(flash, requote=1, accept_quote=lambda quote: answer, min_amount_out=1)
+        assert refused.value.argument == "accept_quote"
+        assert "did not return True" in str(refused.value)
+        assert quotes_and_swaps(sb) == (2, 0)
+
+
 async def test_requote_never_lets_a_quote_below_the_floor_through(kind: str) -> None:
     with Sandbox() as sb:
         fund(sb)

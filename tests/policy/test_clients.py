@@ -155,7 +155,13 @@ async def test_an_eip7702_authorization_for_the_relayer(sb: Sandbox, kind: str) 
     with use_policy(hook):
         authorization = sign_authorization(TEST_SIGNER, chain_id=8453, address=DELEGATE, nonce=0)
     (request,) = hook.seen
-    assert (request.kind, request.chain_id, request.counterparty) == ("eip7702", 8453, DELEGATE)
+    # A delegation hands over the whole account: an authority grant to the delegate.
+    assert (request.kind, request.chain_id, request.counterparty) == (
+        "authority_grant",
+        8453,
+        DELEGATE,
+    )
+    assert request.details["grant"] == "eip7702"
     assert request.details["every_chain"] is False
     await resolve(
         relayer.submit_tx(

@@ -221,7 +221,9 @@ def test_every_public_signing_function_passes_the_gate() -> None:
             nonce=0,
         ),
         "eip3009": lambda: sign_deposit_authorization(TEST_SIGNER, chain_id=8453, value=1),
-        "eip7702": lambda: sign_authorization(TEST_SIGNER, chain_id=1, address=SPENDER, nonce=0),
+        "authority_grant": lambda: sign_authorization(
+            TEST_SIGNER, chain_id=1, address=SPENDER, nonce=0
+        ),
         "login": lambda: personal_sign(TEST_SIGNER, "hello"),
         "digest": lambda: sign_digest(TEST_SIGNER, bytes(32)),
     }
@@ -260,9 +262,11 @@ def test_a_transaction_is_described_from_its_calldata() -> None:
     request = describe_transaction(
         TEST_SIGNER.address, {"to": BASE.usdc, "data": approve, "value": 0, "chainId": 8453}
     )
-    assert (request.kind, request.chain_id, request.token) == ("transaction", 8453, BASE.usdc)
+    # An approval moves nothing yet: it grants the spender an allowance.
+    assert (request.kind, request.chain_id, request.token) == ("authority_grant", 8453, BASE.usdc)
     assert (request.amount, request.counterparty) == (5_000_000, SPENDER)
     assert request.details["call"] == "approve"
+    assert request.details["grant"] == "approve"
     plain = describe_transaction(
         TEST_SIGNER.address, {"to": ROUTER, "data": b"\x12\x34", "value": 10**18}
     )

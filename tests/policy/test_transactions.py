@@ -68,7 +68,7 @@ async def test_a_transaction_passes_the_gate(chain: Any, kind: str, signer_kind:
         await resolve(send(kind)(chain, signer, {"to": BASE.usdc, "data": APPROVE}))
     (request,) = hook.seen
     assert (request.kind, request.signer, request.chain_id) == (
-        "transaction",
+        "authority_grant",  # an approve: a grant of an allowance to the spender
         signer.address,
         int(await resolve(chain.eth.chain_id)),
     )

@@ -125,10 +125,22 @@ async def test_a_mint_of_another_transfer_is_refused(
 # ------------------------------------------------------------------ relayer records
 
 
+# A record is the caller's only when its id, chain, target, calldata and value are all
+# the submission's: the same id and target with another call or value is another
+# transaction's success passed off as this one's.
+OTHER_CALL = "0xa9059cbb" + "00" * 12 + ATTACKER[2:].lower() + f"{1000 * 10**6:064x}"
+
+
 @pytest.mark.parametrize(
     "changes",
-    [{"id": "someone-elses-tx"}, {"chainId": 1}, {"to": ATTACKER}],
-    ids=["id", "chain", "target"],
+    [
+        {"id": "someone-elses-tx"},
+        {"chainId": 1},
+        {"to": ATTACKER},
+        {"callData": OTHER_CALL},
+        {"value": "1000000000000000000"},
+    ],
+    ids=["id", "chain", "target", "calldata", "value"],
 )
 async def test_another_transactions_record_is_not_a_success(
     sb: Sandbox, kind: str, changes: dict[str, Any]
@@ -146,7 +158,11 @@ async def test_another_transactions_record_is_not_a_success(
     assert len(relayed(sb)) == 1
 
 
-@pytest.mark.parametrize("changes", [{"chainId": 1}, {"to": ATTACKER}], ids=["chain", "target"])
+@pytest.mark.parametrize(
+    "changes",
+    [{"chainId": 1}, {"to": ATTACKER}, {"callData": OTHER_CALL}, {"value": "1"}],
+    ids=["chain", "target", "calldata", "value"],
+)
 async def test_relay_sync_refuses_another_transactions_record(
     sb: Sandbox, kind: str, changes: dict[str, Any]
 ) -> None:

@@ -359,6 +359,39 @@ class Quote(_SnakeModel):
         """``fees.gateway_fee``, the ``maxFee`` of each burn intent."""
         return self.fees.gateway_fee
 
+    def worse_than(self, first: Quote) -> str | None:
+        """Why this quote (a re-quote) is worse for the caller than ``first``, the one
+        they were shown or accepted; ``None`` when it is not: the same input and output
+        tokens and router, no less output, no more input and no higher fee of any kind.
+
+        Pure: a flow that re-quotes calls it before offering the new quote to
+        ``accept_quote`` (the caller's own floors, ``min_amount_out`` and fee caps, are
+        checked as for the first quote).
+        """
+        same = (
+            ("token_in.address", self.token_in.address, first.token_in.address),
+            ("token_out.address", self.token_out.address, first.token_out.address),
+            ("swap_router_address", self.swap_router_address, first.swap_router_address),
+        )
+        for where, new, old in same:
+            if new.lower() != old.lower():
+                return f"{where} is {new}, not {old} as first quoted"
+        more_is_worse = (
+            ("token_in.amount", self.token_in.amount, first.token_in.amount),
+            ("fees.total_fee", self.fees.total_fee, first.fees.total_fee),
+            ("fees.gateway_fee", self.fees.gateway_fee, first.fees.gateway_fee),
+            ("fees.execution_fee", self.fees.execution_fee, first.fees.execution_fee),
+        )
+        for where, new_amount, old_amount in more_is_worse:
+            if new_amount > old_amount:
+                return f"{where} is {new_amount}, more than the {old_amount} first quoted"
+        if self.token_out.amount < first.token_out.amount:
+            return (
+                f"token_out.amount is {self.token_out.amount}, less than the "
+                f"{first.token_out.amount} first quoted"
+            )
+        return None
+
 
 # ------------------------------------------------------------------------------ balances
 

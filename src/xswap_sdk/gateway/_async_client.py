@@ -37,6 +37,7 @@ from ..journal import JournalArg, StepHook
 from ..policy import PolicyLike
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing.burn_intents import BurnIntent
+from ..signing.call_reading import check_call
 from ..signing.calls import ContractCall
 from ..signing.signer import Signer, signer_address
 from ..simulation import SentCall, SimulateOption
@@ -350,8 +351,9 @@ class AsyncGatewayClient(AsyncAPIClient):
             chain_id: the chain of the balance, and of the payment.
             to: who is paid.
             value: smallest USDC units, above 0.
-            valid_before: unix time the authorization expires; four days from now by
-                default (Gateway refuses one too short).
+            valid_before: unix time the authorization expires: from seven days
+                (Gateway's minimum) to fourteen days (the SDK's maximum) from now;
+                604,900 s from now by default, Circle's batching window.
             nonce: 32 bytes, ``0x`` hex; random by default.
             **options: per-call options for this call (`RequestOptions`): ``timeout``,
                 ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
@@ -739,6 +741,7 @@ class AsyncGatewayClient(AsyncAPIClient):
         web3: AsyncWeb3[Any],
         signer: Signer,
         simulate: SimulateOption = "auto",
+        unsafe_any_call: bool = False,
         **options: Unpack[RequestOptions],
     ) -> SentCall:
         """Send a Gateway contract call from `xswap_sdk.signing` (a withdrawal, a
@@ -758,6 +761,14 @@ class AsyncGatewayClient(AsyncAPIClient):
             signer: who sends it (``call.sender`` when the call names one).
             simulate: ``"auto"`` (default), ``True`` or ``False`` (see
                 `xswap_sdk.simulation`).
+            unsafe_any_call: DANGEROUS: send a call the SDK cannot read. By default
+                the call is read before anything is signed
+                (`xswap_sdk.signing.call_reading.check_call`): its ``to`` must be the
+                registry's GatewayWallet, GatewayMinter or USDC of ``call.chain_id``,
+                its calldata a known function of that contract (``deposit*``,
+                ``initiateWithdrawal``, ``withdraw``, ``addDelegate``,
+                ``removeDelegate``, ``gatewayMint``, ``approve``, ``permit``) whose
+                label (``call.function``) it matches, on USDC, with no value.
             **options: per-call options (`RequestOptions`): ``timeout``,
                 ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
                 ``extra_body``; see "Per-call options" in the configuration guide.
@@ -768,6 +779,8 @@ class AsyncGatewayClient(AsyncAPIClient):
         Raises:
             InvalidInputError: a bad argument, a signer who is not the call's sender,
                 or web3 on another chain (nothing signed).
+            UnsafePayloadError: the call is not a known function of a pinned contract,
+                or its label is not what its calldata does (nothing signed).
             SimulationError: the simulation reverted or moved what the call does not
                 mean, or ``simulate=True`` and the node cannot simulate (nothing sent).
             SwapFailedError: the transaction reverted.
@@ -776,7 +789,12 @@ class AsyncGatewayClient(AsyncAPIClient):
             raise InvalidInputError("call", "must be a ContractCall from xswap_sdk.signing")
         checked = check_simulate_option(simulate)
         sender = signer_address(signer)
-        flow = calls.call_journey(call, sender, web3io.async_chain_io(web3, signer), checked)
+        read = check_call(
+            call, sender=sender, registry=self._registry, unsafe_any_call=unsafe_any_call
+        )
+        # A call the SDK cannot read is sent only once its movements were compared.
+        io = web3io.async_chain_io(web3, signer)
+        flow = calls.call_journey(call, sender, io, checked, unsafe_any_call=read is None)
         return await self._transport.run(flow, options)
 
     async def get_transfer(

@@ -22,6 +22,7 @@ from .._flow import Begin, Chain, Flow, Record
 from .._simulation import check_simulate_option
 from ..errors import InvalidInputError
 from ..journal import Journey
+from ..signing.call_reading import check_call
 from ..signing.calls import ContractCall
 from ..signing.signer import signer_address
 from ..simulation import SentCall, SimulateOption, Simulation
@@ -42,16 +43,25 @@ def _simulation(value: Any) -> Simulation | None:
 
 
 def call_journey(
-    call: ContractCall, sender: str, io: ChainIO, simulate: SimulateOption
+    call: ContractCall,
+    sender: str,
+    io: ChainIO,
+    simulate: SimulateOption,
+    *,
+    unsafe_any_call: bool = False,
 ) -> Flow[SentCall]:
-    """The ``call`` journey of ``call``, sent by ``sender`` through ``io``."""
+    """The ``call`` journey of ``call``, sent by ``sender`` through ``io``; with
+    ``unsafe_any_call`` (a call `check_call` could not read), only once its simulation
+    compared what it moves."""
     fields, intent = call_transaction(call, sender)
     yield from on_chain(io, call.chain_id)  # before the journey: a refusal leaves none
-    journey_id = yield Begin(
-        KIND, {"call": call.model_dump(mode="json"), "sender": sender, "simulate": simulate}
-    )
+    terms = {"call": call.model_dump(mode="json"), "sender": sender, "simulate": simulate}
+    if unsafe_any_call:
+        terms["unsafe_any_call"] = True
+    journey_id = yield Begin(KIND, terms)
+    args = (sender, [intent], simulate, True) if unsafe_any_call else (sender, [intent], simulate)
     simulation: Simulation | None = yield Chain(
-        io, "simulate", (sender, [intent], simulate), call.function, decode=_simulation
+        io, "simulate", args, call.function, decode=_simulation
     )
     yield Record("verified", data={"what": call.function, "simulated": simulation is not None})
     tx_hash = yield from send(io, fields, call.function)
@@ -78,4 +88,9 @@ def rebuild(client: Any, journey: Journey, inputs: ResumeInputs) -> tuple[Flow[A
     if inputs.signer is not None and signer_address(inputs.signer) != sender:
         raise InvalidInputError("signer", f"must be the call's sender {sender}")
     simulate = check_simulate_option(terms.get("simulate", "auto"))
-    return call_journey(call, sender, inputs.io, simulate), client._transport
+    # Read again like any input: a journaled call that is not one the SDK can read is
+    # resumed only when its journey was started with unsafe_any_call=True.
+    unread = terms.get("unsafe_any_call") is True
+    read = check_call(call, sender=sender, registry=client._registry, unsafe_any_call=unread)
+    flow = call_journey(call, sender, inputs.io, simulate, unsafe_any_call=read is None)
+    return flow, client._transport

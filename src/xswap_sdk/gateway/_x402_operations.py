@@ -29,8 +29,11 @@ from ..errors import InvalidInputError, PaginationError
 from ..registry import Registry
 from ..signing._fields import Uint256
 from ..signing.eip3009 import (
+    GATEWAY_BATCH_VALIDITY,
     GATEWAY_BATCHED_DOMAIN_NAME,
     GATEWAY_BATCHED_DOMAIN_VERSION,
+    GATEWAY_MIN_BATCH_VALIDITY,
+    MAX_BATCH_VALIDITY,
     TransferAuthorization,
     sign_transfer_authorization,
 )
@@ -56,9 +59,10 @@ X402_SUPPORTED_PATH: Final = "/v1/x402/supported"
 X402_TRANSFERS_PATH: Final = "/v1/x402/transfers"
 PUBLIC_KEY_PATH: Final = "/v2/notifications/publicKey"
 
-DEFAULT_BATCH_LIFETIME: Final = 4 * 24 * 3600
-"""Seconds a batched authorization stays valid when no ``valid_before`` is given: four
-days, the window Circle recommends (Gateway refuses one too short)."""
+DEFAULT_BATCH_LIFETIME: Final = GATEWAY_BATCH_VALIDITY
+"""Seconds a batched authorization stays valid when no ``valid_before`` is given:
+604,900, Circle's batching window (Gateway refuses one valid less than seven days:
+`xswap_sdk.signing.eip3009.GATEWAY_MIN_BATCH_VALIDITY`)."""
 
 X402_TRANSFERS_PAGE_SIZE: Final = 50
 """The page size asked of the x402 transfer search by default."""
@@ -70,6 +74,30 @@ _LINK = re.compile(r"<([^>]*)>\s*((?:;\s*[^;,]*)*)")
 def get_deposits(request: BalancesRequest) -> Operation[PendingDeposits]:
     """``POST /v1/deposits``: deposits seen but not yet final."""
     return Operation("POST", DEPOSITS_PATH, parser(PendingDeposits), json=request.to_wire())
+
+
+def batch_valid_before(valid_before: object, now: float) -> int:
+    """When a batched authorization expires: ``valid_before`` (unix seconds) checked
+    against Gateway's rule, at least `GATEWAY_MIN_BATCH_VALIDITY` (seven days) from
+    ``now``, and the SDK's, at most `MAX_BATCH_VALIDITY` (fourteen days); `now` plus
+    `DEFAULT_BATCH_LIFETIME` when ``None``.
+
+    Raises:
+        InvalidInputError: not a whole unix time within those bounds.
+    """
+    start = int(now)
+    if valid_before is None:
+        return start + DEFAULT_BATCH_LIFETIME
+    expires = check_argument("valid_before", Uint256, valid_before)
+    low, high = start + GATEWAY_MIN_BATCH_VALIDITY, start + MAX_BATCH_VALIDITY
+    if not low <= expires <= high:
+        raise InvalidInputError(
+            "valid_before",
+            f"must be from {low} to {high} (unix seconds): Gateway refuses a batched "
+            "authorization valid less than seven days (authorization_validity_too_short), "
+            "and the SDK signs none valid more than fourteen",
+        )
+    return int(expires)
 
 
 def sign_batch_authorization(
@@ -91,6 +119,7 @@ def sign_batch_authorization(
     recipient = check_argument("to", Address, to)
     if check_argument("value", Uint256, value) == 0:
         raise InvalidInputError("value", "must be above 0, in smallest USDC units")
+    expires = batch_valid_before(valid_before, now)
     authorization = sign_transfer_authorization(
         signer,
         domain_name=GATEWAY_BATCHED_DOMAIN_NAME,
@@ -100,7 +129,7 @@ def sign_batch_authorization(
         to=recipient,
         value=value,
         valid_after=0,
-        valid_before=int(now) + DEFAULT_BATCH_LIFETIME if valid_before is None else valid_before,
+        valid_before=expires,
         nonce=nonce,
         now=now,
     )

@@ -1,11 +1,10 @@
 """Models of Circle Gateway's newer endpoints: pending deposits, batched EIP-3009
 authorizations and the x402 facilitator (supported kinds, batched transfers).
 
-Amounts are `int` in smallest USDC units (6 decimals) in every model here. Gateway writes
-the amounts of ``/v1/deposits`` and of the balance views as decimal USDC strings
-(``"1.500000"``), as in ``/v1/balances``; they are converted exactly (`UsdcUnits`), and
-refused when they carry more than 6 decimals. x402 amounts are already smallest units
-on the wire (``"10000"``).
+Amounts are `int` in smallest USDC units (6 decimals) in every model here, as Gateway
+writes them on the wire: a pending deposit's ``amount`` (``POST /v1/deposits``) and x402
+amounts are base units already (``"1500000"``, ``"10000"``), unlike the decimal USDC
+strings of ``/v1/balances``; they are read as they are, never scaled.
 
 Sources: Circle's Gateway API reference (``gateway.yaml``: ``POST /v1/deposits``,
 ``POST /v1/batch/submit``) and the Gateway Nanopayments reference
@@ -21,7 +20,6 @@ from typing import Any, Final, Literal
 from pydantic import Field
 
 from .._models import LenientAddress, LenientInt, RequestModel, WireModel
-from ..types import UsdcUnits
 
 __all__ = [
     "BatchAuthorization",
@@ -48,8 +46,10 @@ class PendingDeposit(WireModel):
     """Whose balance it credits."""
     domain: LenientInt
     """The Gateway domain of the chain it was made on."""
-    amount: UsdcUnits
-    """Smallest USDC units."""
+    amount: LenientInt
+    """Smallest USDC units, as Gateway gives them (``"1500000"`` is 1.5 USDC: unlike a
+    balance, a deposit's amount is in base units; Circle's API reference,
+    https://developers.circle.com/api-reference/gateway/all/get-deposits)."""
     status: str | None = None
     """``pending`` while its block is not final."""
     transaction_hash: str | None = None

@@ -7,6 +7,10 @@ Retry decisions, per operation:
   submit a transaction: not idempotent, so they are retried only when the request never
   left this machine.
 - Everything else reads, and is retried per the shared policy.
+
+Only the three submissions are priced (`Operation.priced`): a keyless client pays the
+relayer's x402 demand on them, once each, and never on a read (a status poll, an account
+or chain lookup), which a 402 answers with `xswap_sdk.errors.PaymentNotDueError`.
 """
 
 from __future__ import annotations
@@ -69,10 +73,18 @@ class RelayerPaths:
 
 @dataclass(frozen=True, slots=True)
 class Submitted:
-    """What a status record must say about a transaction this client submitted."""
+    """What a status record must say about a transaction this client submitted: its
+    chain, target, calldata and native value, as sent."""
 
     chain_id: int
     to: str
+    call_data: str
+    value: int
+
+    @classmethod
+    def of(cls, request: SubmitTxRequest) -> Submitted:
+        """What ``request`` submits."""
+        return cls(request.chain_id, request.to, request.call_data, request.value)
 
 
 class Submissions:
@@ -88,7 +100,7 @@ class Submissions:
     def remember(self, tx_id: str, request: SubmitTxRequest) -> None:
         """Note that ``tx_id`` is the submission of ``request``."""
         self._by_id.pop(tx_id, None)
-        self._by_id[tx_id] = Submitted(request.chain_id, request.to)
+        self._by_id[tx_id] = Submitted.of(request)
         while len(self._by_id) > _SUBMISSIONS_KEPT:
             del self._by_id[next(iter(self._by_id))]
 
@@ -107,6 +119,13 @@ def _same_target(theirs: str, ours: str) -> bool:
     return theirs == ours
 
 
+def _same_data(theirs: object, ours: str) -> bool:
+    # Hex in any case, with or without 0x ("0x" and "" are both no calldata).
+    if not isinstance(theirs, str):
+        return False
+    return theirs.lower().removeprefix("0x") == ours.lower().removeprefix("0x")
+
+
 def check_record(
     record: RelayStatus,
     *,
@@ -116,14 +135,17 @@ def check_record(
     submitted: Submitted | None = None,
     outcome_unknown: bool = False,
 ) -> RelayStatus:
-    """Refuse a status record that is not the submission's: another id, chain or target.
+    """Refuse a status record that is not the submission's: another id, chain, target,
+    calldata or native value.
 
     The relayer (or anything answering for it) could otherwise make another
-    transaction's EXECUTED record pass for this one's success.
+    transaction's EXECUTED record pass for this one's success: even one with the right
+    id, chain and target, but another call (calldata) or value.
 
     Raises:
-        ResponseValidationError: the record's ``id``, ``chainId`` or ``to`` is not the
-            submission's; ``outcome_unknown`` as given (``True`` after a submission).
+        ResponseValidationError: the record's ``id``, ``chainId``, ``to``, ``callData``
+            or ``value`` is not the submission's; ``outcome_unknown`` as given
+            (``True`` after a submission).
     """
     checks: list[tuple[str, object, object, bool]] = []
     if tx_id is not None:
@@ -133,6 +155,15 @@ def check_record(
             ("chainId", record.chain_id, submitted.chain_id, record.chain_id == submitted.chain_id)
         )
         checks.append(("to", record.to, submitted.to, _same_target(record.to, submitted.to)))
+        checks.append(
+            (
+                "callData",
+                record.call_data,
+                submitted.call_data,
+                _same_data(record.call_data, submitted.call_data),
+            )
+        )
+        checks.append(("value", record.value, submitted.value, record.value == submitted.value))
     for field, received, expected, same in checks:
         if not same:
             raise ResponseValidationError(
@@ -208,6 +239,7 @@ def submit_tx(paths: RelayerPaths, request: SubmitTxRequest) -> Operation[Submit
         idempotent=False,
         auth="required",
         identify=_tx_id,
+        priced=True,
     )
 
 
@@ -284,6 +316,7 @@ def submit_signed_tx(
         auth="required",
         single_use=True,
         identify=_tx_id,
+        priced=True,
     )
 
 
@@ -315,6 +348,7 @@ def submit_tx_sync(
         json=body,
         idempotent=False,
         auth="required",
+        priced=True,
         timeout=httpx.Timeout(timeout_ms / 1000 + _SYNC_READ_MARGIN_S, connect=5.0),
         identify=_tx_id,
     )
@@ -381,7 +415,7 @@ def relay_sync(
         },
     )
     record: RelayStatus = yield Call(operation)
-    submitted = Submitted(request.chain_id, request.to)
+    submitted = Submitted.of(request)
     check_record(
         record,
         method=operation.method,

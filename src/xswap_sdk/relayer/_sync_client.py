@@ -41,7 +41,7 @@ from ..signing.eip7702 import SignedAuthorization
 from ..signing.signer import Signer
 from . import _operations as operations
 from ._operations import RelayerPaths
-from ._x402 import X402Payer, check_max_payment
+from ._x402 import X402Payer, check_max_payment, check_max_total_payment
 from .models import (
     AccountInfo,
     RelayedTxId,
@@ -108,6 +108,12 @@ class RelayerClient(SyncAPIClient):
         max_payment: with ``payer``, required: the most one request may cost, in
             smallest USDC units (``10_000`` is 0.01 USDC); a dearer price is refused
             with `UnsafePayloadError` and nothing is signed.
+        max_total_payment: with ``payer``, the most this client (and its
+            ``with_options`` copies) may pay in all, in smallest USDC units; a payment
+            past it is refused with `UnsafePayloadError` and nothing is signed. Only
+            submissions are paid, once each: a 402 on a read (a status poll) raises
+            `PaymentNotDueError`. Each payment passes the client's ``policy`` as a
+            `SigningRequest` of kind ``"x402_payment"`` in USDC to the seller.
         registry: the pinned chains payments are checked against;
             `xswap_sdk.registry.DEFAULT_REGISTRY` when not given.
 
@@ -151,12 +157,18 @@ class RelayerClient(SyncAPIClient):
         payer: Signer | None = None,
         max_payment: int | None = None,
         registry: Registry | None = None,
+        max_total_payment: int | None = None,
     ) -> None:
         cap = check_max_payment(payer, max_payment)
+        total_cap = check_max_total_payment(payer, max_total_payment)
         if registry is not None and not isinstance(registry, Registry):
             raise InvalidInputError("registry", "must be a xswap_sdk.registry.Registry or None")
         pins = DEFAULT_REGISTRY if registry is None else registry
-        self._payer = None if payer is None or cap is None else X402Payer(payer, cap, pins, clock)
+        self._payer = (
+            None
+            if payer is None or cap is None
+            else X402Payer(payer, cap, pins, clock, max_total_payment=total_cap)
+        )
         super().__init__(
             api_key=api_key,
             base_url=base_url,

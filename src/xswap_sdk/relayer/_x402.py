@@ -16,12 +16,20 @@ What is checked, before anything is signed (a mismatch is `UnsafePayloadError`):
 - ``asset`` the registry's USDC of that chain;
 - ``amount`` at most ``max_payment`` (and more than 0);
 - ``payTo`` an address that is neither zero nor the payer;
-- ``maxTimeoutSeconds`` from 1 s to `MAX_X402_VALIDITY` (a week): Circle recommends
-  four days for a batched authorization and refuses one too short, so a window of
-  minutes would be refused and one of months is absurd.
+- ``maxTimeoutSeconds`` from 1 s to `MAX_X402_VALIDITY` (fourteen days): Circle's
+  batching scheme uses 604,900 s (seven days, Gateway's minimum, and 100 s:
+  `xswap_sdk.signing.eip3009.GATEWAY_BATCH_VALIDITY`), and the authorization is signed
+  valid for exactly the window offered, never longer than the stated maximum;
+- the client's total: the payment and every one made before it stay within
+  ``max_total_payment`` when the client has one.
 
-Who is paid (``payTo``) is the relayer's choice by nature: it is the seller. The cap
-bounds what one call can cost.
+Who is paid (``payTo``) is the relayer's choice by nature: it is the seller. So each
+payment is signed through the signing gate as a `SigningRequest` of kind
+``"x402_payment"``, token the chain's USDC and counterparty the seller: a policy's
+``max_per_day``, ``max_per_signature``, ``allowed_tokens`` and
+``allowed_counterparties`` apply to it as to any USDC leaving the signer. The caps bound
+what one call (``max_payment``) and the client (``max_total_payment``) can cost; the
+transport pays only operations the relayer prices (`Operation.priced`), once each.
 
 The wire format is x402's own: requirements in the ``PAYMENT-REQUIRED`` header (base64
 JSON, version 2) or in the body (``x402Version`` and ``accepts``); the payment in the
@@ -36,15 +44,18 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import threading
 from collections.abc import Mapping
 from typing import Any, Final
 
 from .._clock import Clock
 from ..errors import InvalidInputError, PaymentRequiredError, UnsafePayloadError
 from ..registry import Registry
+from ..signing._gate import as_kind
 from ..signing.eip3009 import (
     GATEWAY_BATCHED_DOMAIN_NAME,
     GATEWAY_BATCHED_DOMAIN_VERSION,
+    MAX_BATCH_VALIDITY,
     TransferAuthorization,
     sign_transfer_authorization,
 )
@@ -57,13 +68,14 @@ __all__ = [
     "MAX_X402_VALIDITY",
     "X402Payer",
     "check_max_payment",
+    "check_max_total_payment",
     "decode_x402_header",
     "encode_x402_header",
 ]
 
-MAX_X402_VALIDITY: Final = 7 * 24 * 3600
-"""The longest ``maxTimeoutSeconds`` paid, in seconds (a week; Circle recommends four
-days for a batched authorization)."""
+MAX_X402_VALIDITY: Final = MAX_BATCH_VALIDITY
+"""The longest ``maxTimeoutSeconds`` paid, in seconds (1,209,600: fourteen days, the
+SDK's maximum for a Gateway-batched authorization; Circle's own offers say 604,900)."""
 
 PAYMENT_REQUIRED_HEADER: Final = "payment-required"
 PAYMENT_SIGNATURE_HEADER: Final = "Payment-Signature"
@@ -113,6 +125,26 @@ def check_max_payment(payer: object, max_payment: object) -> int | None:
             "max_payment", "must be an int above 0, in smallest USDC units (10_000 is 0.01 USDC)"
         )
     return max_payment
+
+
+def check_max_total_payment(payer: object, max_total_payment: object) -> int | None:
+    """``max_total_payment`` checked against ``payer``: ``None`` (no cap beyond
+    ``max_payment`` per submission) or an ``int`` of smallest USDC units above 0; refused
+    without a payer."""
+    if max_total_payment is None:
+        return None
+    if payer is None:
+        raise InvalidInputError("max_total_payment", "is only used with payer= (an x402 payer)")
+    if (
+        isinstance(max_total_payment, bool)
+        or not isinstance(max_total_payment, int)
+        or max_total_payment <= 0
+    ):
+        raise InvalidInputError(
+            "max_total_payment",
+            "must be an int above 0, in smallest USDC units (1_000_000 is 1 USDC), or None",
+        )
+    return max_total_payment
 
 
 def _requirements(error: PaymentRequiredError) -> tuple[int, list[Any], Any] | None:
@@ -173,17 +205,56 @@ class X402Payer:
         max_payment: the most one request may cost, in smallest USDC units.
         registry: the pinned chains (GatewayWallet and USDC per chain).
         clock: the time source of the validity window.
+        max_total_payment: the most every payment of this payer may cost together, in
+            smallest USDC units; ``None`` for no total cap.
     """
 
-    def __init__(self, signer: Signer, max_payment: int, registry: Registry, clock: Clock):
+    def __init__(
+        self,
+        signer: Signer,
+        max_payment: int,
+        registry: Registry,
+        clock: Clock,
+        max_total_payment: int | None = None,
+    ):
         self.address = signer_address(signer, argument="payer")
         self._signer = signer
         self.max_payment = max_payment
+        self.max_total_payment = max_total_payment
         self._registry = registry
         self._clock = clock
+        # What was signed so far: a signed payment counts even when the service refused
+        # it, since it may still be settled.
+        self._lock = threading.Lock()
+        self._paid = 0
 
     def __repr__(self) -> str:
-        return f"X402Payer(address={self.address!r}, max_payment={self.max_payment})"
+        return (
+            f"X402Payer(address={self.address!r}, max_payment={self.max_payment}, "
+            f"max_total_payment={self.max_total_payment}, paid={self._paid})"
+        )
+
+    @property
+    def total_paid(self) -> int:
+        """What this payer signed so far, in smallest USDC units."""
+        return self._paid
+
+    def _reserve(self, where: str, amount: int) -> None:
+        with self._lock:
+            cap = self.max_total_payment
+            if cap is not None and self._paid + amount > cap:
+                raise UnsafePayloadError(
+                    f"{where}.amount",
+                    expected=f"at most {cap - self._paid} more (max_total_payment={cap}, "
+                    f"{self._paid} paid)",
+                    received=amount,
+                    hint="raise max_total_payment, or use a new client, to pay more",
+                )
+            self._paid += amount
+
+    def _release(self, amount: int) -> None:
+        with self._lock:
+            self._paid -= amount
 
     def _checked(self, where: str, option: object) -> tuple[int, str, int, int]:
         """``(chain id, payTo, amount, maxTimeoutSeconds)`` of a Gateway-batched option
@@ -292,22 +363,43 @@ class X402Payer:
             except UnsafePayloadError as exc:
                 first = first or exc
                 continue
-            now = int(self._clock.time())
-            authorization = sign_transfer_authorization(
+            self._reserve(f"x402.accepts[{index}]", amount)
+            try:
+                authorization = self._sign(chain_id, pay_to, amount, timeout, option, resource)
+            except BaseException:
+                self._release(amount)
+                raise
+            return _payment_headers(version, option, resource, authorization)
+        assert first is not None
+        raise first
+
+    def _sign(
+        self,
+        chain_id: int,
+        pay_to: str,
+        amount: int,
+        timeout: int,
+        option: Mapping[str, Any],
+        resource: Any,
+    ) -> TransferAuthorization:
+        """Sign the payment through the signing gate, described as what it is: an
+        ``x402_payment`` of ``amount`` USDC to the seller ``pay_to``."""
+        chain = self._registry.chain(chain_id)
+        now = int(self._clock.time())
+        details = {"network": option.get("network"), "resource": resource}
+        with as_kind("x402_payment", details, token=chain.usdc):
+            return sign_transfer_authorization(
                 self._signer,
                 domain_name=GATEWAY_BATCHED_DOMAIN_NAME,
                 domain_version=GATEWAY_BATCHED_DOMAIN_VERSION,
                 chain_id=chain_id,
-                verifying_contract=self._registry.chain(chain_id).gateway_wallet,
+                verifying_contract=chain.gateway_wallet,
                 to=pay_to,
                 value=amount,
                 valid_after=0,
                 valid_before=now + timeout,
                 now=now,
             )
-            return _payment_headers(version, option, resource, authorization)
-        assert first is not None
-        raise first
 
 
 def _payment_headers(

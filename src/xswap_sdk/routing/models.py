@@ -841,6 +841,58 @@ class GaslessQuote(WireModel):
         `RoutingClient.submit_gasless_swap` accepts a signature over it."""
         return self._verified is not None
 
+    def worse_than(self, first: GaslessQuote) -> str | None:
+        """Why this gasless quote (a re-quote) is worse for the caller than ``first``;
+        ``None`` when it is not: the same sender, receiver, chains, tokens and fee
+        recipient, no more input, no less output or minimum output, no higher fee. A
+        term either quote leaves out cannot be compared and counts as worse.
+
+        Pure: a flow that re-quotes calls it before offering the new quote to
+        ``accept_quote`` (the new quote is verified against the request as the first
+        was).
+        """
+        new, old = self.quote, first.quote
+        same: tuple[tuple[str, object, object], ...] = (
+            ("quote.sender", new.sender, old.sender),
+            ("quote.receiver", new.receiver, old.receiver),
+            ("quote.from_chain", new.from_chain, old.from_chain),
+            ("quote.to_chain", new.to_chain, old.to_chain),
+            ("quote.from_token", new.from_token, old.from_token),
+            ("quote.to_token", _token_of(new.to_token), _token_of(old.to_token)),
+            ("fee.fee_recipient", self.fee.fee_recipient, first.fee.fee_recipient),
+        )
+        for where, value, before in same:
+            if where == "quote.from_token":
+                value, before = _token_of(value), _token_of(before)
+            if _lowered(value) != _lowered(before):
+                return f"{where} is {value!r}, not {before!r} as first quoted"
+        ordered: tuple[tuple[str, int | None, int | None, bool], ...] = (
+            ("quote.amount_in", new.amount_in, old.amount_in, True),
+            ("fee.fee_amount", self.fee.fee_amount, first.fee.fee_amount, True),
+            ("quote.amount_out", new.amount_out, old.amount_out, False),
+            ("quote.min_amount_out", new.min_amount_out, old.min_amount_out, False),
+        )
+        for where, value_, before_, more_is_worse in ordered:
+            if before_ is None:
+                continue  # the first quote did not say: nothing to hold the new one to
+            if value_ is None:
+                return f"{where} is not stated, where the first quote said {before_}"
+            if (value_ > before_) if more_is_worse else (value_ < before_):
+                side = "more" if more_is_worse else "less"
+                return f"{where} is {value_}, {side} than the {before_} first quoted"
+        return None
+
+
+def _token_of(value: object) -> object:
+    # A token as the summary gives it: an address, or {address, amount}.
+    if isinstance(value, dict):
+        return value.get("address")
+    return value
+
+
+def _lowered(value: object) -> object:
+    return value.lower() if isinstance(value, str) else value
+
 
 class GaslessSubmission(WireModel):
     """What ``POST /gasless/submit-swap`` returns."""

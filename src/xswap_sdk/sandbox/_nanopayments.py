@@ -26,7 +26,11 @@ from typing import TYPE_CHECKING, Any, Final
 import httpx
 
 from ..errors import InvalidInputError, SigningError
-from ..signing.eip3009 import GATEWAY_BATCHED_DOMAIN_NAME, GATEWAY_BATCHED_DOMAIN_VERSION
+from ..signing.eip3009 import (
+    GATEWAY_BATCHED_DOMAIN_NAME,
+    GATEWAY_BATCHED_DOMAIN_VERSION,
+    GATEWAY_MIN_BATCH_VALIDITY,
+)
 from ._catalog import GATEWAY_WALLET, usdc
 from ._http import HTTPError, Request, Response
 from ._world import World, iso
@@ -181,6 +185,9 @@ class NanopaymentsRoutes:
         now = self._world.now()
         if args.valid_before <= now:
             raise HTTPError(400, "authorization_expired")
+        if args.valid_before - now < GATEWAY_MIN_BATCH_VALIDITY:
+            # Gateway's rule: a batched authorization valid less than seven days.
+            raise HTTPError(400, "authorization_validity_too_short")
         if args.valid_after > now:
             raise HTTPError(400, "authorization_not_yet_valid")
         if any(t.nonce == args.nonce for t in self.x402_transfers.values()):

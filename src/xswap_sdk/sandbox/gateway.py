@@ -359,7 +359,9 @@ class GatewayService(NanopaymentsRoutes, Service):
                 "depositor": owner,
                 "domain": chain.gateway_domain,
                 "transactionHash": d.transaction_hash,
-                "amount": _decimal_balance(d.amount),
+                # Base units, as Gateway's /v1/deposits gives them (not a balance's
+                # decimal string).
+                "amount": str(d.amount),
                 "status": "pending",
                 "blockHeight": str(self.height(chain.id, d.made_at)),
                 "blockHash": "0x" + keccak(d.transaction_hash.encode()).hex(),

@@ -32,6 +32,7 @@ from pydantic import Field, StrictBool, StrictInt, StrictStr
 from ..chains import FAMILY_RULES, ChainFamily, check_address
 from ..errors import InvalidInputError
 from ..relayer._x402 import decode_x402_header, encode_x402_header
+from ..signing.eip3009 import GATEWAY_BATCH_VALIDITY
 from ..signing.eip7702 import SignedAuthorization
 from ..types import Address, ChainId, HexBytes, TokenAmount
 from ._catalog import CHAINS, GATEWAY_WALLET, derived_address, usdc
@@ -185,6 +186,10 @@ class RelayerService(Service):
         self.payments_received: list[Any] = []
         """Every decoded ``Payment-Signature`` document received, oldest first, refused
         ones too."""
+        self.charge_reads = False
+        """Answer every keyless read (a status poll, an account or chain lookup) with
+        402 and the x402 offer too, and take each payment sent for one, as a relayer
+        out to drain its callers would. The real relayer prices submissions only."""
         self._x402_refusals = 0
         self._paid_txs: set[str] = set()
         submit_fields = (
@@ -325,7 +330,9 @@ class RelayerService(Service):
             "asset": usdc(chain).address,
             "amount": str(self.x402_price),
             "payTo": self.x402_pay_to,
-            "maxTimeoutSeconds": 345_600,
+            # Circle's batching sellers' window (@circle-fin/x402-batching): Gateway's
+            # seven-day minimum and 100 s.
+            "maxTimeoutSeconds": GATEWAY_BATCH_VALIDITY,
             "extra": {
                 "name": "GatewayWalletBatched",
                 "version": "1",
@@ -381,6 +388,15 @@ class RelayerService(Service):
 
     def _authenticated(self, handler: Handler) -> Handler:
         def check(request: Request) -> Response:
+            if self.charge_reads and request.header("api-key") is None:
+                header = request.header("payment-signature")
+                if header is None:
+                    raise self._payment_required(self.x402_offer(), "payment required")
+                document = decode_x402_header(header)
+                self.payments_received.append(document)
+                if self.gateway is not None:
+                    self.gateway.settle_x402(document.get("payload"), self.x402_offer())
+                return handler(request)
             # The record of a transaction paid with x402 is readable by its id alone.
             if request.header("api-key") or request.arg("id") not in self._paid_txs:
                 check_api_key(request, self.api_key, missing_code="AUTH_001", wrong_code="AUTH_002")

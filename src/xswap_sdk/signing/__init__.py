@@ -50,6 +50,7 @@ if _typing.TYPE_CHECKING:
         burn_intent_set_typed_data,
         burn_intent_typed_data,
     )
+    from .call_reading import ReadCall, check_call, read_call
     from .calls import ContractCall, ViewCall
     from .deposit import (
         DEPOSIT_WITH_PERMIT_SELECTOR,
@@ -120,6 +121,7 @@ __all__ = [
     "BurnIntent",
     "BurnIntentSet",
     "ContractCall",
+    "ReadCall",
     "DepositTransaction",
     "GatewayAttestation",
     "PermitSignature",
@@ -137,6 +139,7 @@ __all__ = [
     "available_balance_call",
     "authorization_digest",
     "build_burn_intent",
+    "check_call",
     "burn_intent_digest",
     "burn_intent_set_digest",
     "burn_intent_set_typed_data",
@@ -154,6 +157,7 @@ __all__ = [
     "prepare_deposit_with_authorization",
     "prepare_deposit_with_permit",
     "receive_authorization_typed_data",
+    "read_call",
     "recover_authorization",
     "recover_burn_intent_set_signer",
     "recover_burn_intent_signer",
@@ -200,6 +204,7 @@ _HOMES = {
     "GatewayAttestation": (".attestations", "GatewayAttestation"),
     "MAX_INTENTS_PER_SET": (".burn_intents", "MAX_INTENTS_PER_SET"),
     "PermitSignature": (".permit", "PermitSignature"),
+    "ReadCall": (".call_reading", "ReadCall"),
     "ReceiveAuthorization": (".eip3009", "ReceiveAuthorization"),
     "SignedAuthorization": (".eip7702", "SignedAuthorization"),
     "SignedBurnIntent": (".signed_intents", "SignedBurnIntent"),
@@ -222,6 +227,7 @@ _HOMES = {
     "burn_intent_set_digest": (".burn_intents", "burn_intent_set_digest"),
     "burn_intent_set_typed_data": (".burn_intents", "burn_intent_set_typed_data"),
     "burn_intent_typed_data": (".burn_intents", "burn_intent_typed_data"),
+    "check_call": (".call_reading", "check_call"),
     "decode_attestation": (".attestations", "decode_attestation"),
     "deposit_with_authorization_call": (".eip3009", "deposit_with_authorization_call"),
     "deposit_with_permit_bytes_calldata": (".gateway_wallet", "deposit_with_permit_bytes_calldata"),
@@ -234,6 +240,7 @@ _HOMES = {
     "personal_sign": (".signer", "personal_sign"),
     "prepare_deposit_with_authorization": (".eip3009", "prepare_deposit_with_authorization"),
     "prepare_deposit_with_permit": ("._sync_permit_deposit", "prepare_deposit_with_permit"),
+    "read_call": (".call_reading", "read_call"),
     "receive_authorization_typed_data": (".eip3009", "receive_authorization_typed_data"),
     "recover_authorization": (".eip7702", "recover_authorization"),
     "recover_burn_intent_set_signer": (".signed_intents", "recover_burn_intent_set_signer"),

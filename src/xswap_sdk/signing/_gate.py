@@ -29,9 +29,10 @@ from typing import Any, Final
 
 from .._body import copy_json
 from .._policy_scope import APPROVED, active_policies
-from ..policy import SigningRequest
-from ..registry import DEFAULT_REGISTRY, GATEWAY_WALLET_TESTNET
+from ..policy import AUTHORITY_GRANT, SigningRequest
+from ..registry import DEFAULT_REGISTRY, GATEWAY_WALLET_TESTNET, PERMIT2
 from ..types import to_checksum
+from .eip3009 import GATEWAY_BATCHED_DOMAIN_NAME
 
 __all__ = [
     "as_kind",
@@ -167,6 +168,16 @@ _TYPED: Final[Mapping[str, _Shape]] = {
     "PermitWitnessTransferFrom": _PERMIT2,
     "TransferWithAuthorization": _EIP3009,
     "ReceiveWithAuthorization": _EIP3009,
+    # Permit2's AllowanceTransfer: an allowance the spender may draw on until it expires.
+    "PermitSingle": _Shape(
+        kind=AUTHORITY_GRANT,
+        counterparty="message.spender",
+        amount="message.details.amount",
+        token="message.details.token",
+        chain="domain.chainId",
+        expires_at="message.sigDeadline",
+        extra=(("expiration", "message.details.expiration"), ("nonce", "message.details.nonce")),
+    ),
 }
 """How each EIP-712 primary type the SDK signs is described (``BurnIntentSet`` is
 described leg by leg with the ``BurnIntent`` shape)."""
@@ -183,6 +194,20 @@ def _gateway_chain(payload: Mapping[str, Any], path: str) -> int | None:
     return None if chain is None else chain.chain_id
 
 
+def _batched_usdc(payload: Mapping[str, Any], chain_id: int | None) -> str | None:
+    """The USDC a Gateway-batched authorization spends (an x402 payment, a
+    ``/v1/batch/submit`` transfer): its domain is ``GatewayWalletBatched`` with the
+    pinned GatewayWallet of its chain as verifying contract, and what leaves the signer
+    is USDC of their Gateway balance, not the wallet contract. ``None`` otherwise."""
+    if _at(payload, "domain.name") != GATEWAY_BATCHED_DOMAIN_NAME or chain_id is None:
+        return None
+    chain = DEFAULT_REGISTRY.get(chain_id)
+    wallet = _address(_at(payload, "domain.verifyingContract"))
+    if chain is None or wallet is None or wallet != chain.gateway_wallet:
+        return None
+    return chain.usdc
+
+
 def _described(signer: str, shape: _Shape, payload: Mapping[str, Any]) -> SigningRequest:
     read_address = _word_address if shape.bytes32 else _address
     details: dict[str, Any] = {key: _at(payload, path) for key, path in shape.extra}
@@ -195,11 +220,15 @@ def _described(signer: str, shape: _Shape, payload: Mapping[str, Any]) -> Signin
         )
     if shape.destination is not None:
         details["destination_chain_id"] = _gateway_chain(payload, shape.destination)
+    token = read_address(_at(payload, shape.token))
+    if shape is _EIP3009 and (usdc := _batched_usdc(payload, chain_id)) is not None:
+        details["gateway_wallet"] = token
+        token = usdc
     return SigningRequest(
         kind=shape.kind,
         signer=signer,
         chain_id=chain_id,
-        token=read_address(_at(payload, shape.token)),
+        token=token,
         amount=_int(_at(payload, shape.amount)),
         counterparty=read_address(_at(payload, shape.counterparty)),
         expires_at=_int(_at(payload, shape.expires_at)) if shape.expires_at else None,
@@ -256,6 +285,10 @@ def describe_typed_data(signer: str, typed_data: Mapping[str, Any]) -> SigningRe
         "message": copy_json(payload.get("message")),
         **request.details,
     }
+    if request.kind == AUTHORITY_GRANT:
+        details["grant"] = "permit2"
+        if request.amount == 2**160 - 1:  # Permit2's unlimited allowance (uint160 max)
+            request = dataclasses.replace(request, amount=None)
     return _with_details(request, details)
 
 
@@ -317,13 +350,20 @@ def describe_message(signer: str, text: str) -> SigningRequest:
 
 
 def describe_authorization(signer: str, chain_id: int, address: str, nonce: int) -> SigningRequest:
-    """Describe an EIP-7702 authorization: ``signer`` delegates to ``address``'s code."""
+    """Describe an EIP-7702 authorization: ``signer`` delegates to ``address``'s code,
+    which may then do anything with the whole account: an ``"authority_grant"``
+    (``details["grant"]`` ``"eip7702"``) to ``address``, with no amount."""
     return SigningRequest(
-        kind="eip7702",
+        kind=AUTHORITY_GRANT,
         signer=signer,
         chain_id=chain_id,
         counterparty=address,
-        details={"nonce": nonce, "every_chain": chain_id == 0},
+        details={
+            "grant": "eip7702",
+            "effect": f"delegates the whole account {signer} to the code of {address}",
+            "nonce": nonce,
+            "every_chain": chain_id == 0,
+        },
     )
 
 
@@ -334,63 +374,116 @@ def describe_digest(signer: str, digest: bytes) -> SigningRequest:
 
 _APPROVE: Final = "095ea7b3"  # approve(address,uint256)
 _TRANSFER: Final = "a9059cbb"  # transfer(address,uint256)
+_PERMIT2_APPROVE: Final = "87517c45"  # Permit2 approve(address,address,uint160,uint48)
+_UNLIMITED: Final = 2**256 - 1
+
+
+def _generic(body: str, to: str | None) -> tuple[str, str, str, int] | None:
+    """An ERC-20 ``approve``/``transfer`` on any token, or Permit2's ``approve``:
+    ``(call, token, counterparty, amount)`` read from the calldata; ``None`` otherwise."""
+    selector = body[:8]
+    found: tuple[str, str | None, str | None, str] | None = None
+    if selector in (_APPROVE, _TRANSFER) and len(body) == 8 + 128:
+        call = "approve" if selector == _APPROVE else "transfer"
+        found = call, to, _word_address("0x" + body[8:72]), body[72:136]
+    elif selector == _PERMIT2_APPROVE and len(body) == 8 + 256 and to == PERMIT2:
+        token, spender = _word_address("0x" + body[8:72]), _word_address("0x" + body[72:136])
+        found = "permit2_approve", token, spender, body[136:200]
+    if found is None or found[1] is None or found[2] is None:
+        return None
+    return found[0], found[1], found[2], int(found[3], 16)
 
 
 def describe_transaction(signer: str, fields: Mapping[str, Any]) -> SigningRequest:
     """Describe a transaction about to be signed (``to``, ``data``, ``value``,
-    ``chainId``). An ERC-20 ``approve`` or ``transfer`` is read as the token moving to
-    its spender or recipient; any other call as its native value moving to ``to``."""
+    ``chainId``) by what its calldata does, never by a label:
+
+    - a known function of a contract the registry pins (`xswap_sdk.signing.call_reading`):
+      a deposit as USDC leaving for the GatewayWallet (or for whom it credits), a
+      Gateway ``addDelegate`` or a USDC ``approve``/``permit`` as an
+      ``"authority_grant"``, with ``details["effect"]`` saying what it does;
+    - an ERC-20 ``transfer`` on any token as the token moving to its recipient, an
+      ERC-20 ``approve`` or Permit2 ``approve`` as an ``"authority_grant"`` to the
+      spender (``amount`` ``None`` when unlimited);
+    - any other call as its native value moving to ``to``."""
+    from .call_reading import read_call
+
     data = fields.get("data") or "0x"
     body = data.hex() if isinstance(data, bytes | bytearray) else str(data)[2:].lower()
     to = _address(fields.get("to"))
+    value = _int(fields.get("value") or 0)
+    chain_id = _int(fields.get("chainId"))
     selector = body[:8]
-    amount: int | None
-    if selector in (_APPROVE, _TRANSFER) and len(body) == 8 + 128:
-        counterparty = _word_address("0x" + body[8:72])
-        token, amount = to, int(body[72:136], 16)
-    else:
-        counterparty, token, amount = to, "native", _int(fields.get("value") or 0)
+    details: dict[str, Any] = {
+        "to": to,
+        "value": value,
+        "selector": "0x" + selector if selector else None,
+        "call": None,
+        "data": "0x" + body,
+    }
+    kind, token, amount, counterparty = "transaction", "native", value, to
+    read = read_call(to, "0x" + body, chain_id, sender=signer) if to and chain_id else None
+    generic = _generic(body, to)
+    if read is not None and read.token is not None:
+        details.update(call=read.function[: read.function.index("(")], effect=read.effect)
+        details["function"] = read.function
+        token, amount, counterparty = read.token, read.amount, read.counterparty
+        if read.grant:
+            kind = AUTHORITY_GRANT
+            details["grant"] = "gateway_delegate" if read.contract == "GatewayWallet" else "approve"
+    elif read is not None:
+        details.update(call=read.function[: read.function.index("(")], effect=read.effect)
+        details["function"] = read.function
+    elif generic is not None:
+        call, token, counterparty, amount = generic
+        details["call"] = call
+        if call != "transfer":
+            kind = AUTHORITY_GRANT
+            details["grant"] = call
+            details["effect"] = f"grants {counterparty} an allowance of {amount} of {token}"
+            if amount == _UNLIMITED or (call == "permit2_approve" and amount == 2**160 - 1):
+                amount = None
     return SigningRequest(
-        kind="transaction",
+        kind=kind,
         signer=signer,
-        chain_id=_int(fields.get("chainId")),
+        chain_id=chain_id,
         token=token,
         amount=amount,
         counterparty=counterparty,
-        details={
-            "to": to,
-            "value": _int(fields.get("value") or 0),
-            "selector": "0x" + selector if selector else None,
-            "call": {_APPROVE: "approve", _TRANSFER: "transfer"}.get(selector),
-            "data": "0x" + body,
-        },
+        details=details,
     )
 
 
-_KIND: Final[ContextVar[tuple[str, Mapping[str, Any]] | None]] = ContextVar(
+_KIND: Final[ContextVar[tuple[str, Mapping[str, Any], str | None] | None]] = ContextVar(
     "xswap_sdk_signing_kind", default=None
 )
 
 
 @contextmanager
-def as_kind(kind: str, details: Mapping[str, Any] | None = None) -> Iterator[None]:
+def as_kind(
+    kind: str, details: Mapping[str, Any] | None = None, *, token: str | None = None
+) -> Iterator[None]:
     """Describe the signatures made in the block as ``kind`` (their fields still read
     from the payload), with ``details`` added: for a flow whose payload is a generic
     type, such as an x402 payment signed as an EIP-3009 ``TransferWithAuthorization``
-    (``as_kind("x402_payment", {"resource": url})``)."""
-    token = _KIND.set((kind, dict(details or {})))
+    (``as_kind("x402_payment", {"resource": url}, token=usdc)``). ``token``, when given,
+    is what leaves the signer (the USDC of a Gateway balance, for a chain the default
+    registry does not pin)."""
+    reset = _KIND.set((kind, dict(details or {}), token))
     try:
         yield
     finally:
-        _KIND.reset(token)
+        _KIND.reset(reset)
 
 
 def _relabelled(request: SigningRequest) -> SigningRequest:
     label = _KIND.get()
     if label is None:
         return request
-    kind, extra = label
+    kind, extra, token = label
     described = _with_details(request, {**request.details, **extra})
+    if token is not None:
+        described = dataclasses.replace(described, token=token)
     return dataclasses.replace(described, kind=kind)
 
 

@@ -40,6 +40,9 @@ __all__ = [
     "DEPOSIT_WITH_AUTHORIZATION_SELECTOR",
     "GATEWAY_BATCHED_DOMAIN_NAME",
     "GATEWAY_BATCHED_DOMAIN_VERSION",
+    "GATEWAY_BATCH_VALIDITY",
+    "GATEWAY_MIN_BATCH_VALIDITY",
+    "MAX_BATCH_VALIDITY",
     "AuthorizationDeposit",
     "AuthorizationKind",
     "ReceiveAuthorization",
@@ -61,6 +64,26 @@ GATEWAY_BATCHED_DOMAIN_NAME = "GatewayWalletBatched"
 
 GATEWAY_BATCHED_DOMAIN_VERSION = "1"
 """The ``version`` of that domain."""
+
+# Circle Gateway's rules for a batched authorization (POST /v1/batch/submit, and the x402
+# payments its facilitator settles): Gateway refuses one valid for less than seven days
+# (``authorization_validity_too_short``, https://developers.circle.com/api-reference/
+# gateway/all/submit-batch-authorization), and Circle's batching client and its sellers
+# (@circle-fin/x402-batching, https://developers.circle.com/sdks/gateway-nanopayments-sdk)
+# use seven days and 100 seconds, the margin a request needs to reach Gateway.
+GATEWAY_MIN_BATCH_VALIDITY = 7 * 24 * 3600
+"""The shortest validity Gateway accepts for a batched authorization, in seconds
+(604,800: seven days; ``authorization_validity_too_short`` below it)."""
+
+GATEWAY_BATCH_VALIDITY = GATEWAY_MIN_BATCH_VALIDITY + 100
+"""The validity the SDK gives a batched authorization, in seconds (604,900): Circle's
+batching scheme's own window (``maxTimeoutSeconds`` of its sellers' x402 offers), seven
+days and the 100 seconds a request needs to reach Gateway."""
+
+MAX_BATCH_VALIDITY = 2 * GATEWAY_MIN_BATCH_VALIDITY
+"""The longest validity the SDK signs for a batched authorization, in seconds
+(1,209,600: fourteen days, twice Gateway's minimum): a payment stays usable no longer
+than this, whatever a seller's offer or a caller's ``valid_before`` says."""
 
 DEPOSIT_WITH_AUTHORIZATION_SELECTOR = "0x8a94d4fc"
 """``depositWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)``."""
