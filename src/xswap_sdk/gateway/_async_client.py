@@ -248,7 +248,8 @@ class AsyncGatewayClient(AsyncAPIClient):
         has seen it in a finalized block, and an amount being withdrawn does not.
 
         Args:
-            depositor: an address, or several.
+            depositor: an address, or several; a Solana depositor as its base58 key
+                (sent as it is, on Solana's domain 5: ``chain_ids=[SOLANA]``).
             chain_ids: the chains to ask about (turned into domains by the registry);
                 every domain when neither this nor ``domains`` is given.
             domains: Gateway domains to ask about, instead of ``chain_ids``.
@@ -261,7 +262,9 @@ class AsyncGatewayClient(AsyncAPIClient):
             One entry per depositor and domain, its ``balance`` in smallest USDC units.
 
         Raises:
-            InvalidInputError: a bad address, or both ``chain_ids`` and ``domains``.
+            InvalidInputError: a bad address (or one of the other family than a domain
+                asked about: a Solana key off Solana, an EVM address on it), or both
+                ``chain_ids`` and ``domains``.
         """
         request = self._sources(depositor, chain_ids, domains, token)
         return await self._transport.request(operations.get_balances(request), options)
@@ -280,7 +283,7 @@ class AsyncGatewayClient(AsyncAPIClient):
             if isinstance(chain_ids, str | bytes) or not isinstance(chain_ids, Sequence):
                 raise InvalidInputError("chain_ids", "must be a list of chain ids, or None")
             domains = [self.domain_of(chain_id) for chain_id in chain_ids]
-        return operations.build_balances_request(depositor, domains, token)
+        return operations.build_balances_request(depositor, domains, token, self._registry)
 
     async def get_deposits(
         self,
@@ -295,7 +298,7 @@ class AsyncGatewayClient(AsyncAPIClient):
         join the available balance once their block is final.
 
         Args:
-            depositor: an address, or several.
+            depositor: an address, or several; a Solana depositor as its base58 key.
             chain_ids: the chains to ask about (turned into domains by the registry);
                 every domain when neither this nor ``domains`` is given.
             domains: Gateway domains to ask about, instead of ``chain_ids``.
@@ -308,7 +311,9 @@ class AsyncGatewayClient(AsyncAPIClient):
             The pending deposits, amounts in smallest USDC units.
 
         Raises:
-            InvalidInputError: a bad address, or both ``chain_ids`` and ``domains``.
+            InvalidInputError: a bad address (or one of the other family than a domain
+                asked about: a Solana key off Solana, an EVM address on it), or both
+                ``chain_ids`` and ``domains``.
         """
         request = self._sources(depositor, chain_ids, domains, token)
         return await self._transport.request(x402_operations.get_deposits(request), options)
@@ -545,7 +550,9 @@ class AsyncGatewayClient(AsyncAPIClient):
 
         Args:
             signed: a `SignedBurnIntent` or `SignedBurnIntentSet` (from
-                `sign_burn_intent` or `sign_burn_intent_set`), or a list of them.
+                `sign_burn_intent` or `sign_burn_intent_set`), or a list of them. An
+                intent signed with a Solana key is its own element (Gateway takes no
+                set from Solana), next to EVM ones of the same transfer.
             max_attestation_size: the largest attestation you can mint, in bytes;
                 Gateway refuses to make a larger one.
             enable_forwarder: let Gateway's forwarder mint on the destination chain
@@ -556,7 +563,8 @@ class AsyncGatewayClient(AsyncAPIClient):
 
         Returns:
             The attestation and Gateway's signature: mint with
-            ``result.mint_call(destination_chain_id)``.
+            ``result.mint_call(destination_chain_id)`` (on Solana,
+            ``result.mint_call(SOLANA, payer=...)``, a solders ``Instruction``).
 
         Raises:
             InvalidInputError: ``signed`` is not signed intents.
@@ -903,7 +911,7 @@ class AsyncGatewayClient(AsyncAPIClient):
         Ethereum and Base).
 
         Args:
-            depositor: the balance's owner.
+            depositor: the balance's owner (a base58 key on Solana).
             chain_id: the chain deposited on.
             at_least: smallest USDC units to wait for.
             wait_timeout: seconds before giving up.
@@ -928,6 +936,7 @@ class AsyncGatewayClient(AsyncAPIClient):
             timeout=wait_timeout,
             interval=poll_interval,
             clock=self.clock,
+            registry=self._registry,
         )
         return await self._transport.run(flow, wait_options(options))
 

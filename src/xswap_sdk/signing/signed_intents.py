@@ -1,13 +1,21 @@
-"""Signing burn intents and sets, recovering their signers, and the JSON to send."""
+"""Signing burn intents and sets, recovering their signers, and the JSON to send.
+
+An EVM key signs a burn intent (or a set) as EIP-712 typed data; a Solana key
+(`xswap_sdk.signing.solana.SolanaSigner`) signs a Solana-source intent's binary
+encoding with Ed25519. `sign_burn_intent` takes either, and refuses an intent the key
+must not sign before it signs anything.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .._base58 import encode
 from ..errors import InvalidInputError
+from ..registry import DEFAULT_REGISTRY, Registry
 from ._fields import pad_address
 from .burn_intents import (
     BurnIntent,
@@ -20,6 +28,16 @@ from .burn_intents import (
     check_signable,
 )
 from .signer import Signer, _with_policy, recover_digest, sign_eip712, signer_address
+from .solana import (
+    SolanaSigner,
+    check_solana_destination,
+    check_solana_intent,
+    is_solana_signer,
+    is_solana_source,
+    sign_solana_message,
+    solana_burn_intent_message,
+    solana_public_key,
+)
 
 if TYPE_CHECKING:
     from ..policy import PolicyLike
@@ -35,13 +53,19 @@ __all__ = [
 
 
 class SignedBurnIntent(BaseModel):
-    """A burn intent with its signature (primary type ``BurnIntent``).
+    """A burn intent with its signature: EIP-712 (primary type ``BurnIntent``) from an
+    EVM key, or Ed25519 from a Solana key.
 
     Attributes:
         intent: the intent that was signed.
-        signer: the checksummed address that signed it.
-        digest: the EIP-712 digest that was signed, ``0x`` hex.
-        signature: ``0x`` + 130 hex digits, ``v`` 27 or 28 (left out of ``repr``).
+        signer: who signed it: the checksummed address, or the Solana public key in
+            base58.
+        digest: what was signed, ``0x`` hex: the EIP-712 digest; for an Ed25519
+            signature, which signs the message itself with no hash first, that message
+            (`xswap_sdk.signing.solana.solana_burn_intent_message`).
+        signature: ``0x`` + 130 hex digits, ``v`` 27 or 28; ``0x`` + 128 hex digits
+            for Ed25519 (left out of ``repr``).
+        scheme: ``"eip712"`` or ``"ed25519"``.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -50,6 +74,7 @@ class SignedBurnIntent(BaseModel):
     signer: str
     digest: str
     signature: str = Field(repr=False)
+    scheme: Literal["eip712", "ed25519"] = "eip712"
 
     def to_wire(self) -> dict[str, Any]:
         """Circle Gateway's transfer request element:
@@ -106,34 +131,65 @@ def _check_source_signer(intent: BurnIntent, padded_signer: str, argument: str) 
 
 
 def sign_burn_intent(
-    intent: BurnIntent | Mapping[str, Any], signer: Signer, *, policy: PolicyLike | None = None
+    intent: BurnIntent | Mapping[str, Any],
+    signer: Signer | SolanaSigner,
+    *,
+    policy: PolicyLike | None = None,
+    registry: Registry | None = None,
 ) -> SignedBurnIntent:
-    """Sign one burn intent (primary type ``BurnIntent``).
+    """Sign one burn intent: as EIP-712 typed data (primary type ``BurnIntent``) with
+    an EVM signer, or with Ed25519 with a `SolanaSigner` (a solders ``Keypair``) for an
+    intent spending a Gateway balance on Solana.
+
+    A Solana-source intent is checked first (`xswap_sdk.signing.solana.check_solana_intent`):
+    its GatewayWallet program, USDC mint and destination fields must be the registry's,
+    its ``sourceSigner`` the key, its values u64. An intent minted on Solana, whoever
+    signs it, must name the registry's GatewayMinter program and USDC mint.
 
     Args:
         intent: a `BurnIntent` (see `build_burn_intent`) or its wire-form dict.
-        signer: the account named in the intent's ``sourceSigner``.
+        signer: the account named in the intent's ``sourceSigner``: an EVM `Signer`,
+            or a `SolanaSigner` for a Solana source.
         policy: a signing policy (`xswap_sdk.policy.Policy` or an approval callable)
             to put in force for this signature, on top of any already in force; it sees
             a ``"burn_intent"`` request.
+        registry: the pinned chains the intent is checked against;
+            `xswap_sdk.registry.DEFAULT_REGISTRY` when not given.
 
     Returns:
         The signed intent; `SignedBurnIntent.to_wire` is the JSON to send.
 
     Raises:
         InvalidInputError: a malformed intent, a ``value`` of 0, a transfer spec
-            ``version`` other than 1, or ``sourceSigner`` is not the signer.
-        SigningError: the signer failed, or signed for another address.
+            ``version`` other than 1, ``sourceSigner`` is not the signer, a Solana
+            source signed by an EVM key (or the reverse), a value past a u64 from
+            Solana, or a recipient of the wrong shape for its chain.
+        UnsafePayloadError: a Solana program or mint (or a Solana-source intent's
+            destination contract or token) the registry does not pin.
+        SigningError: the signer failed, or signed for another address or message.
         PolicyRefusedError: a signing policy refused; nothing was signed.
     """
     if policy is not None:
-        return _with_policy(policy, lambda: sign_burn_intent(intent, signer))
+        return _with_policy(policy, lambda: sign_burn_intent(intent, signer, registry=registry))
     checked = as_intent(intent)
+    pins = DEFAULT_REGISTRY if registry is None else registry
+    if is_solana_signer(signer):
+        return _sign_with_solana_key(checked, signer, pins)
     check_signable(checked, "intent")
-    address = signer_address(signer)
+    if is_solana_source(checked, pins):
+        raise InvalidInputError(
+            "signer",
+            "must be a SolanaSigner (a solders Keypair) for an intent that spends a Gateway "
+            "balance on Solana (sourceDomain 5): Solana intents are signed with Ed25519",
+        )
+    evm_signer = cast(Signer, signer)
+    address = signer_address(evm_signer)
     _check_source_signer(checked, pad_address(address), "intent")
+    _check_destination(checked, pins, "intent")
     digest = _intent_digest(checked)
-    signature = sign_eip712(signer, digest, lambda: _typed_data("BurnIntent", checked.to_wire()))
+    signature = sign_eip712(
+        evm_signer, digest, lambda: _typed_data("BurnIntent", checked.to_wire())
+    )
     return SignedBurnIntent(
         intent=checked, signer=address, digest="0x" + digest.hex(), signature="0x" + signature.hex()
     )
@@ -144,10 +200,15 @@ def sign_burn_intent_set(
     signer: Signer,
     *,
     policy: PolicyLike | None = None,
+    registry: Registry | None = None,
 ) -> SignedBurnIntentSet:
     """Sign 1 to 16 burn intents at once (primary type ``BurnIntentSet``).
 
     A set of one intent is signed as a set; its digest differs from that intent's own.
+    Sets are EVM only: Circle Gateway takes no set from Solana ("each transfer from
+    Solana must be specified as a separate signed BurnIntent"), so a Solana-source
+    intent is refused; sign each with `sign_burn_intent`. Intents minted on Solana are
+    fine, and are checked as `sign_burn_intent` checks them.
 
     Args:
         intents: a `BurnIntentSet`, or a list of `BurnIntent` or wire-form dicts.
@@ -155,25 +216,47 @@ def sign_burn_intent_set(
         policy: a signing policy (`xswap_sdk.policy.Policy` or an approval callable)
             to put in force for this signature, on top of any already in force; it sees
             one ``"burn_intent_set"`` request whose ``legs`` are the intents.
+        registry: the pinned chains the intents are checked against;
+            `xswap_sdk.registry.DEFAULT_REGISTRY` when not given.
 
     Returns:
         The signed set; `SignedBurnIntentSet.to_wire` is the JSON to send.
 
     Raises:
         InvalidInputError: no intent, more than 16, a malformed one, one with a
-            ``value`` of 0 or a ``version`` other than 1, or one whose ``sourceSigner``
-            is not the signer (named by index).
+            ``value`` of 0 or a ``version`` other than 1, one whose ``sourceSigner``
+            is not the signer, or one with a Solana source (named by index); or a
+            Solana signer.
+        UnsafePayloadError: an intent minted on Solana names a program or mint the
+            registry does not pin.
         SigningError: the signer failed, or signed for another address.
         PolicyRefusedError: a signing policy refused; nothing was signed.
     """
     if policy is not None:
-        return _with_policy(policy, lambda: sign_burn_intent_set(intents, signer))
+        return _with_policy(
+            policy, lambda: sign_burn_intent_set(intents, signer, registry=registry)
+        )
     checked = as_intents(intents)
+    pins = DEFAULT_REGISTRY if registry is None else registry
+    if is_solana_signer(signer):
+        raise InvalidInputError(
+            "signer",
+            "is a Solana signer, and Circle Gateway takes no burn intent set from Solana: "
+            "sign each Solana intent alone with sign_burn_intent",
+        )
+    for index, intent in enumerate(checked):
+        if is_solana_source(intent, pins):
+            raise InvalidInputError(
+                f"intents[{index}].spec.source_domain",
+                f"is {intent.spec.source_domain} (Solana): Circle Gateway takes no burn "
+                "intent set from Solana; sign each Solana intent alone with sign_burn_intent",
+            )
     address = signer_address(signer)
     padded = pad_address(address)
     for index, intent in enumerate(checked):
         check_signable(intent, f"intents[{index}]")
         _check_source_signer(intent, padded, f"intents[{index}]")
+        _check_destination(intent, pins, f"intents[{index}]")
     digest = _set_digest(checked)
     signature = sign_eip712(
         signer,
@@ -185,6 +268,53 @@ def sign_burn_intent_set(
         signer=address,
         digest="0x" + digest.hex(),
         signature="0x" + signature.hex(),
+    )
+
+
+def _check_destination(intent: BurnIntent, registry: Registry, argument: str) -> None:
+    """An EVM-source intent minted on Solana: its minter program and mint must be the
+    registry's, of the source's network when the registry knows the source."""
+    spec = intent.spec
+    destination = next(
+        (c for c in registry if c.domain == spec.destination_domain and c.family == "solana"),
+        None,
+    )
+    if destination is None:
+        return
+    source = next(
+        (
+            chain
+            for chain in registry
+            if chain.family == "evm"
+            and chain.domain == spec.source_domain
+            and pad_address(chain.gateway_wallet) == spec.source_contract
+        ),
+        None,
+    )
+    testnet = None if source is None else source.testnet
+    check_solana_destination(intent, registry=registry, testnet=testnet, argument=argument)
+
+
+def _sign_with_solana_key(
+    intent: BurnIntent, signer: SolanaSigner, registry: Registry
+) -> SignedBurnIntent:
+    public_key = solana_public_key(signer)
+    check_solana_intent(intent, public_key, registry=registry)
+    message = solana_burn_intent_message(intent)
+    key = encode(public_key)
+
+    def describe() -> Any:
+        from ._gate import describe_solana_burn_intent
+
+        return describe_solana_burn_intent(key, intent.to_wire())
+
+    signature = sign_solana_message(signer, public_key, message, describe)
+    return SignedBurnIntent(
+        intent=intent,
+        signer=key,
+        digest="0x" + message.hex(),
+        signature="0x" + signature.hex(),
+        scheme="ed25519",
     )
 
 
