@@ -226,6 +226,22 @@ class GatewayChain:
             # The dataclass is frozen; normalising in place is its own constructor's job.
             object.__setattr__(self, field, normalise(field, getattr(self, field)))
 
+    def require_evm(self, argument: str = "chain_id") -> GatewayChain:
+        """This chain, when it is an EVM chain (for what only EVM contracts do: permits,
+        EIP-3009 authorizations, contract calls).
+
+        Raises:
+            InvalidInputError: it is Solana, named ``argument``.
+        """
+        if self.family != "evm":
+            raise InvalidInputError(
+                argument,
+                f"{self.name} ({self.chain_id}) is not an EVM chain: Gateway's programs there "
+                "take Solana instructions (xswap_sdk.signing.solana_programs) and burn "
+                "intents signed with a Solana key",
+            )
+        return self
+
 
 @dataclass(frozen=True, slots=True)
 class SwapRouter:

@@ -104,14 +104,7 @@ def _any_chain(chain_id: object, registry: Registry | None) -> GatewayChain:
 
 
 def _chain(chain_id: object, registry: Registry | None) -> GatewayChain:
-    chain = _any_chain(chain_id, registry)
-    if chain.family != "evm":
-        raise InvalidInputError(
-            "chain_id",
-            f"{chain.name} ({chain.chain_id}) is not an EVM chain: its Gateway programs take "
-            "Solana instructions (xswap_sdk.signing.solana_programs), not contract calls",
-        )
-    return chain
+    return _any_chain(chain_id, registry).require_evm()
 
 
 def _address(argument: str, value: object) -> str:

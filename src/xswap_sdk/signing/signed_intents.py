@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .._base58 import encode
+from .._base58 import encode, solana_key_bytes
 from ..errors import InvalidInputError
 from ..registry import DEFAULT_REGISTRY, Registry
 from ._fields import pad_address
@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 __all__ = [
     "SignedBurnIntent",
     "SignedBurnIntentSet",
+    "check_burn_intent",
     "recover_burn_intent_set_signer",
     "recover_burn_intent_signer",
     "sign_burn_intent",
@@ -172,20 +173,11 @@ def sign_burn_intent(
     if policy is not None:
         return _with_policy(policy, lambda: sign_burn_intent(intent, signer, registry=registry))
     checked = as_intent(intent)
-    pins = DEFAULT_REGISTRY if registry is None else registry
+    signed_by = check_burn_intent(checked, signer, registry=registry)
     if is_solana_signer(signer):
-        return _sign_with_solana_key(checked, signer, pins)
-    check_signable(checked, "intent")
-    if is_solana_source(checked, pins):
-        raise InvalidInputError(
-            "signer",
-            "must be a SolanaSigner (a solders Keypair) for an intent that spends a Gateway "
-            "balance on Solana (sourceDomain 5): Solana intents are signed with Ed25519",
-        )
+        return _sign_with_solana_key(checked, signer, signed_by)
     evm_signer = cast(Signer, signer)
-    address = signer_address(evm_signer)
-    _check_source_signer(checked, pad_address(address), "intent")
-    _check_destination(checked, pins, "intent")
+    address = signed_by
     digest = _intent_digest(checked)
     signature = sign_eip712(
         evm_signer, digest, lambda: _typed_data("BurnIntent", checked.to_wire())
@@ -271,6 +263,47 @@ def sign_burn_intent_set(
     )
 
 
+def check_burn_intent(
+    intent: BurnIntent,
+    signer: Signer | SolanaSigner,
+    *,
+    registry: Registry | None = None,
+    argument: str = "intent",
+) -> str:
+    """Everything `sign_burn_intent` checks before ``signer`` signs ``intent``, and
+    nothing signed: for a flow that refuses before any I/O what it will sign later.
+
+    A `SolanaSigner` must sign a Solana-source intent
+    (`xswap_sdk.signing.solana.check_solana_intent`); an EVM signer an EVM-source one,
+    whose ``sourceSigner`` is its address, and which, minted on Solana, names the
+    registry's GatewayMinter program and USDC mint.
+
+    Returns:
+        Who signs: the checksummed address, or the Solana public key in base58 (what
+        `SignedBurnIntent.signer` will hold).
+
+    Raises:
+        InvalidInputError: see `sign_burn_intent`; the intent is named ``argument``.
+        UnsafePayloadError: see `sign_burn_intent`.
+    """
+    pins = DEFAULT_REGISTRY if registry is None else registry
+    if is_solana_signer(signer):
+        public_key = solana_public_key(signer)
+        check_solana_intent(intent, public_key, registry=pins, argument=argument)
+        return encode(public_key)
+    check_signable(intent, argument)
+    if is_solana_source(intent, pins):
+        raise InvalidInputError(
+            "signer",
+            "must be a SolanaSigner (a solders Keypair) for an intent that spends a Gateway "
+            "balance on Solana (sourceDomain 5): Solana intents are signed with Ed25519",
+        )
+    address = signer_address(signer)
+    _check_source_signer(intent, pad_address(address), argument)
+    _check_destination(intent, pins, argument)
+    return address
+
+
 def _check_destination(intent: BurnIntent, registry: Registry, argument: str) -> None:
     """An EVM-source intent minted on Solana: its minter program and mint must be the
     registry's, of the source's network when the registry knows the source."""
@@ -295,13 +328,11 @@ def _check_destination(intent: BurnIntent, registry: Registry, argument: str) ->
     check_solana_destination(intent, registry=registry, testnet=testnet, argument=argument)
 
 
-def _sign_with_solana_key(
-    intent: BurnIntent, signer: SolanaSigner, registry: Registry
-) -> SignedBurnIntent:
-    public_key = solana_public_key(signer)
-    check_solana_intent(intent, public_key, registry=registry)
+def _sign_with_solana_key(intent: BurnIntent, signer: SolanaSigner, key: str) -> SignedBurnIntent:
+    """Sign a checked Solana-source intent with Ed25519, through the signing gate, as
+    the key ``key`` (base58) checked for it."""
+    public_key = solana_key_bytes(key)
     message = solana_burn_intent_message(intent)
-    key = encode(public_key)
 
     def describe() -> Any:
         from ._gate import describe_solana_burn_intent
