@@ -338,3 +338,15 @@ async def test_an_attestation_paying_someone_else_is_not_minted(
         result.mint_call(SOLANA, payer=PAYER)
     assert info.value.field == "attestation.elements[0].destinationRecipient"
     assert info.value.received == str(Pubkey(thief))
+
+
+def test_the_http_controls_fund_a_solana_balance(sb: Sandbox) -> None:
+    http = sb.http_client()
+    body = {"address": TEST_SOLANA_ADDRESS, "chainId": SOLANA, "amount": "2500000"}
+    answer = http.post(f"{sb.base_url}/sandbox/fund", json=body)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["balance"] == "2500000"
+    assert sb.gateway.balance(TEST_SOLANA_ADDRESS, SOLANA) == 2_500_000
+    wrong = http.post(f"{sb.base_url}/sandbox/fund", json={**body, "address": ME})
+    assert wrong.status_code == 400
+    assert "base58" in wrong.json()["message"]

@@ -114,6 +114,7 @@ if _typing.TYPE_CHECKING:
     from .signed_intents import (
         SignedBurnIntent,
         SignedBurnIntentSet,
+        check_burn_intent,
         recover_burn_intent_set_signer,
         recover_burn_intent_signer,
         sign_burn_intent,
@@ -168,6 +169,7 @@ __all__ = [
     "burn_intent_set_digest",
     "burn_intent_set_typed_data",
     "burn_intent_typed_data",
+    "check_burn_intent",
     "create_usdc_token_account_instruction",
     "decode_attestation",
     "decode_solana_attestation",
@@ -261,6 +263,7 @@ _HOMES = {
     "burn_intent_set_digest": (".burn_intents", "burn_intent_set_digest"),
     "burn_intent_set_typed_data": (".burn_intents", "burn_intent_set_typed_data"),
     "burn_intent_typed_data": (".burn_intents", "burn_intent_typed_data"),
+    "check_burn_intent": (".signed_intents", "check_burn_intent"),
     "create_usdc_token_account_instruction": (
         ".solana_programs",
         "create_usdc_token_account_instruction",

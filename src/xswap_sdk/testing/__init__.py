@@ -9,8 +9,9 @@
 
 - `TEST_SIGNER`: a fixed signer from a well-known public test key. Never send real
   funds to its address: anyone can sign for it.
-- `TEST_SOLANA_SIGNER`: the same for Solana, a `xswap_sdk.signing.SolanaSigner` from a
-  published seed (Ed25519 by ``cryptography``: no ``solana`` extra needed).
+- `TEST_SOLANA_SIGNER`: the same for Solana, a `SeedSigner` (a
+  `xswap_sdk.signing.SolanaSigner` from a 32-byte seed, Ed25519 by ``cryptography``: no
+  ``solana`` extra needed) from a published seed.
 - `VirtualClock`: time that moves only when slept on, shared with the sandbox.
 
 Importing this package is cheap: it imports nothing of the SDK. `VirtualClock` is
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     TEST_SOLANA_SIGNER: SeedSigner
 
 __all__ = [
+    "SeedSigner",
     "TEST_ADDRESS",
     "TEST_PRIVATE_KEY",
     "TEST_SIGNER",
@@ -64,6 +66,11 @@ def __getattr__(name: str) -> Any:
         signer = Account.from_key(TEST_PRIVATE_KEY)
         globals()["TEST_SIGNER"] = signer
         return signer
+    if name == "SeedSigner":
+        from ._solana import SeedSigner
+
+        globals()["SeedSigner"] = SeedSigner
+        return SeedSigner
     if name == "TEST_SOLANA_SIGNER":
         from ._solana import SeedSigner
 
