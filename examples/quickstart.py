@@ -1,5 +1,6 @@
 """xswap-sdk in one run: swap USDC from two chains through the swap backend, relay a
-transaction, and route a gasless swap, all against the built-in sandbox.
+transaction, route a gasless swap, and spend a Solana wallet's Circle Gateway balance on
+Base, all against the built-in sandbox.
 
 Needs nothing but the SDK installed from a checkout (``pip install .``): no account, no
 key, no network. The
@@ -13,8 +14,11 @@ cost nothing. To talk to the real services, build the clients yourself
 from __future__ import annotations
 
 from xswap_sdk import format_amount, from_units
+from xswap_sdk.chains import SOLANA
+from xswap_sdk.gateway import apply_estimate, build_transfer_intent
 from xswap_sdk.sandbox import Sandbox
-from xswap_sdk.testing import TEST_SIGNER
+from xswap_sdk.signing import sign_burn_intent
+from xswap_sdk.testing import TEST_SIGNER, TEST_SOLANA_SIGNER
 
 USDC = {
     8453: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
@@ -152,12 +156,33 @@ def route_and_swap_gasless(sb: Sandbox) -> None:
     print(f"executed in {result.execution_tx_hash} (relayer tx {status.relayer_tx_id})")
 
 
+def spend_a_solana_balance_on_base(sb: Sandbox) -> None:
+    step("Circle Gateway: a Solana wallet's balance spent on Base (signed with Ed25519)")
+    wallet = TEST_SOLANA_SIGNER.pubkey()  # base58; a solders Keypair signs the same way
+    sb.fund(wallet, SOLANA, 10_000_000)
+    gateway = sb.gateway_client()
+    intent = build_transfer_intent(
+        source_chain_id=SOLANA,
+        destination_chain_id=8453,
+        depositor=wallet,
+        recipient=TEST_SIGNER.address,
+        value=5_000_000,
+    )
+    [estimate] = gateway.estimate(intent)
+    signed = sign_burn_intent(apply_estimate(intent, estimate), TEST_SOLANA_SIGNER)
+    result = gateway.transfer(signed)
+    mint = result.mint_call(8453)  # checked to mint exactly what was signed
+    print(f"signed by {signed.signer} ({signed.scheme}); mint on Base: {mint.function}")
+    print(f"transfer {result.transfer_id}: {gateway.wait_for_transfer(result.transfer_id).status}")
+
+
 def main() -> None:
     with Sandbox() as sb:
         print(f"sandbox: {sb.base_url} (seed {sb.seed}), wallet {TEST_SIGNER.address}")
         swap_usdc_from_two_chains(sb)
         relay_a_transaction(sb)
         route_and_swap_gasless(sb)
+        spend_a_solana_balance_on_base(sb)
         elapsed = sb.clock.monotonic()
         print(f"\ndone: {len(sb.requests)} requests, {elapsed:.0f} s of sandbox time")
 

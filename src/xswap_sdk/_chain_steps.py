@@ -24,13 +24,16 @@ from .errors import InvalidInputError, MissingCredentialsError
 __all__ = [
     "READS",
     "ChainIO",
+    "UnavailableEvmSigner",
     "UnavailableSigner",
+    "UnavailableSolanaSigner",
     "check_connected",
     "hash_of",
     "no_chain_io",
     "on_chain",
     "send",
     "unavailable",
+    "unavailable_signer",
 ]
 
 READS: Final = frozenset(
@@ -92,14 +95,15 @@ def unavailable(op: str) -> MissingCredentialsError:
 class UnavailableSigner:
     """The signer of a resume given none: it has the journey's address (for what the
     flow reads of it) and signs nothing. A journey replays its recorded signatures
-    without one; a live signature is refused, naming ``signer``."""
+    without one; a live signature is refused, naming ``signer``. Made by
+    `unavailable_signer`, as an EVM `xswap_sdk.signing.Signer` or a Solana one."""
 
     def __init__(self, address: str) -> None:
         self._address = address
 
     @property
     def address(self) -> str:
-        """The journey's signer's address."""
+        """The journey's signer's address (a Solana key in base58)."""
         return self._address
 
     def missing(self) -> MissingCredentialsError:
@@ -114,12 +118,35 @@ class UnavailableSigner:
         """Refused: see the class."""
         raise self.missing()
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._address!r})"
+
+
+class UnavailableEvmSigner(UnavailableSigner):
+    """An EVM journey's: a `xswap_sdk.signing.Signer` (it "signs" typed data too)."""
+
     def sign_typed_data(self, *args: Any, **kwargs: Any) -> object:
         """Refused: see the class."""
         raise self.missing()
 
-    def __repr__(self) -> str:
-        return f"UnavailableSigner({self._address!r})"
+
+class UnavailableSolanaSigner(UnavailableSigner):
+    """A Solana key's journey's: a `xswap_sdk.signing.SolanaSigner` whose ``pubkey`` is
+    the key, so that the flow checks its intents as they were checked."""
+
+    def pubkey(self) -> str:
+        """The journey's signer's key, base58."""
+        return self.address
+
+
+def unavailable_signer(address: str) -> UnavailableEvmSigner | UnavailableSolanaSigner:
+    """The `UnavailableSigner` of a journey signed by ``address`` (an EVM address, or a
+    Solana key in base58)."""
+    from ._base58 import is_solana_key
+
+    if is_solana_key(address):
+        return UnavailableSolanaSigner(address)
+    return UnavailableEvmSigner(address)
 
 
 def check_connected(connected: int, chain_id: int) -> None:

@@ -27,6 +27,7 @@ from ._operation import Operation
 if TYPE_CHECKING:
     from ._chain_steps import ChainIO
     from .signing.signer import Signer
+    from .signing.solana import SolanaSigner
 
 __all__ = [
     "Ask",
@@ -132,18 +133,21 @@ class Sign:
     flow is resumed with the signature (``0x`` hex).
 
     Attributes:
-        signer: who signs.
-        digest: the 32 bytes signed (EIP-712 or EIP-191): what replay compares.
+        signer: who signs (a `xswap_sdk.signing.SolanaSigner` for ``"ed25519"``).
+        digest: what is signed, and what replay compares: the 32 bytes of an EIP-712
+            or EIP-191 digest, or for ``"ed25519"`` the message itself (Ed25519 signs
+            it with no hash first).
         payload: the typed data (``"eip712"``) or the text (``"message"``), shown to a
-            signer that is not a local key and described to the policies.
-        kind: ``"eip712"`` or ``"message"``.
+            signer that is not a local key and described to the policies; for
+            ``"ed25519"``, a function returning the `SigningRequest` the policies see.
+        kind: ``"eip712"``, ``"message"`` or ``"ed25519"`` (a Solana key).
         what: what it signs, for the journal (``"order"``, ``"intents"``, ``"permit"``).
     """
 
-    signer: Signer
+    signer: Signer | SolanaSigner
     digest: bytes
     payload: Any
-    kind: Literal["eip712", "message"] = "eip712"
+    kind: Literal["eip712", "message", "ed25519"] = "eip712"
     what: str = ""
 
 

@@ -23,12 +23,15 @@ from enum import IntEnum
 from types import MappingProxyType
 from typing import Final, Literal, get_args
 
+from ._base58 import solana_key_bytes
 from .errors import InvalidInputError
 from .types import MAX_UINT256, to_checksum
 
 __all__ = [
     "DEFAULT_CHAIN_FAMILIES",
     "FAMILY_RULES",
+    "SOLANA",
+    "SOLANA_DEVNET",
     "ChainFamily",
     "FamilyRules",
     "KnownChain",
@@ -66,6 +69,18 @@ class KnownChain(IntEnum):
     APTOS = 88888888
     """The relayer's id for Aptos (its docs' Aptos examples)."""
 
+
+SOLANA: Final = KnownChain.SOLANA
+"""Solana's chain id, ``10100000``: the relayer's id for Solana (its docs' Solana
+examples), also the one `xswap_sdk.registry` files Circle Gateway's Solana domain (5)
+under. Solana has no chain id of its own."""
+
+SOLANA_DEVNET: Final = 10300000
+"""The SDK's own id for Solana devnet, under which `xswap_sdk.registry` files Gateway's
+devnet programs (``DEFAULT_REGISTRY.by_domain(5, testnet=True)``). Rath publishes an id
+for Solana mainnet only, so this one is the SDK's choice, made to sit beside it (Solana's
+token lists number mainnet-beta 101 and devnet 103). No service knows it: Gateway names
+chains by domain, and the relayer does not list it."""
 
 DEFAULT_CHAIN_FAMILIES: Final[Mapping[int, ChainFamily]] = MappingProxyType(
     {
@@ -132,30 +147,13 @@ FAMILY_RULES: Final[Mapping[ChainFamily, FamilyRules]] = MappingProxyType(
 )
 """Each family's rules (see `FamilyRules`)."""
 
-_BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
-_BASE58_INDEX = {char: index for index, char in enumerate(_BASE58)}
 _NEAR_ACCOUNT = re.compile(r"(?:(?:[a-z\d]+[-_])*[a-z\d]+\.)*(?:[a-z\d]+[-_])*[a-z\d]+")
 _MOVE_ADDRESS = re.compile(r"0x[0-9a-fA-F]{64}")
 _FAMILIES: Final = frozenset(get_args(ChainFamily))
 
 
-def _base58_decode(text: str) -> bytes | None:
-    number = 0
-    for char in text:
-        digit = _BASE58_INDEX.get(char)
-        if digit is None:
-            return None
-        number = number * 58 + digit
-    body = number.to_bytes((number.bit_length() + 7) // 8, "big") if number else b""
-    # Each leading "1" is a leading zero byte.
-    zeros = len(text) - len(text.lstrip("1"))
-    return b"\x00" * zeros + body
-
-
 def _solana(value: str) -> str:
-    # 32 bytes take 32 to 44 base58 characters; the length check bounds the work.
-    if not 32 <= len(value) <= 44 or len(_base58_decode(value) or b"") != 32:
-        raise ValueError
+    solana_key_bytes(value)
     return value
 
 

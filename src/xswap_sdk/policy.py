@@ -38,6 +38,7 @@ from decimal import Decimal
 from types import MappingProxyType
 from typing import Any, Final, TypeAlias
 
+from ._base58 import fold
 from ._policy_scope import activated
 from ._slippage import DEFAULT_MAX_SLIPPAGE, _percent
 from .errors import InvalidInputError, PolicyRefusedError
@@ -71,14 +72,15 @@ from several), and ``allowed_tokens=["USDC"]`` allows it on every chain."""
 def _native_usdc() -> frozenset[str]:
     from .registry import DEFAULT_REGISTRY
 
-    return frozenset(chain.usdc.lower() for chain in DEFAULT_REGISTRY)
+    return frozenset(fold(chain.usdc) for chain in DEFAULT_REGISTRY)
 
 
 def _token_key(token: str) -> str:
     """The name a token is counted and allowed by: ``"usdc"`` for native USDC on any
-    chain the SDK pins, else its lowercase address (or ``"native"``)."""
-    lowered = token.lower()
-    return USDC if lowered in _native_usdc() else lowered
+    chain the SDK pins (the USDC mint on Solana too), else its address (lower case, or
+    base58 as it is) or ``"native"``."""
+    folded = fold(token)
+    return USDC if folded in _native_usdc() else folded
 
 
 AUTHORITY_GRANT: Final = "authority_grant"
@@ -98,7 +100,9 @@ class SigningRequest:
     """What is about to be signed, read from the payload itself, for a policy to judge.
 
     Amounts are integers in the token's smallest units (USDC has 6 decimals). Addresses
-    are checksummed. A field the SDK cannot read from the payload is ``None``.
+    are checksummed; Solana ones (a burn intent's signer, mint and recipient token
+    account on Solana) are base58. A field the SDK cannot read from the payload is
+    ``None``.
 
     A burn-intent set is one request (one signature): ``amount`` is the total of its
     intents' values, ``fee`` the total of their ``maxFee``, and ``legs`` holds one
@@ -117,7 +121,7 @@ class SigningRequest:
             calldata does), ``"x402_payment"`` (a keyless relayer's payment: USDC to
             the seller), or, for what the SDK cannot read, ``"typed_data"`` (an EIP-712
             payload of another type) and ``"digest"`` (a bare 32-byte hash).
-        signer: the address that signs.
+        signer: the address that signs (a Solana key in base58).
         chain_id: the chain the funds or the authority leave from (a burn intent's
             source chain; ``0`` for an EIP-7702 authorization valid on every chain).
         token: the token that leaves the signer (its address), ``"native"`` for a
@@ -234,7 +238,7 @@ class _Ledger:
     def spent(self, signer: str, token: str) -> int:
         """What ``signer`` signed away of ``token`` in the last `DAY`."""
         with self._lock:
-            return self._total((signer.lower(), _token_key(token)), self.now())
+            return self._total((fold(signer), _token_key(token)), self.now())
 
 
 def _check_amount(value: object, argument: str) -> int | None:
@@ -254,7 +258,7 @@ def _check_names(value: object, argument: str) -> frozenset[str] | None:
     for item in value:
         if not isinstance(item, str) or not item.strip():
             raise InvalidInputError(argument, "must hold non-empty strings only")
-        names.add(item.strip().lower())
+        names.add(fold(item.strip()))
     return frozenset(names)
 
 
@@ -285,11 +289,13 @@ class Policy:
             that shares it, thread-safely, once each signature is made. Native USDC on
             every chain the SDK pins counts as one token (`USDC`).
         allowed_counterparties: the only parties that may receive funds or authority
-            (addresses, and the ``host[:port]`` of sites to log in to), in any case. A
-            login's counterparty is the swap backend's host: list it too.
+            (addresses, and the ``host[:port]`` of sites to log in to), in any case;
+            Solana accounts in base58, whose case counts (a burn intent minted on
+            Solana pays a USDC token account: list that account). A login's
+            counterparty is the swap backend's host: list it too.
         allowed_tokens: the only tokens that may leave the signer (addresses, any case;
-            ``"native"`` for a chain's native coin; ``"USDC"`` for native USDC on every
-            chain the SDK pins).
+            Solana mints in base58; ``"native"`` for a chain's native coin; ``"USDC"``
+            for native USDC on every chain the SDK pins, Solana's mint included).
         max_fee: the most a signature may allow as a fee (a burn intent's ``maxFee``; a
             set's total).
         max_slippage: the largest slippage, in percent, any call made while this policy
@@ -386,7 +392,7 @@ class Policy:
         if self.allowed_counterparties is not None:
             for part in parts:
                 party = part.counterparty
-                if party is None or party.lower() not in self.allowed_counterparties:
+                if party is None or fold(party) not in self.allowed_counterparties:
                     shown = "an unknown party" if party is None else repr(party)
                     raise self._refuse(
                         "allowed_counterparties",
@@ -400,7 +406,7 @@ class Policy:
             for part in parts:
                 if opaque or (
                     part.token is not None
-                    and part.token.lower() not in self.allowed_tokens
+                    and fold(part.token) not in self.allowed_tokens
                     and _token_key(part.token) not in self.allowed_tokens
                 ):
                     shown = "an unknown token" if opaque else repr(part.token)
@@ -431,7 +437,7 @@ class Policy:
             return amounts  # a grant moves nothing itself: see _check_grant
         for part in request.parts:
             if part.amount and part.token is not None:
-                key = (request.signer.lower(), _token_key(part.token))
+                key = (fold(request.signer), _token_key(part.token))
                 amounts[key] = amounts.get(key, 0) + part.amount
         return amounts
 

@@ -12,6 +12,8 @@ What is pinned:
 - Circle Gateway's `GatewayWallet` and `GatewayMinter`, which have the same address on
   every EVM chain (one pair for mainnets, one for testnets);
 - each supported chain's Gateway domain and the address of native USDC there;
+- Circle Gateway on Solana (domain 5): its GatewayWallet and GatewayMinter programs
+  and the USDC mint, mainnet and devnet, in base58 (``family="solana"``);
 - Uniswap's `Permit2`, the same address on every EVM chain;
 - where it is known, the EIP-712 name and version of native USDC's own domain, which
   permits and EIP-3009 authorizations are signed for (``"USD Coin"``, ``"2"`` on
@@ -41,6 +43,8 @@ Sources (read when the table was written; Circle adds chains over time):
 - https://developers.circle.com/cctp/evm-smart-contracts (the same domain numbers, which
   Gateway shares with CCTP)
 - https://github.com/Uniswap/permit2 (Permit2's deterministic address)
+- https://developers.circle.com/gateway/references/solana-programs and Circle's
+  Unified Balance Kit (Solana programs and mints; see ``_SOLANA_MAINNET`` below)
 - USDC's EIP-712 domains: the tokens' own ``name()`` and ``version()`` on Ethereum,
   Base and Arbitrum One, and coinbase/x402's table of EIP-3009 domains
   (``go/mechanisms/evm/constants.go``: Base ``USD Coin``, Base Sepolia ``USDC``)
@@ -65,14 +69,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, Literal, get_args
 
+from ._base58 import KEY_BYTES, encode, solana_key_bytes
 from ._router_formats import (
     SANDBOX_ROUTER_FORMAT,
     RouterDecoder,
     RouterTerms,
     decode_sandbox_router,
 )
+from .chains import SOLANA, SOLANA_DEVNET
 from .errors import InvalidInputError, UnsafePayloadError
 from .types import to_checksum
 
@@ -84,6 +90,7 @@ __all__ = [
     "GATEWAY_WALLET_MAINNET",
     "GATEWAY_WALLET_TESTNET",
     "PERMIT2",
+    "GatewayFamily",
     "ROUTING_CONTRACTS",
     "GatewayChain",
     "Registry",
@@ -110,12 +117,41 @@ GATEWAY_MINTER_TESTNET: Final = "0x0022222ABE238Cc2C7Bb1f21003F0a260052475B"
 
 _MAX_UINT32 = 2**32 - 1
 
+GatewayFamily = Literal["evm", "solana"]
+"""The kinds of chain Circle Gateway serves: EVM chains (20-byte addresses, EIP-712
+burn intents) and Solana (32-byte base58 keys, Ed25519 burn intents)."""
+
+_FAMILIES: Final = frozenset(get_args(GatewayFamily))
+
 
 def _address(field: str, value: object) -> str:
     try:
         return to_checksum(value)
     except ValueError as exc:
         raise InvalidInputError(field, str(exc)) from None
+
+
+def _solana_address(field: str, value: object) -> str:
+    """A Solana key as base58, from base58, ``0x`` + 64 hex digits (its bytes32 form),
+    or anything whose ``bytes()`` are 32 (a solders ``Pubkey``)."""
+    raw: bytes | None = None
+    if isinstance(value, str) and value[:2] in ("0x", "0X") and len(value) == 66:
+        try:
+            raw = bytes.fromhex(value[2:])
+        except ValueError:
+            raw = None
+    elif isinstance(value, str):
+        try:
+            raw = solana_key_bytes(value)
+        except ValueError:
+            raw = None
+    elif hasattr(value, "__bytes__") or isinstance(value, bytes | bytearray):
+        raw = bytes(value)
+    if raw is None or len(raw) != KEY_BYTES:
+        raise InvalidInputError(
+            field, "must be a Solana address: base58 of 32 bytes (or 0x + 64 hex digits)"
+        )
+    return encode(raw)
 
 
 def _whole(field: str, value: object, *, low: int, high: int | None = None) -> int:
@@ -129,26 +165,31 @@ def _whole(field: str, value: object, *, low: int, high: int | None = None) -> i
 
 @dataclass(frozen=True, slots=True)
 class GatewayChain:
-    """One EVM chain as Circle Gateway knows it.
+    """One chain as Circle Gateway knows it: an EVM chain, or Solana.
 
-    Addresses may be given in any case (a mixed-case one must carry a valid EIP-55
-    checksum) and are kept checksummed.
+    EVM addresses may be given in any case (a mixed-case one must carry a valid EIP-55
+    checksum) and are kept checksummed. Solana addresses (``family="solana"``) are kept
+    in base58; they may be given in base58, as ``0x`` + 64 hex digits or as a solders
+    ``Pubkey``, and compare equal whichever way they were given.
 
     Attributes:
-        chain_id: the EVM chain id (``8453`` for Base).
+        chain_id: the EVM chain id (``8453`` for Base); for Solana, the id the SDK files
+            it under (`xswap_sdk.chains.SOLANA`, `xswap_sdk.chains.SOLANA_DEVNET`).
         name: a readable name, used in messages.
         domain: the Circle Gateway (and CCTP) domain number (``6`` for Base).
-        usdc: native USDC on this chain.
+        usdc: native USDC on this chain (on Solana, the USDC mint).
         gateway_wallet: the GatewayWallet contract (a burn intent's ``sourceContract``,
-            the spender of a deposit permit).
+            the spender of a deposit permit); on Solana, the GatewayWallet program.
         gateway_minter: the GatewayMinter contract (a burn intent's
-            ``destinationContract``).
+            ``destinationContract``); on Solana, the GatewayMinter program.
         testnet: whether this is a test network. Mainnets and testnets share domain
             numbers, so a domain names a chain only together with this flag.
         usdc_eip712_name: the ``name`` of USDC's EIP-712 domain (its ``name()``), or
             ``None`` when the SDK does not pin it.
         usdc_eip712_version: the ``version`` of that domain (its ``version()``), or
             ``None``.
+        family: ``"evm"`` (the default) or ``"solana"``: how its addresses are written
+            and how its burn intents are signed.
 
     Raises:
         InvalidInputError: a field of the wrong type or range, or a bad address.
@@ -163,6 +204,7 @@ class GatewayChain:
     testnet: bool
     usdc_eip712_name: str | None = None
     usdc_eip712_version: str | None = None
+    family: GatewayFamily = "evm"
 
     def __post_init__(self) -> None:
         _whole("chain_id", self.chain_id, low=1)
@@ -175,9 +217,30 @@ class GatewayChain:
         _whole("domain", self.domain, low=0, high=_MAX_UINT32)
         if not isinstance(self.testnet, bool):
             raise InvalidInputError("testnet", "must be True or False")
+        if self.family not in _FAMILIES:
+            raise InvalidInputError("family", 'must be "evm" or "solana"')
+        if self.family == "solana" and self.usdc_eip712_name is not None:
+            raise InvalidInputError("usdc_eip712_name", "must be None on Solana (no EIP-712)")
+        normalise = _address if self.family == "evm" else _solana_address
         for field in ("usdc", "gateway_wallet", "gateway_minter"):
             # The dataclass is frozen; normalising in place is its own constructor's job.
-            object.__setattr__(self, field, _address(field, getattr(self, field)))
+            object.__setattr__(self, field, normalise(field, getattr(self, field)))
+
+    def require_evm(self, argument: str = "chain_id") -> GatewayChain:
+        """This chain, when it is an EVM chain (for what only EVM contracts do: permits,
+        EIP-3009 authorizations, contract calls).
+
+        Raises:
+            InvalidInputError: it is Solana, named ``argument``.
+        """
+        if self.family != "evm":
+            raise InvalidInputError(
+                argument,
+                f"{self.name} ({self.chain_id}) is not an EVM chain: Gateway's programs there "
+                "take Solana instructions (xswap_sdk.signing.solana_programs) and burn "
+                "intents signed with a Solana key",
+            )
+        return self
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +278,36 @@ class SwapRouter:
 # The EIP-712 domains of native USDC the SDK pins (see the module docstring's sources).
 _USD_COIN_V2 = ("USD Coin", "2")
 _USDC_V2 = ("USDC", "2")
+
+
+# Circle Gateway on Solana (domain 5): the programs and USDC mints, mainnet and devnet.
+# Programs: Circle's "Gateway on Solana" program page (mainnet,
+# developers.circle.com/gateway/references/solana-programs) and contract-addresses page
+# (devnet), the same in Circle's Unified Balance Kit (npm @circle-fin/provider-gateway-v1
+# 1.5.0, chain definitions Solana and SolanaDevnet) and its Gateway skill
+# (github.com/circlefin/skills, plugins/circle/skills/use-gateway/SKILL.md). The program
+# ids in circlefin/solana-gateway-contracts' source are placeholders of that build, not
+# these. USDC mints: the kit's usdcAddress of each chain (and the skill's devnet table).
+_SOLANA_MAINNET: Final = (
+    "GATEwy4YxeiEbRJLwB6dXgg7q61e6zBPrMzYj5h1pRXQ",  # GatewayWallet
+    "GATEm5SoBJiSw1v2Pz1iPBgUYkXzCUJ27XSXhDfSyzVZ",  # GatewayMinter
+    "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",  # USDC
+)
+_SOLANA_DEVNET: Final = (
+    "GATEwdfmYNELfp5wDmmR6noSr2vHnAfBPMm2PvCzX5vu",
+    "GATEmKK2ECL1brEngQZWCgMWPbvrEYqsV6u29dAaHavr",
+    "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU",
+)
+_SOLANA_DOMAIN: Final = 5
+
+
+def _solana(
+    chain_id: int, name: str, addresses: tuple[str, str, str], testnet: bool
+) -> GatewayChain:
+    wallet, minter, usdc = addresses
+    return GatewayChain(
+        chain_id, name, _SOLANA_DOMAIN, usdc, wallet, minter, testnet, family="solana"
+    )
 
 
 _SANDBOX_FORMATS: Final[Mapping[str, RouterDecoder]] = {
@@ -482,11 +575,16 @@ DEFAULT_REGISTRY: Final = Registry(
         _testnet(1328, "Sei Atlantic", 16, "0x4fCF1784B31630811181f670Aea7A7bEF803eaED"),
         _testnet(998, "HyperEVM Testnet", 19, "0x2B3370eE501B4a559b57D449569354196457D8Ab"),
         _testnet(5042002, "Arc Testnet", 26, "0x3600000000000000000000000000000000000000"),
+        # Solana, Gateway domain 5 on both networks (see _SOLANA_MAINNET for the sources).
+        _solana(int(SOLANA), "Solana", _SOLANA_MAINNET, False),
+        _solana(SOLANA_DEVNET, "Solana Devnet", _SOLANA_DEVNET, True),
     ]
 )
-"""Every chain Circle Gateway supports on EVM, mainnet and testnet, with its domain,
-native USDC and the Gateway contracts (see the module docstring for the sources). It
-pins no swap router (none is published) and reads one router format, the sandbox's."""
+"""Every chain Circle Gateway supports, mainnet and testnet, with its domain, native
+USDC and the Gateway contracts: the EVM chains, and Solana (domain 5; its programs and
+USDC mint in base58, under the ids `xswap_sdk.chains.SOLANA` and
+`xswap_sdk.chains.SOLANA_DEVNET`). See the module docstring for the sources. It pins
+no swap router (none is published) and reads one router format, the sandbox's."""
 
 
 # ============================================================================ routing service

@@ -62,6 +62,8 @@ def test_the_quickstart_runs_to_the_end(capsys: pytest.CaptureFixture[str]) -> N
     assert "EXECUTED in 2000 ms: 0x" in out
     assert "Relay + Uniswap" in out
     assert ": completed" in out
+    assert "signed by 9Q4cA7kuQ368d5npNTDBFQLKBhzvtSzA5TcXUHnhY2ya (ed25519)" in out
+    assert re.search(r"^transfer [0-9a-f-]{36}: finalized$", out, re.MULTILINE)
     assert out.rstrip().splitlines()[-1].startswith("done: ")
 
 

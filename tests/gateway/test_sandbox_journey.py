@@ -69,10 +69,13 @@ async def test_info_lists_the_swap_backends_chains_with_circles_contracts(
     sb_gateway: Any,
 ) -> None:
     info = await resolve(sb_gateway.get_info())
-    assert sorted(domain.domain for domain in info.domains) == [0, 3, 6]
+    # The swap backend's three chains, and Solana (domain 5), which Gateway serves too.
+    assert sorted(domain.domain for domain in info.domains) == [0, 3, 5, 6]
     for domain in info.domains:
-        assert domain.wallet_contract.address == DEFAULT_REGISTRY.chain(1).gateway_wallet
-        assert domain.minter_contract.address == DEFAULT_REGISTRY.chain(1).gateway_minter
+        pinned = DEFAULT_REGISTRY.by_domain(domain.domain, testnet=False)
+        assert pinned is not None
+        assert domain.wallet_contract.address == pinned.gateway_wallet
+        assert domain.minter_contract.address == pinned.gateway_minter
         assert domain.burn_intent_expiration_height > domain.processed_height
 
 

@@ -9,6 +9,7 @@ import pytest
 import xswap_sdk.signing as signing
 
 CONSTANTS = {
+    "BURN_INTENT_MESSAGE_PREFIX",
     "DEFAULT_AUTHORIZATION_LIFETIME",
     "DEFAULT_MAX_FEE",
     "DEFAULT_PERMIT_LIFETIME",

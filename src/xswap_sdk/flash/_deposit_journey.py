@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-from .._chain_steps import ChainIO, UnavailableSigner, on_chain, send
+from .._chain_steps import ChainIO, UnavailableEvmSigner, on_chain, send
 from .._clock import Clock
 from .._flow import Begin, Call, Chain, Flow, Now, Random, Record, Wait
 from .._models import check_argument
@@ -286,7 +286,7 @@ def rebuild(client: Any, journey: Journey, inputs: ResumeInputs) -> tuple[Flow[A
     )
     signer = inputs.signer
     if signer is None:
-        signer = UnavailableSigner(owner)
+        signer = UnavailableEvmSigner(owner)
     elif signer_address(signer) != owner:
         raise InvalidInputError("signer", f"must be the deposit's owner {owner}")
     flow = deposit_journey(

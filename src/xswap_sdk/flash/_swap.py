@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final
 
-from .._chain_steps import UnavailableSigner
+from .._chain_steps import UnavailableEvmSigner
 from .._clock import Clock
 from .._flow import Begin, Call, Flow, Now, Random, Record, Wait
 from .._models import check_argument, refuse_unawaited, validate_request
@@ -601,7 +601,7 @@ def rebuild(client: Any, journey: Journey, inputs: ResumeInputs) -> tuple[Flow[A
                 f"is needed to go on with swap journey {journey.id}: its signer {user} logs "
                 "in (pass signer= or set XSWAP_PRIVATE_KEY)",
             )
-        signer = UnavailableSigner(user)
+        signer = UnavailableEvmSigner(user)
     elif signer_address(signer) != user:
         raise InvalidInputError("signer", f"must be the swap's signer {user}")
     quote = dict(terms.get("quote") or {})
@@ -629,5 +629,5 @@ def rebuild(client: Any, journey: Journey, inputs: ResumeInputs) -> tuple[Flow[A
         accept_quote=None,
         asks=bool(terms.get("accept_quote")),
     )
-    transport = client._transport_for(None if isinstance(signer, UnavailableSigner) else signer)
+    transport = client._transport_for(None if isinstance(signer, UnavailableEvmSigner) else signer)
     return swap(plan, clock=client.clock), transport

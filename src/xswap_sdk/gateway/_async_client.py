@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final, Literal, Unpack
+from typing import TYPE_CHECKING, Any, Final, Literal, Unpack, cast
 
 import httpx
 
@@ -40,6 +40,7 @@ from ..signing.burn_intents import BurnIntent
 from ..signing.call_reading import check_call
 from ..signing.calls import ContractCall
 from ..signing.signer import Signer, signer_address
+from ..signing.solana import SolanaSigner
 from ..simulation import SentCall, SimulateOption
 from . import _call_journey as calls
 from . import _mint_journey as mints
@@ -248,7 +249,8 @@ class AsyncGatewayClient(AsyncAPIClient):
         has seen it in a finalized block, and an amount being withdrawn does not.
 
         Args:
-            depositor: an address, or several.
+            depositor: an address, or several; a Solana depositor as its base58 key
+                (sent as it is, on Solana's domain 5: ``chain_ids=[SOLANA]``).
             chain_ids: the chains to ask about (turned into domains by the registry);
                 every domain when neither this nor ``domains`` is given.
             domains: Gateway domains to ask about, instead of ``chain_ids``.
@@ -261,8 +263,9 @@ class AsyncGatewayClient(AsyncAPIClient):
             One entry per depositor and domain, its ``balance`` in smallest USDC units.
 
         Raises:
-            InvalidInputError: a bad address, a chain the registry does not know, or
-                both ``chain_ids`` and ``domains``.
+            InvalidInputError: a bad address (or one of the other family than a domain
+                asked about: a Solana key off Solana, an EVM address on it), a chain the
+                registry does not know, or both ``chain_ids`` and ``domains``.
         """
         request = self._sources(depositor, chain_ids, domains, token)
         return await self._transport.request(operations.get_balances(request), options)
@@ -291,7 +294,7 @@ class AsyncGatewayClient(AsyncAPIClient):
                     "chain_ids",
                     f"{unknown.received} is not a chain of the SDK's registry (known: {known})",
                 ) from None
-        return operations.build_balances_request(depositor, domains, token)
+        return operations.build_balances_request(depositor, domains, token, self._registry)
 
     async def get_deposits(
         self,
@@ -306,7 +309,7 @@ class AsyncGatewayClient(AsyncAPIClient):
         join the available balance once their block is final.
 
         Args:
-            depositor: an address, or several.
+            depositor: an address, or several; a Solana depositor as its base58 key.
             chain_ids: the chains to ask about (turned into domains by the registry);
                 every domain when neither this nor ``domains`` is given.
             domains: Gateway domains to ask about, instead of ``chain_ids``.
@@ -319,8 +322,9 @@ class AsyncGatewayClient(AsyncAPIClient):
             The pending deposits, amounts in smallest USDC units.
 
         Raises:
-            InvalidInputError: a bad address, a chain the registry does not know, or
-                both ``chain_ids`` and ``domains``.
+            InvalidInputError: a bad address (or one of the other family than a domain
+                asked about: a Solana key off Solana, an EVM address on it), a chain the
+                registry does not know, or both ``chain_ids`` and ``domains``.
         """
         request = self._sources(depositor, chain_ids, domains, token)
         return await self._transport.request(x402_operations.get_deposits(request), options)
@@ -558,7 +562,9 @@ class AsyncGatewayClient(AsyncAPIClient):
 
         Args:
             signed: a `SignedBurnIntent` or `SignedBurnIntentSet` (from
-                `sign_burn_intent` or `sign_burn_intent_set`), or a list of them.
+                `sign_burn_intent` or `sign_burn_intent_set`), or a list of them. An
+                intent signed with a Solana key is its own element (Gateway takes no
+                set from Solana), next to EVM ones of the same transfer.
             max_attestation_size: the largest attestation you can mint, in bytes;
                 Gateway refuses to make a larger one.
             enable_forwarder: let Gateway's forwarder mint on the destination chain
@@ -569,7 +575,8 @@ class AsyncGatewayClient(AsyncAPIClient):
 
         Returns:
             The attestation and Gateway's signature: mint with
-            ``result.mint_call(destination_chain_id)``.
+            ``result.mint_call(destination_chain_id)`` (on Solana,
+            ``result.mint_call(SOLANA, payer=...)``, a solders ``Instruction``).
 
         Raises:
             InvalidInputError: ``signed`` is not signed intents.
@@ -591,7 +598,7 @@ class AsyncGatewayClient(AsyncAPIClient):
 
     async def send_transfer(
         self,
-        signer: Signer,
+        signer: Signer | SolanaSigner,
         intents: BurnIntent | Sequence[BurnIntent],
         *,
         max_fee_cap: int | str,
@@ -618,10 +625,12 @@ class AsyncGatewayClient(AsyncAPIClient):
 
         Args:
             signer: the intents' ``sourceSigner`` (an `eth_account` ``LocalAccount``);
-                with ``web3``, it sends the mint too.
+                with ``web3``, it sends the mint too. For intents that spend a Gateway
+                balance on Solana, a `xswap_sdk.signing.SolanaSigner` (a solders
+                ``Keypair``), which signs each intent with Ed25519.
             intents: a `BurnIntent` (from `build_transfer_intent` or
                 `build_burn_intent`), signed alone; or a list of 1 to 16, signed as one
-                burn intent set.
+                burn intent set (from Solana: each signed alone, as Gateway requires).
             max_fee_cap: the most ``maxFee`` you accept per intent, in smallest USDC
                 units.
             requote: how many new estimates a fee-floor refusal may ask for (0 to 5).
@@ -667,7 +676,7 @@ class AsyncGatewayClient(AsyncAPIClient):
             registry=self._registry,
             testnet=self._testnet,
         )
-        io = None if web3 is None else web3io.async_chain_io(web3, signer)
+        io = None if web3 is None else web3io.async_chain_io(web3, cast(Signer, signer))
         return await self._transport.run(transfers.send_transfer(plan, io), options)
 
     async def mint(
@@ -865,7 +874,7 @@ class AsyncGatewayClient(AsyncAPIClient):
         Ethereum and Base).
 
         Args:
-            depositor: the balance's owner.
+            depositor: the balance's owner (a base58 key on Solana).
             chain_id: the chain deposited on.
             at_least: smallest USDC units to wait for.
             wait_timeout: seconds before giving up.
@@ -890,6 +899,7 @@ class AsyncGatewayClient(AsyncAPIClient):
             timeout=wait_timeout,
             interval=poll_interval,
             clock=self.clock,
+            registry=self._registry,
         )
         return await self._transport.run(flow, wait_options(options))
 

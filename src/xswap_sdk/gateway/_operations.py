@@ -21,6 +21,7 @@ from typing import Any, Final, Literal, TypeVar
 
 from pydantic import ValidationError
 
+from .._base58 import is_solana_key, solana_key_bytes
 from .._clock import Clock
 from .._flow import Begin, Call, Flow, Record
 from .._models import check_argument, validate_request
@@ -35,8 +36,8 @@ from ..errors import (
     TransferFailedError,
     UnsafePayloadError,
 )
-from ..registry import DEFAULT_REGISTRY, Registry
-from ..signing._fields import pad_address
+from ..registry import DEFAULT_REGISTRY, GatewayChain, Registry
+from ..signing._fields import MAX_UINT64, pad_address, to_word
 from ..signing.attestations import expected_intents
 from ..signing.burn_intents import (
     DEFAULT_MAX_FEE,
@@ -46,9 +47,11 @@ from ..signing.burn_intents import (
     build_burn_intent,
 )
 from ..signing.signed_intents import SignedBurnIntent, SignedBurnIntentSet
+from ..signing.solana import check_u64, is_solana_source, solana_account
 from ..types import MAX_UINT256, Address, TokenAmount
 from .models import (
     BalancesRequest,
+    Depositor,
     DomainBalance,
     EstimateAnswer,
     EstimatedBurnIntent,
@@ -72,6 +75,7 @@ __all__ = [
     "apply_estimate",
     "build_transfer_intent",
     "domain_of",
+    "domain_family",
 ]
 
 T = TypeVar("T")
@@ -95,7 +99,7 @@ BALANCES_PATH: Final = "/v1/balances"
 ESTIMATE_PATH: Final = "/v1/estimate"
 TRANSFER_PATH: Final = "/v1/transfer"
 
-_ZERO_ADDRESS = "0x" + "0" * 40
+_ZERO_WORD = "0x" + "00" * 32
 _BPS = 10_000
 # The swap backend's default cap on a burn intent's fee (flash._trust.default_max_fee_cap)
 # reads these too: flash depends on gateway, not the reverse.
@@ -146,7 +150,7 @@ def build_transfer_intent(
     source_signer: str | None = None,
     destination_caller: str | None = None,
     max_fee: int | str = DEFAULT_MAX_FEE,
-    max_block_height: int | str = MAX_UINT256,
+    max_block_height: int | str | None = None,
     hook_data: str | bytes = "0x",
     salt: str | bytes | None = None,
     registry: Registry | None = None,
@@ -155,30 +159,47 @@ def build_transfer_intent(
     registry: the source chain's GatewayWallet and USDC, the destination chain's
     GatewayMinter and USDC, and both chains' domains.
 
+    Either chain may be Solana (`xswap_sdk.chains.SOLANA`, Gateway domain 5). Its
+    accounts are written in base58: a Solana ``depositor`` (and ``source_signer``) for
+    a Solana source; for a Solana destination, ``recipient`` is the owner's **wallet**,
+    which the intent pays through its USDC token account (its associated token account,
+    derived here; the wallet itself can hold no USDC and a mint to it fails), and an
+    owner that cannot have one (an address off the Ed25519 curve: a program-derived
+    address or a token account) is refused. That needs the ``solana`` extra.
+
     Args:
         source_chain_id: the chain whose gateway balance is spent.
         destination_chain_id: the chain the USDC is minted on (the same network).
-        depositor: whose balance is spent (``sourceDepositor``).
-        recipient: who receives the USDC on the destination chain.
-        value: smallest USDC units, more than 0.
+        depositor: whose balance is spent (``sourceDepositor``); base58 on Solana.
+        recipient: who receives the USDC on the destination chain: an address, or on
+            Solana the owner's wallet (base58).
+        value: smallest USDC units, more than 0 (at most 2**64 - 1 from Solana).
         source_signer: who signs: the depositor (default), or a delegate it added with
-            ``addDelegate``.
-        destination_caller: who may mint the attestation; anyone (the zero address)
-            by default, so a relayer can mint it; the USDC still goes to ``recipient``.
+            ``addDelegate`` (``add_delegate`` on Solana).
+        destination_caller: who may mint the attestation; anyone (zero) by default, so
+            a relayer can mint it; the USDC still goes to ``recipient``. An address of
+            the destination's family (base58 on Solana).
         max_fee: the most Gateway may charge, in smallest units (default 2.01 USDC;
             see ``GatewayClient.estimate`` and `apply_estimate`).
-        max_block_height: the last source block in which it is valid (default: none).
+        max_block_height: the last source block in which it is valid (on Solana, the
+            last slot, a u64); by default none: the largest the source accepts
+            (2**256 - 1 on EVM, 2**64 - 1 on Solana), which `apply_estimate` lowers to
+            Gateway's estimate.
         hook_data: bytes for the destination's hook, ``"0x"`` for none.
         salt: 32 unique bytes; random when not given.
         registry: the pinned chains; `xswap_sdk.registry.DEFAULT_REGISTRY` when not
             given.
 
     Returns:
-        The intent, ready for `sign_burn_intent`.
+        The intent, ready for `sign_burn_intent` (with a `SolanaSigner` for a Solana
+        source).
 
     Raises:
-        InvalidInputError: a bad argument, or chains of two networks.
+        InvalidInputError: a bad argument, an address of the other family than its
+            chain's, a Solana value past a u64, an off-curve Solana owner, or chains of
+            two networks.
         UnsafePayloadError: the registry does not know one of the chains.
+        MissingDependencyError: a Solana destination without the ``solana`` extra.
     """
     pins = DEFAULT_REGISTRY if registry is None else registry
     source = pins.chain(_chain_id("source_chain_id", source_chain_id))
@@ -187,23 +208,76 @@ def build_transfer_intent(
         raise InvalidInputError(
             "destination_chain_id", "must be on the same network (mainnet or testnet) as the source"
         )
-    return build_burn_intent(
+    if destination.family == "solana":
+        from ..signing.solana_programs import usdc_token_account
+
+        try:
+            account = usdc_token_account(
+                recipient,
+                chain_id=destination.chain_id,
+                registry=pins,
+            )
+        except InvalidInputError as exc:
+            raise InvalidInputError("recipient", exc.rule) from None
+        paid = to_word("solana", account)
+    else:
+        paid = _account("recipient", destination, recipient)
+    if max_block_height is None:
+        max_block_height = MAX_UINT64 if source.family == "solana" else MAX_UINT256
+    intent = build_burn_intent(
         source_domain=source.domain,
         destination_domain=destination.domain,
-        source_contract=source.gateway_wallet,
-        destination_contract=destination.gateway_minter,
-        source_token=source.usdc,
-        destination_token=destination.usdc,
-        user=depositor,
-        recipient=recipient,
+        source_contract=to_word(source.family, source.gateway_wallet),
+        destination_contract=to_word(destination.family, destination.gateway_minter),
+        source_token=to_word(source.family, source.usdc),
+        destination_token=to_word(destination.family, destination.usdc),
+        user=_account("depositor", source, depositor),
+        recipient=paid,
         value=value,
-        source_signer=source_signer,
-        destination_caller=_ZERO_ADDRESS if destination_caller is None else destination_caller,
+        source_signer=None
+        if source_signer is None
+        else _account("source_signer", source, source_signer),
+        destination_caller=(
+            _ZERO_WORD
+            if destination_caller is None
+            else _account("destination_caller", destination, destination_caller)
+        ),
         hook_data=hook_data,
         max_fee=max_fee,
         max_block_height=max_block_height,
         salt=salt,
     )
+    if source.family == "solana":
+        check_u64(
+            (
+                ("value", intent.spec.value),
+                ("max_fee", intent.max_fee),
+                ("max_block_height", intent.max_block_height),
+            )
+        )
+    return intent
+
+
+def _account(argument: str, chain: GatewayChain, value: object) -> str:
+    """An account argument on ``chain`` as its bytes32 word, checked for its family."""
+    if chain.family == "solana":
+        return "0x" + solana_account(argument, value).hex()
+    if is_solana_key(value):
+        raise InvalidInputError(
+            argument,
+            f"is a Solana address, and {chain.name} ({chain.chain_id}) is an EVM chain: "
+            "give a 20-byte 0x address",
+        )
+    address: str = check_argument(argument, Address, value)
+    return pad_address(address)
+
+
+def domain_family(domain: int, registry: Registry | None = None) -> str | None:
+    """The family (``"evm"`` or ``"solana"``) of the chains of Gateway ``domain`` in the
+    registry, or ``None`` when it knows none."""
+    pins = DEFAULT_REGISTRY if registry is None else registry
+    chain = pins.by_domain(domain, testnet=False) or pins.by_domain(domain, testnet=True)
+    return None if chain is None else chain.family
 
 
 def _chain_id(argument: str, value: object) -> int:
@@ -246,10 +320,21 @@ def check_transfer_id(transfer_id: object) -> str:
 
 
 def build_balances_request(
-    depositor: str | Sequence[str], domains: Sequence[int] | None, token: str
+    depositor: str | Sequence[str],
+    domains: Sequence[int] | None,
+    token: str,
+    registry: Registry | None = None,
 ) -> BalancesRequest:
     """The ``POST /v1/balances`` body: one source per depositor and domain (or per
-    depositor alone, for every domain)."""
+    depositor alone, for every domain).
+
+    A depositor is an EVM address or a Solana key (base58, sent as it is: Gateway's
+    form of a Solana address); one asked about on a domain must be of that domain's
+    family (Solana's domain 5 takes a Solana key only, an EVM domain an address only).
+
+    Raises:
+        InvalidInputError: a bad address, or one of the other family than its domain.
+    """
     depositors: object = [depositor] if isinstance(depositor, str) else depositor
     if isinstance(depositors, bytes) or not isinstance(depositors, Sequence) or not depositors:
         raise InvalidInputError("depositor", "must be an address or a non-empty list of them")
@@ -259,7 +344,35 @@ def build_balances_request(
         sources: list[dict[str, Any]] = [{"depositor": d} for d in depositors]
     else:
         sources = [{"depositor": d, "domain": n} for d in depositors for n in domains]
-    return validate_request(BalancesRequest, token=token, sources=sources)
+    request = validate_request(BalancesRequest, token=token, sources=sources)
+    for source in request.sources:
+        if source.domain is not None:
+            check_depositor(source.depositor, source.domain, registry)
+    return request
+
+
+def check_depositor(depositor: object, domain: int, registry: Registry | None = None) -> str:
+    """``depositor`` checked for ``domain``'s family: a base58 Solana key on Solana's
+    domain, an EVM address (returned checksummed) elsewhere.
+
+    Raises:
+        InvalidInputError: not an address, or one of the other family.
+    """
+    checked: str = check_argument("depositor", Depositor, depositor)
+    solana = is_solana_key(checked)
+    family = domain_family(domain, registry)
+    if family == "solana" and not solana:
+        raise InvalidInputError(
+            "depositor",
+            f"must be a Solana address (base58) on Gateway domain {domain} (Solana), not {checked}",
+        )
+    if family == "evm" and solana:
+        raise InvalidInputError(
+            "depositor",
+            f"is a Solana address, and Gateway domain {domain} is an EVM chain's: give a "
+            "20-byte 0x address",
+        )
+    return checked
 
 
 # ------------------------------------------------------------------------------ operations
@@ -513,20 +626,22 @@ def wait_for_balance(
     timeout: float,
     interval: float,
     clock: Clock,
+    registry: Registry | None = None,
 ) -> Flow[DomainBalance]:
     """Poll ``POST /v1/balances`` until the depositor's available balance on ``domain``
     is at least ``at_least`` smallest units.
 
     Raises:
+        InvalidInputError: a bad depositor for the domain (a base58 key on Solana's).
         WaitTimeoutError: time ran out (``last_status`` is the last entry seen); the
             deposit may still finalize.
     """
-    owner: str = check_argument("depositor", Address, depositor)
+    owner = check_depositor(depositor, domain, registry)
     wanted = _check_at_least(at_least)
     check_wait_arguments(
         timeout, interval, timeout_name="wait_timeout", interval_name="poll_interval"
     )
-    balances = get_balances(build_balances_request(owner, [domain], token))
+    balances = get_balances(build_balances_request(owner, [domain], token, registry))
 
     def entry(data: Any) -> DomainBalance | None:
         return balances.parse(data).for_domain(domain, owner)
@@ -561,10 +676,29 @@ def wait_for_balance(
 # ------------------------------------------------------------------------------ estimates
 
 
-def _word(value: object) -> object:
-    """A spec value for comparison: addresses padded to bytes32, hex lower-cased,
-    numbers as ints."""
+_SPEC_ACCOUNTS: Final = frozenset(
+    {
+        "sourceContract",
+        "destinationContract",
+        "sourceToken",
+        "destinationToken",
+        "sourceDepositor",
+        "destinationRecipient",
+        "sourceSigner",
+        "destinationCaller",
+    }
+)
+
+
+def _word(key: str, value: object) -> object:
+    """A spec value for comparison: addresses padded to bytes32 (an account written in
+    base58, as Gateway may write a Solana one, as its 32 bytes), hex lower-cased,
+    numbers as ints; a ``hookData`` left out is empty (Circle's kit leaves it out)."""
+    if key == "hookData" and value is None:
+        return "0x"
     if isinstance(value, str):
+        if key in _SPEC_ACCOUNTS and is_solana_key(value.strip()):
+            return "0x" + solana_key_bytes(value.strip()).hex()
         text = value.strip().lower()
         if text.startswith("0x") and len(text) == 42:
             return pad_address(text)
@@ -636,7 +770,7 @@ def apply_estimate(
     mine = own.spec.to_wire()
     theirs = estimated.spec
     for key in sorted(set(mine) | set(theirs)):
-        if _word(theirs.get(key)) != _word(mine.get(key)):
+        if _word(key, theirs.get(key)) != _word(key, mine.get(key)):
             raise UnsafePayloadError(
                 f"estimate.spec.{key}", expected=mine.get(key), received=theirs.get(key)
             )
@@ -644,6 +778,10 @@ def apply_estimate(
     if not (0 <= fee <= MAX_UINT256 and 0 <= height <= MAX_UINT256):
         raise UnsafePayloadError(
             "estimate", expected="a uint256 maxFee and maxBlockHeight", received=estimated
+        )
+    if fee > MAX_UINT64 and is_solana_source(own):
+        raise UnsafePayloadError(
+            "estimate.max_fee", expected="a u64 maxFee (the source is Solana)", received=fee
         )
     if cap is not None and fee > cap:
         raise QuoteRejectedError(

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from .._chain_steps import ChainIO, UnavailableSigner, on_chain
+from .._base58 import encode, is_solana_key
+from .._chain_steps import ChainIO, UnavailableSigner, on_chain, unavailable_signer
 from .._flow import Begin, Flow, Record
 from .._models import check_argument
 from .._requote import again, check_requote, offer
@@ -33,15 +34,15 @@ from ..errors import (
 )
 from ..journal import Journey
 from ..registry import Registry
-from ..signing._fields import pad_address
-from ..signing.burn_intents import BurnIntent, as_intent, as_intents, check_signable
+from ..signing.burn_intents import BurnIntent, as_intent, as_intents
 from ..signing.signed_intents import (
-    _check_source_signer,
     _signing_burn_intent,
     _signing_burn_intent_set,
+    check_burn_intent,
     signed_from_wire,
 )
 from ..signing.signer import Signer, signer_address
+from ..signing.solana import SolanaSigner, is_solana_signer, solana_public_key
 from ..types import TokenAmount
 from . import _operations as operations
 from ._mint_journey import MINT, TRANSFER_KIND, MintPlan, destination, mint_steps, plan_mint
@@ -58,10 +59,12 @@ class TransferPlan:
     """The checked arguments of `send_transfer`.
 
     Attributes:
-        signer: signs the intents (and sends the mint).
-        sender: the signer's address.
+        signer: signs the intents (and sends the mint): an EVM signer, or a
+            `SolanaSigner` for intents that spend a Gateway balance on Solana.
+        sender: the signer's address (a Solana key in base58).
         intents: the caller's intents, as built.
-        as_set: sign them as one set (a list was given) rather than one intent.
+        as_set: a list was given: an EVM signer signs it as one set, a Solana key
+            signs each intent alone (Gateway takes no set from Solana).
         max_fee_cap: the most ``maxFee`` accepted per intent, smallest USDC units.
         requote: how many new estimates a fee-floor refusal may ask for.
         accept_quote: the caller's hook over each new estimate.
@@ -71,7 +74,7 @@ class TransferPlan:
         registry: the pinned chains.
     """
 
-    signer: Signer
+    signer: Signer | SolanaSigner
     sender: str
     intents: tuple[BurnIntent, ...]
     as_set: bool
@@ -101,8 +104,17 @@ class TransferPlan:
         }
 
 
+def _sender(signer: Signer | SolanaSigner) -> str:
+    """Who signs: the address, or the Solana key in base58."""
+    if isinstance(signer, UnavailableSigner):
+        return signer.address
+    if is_solana_signer(signer):
+        return encode(solana_public_key(signer))
+    return signer_address(signer)
+
+
 def plan_transfer(
-    signer: Signer,
+    signer: Signer | SolanaSigner,
     intents: BurnIntent | Mapping[str, Any] | Sequence[BurnIntent | Mapping[str, Any]],
     *,
     max_fee_cap: int | str,
@@ -121,18 +133,24 @@ def plan_transfer(
     Raises:
         InvalidInputError: naming the first bad argument.
     """
-    sender = signer_address(signer)
+    sender = _sender(signer)
     single = isinstance(intents, BurnIntent | Mapping)
     checked = [as_intent(intents, "intents")] if single else as_intents(intents, "intents")
     for index, intent in enumerate(checked):
         argument = "intents" if single else f"intents[{index}]"
-        check_signable(intent, argument)
-        _check_source_signer(intent, pad_address(sender), argument)
+        check_burn_intent(intent, signer, registry=registry, argument=argument)
     cap: int = check_argument("max_fee_cap", TokenAmount, max_fee_cap)
     check_requote(requote, accept_quote)
     size = operations.check_size(max_attestation_size)
     forwarder = operations.check_flag("enable_forwarder", enable_forwarder)
     chain_id = destination(checked, registry, testnet)
+    if mint and registry.chain(chain_id).family != "evm":
+        raise InvalidInputError(
+            "web3",
+            f"cannot mint on chain {chain_id} ({registry.chain(chain_id).family}): web3 mints "
+            "on EVM chains; mint a Solana attestation with the instructions of "
+            "xswap_sdk.signing.solana_programs, or leave web3 out to stop at the attestation",
+        )
     plan = plan_mint(chain_id, simulate) if mint else None
     if plan is not None and forwarder:
         raise InvalidInputError(
@@ -233,9 +251,16 @@ def _applied(plan: TransferPlan, estimated: list[EstimatedTransfer]) -> list[Bur
 
 
 def _signed(plan: TransferPlan, intents: list[BurnIntent]) -> Flow[Any]:
-    if plan.as_set:
-        return (yield from _signing_burn_intent_set(intents, plan.signer))
-    return (yield from _signing_burn_intent(intents[0], plan.signer))
+    solana = is_solana_key(plan.sender)
+    if plan.as_set and not solana:
+        signer = cast(Signer, plan.signer)
+        return (yield from _signing_burn_intent_set(intents, signer, registry=plan.registry))
+    signed = []
+    for intent in intents:  # Gateway takes each intent from Solana signed alone
+        signed.append(
+            (yield from _signing_burn_intent(intent, plan.signer, registry=plan.registry))
+        )
+    return signed if plan.as_set else signed[0]
 
 
 def chain_of(terms: Any) -> int | None:
@@ -269,10 +294,9 @@ def rebuild(client: Any, journey: Journey, inputs: ResumeInputs) -> tuple[Flow[A
         )
         return flow, client._transport
     sender = str(terms.get("sender", ""))
-    signer = inputs.signer
-    if signer is None:
-        signer = UnavailableSigner(sender)
-    elif signer_address(signer) != sender:
+    signer: Signer | SolanaSigner
+    signer = unavailable_signer(sender) if inputs.signer is None else inputs.signer
+    if _sender(signer) != sender:
         raise InvalidInputError("signer", f"must be the intents' signer {sender}")
     wire = terms.get("intents") or []
     mint = terms.get(MINT)

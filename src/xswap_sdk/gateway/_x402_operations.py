@@ -116,6 +116,7 @@ def sign_batch_authorization(
     Gateway balance on ``chain_id``: the EIP-712 domain is ``GatewayWalletBatched`` ``1``
     with the registry's GatewayWallet of the chain, the domains are the registry's."""
     domain = domain_of(chain_id, registry=registry, testnet=testnet)
+    registry.chain(chain_id).require_evm()
     recipient = check_argument("to", Address, to)
     if check_argument("value", Uint256, value) == 0:
         raise InvalidInputError("value", "must be above 0, in smallest USDC units")

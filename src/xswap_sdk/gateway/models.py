@@ -18,10 +18,11 @@ one unit of every amount in the SDK, and write them back as decimal strings in J
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Final, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, overload
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, StringConstraints
 
+from .._base58 import fold, is_solana_key
 from .._models import LenientAddress, LenientInt, RequestModel, WireModel
 from ..errors import InvalidInputError
 from ..registry import Registry
@@ -31,7 +32,12 @@ from ..signing.burn_intents import BurnIntent
 from ..signing.calls import ContractCall
 from ..signing.gateway_wallet import gateway_mint_call
 from ..simulation import Simulation
-from ..types import Address, UsdcUnits
+from ..types import UsdcUnits, to_checksum
+
+if TYPE_CHECKING:
+    from solders.instruction import Instruction
+
+    from ..signing.solana_programs import SolanaKey
 
 __all__ = [
     "TERMINAL_TRANSFER_STATES",
@@ -120,12 +126,24 @@ class GatewayInfo(WireModel):
 # ------------------------------------------------------------------------------ /v1/balances
 
 
+def _depositor(value: object) -> str:
+    # A Solana key goes as it is (base58: Gateway's canonical form of a Solana address);
+    # anything else must be an EVM address, sent checksummed.
+    return value if isinstance(value, str) and is_solana_key(value) else to_checksum(value)
+
+
+Depositor = Annotated[str, BeforeValidator(_depositor)]
+"""A depositor as Gateway's API takes it: an EVM address (checksummed) or a Solana key
+(base58, as it is)."""
+
+
 class BalanceSource(RequestModel):
     """One ``{depositor, domain}`` of a balances request; without ``domain``, every
     domain where the depositor is valid."""
 
-    depositor: Address
-    """The address whose deposits to count."""
+    depositor: Depositor
+    """The address whose deposits to count: an EVM address, or a Solana key in base58
+    (on Solana's domain, 5)."""
     domain: Uint32 | None = None
     """A Gateway domain number; ``None`` for every domain."""
 
@@ -145,7 +163,7 @@ class DomainBalance(WireModel):
     domain: LenientInt
     """The Gateway domain number."""
     depositor: LenientAddress
-    """The address whose deposits these are (checksummed)."""
+    """The address whose deposits these are (checksummed; a Solana key in base58)."""
     balance: UsdcUnits
     """In smallest USDC units (``1500000`` is 1.5 USDC; Gateway sends ``"1.500000"``)."""
     withdrawing: UsdcUnits | None = None
@@ -179,7 +197,7 @@ class GatewayBalances(WireModel):
         for entry in self.balances:
             if entry.domain != domain:
                 continue
-            if depositor is None or entry.depositor.lower() == depositor.lower():
+            if depositor is None or fold(entry.depositor) == fold(depositor):
                 return entry
         return None
 
@@ -360,30 +378,61 @@ class TransferResult(WireModel):
         copy._intents = tuple(expected_intents(intents))
         return copy
 
+    @overload
     def mint_call(
         self,
         chain_id: int,
         *,
         intents: ExpectedIntents | None = None,
         registry: Registry | None = None,
-    ) -> ContractCall:
-        """The ``gatewayMint(attestation, signature)`` call on ``chain_id``'s
-        GatewayMinter, from `xswap_sdk.registry`, once the attestation is checked to
-        mint exactly the burn intents signed for it (see
-        `xswap_sdk.signing.gateway_mint_call`).
+        payer: None = None,
+        destination_caller: None = None,
+    ) -> ContractCall: ...
+
+    @overload
+    def mint_call(
+        self,
+        chain_id: int,
+        *,
+        intents: ExpectedIntents | None = None,
+        registry: Registry | None = None,
+        payer: SolanaKey,
+        destination_caller: SolanaKey | None = None,
+    ) -> Instruction: ...
+
+    def mint_call(
+        self,
+        chain_id: int,
+        *,
+        intents: ExpectedIntents | None = None,
+        registry: Registry | None = None,
+        payer: SolanaKey | None = None,
+        destination_caller: SolanaKey | None = None,
+    ) -> ContractCall | Instruction:
+        """The mint of this attestation, once it is checked to mint exactly the burn
+        intents signed for it (see `xswap_sdk.signing.gateway_mint_call`): the
+        ``gatewayMint(attestation, signature)`` call on an EVM chain's GatewayMinter,
+        from `xswap_sdk.registry`; on Solana (``mint_call(SOLANA, payer=...)``), the
+        GatewayMinter program's ``gateway_mint`` as a solders ``Instruction``.
 
         Args:
             chain_id: the destination chain of the transfer's burn intents.
             intents: the burn intents signed for this transfer; by default those
                 ``GatewayClient.transfer`` sent (or `with_intents` gave).
             registry: the pinned chains; the default registry when not given.
+            payer: Solana only, and required there: who signs and pays for the mint
+                (base58, or a ``Pubkey``).
+            destination_caller: Solana only: the mint's second signer (the ``payer``
+                when not given); the intents' ``destinationCaller`` when they name one.
 
         Raises:
             InvalidInputError: no ``intents`` are known (a result built by hand), or
-                they are for another destination chain.
+                they are for another destination chain; ``payer`` missing on Solana or
+                given on EVM.
             UnsafePayloadError: the attestation mints anything else than those intents
                 (another recipient, value, chain or token), does not decode, or its
                 signature is not 65 bytes; or the registry does not know ``chain_id``.
+            MissingDependencyError: a mint on Solana without the ``solana`` extra.
         """
         if intents is None:
             if not self._intents:
@@ -393,12 +442,24 @@ class TransferResult(WireModel):
                     "did not come from GatewayClient.transfer; see with_intents)",
                 )
             intents = list(self._intents)
+        if payer is None and destination_caller is None:
+            return gateway_mint_call(
+                chain_id=chain_id,
+                attestation=self.attestation,
+                signature=self.signature,
+                intents=intents,
+                registry=registry,
+            )
+        if payer is None:
+            raise InvalidInputError("payer", "is required with destination_caller (Solana)")
         return gateway_mint_call(
             chain_id=chain_id,
             attestation=self.attestation,
             signature=self.signature,
             intents=intents,
             registry=registry,
+            payer=payer,
+            destination_caller=destination_caller,
         )
 
 

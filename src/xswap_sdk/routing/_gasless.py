@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from .._cache import ChainListCache
-from .._chain_steps import UnavailableSigner
+from .._chain_steps import UnavailableEvmSigner
 from .._clock import Clock
 from .._flow import Begin, Call, Flow, Now, Record, Wait
 from .._logging import logger
@@ -514,7 +514,7 @@ def rebuild(client: Any, journey: Journey, inputs: ResumeInputs) -> tuple[Flow[A
     sender = str(asked.pop("sender", ""))
     signer = inputs.signer
     if signer is None:
-        signer = UnavailableSigner(sender)
+        signer = UnavailableEvmSigner(sender)
     elif signer_address(signer) != sender:
         raise InvalidInputError("signer", f"must be the gasless swap's sender {sender}")
     pins = dict(terms.get("pins") or {})

@@ -6,6 +6,15 @@ The layout is Circle's (``src/lib/Attestations.sol`` and ``src/lib/TransferSpec.
 ``circlefin/evm-gateway-contracts``): ``magic | maxBlockHeight | spec length | spec``,
 several behind ``magic | count`` as a set; the payload is signed as
 ``ECDSA.recover(keccak256(payload).toEthSignedMessageHash(), signature)`` reads it.
+
+A transfer minted on Solana is attested in Circle's reduced format instead
+(``programs/gateway-minter/src/attestation.rs`` of circlefin/solana-gateway-contracts):
+``magic 0x10cbb1ec | version | destinationDomain | destinationContract |
+destinationCaller | maxBlockHeight (u64) | count`` and per transfer ``destinationToken |
+destinationRecipient | value (u64) | transferSpecHash | hookData length | hookData``,
+signed the same way (the program's ``recover_evm_signer``). A burn intent's own bytes,
+which a Solana key signs, are ``magic 0x070afbc2 | maxBlockHeight | maxFee | spec
+length | spec`` (``burn_data.rs``).
 """
 
 from __future__ import annotations
@@ -18,7 +27,16 @@ from eth_account import Account
 from eth_account.messages import encode_defunct
 from eth_hash.auto import keccak
 
-__all__ = ["ATTESTER", "encode_attestation", "encode_spec", "sign_attestation", "tampered"]
+__all__ = [
+    "ATTESTER",
+    "encode_attestation",
+    "encode_burn_intent",
+    "encode_solana_attestation",
+    "encode_spec",
+    "sign_attestation",
+    "spec_hash",
+    "tampered",
+]
 
 # A published test key of the sandbox's attester: never fund it.
 _ATTESTER_KEY: Final = "0x" + keccak(b"xswap sandbox gateway attester").hex()
@@ -29,6 +47,8 @@ _MAGIC: Final = {
     "attestation": bytes.fromhex("ff6fb334"),
     "set": bytes.fromhex("1e12db71"),
     "spec": bytes.fromhex("ca85def7"),
+    "intent": bytes.fromhex("070afbc2"),
+    "reduced": bytes.fromhex("10cbb1ec"),
 }
 _FIELDS: Final = (
     ("version", "uint32"),
@@ -61,6 +81,56 @@ def encode_spec(spec: Mapping[str, Any]) -> bytes:
     kinds = ["bytes4", *(kind for _, kind in _FIELDS), "uint32", "bytes"]
     values = [_MAGIC["spec"], *(_value(kind, spec[name]) for name, kind in _FIELDS)]
     return encode_packed(kinds, [*values, len(hook), hook])
+
+
+def spec_hash(spec: Mapping[str, Any]) -> bytes:
+    """The ``transferSpecHash``: keccak-256 of the spec's encoding."""
+    return keccak(encode_spec(spec))
+
+
+def encode_burn_intent(intent: Mapping[str, Any]) -> bytes:
+    """A wire-form burn intent in Circle's encoding (what a Solana key signs, after its
+    16-byte prefix)."""
+    body = encode_spec(intent["spec"])
+    return encode_packed(
+        ["bytes4", "uint256", "uint256", "uint32", "bytes"],
+        [_MAGIC["intent"], int(intent["maxBlockHeight"]), int(intent["maxFee"]), len(body), body],
+    )
+
+
+def encode_solana_attestation(height: int, specs: Sequence[Mapping[str, Any]]) -> bytes:
+    """The reduced attestation set minting ``specs`` (wire form, all to one Solana
+    minter and caller) until slot ``height``."""
+    first = specs[0]
+    header = encode_packed(
+        ["bytes4", "uint32", "uint32", "bytes32", "bytes32", "uint64", "uint32"],
+        [
+            _MAGIC["reduced"],
+            int(first["version"]),
+            int(first["destinationDomain"]),
+            _value("bytes32", first["destinationContract"]),
+            _value("bytes32", first["destinationCaller"]),
+            height,
+            len(specs),
+        ],
+    )
+    elements = []
+    for spec in specs:
+        hook = bytes.fromhex(str(spec.get("hookData", "0x")).removeprefix("0x"))
+        elements.append(
+            encode_packed(
+                ["bytes32", "bytes32", "uint64", "bytes32", "uint32", "bytes"],
+                [
+                    _value("bytes32", spec["destinationToken"]),
+                    _value("bytes32", spec["destinationRecipient"]),
+                    int(spec["value"]),
+                    spec_hash(spec),
+                    len(hook),
+                    hook,
+                ],
+            )
+        )
+    return header + b"".join(elements)
 
 
 def encode_attestation(items: Sequence[tuple[int, Mapping[str, Any]]]) -> bytes:

@@ -15,9 +15,11 @@ from pydantic import Field, StrictBool, StrictInt, StrictStr, ValidationError
 
 from .._clock import VirtualClock
 from .._models import invalid_input
+from ..chains import SOLANA
 from ..errors import InvalidInputError
 from ..flash._orders import build_order
 from ..flash.models import Quote
+from ..gateway.models import Depositor
 from ..registry import DEFAULT_REGISTRY
 from ..types import Address, ChainId, TokenAmount
 from ._http import HTTPError, Request, Response, Service, checked, neutral_rule
@@ -188,15 +190,20 @@ class ControlService(Service):
 
     def _fund(self, request: Request) -> Response:
         body = _body(request)
-        address: str = _required(body, "address", Address)
+        # An EVM address, or a base58 key for Solana (whose balances Gateway keeps).
+        address: str = _required(body, "address", Depositor)
         chain_id: int = _required(body, "chainId", ChainId)
         amount: int = _required(body, "amount", TokenAmount)
         try:
             balance = self._sandbox.fund(address, chain_id, amount)
-        except ValueError:
+        except ValueError as exc:
+            if chain_id == SOLANA:
+                raise HTTPError(400, str(exc)) from None
             served = ", ".join(str(chain.id) for chain in FLASH_CHAINS)
             raise HTTPError(
-                400, f"chainId: the swap backend serves chains {served}, not {chain_id}"
+                400,
+                f"chainId: the swap backend serves chains {served} (and Circle Gateway Solana, "
+                f"{SOLANA}, with a base58 address), not {chain_id}",
             ) from None
         return Response.json({"address": address, "chainId": chain_id, "balance": str(balance)})
 

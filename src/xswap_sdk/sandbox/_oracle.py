@@ -11,6 +11,12 @@ typed data and the EIP-191 messages, and an EIP-7702 authorization is recovered 
 
 Each function returns the checksummed signer, or raises `ValueError` for a signature
 that does not recover.
+
+A burn intent signed with a Solana key is checked as Circle's GatewayWallet program
+checks it (its Ed25519 precompile): the ``cryptography`` package's Ed25519 verifies the
+64-byte signature over ``0xff`` + 15 zero bytes and the intent's bytes, encoded here with
+eth-abi's packed encoding (`xswap_sdk.sandbox._attestation.encode_burn_intent`), against
+the key in the intent's ``sourceSigner``.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from eth_account import Account
 from eth_account.messages import encode_defunct, encode_typed_data
 
 __all__ = [
+    "check_solana_burn_intent",
     "recover_authorization",
     "recover_burn_intent",
     "recover_burn_intent_set",
@@ -92,6 +99,33 @@ def recover_burn_intent_set(intents: Sequence[Mapping[str, Any]], signature: str
     message = {"types": _TYPES, "domain": _DOMAIN, "primaryType": "BurnIntentSet"}
     body = {"intents": [_as_ints(intent) for intent in intents]}
     return recover_typed_data({**message, "message": body}, signature)
+
+
+_SOLANA_PREFIX: Final = bytes.fromhex("ff" + "00" * 15)
+
+
+def check_solana_burn_intent(intent: Mapping[str, Any], signature: str) -> None:
+    """Check a wire-form burn intent's Ed25519 signature (``0x`` + 128 hex digits) by
+    its ``sourceSigner``.
+
+    Raises:
+        ValueError: a malformed signature, or one that does not verify.
+    """
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    from ._attestation import encode_burn_intent
+
+    text = str(signature)
+    if len(text) != 130 or text[:2] != "0x":
+        raise ValueError("an Ed25519 signature is 0x + 128 hex digits")
+    key = bytes.fromhex(str(intent["spec"]["sourceSigner"])[2:])
+    try:
+        Ed25519PublicKey.from_public_bytes(key).verify(
+            bytes.fromhex(text[2:]), _SOLANA_PREFIX + encode_burn_intent(intent)
+        )
+    except (InvalidSignature, ValueError):
+        raise ValueError("the Ed25519 signature does not verify against sourceSigner") from None
 
 
 def recover_message(text: str, signature: str) -> str:

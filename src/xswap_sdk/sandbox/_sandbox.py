@@ -21,6 +21,7 @@ from typing import Any, Concatenate, Final, ParamSpec, Self, TypeVar
 import httpx
 
 from .._clock import Clock, VirtualClock
+from ..chains import SOLANA
 from ..flash import AsyncFlashClient, FlashClient
 from ..gateway import AsyncGatewayClient, GatewayClient
 from ..registry import DEFAULT_REGISTRY, Registry
@@ -347,9 +348,12 @@ class Sandbox:
 
     def fund(self, address: str, chain_id: int, amount: int | str) -> int:
         """Put ``amount`` USDC (smallest units) in ``address``'s gateway balance on
-        ``chain_id`` (1, 8453 or 42161); return the new balance. See
-        `FlashService.fund`."""
+        ``chain_id`` (1, 8453 or 42161; or Solana, `xswap_sdk.chains.SOLANA`, with a
+        base58 ``address``); return the new balance. See `FlashService.fund` (and
+        `GatewayService.fund` for Solana, whose balances only Gateway's API serves)."""
         with self._lock:
+            if chain_id == SOLANA:
+                return self.gateway.fund(address, chain_id, amount)
             return self.flash.fund(address, chain_id, amount)
 
     def wait(self, seconds: float) -> None:

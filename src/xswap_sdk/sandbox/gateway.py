@@ -24,6 +24,16 @@ what was transferred through this API, less deposits that are not final yet.
   ``failed`` / ``expired`` when scripted with `GatewayService.fail_next`, giving its
   balance back.
 
+Solana (Gateway domain 5, chain id `xswap_sdk.chains.SOLANA`) is served too, as Circle
+serves it: balances of base58 depositors (``Sandbox.fund(key, SOLANA, ...)``, or
+`GatewayService.deposit`, final after ``deposit_finality`` of 13 s), burn intents from
+Solana signed with Ed25519 and checked with the ``cryptography`` package over their own
+encoding (`xswap_sdk.sandbox._oracle.check_solana_burn_intent`, not the SDK's code),
+each its own element (a burn intent set from Solana is refused, as Circle refuses it),
+values within a u64, expiry in slots; and transfers to Solana attested in Circle's
+reduced format (`xswap_sdk.sandbox._attestation.encode_solana_attestation`). Solana
+balances are Gateway's own: the swap backend emulator does not serve Solana.
+
 Direct transfers made here are not seen by the swap backend emulator, whose balances
 stay its own. Errors are ``{"message": "..."}``.
 """
@@ -39,27 +49,54 @@ from typing import Any, Final, Literal
 
 from eth_hash.auto import keccak
 
+from .._base58 import encode, fold, is_solana_key
+from ..chains import SOLANA
 from ..errors import InvalidInputError
+from ..registry import DEFAULT_REGISTRY
 from ..signing import (
     MAX_INTENTS_PER_SET,
     BurnIntent,
     address_to_bytes32,
 )
+from ..signing._fields import MAX_UINT64, read_word, to_word
 from ..signing.burn_intents import as_intent
 from ..types import Address, ChainId, TokenAmount, from_units
-from ._attestation import encode_attestation, sign_attestation
-from ._catalog import CHAINS, GATEWAY_MINTER, GATEWAY_WALLET, Chain, usdc
+from ._attestation import encode_attestation, encode_solana_attestation, sign_attestation
+from ._catalog import CHAINS, Chain
 from ._http import HTTPError, Request, Response, Service, checked
 from ._nanopayments import NanopaymentsRoutes, X402Transfer
-from ._oracle import recover_burn_intent, recover_burn_intent_set
+from ._oracle import check_solana_burn_intent, recover_burn_intent, recover_burn_intent_set
 from ._world import OutcomeQueue, Timeline, World, iso
 from .flash import FLASH_CHAINS, FlashService
 
 __all__ = ["GatewayService", "GatewayTimings", "X402Transfer"]
 
 _BAD_SIGNATURE = "Invalid signature: recovered signer does not match sourceSigner"
-_BLOCK_SECONDS: Final = {1: 12.0, 8453: 2.0, 42161: 0.25}
-_START_HEIGHTS: Final = {1: 21_000_000, 8453: 25_000_000, 42161: 300_000_000}
+# Solana as Gateway serves it here: a slot every 0.4 s; the fee floor (0.01 USDC) and
+# the 13 s to a finalized deposit (32 slots) are the sandbox's, Circle publishes neither.
+_SOLANA: Final = Chain(
+    int(SOLANA),
+    "solana",
+    "Solana",
+    "SOL",
+    "Solana",
+    150.0,
+    "solana",
+    "https://explorer.solana.com",
+    "https://api.mainnet-beta.solana.com",
+    0,
+    gateway_domain=DEFAULT_REGISTRY.chain(SOLANA).domain,
+    gateway_min_fee=10_000,
+)
+_GATEWAY_CHAINS: Final = (*FLASH_CHAINS, _SOLANA)
+_BLOCK_SECONDS: Final = {1: 12.0, 8453: 2.0, 42161: 0.25, _SOLANA.id: 0.4}
+_START_HEIGHTS: Final = {
+    1: 21_000_000,
+    8453: 25_000_000,
+    42161: 300_000_000,
+    _SOLANA.id: 380_000_000,
+}
+_FINALITY: Final = {**dict.fromkeys(_BLOCK_SECONDS, 1200.0), _SOLANA.id: 13.0}
 # How far above the processed height a burn intent must expire (Gateway's
 # burnIntentExpirationHeight), and how long an attestation stays mintable.
 _EXPIRATION_MARGIN: Final = 30
@@ -91,15 +128,13 @@ class GatewayTimings:
     """
 
     mint: float | None = 2.0
-    finality: dict[int, float] = field(
-        default_factory=lambda: dict.fromkeys(_BLOCK_SECONDS, 1200.0)
-    )
+    finality: dict[int, float] = field(default_factory=lambda: dict(_FINALITY))
 
 
 @dataclass
 class _Transfer:
     id: str
-    debits: list[tuple[str, Chain, int, int]]  # depositor (lower case), chain, value, fee
+    debits: list[tuple[str, Chain, int, int]]  # depositor (folded), chain, value, fee
     destination: Chain
     intents: list[BurnIntent]
     spec_hashes: list[str]
@@ -130,7 +165,23 @@ def _decimal_balance(units: int) -> str:
 
 
 def _domain_chain(domain: int) -> Chain | None:
-    return next((chain for chain in FLASH_CHAINS if chain.gateway_domain == domain), None)
+    return next((chain for chain in _GATEWAY_CHAINS if chain.gateway_domain == domain), None)
+
+
+def _family(chain: Chain) -> str:
+    return DEFAULT_REGISTRY.chain(chain.id).family
+
+
+def _owner(argument: str, value: object, chain: Chain | None = None) -> str:
+    """A depositor as the API takes it: a base58 key (Solana), else an EVM address; of
+    ``chain``'s family when one is named."""
+    if chain is None or _family(chain) == "solana":
+        if isinstance(value, str) and is_solana_key(value):
+            return value
+        if chain is not None:
+            raise HTTPError(400, f"{argument} must be a base58 Solana address on domain 5")
+    address: str = checked(argument, Address, value)
+    return address
 
 
 class GatewayService(NanopaymentsRoutes, Service):
@@ -154,12 +205,15 @@ class GatewayService(NanopaymentsRoutes, Service):
         self._flash = flash
         self._started = world.now()
         self.timings = GatewayTimings()
-        self.deposit_finality: dict[int, float] = dict.fromkeys(_BLOCK_SECONDS, 1200.0)
+        self.deposit_finality: dict[int, float] = dict(_FINALITY)
         self.forwarding_fee = 210_000
         self._deposits: list[_Deposit] = []
+        # Solana balances (base58 depositor -> smallest units): Gateway's own, since the
+        # swap backend emulator, whose balances the EVM chains share, has no Solana.
+        self._solana: defaultdict[str, int] = defaultdict(int)
         self._transfers: dict[str, _Transfer] = {}
         self._used_hashes: set[str] = set()
-        # Lower-case depositor -> lower-case delegates.
+        # Depositor -> delegates (folded: EVM in lower case, Solana keys as they are).
         self._delegates: defaultdict[str, set[str]] = defaultdict(set)
         self._fates: OutcomeQueue[Fate] = OutcomeQueue()
         # Fee rises waiting for the next estimates, and what they added to every floor.
@@ -186,10 +240,35 @@ class GatewayService(NanopaymentsRoutes, Service):
 
     def _chain(self, chain_id: object) -> Chain:
         checked_id: int = checked("chain_id", ChainId, chain_id)
-        chain = CHAINS.get(checked_id)
+        chain = _SOLANA if checked_id == _SOLANA.id else CHAINS.get(checked_id)
         if chain is None or chain.gateway_domain is None:
             raise HTTPError(400, f"chain {checked_id} is not served")
         return chain
+
+    def fund(self, address: str, chain_id: int, amount: int | str) -> int:
+        """Put ``amount`` USDC (smallest units) in ``address``'s Gateway balance on
+        ``chain_id`` at once; return the new balance. On Solana (`SOLANA`) ``address`` is
+        a base58 key and the balance Gateway's own; elsewhere it is the swap backend's
+        (`FlashService.fund`).
+
+        Raises:
+            ValueError: a bad address or amount, or a chain Gateway does not serve here.
+        """
+        try:
+            chain = self._chain(chain_id)
+            owner = _owner("address", address, chain)
+            units: int = checked("amount", TokenAmount, amount)
+        except HTTPError as exc:
+            raise ValueError(exc.message) from None
+        if chain is not _SOLANA:
+            return self._flash.fund(owner, chain.id, units)
+        self._solana[owner] += units
+        return self.balance(owner, chain.id)
+
+    def _funded(self, owner: str, chain_id: int) -> int:
+        if chain_id == _SOLANA.id:
+            return self._solana.get(owner, 0)
+        return self._flash.balance(owner, chain_id)
 
     def height(self, chain_id: int, at: float | None = None) -> int:
         """The block height Gateway has processed on ``chain_id`` now (or ``at``)."""
@@ -199,7 +278,8 @@ class GatewayService(NanopaymentsRoutes, Service):
 
     def deposit(self, address: str, chain_id: int, amount: int | str) -> float:
         """Deposit ``amount`` USDC (smallest units) for ``address`` on ``chain_id``, as a
-        ``depositWithPermit`` or ``depositWithAuthorization`` mined now would.
+        ``depositWithPermit`` or ``depositWithAuthorization`` mined now would (on Solana,
+        the GatewayWallet's ``deposit``; ``address`` a base58 key).
 
         The swap backend emulator counts it at once; Gateway's balances once
         ``deposit_finality`` has passed.
@@ -211,33 +291,34 @@ class GatewayService(NanopaymentsRoutes, Service):
             ValueError: a bad address or amount, or a chain Gateway does not serve here.
         """
         try:
-            owner: str = checked("address", Address, address)
             chain = self._chain(chain_id)
+            owner = _owner("address", address, chain)
             units: int = checked("amount", TokenAmount, amount)
         except HTTPError as exc:
             raise ValueError(exc.message) from None
         if units == 0:
             raise ValueError("amount must be positive (DepositValueMustBePositive)")
-        self._flash.fund(owner, chain.id, units)
+        self.fund(owner, chain.id, units)
         final_at = self._world.now() + self.deposit_finality.get(chain.id, 0.0)
-        deposit = _Deposit(
-            owner, chain.id, units, final_at, self._world.now(), self._world.tx_hash()
-        )
+        # A Solana transaction is named by its first signature: 64 bytes in base58.
+        tx = encode(self._world.rng.randbytes(64)) if chain is _SOLANA else self._world.tx_hash()
+        deposit = _Deposit(owner, chain.id, units, final_at, self._world.now(), tx)
         self._deposits.append(deposit)
         return final_at
 
     def add_delegate(self, depositor: str, delegate: str) -> None:
         """Let ``delegate`` sign burn intents for ``depositor``'s balance, as
-        ``addDelegate`` does on chain (on every chain of the sandbox)."""
-        owner: str = checked("depositor", Address, depositor)
-        added: str = checked("delegate", Address, delegate)
-        self._delegates[owner.lower()].add(added.lower())
+        ``addDelegate`` does on chain (on every chain of the sandbox; Solana's
+        ``add_delegate`` with base58 keys)."""
+        owner = _owner("depositor", depositor)
+        added = _owner("delegate", delegate)
+        self._delegates[fold(owner)].add(fold(added))
 
     def remove_delegate(self, depositor: str, delegate: str) -> None:
         """Stop ``delegate`` from signing for ``depositor``'s balance."""
-        owner: str = checked("depositor", Address, depositor)
-        removed: str = checked("delegate", Address, delegate)
-        self._delegates[owner.lower()].discard(removed.lower())
+        owner = _owner("depositor", depositor)
+        removed = _owner("delegate", delegate)
+        self._delegates[fold(owner)].discard(fold(removed))
 
     def fail_next(self, outcome: Fate = "failed", *, count: int = 1) -> None:
         """Make the next ``count`` accepted transfers end ``failed`` (or ``expired``)
@@ -260,8 +341,9 @@ class GatewayService(NanopaymentsRoutes, Service):
 
     def balance(self, address: str, chain_id: int) -> int:
         """``address``'s available Gateway balance on ``chain_id`` now, in smallest
-        units: the swap backend's, less deposits not final yet and live transfers."""
-        owner: str = checked("address", Address, address)
+        units: the swap backend's (on Solana, Gateway's own), less deposits not final
+        yet and live transfers."""
+        owner = _owner("address", address)
         now = self._world.now()
         pending = sum(
             d.amount
@@ -273,14 +355,14 @@ class GatewayService(NanopaymentsRoutes, Service):
             for transfer in self._transfers.values()
             if transfer.timeline.at(now)["status"] not in ("failed", "expired")
             for depositor, chain, value, fee in transfer.debits
-            if depositor == owner.lower() and chain.id == chain_id
+            if depositor == fold(owner) and chain.id == chain_id
         )
         paid = sum(
             t.amount
             for t in self.x402_transfers.values()
             if t.payer.lower() == owner.lower() and t.chain_id == chain_id
         )
-        return self._flash.balance(owner, chain_id) - pending - transferred - paid
+        return self._funded(owner, chain_id) - pending - transferred - paid
 
     @property
     def transfer_ids(self) -> list[str]:
@@ -294,15 +376,16 @@ class GatewayService(NanopaymentsRoutes, Service):
 
     def _info(self, request: Request) -> Response:
         domains = []
-        for chain in FLASH_CHAINS:
+        for chain in _GATEWAY_CHAINS:
             height = self.height(chain.id)
+            pinned = DEFAULT_REGISTRY.chain(chain.id)
             domains.append(
                 {
                     "chain": chain.display_name,
                     "network": "Mainnet",
                     "domain": chain.gateway_domain,
-                    "walletContract": self._contract(GATEWAY_WALLET),
-                    "minterContract": self._contract(GATEWAY_MINTER),
+                    "walletContract": self._contract(pinned.gateway_wallet),
+                    "minterContract": self._contract(pinned.gateway_minter),
                     "processedHeight": str(height),
                     "burnIntentExpirationHeight": str(height + _EXPIRATION_MARGIN),
                 }
@@ -326,13 +409,16 @@ class GatewayService(NanopaymentsRoutes, Service):
         for index, source in enumerate(sources):
             if not isinstance(source, dict) or not source.get("depositor"):
                 raise HTTPError(400, f"sources[{index}].depositor is required")
-            owner: str = checked(f"sources[{index}].depositor", Address, source["depositor"])
+            where = f"sources[{index}].depositor"
             if source.get("domain") is None:
-                chains = list(FLASH_CHAINS)
+                # Every domain where the depositor is valid: Solana's for a base58 key.
+                owner = _owner(where, source["depositor"])
+                chains = [_SOLANA] if is_solana_key(owner) else list(FLASH_CHAINS)
             else:
                 chain = _domain_chain(source["domain"])
                 if chain is None or isinstance(source["domain"], bool):
                     raise HTTPError(400, f"sources[{index}].domain is not supported")
+                owner = _owner(where, source["depositor"], chain)
                 chains = [chain]
             pairs += [(owner, chain) for chain in chains]
         return pairs
@@ -364,12 +450,17 @@ class GatewayService(NanopaymentsRoutes, Service):
                 "amount": str(d.amount),
                 "status": "pending",
                 "blockHeight": str(self.height(chain.id, d.made_at)),
-                "blockHash": "0x" + keccak(d.transaction_hash.encode()).hex(),
+                "blockHash": self._block_hash(chain, d.transaction_hash),
                 "blockTimestamp": iso(d.made_at),
             }
             for d in self._deposits
             if d.owner == owner and d.chain_id == chain.id and d.final_at > now
         ]
+
+    @staticmethod
+    def _block_hash(chain: Chain, tx_hash: str) -> str:
+        digest = keccak(tx_hash.encode())
+        return encode(digest) if chain is _SOLANA else "0x" + digest.hex()
 
     # ------------------------------------------------------------------ intents
 
@@ -389,12 +480,16 @@ class GatewayService(NanopaymentsRoutes, Service):
             raise HTTPError(
                 400, f"{where}: destinationDomain {spec.destination_domain} is not supported"
             )
+        pinned_source = DEFAULT_REGISTRY.chain(source.id)
+        pinned_destination = DEFAULT_REGISTRY.chain(destination.id)
         expected = {
             "version": 1,
-            "sourceContract": address_to_bytes32(GATEWAY_WALLET),
-            "destinationContract": address_to_bytes32(GATEWAY_MINTER),
-            "sourceToken": address_to_bytes32(usdc(source.id).address),
-            "destinationToken": address_to_bytes32(usdc(destination.id).address),
+            "sourceContract": to_word(pinned_source.family, pinned_source.gateway_wallet),
+            "destinationContract": to_word(
+                pinned_destination.family, pinned_destination.gateway_minter
+            ),
+            "sourceToken": to_word(pinned_source.family, pinned_source.usdc),
+            "destinationToken": to_word(pinned_destination.family, pinned_destination.usdc),
         }
         wire = spec.to_wire()
         for name, value in expected.items():
@@ -402,7 +497,23 @@ class GatewayService(NanopaymentsRoutes, Service):
                 raise HTTPError(400, f"{where}.spec.{name} must be {value}")
         if spec.value <= 0:
             raise HTTPError(400, f"{where}.spec.value must be positive")
+        if source is _SOLANA:
+            # The GatewayWallet program reads them as u64 (InvalidU64HighBytes).
+            for name, value in (
+                ("maxBlockHeight", intent.max_block_height),
+                ("maxFee", intent.max_fee),
+                ("spec.value", spec.value),
+            ):
+                if value > MAX_UINT64:
+                    raise HTTPError(400, f"{where}.{name} must fit in a u64 on Solana")
         return source
+
+    @staticmethod
+    def _depositor(intent: BurnIntent) -> str:
+        """The intent's depositor as the balances name it (folded)."""
+        source = _domain_chain(intent.spec.source_domain)
+        family = "solana" if source is _SOLANA else "evm"
+        return fold(read_word(family, intent.spec.source_depositor) or "")
 
     @staticmethod
     def _spec_hash(intent: BurnIntent) -> str:
@@ -428,9 +539,11 @@ class GatewayService(NanopaymentsRoutes, Service):
             source = self._source(intent, where)
             fee = self._fee(source)
             spec = intent.spec.to_wire()
-            # The live API may shorten bytes32 addresses to 20 bytes in its answer.
+            # The live API may shorten bytes32 addresses to 20 bytes in its answer (EVM
+            # ones: a Solana account fills its 32).
             for name in _ADDRESS_FIELDS:
-                spec[name] = "0x" + spec[name][-40:]
+                if not spec[name][2:26].strip("0"):
+                    spec[name] = "0x" + spec[name][-40:]
             height = self.height(source.id) + _EXPIRATION_MARGIN + 100
             answer.append(
                 {
@@ -485,9 +598,19 @@ class GatewayService(NanopaymentsRoutes, Service):
             self._intent(item, f"{where}.burnIntentSet.intents[{i}]")
             for i, item in enumerate(intents)
         ]
+        if any(_domain_chain(intent.spec.source_domain) is _SOLANA for intent in parsed):
+            # Circle's Solana guide: "BurnIntentSets originating from Solana are not
+            # supported. Each transfer from Solana must be specified as a separate
+            # signed BurnIntent."
+            raise HTTPError(
+                400, f"{where}: BurnIntentSets originating from Solana are not supported"
+            )
         return parsed, element["signature"], True
 
     def _check_signer(self, intents: list[BurnIntent], signature: str, as_set: bool) -> None:
+        if not as_set and _domain_chain(intents[0].spec.source_domain) is _SOLANA:
+            self._check_solana_signer(intents[0], signature)
+            return
         try:
             wire = [intent.to_wire() for intent in intents]
             if as_set:
@@ -500,10 +623,20 @@ class GatewayService(NanopaymentsRoutes, Service):
             spec = intent.spec
             if spec.source_signer != address_to_bytes32(signer):
                 raise HTTPError(400, _BAD_SIGNATURE)
-            depositor = "0x" + spec.source_depositor[-40:]
-            delegates = self._delegates.get(depositor, set())
+            delegates = self._delegates.get(self._depositor(intent), set())
             if spec.source_signer != spec.source_depositor and signer.lower() not in delegates:
                 raise HTTPError(400, "sourceSigner is not authorized for sourceDepositor")
+
+    def _check_solana_signer(self, intent: BurnIntent, signature: str) -> None:
+        try:
+            check_solana_burn_intent(intent.to_wire(), signature)
+        except ValueError:
+            raise HTTPError(400, _BAD_SIGNATURE) from None
+        spec = intent.spec
+        signer = encode(bytes.fromhex(spec.source_signer[2:]))
+        delegates = self._delegates.get(self._depositor(intent), set())
+        if spec.source_signer != spec.source_depositor and signer not in delegates:
+            raise HTTPError(400, "sourceSigner is not authorized for sourceDepositor")
 
     def _transfer(self, request: Request) -> Response:
         body = request.json()
@@ -533,21 +666,27 @@ class GatewayService(NanopaymentsRoutes, Service):
                     f"Insufficient max fee: expected at least {_usdc(fee)}, "
                     f"got {_usdc(intent.max_fee)}",
                 )
-            depositor = "0x" + intent.spec.source_depositor[-40:]
+            depositor = self._depositor(intent)
             needed[(depositor, source.id)] += intent.spec.value + intent.max_fee
             charged.append((source, fee, spec_hash))
             debits.append((depositor, source, intent.spec.value, fee))
         for (depositor, chain_id), amount in needed.items():
             available = self.balance(depositor, chain_id)
             if amount > available:
+                name = self._chain(chain_id).display_name
                 raise HTTPError(
                     400,
-                    f"Insufficient balance on {CHAINS[chain_id].display_name}: available "
+                    f"Insufficient balance on {name}: available "
                     f"{_usdc(max(available, 0))} USDC, needed {_usdc(amount)} USDC "
                     "(value + maxFee of its burn intents)",
                 )
         destination = _domain_chain(intents[0].spec.destination_domain)
         assert destination is not None  # checked by _source
+        if len({intent.spec.destination_domain for intent in intents}) != 1:
+            raise HTTPError(400, "every burn intent of a transfer must share its destinationDomain")
+        if destination is _SOLANA and len({i.spec.destination_caller for i in intents}) != 1:
+            # A Solana attestation names one destination caller for all it mints.
+            raise HTTPError(400, "burn intents to Solana must share their destinationCaller")
         self._used_hashes.update(spec_hash for _, _, spec_hash in charged)
         timeline = Timeline().then(now, status="pending")
         fate = self._fates.take()
@@ -561,9 +700,14 @@ class GatewayService(NanopaymentsRoutes, Service):
         # Drawn as before real attestations were made, so seeded sessions stay the same.
         self._world.hex(96 * len(intents) + 65)
         expiration_block = self.height(destination.id) + _ATTESTATION_BLOCKS
-        payload = encode_attestation(
-            [(expiration_block, intent.spec.to_wire()) for intent in intents]
-        )
+        if destination is _SOLANA:
+            payload = encode_solana_attestation(
+                expiration_block, [intent.spec.to_wire() for intent in intents]
+            )
+        else:
+            payload = encode_attestation(
+                [(expiration_block, intent.spec.to_wire()) for intent in intents]
+            )
         transfer = _Transfer(
             id=transfer_id,
             debits=debits,

@@ -16,6 +16,13 @@
   EIP-712 payload, such as a routing service's Permit2 quote).
 - EIP-7702: `sign_authorization` makes the relayer's ``authorizationList`` entry
   (`SignedAuthorization`); `recover_authorization` tells who signed one.
+- Solana (Gateway domain 5): `sign_burn_intent` with a `SolanaSigner` (a solders
+  ``Keypair``) signs a Solana-source intent with Ed25519 (`solana_burn_intent_message`
+  is what it signs); `gateway_mint_call` on Solana returns the GatewayMinter's
+  ``gateway_mint`` instruction for a checked attestation (`decode_solana_attestation`);
+  `solana_deposit_instruction`, `usdc_token_account` and
+  `create_usdc_token_account_instruction` cover deposits and recipients. Instructions
+  and token accounts need the ``solana`` extra (``solders``).
 
 Signatures are ``0x`` + 130 hex digits, ``r || s || v`` with ``v`` 27 or 28. They are
 never put in a ``repr``, a log record or an error message.
@@ -34,7 +41,13 @@ from .._exports import attach as _attach
 if _typing.TYPE_CHECKING:
     from ._async_permit_deposit import async_prepare_deposit_with_permit
     from ._sync_permit_deposit import prepare_deposit_with_permit
-    from .attestations import GatewayAttestation, decode_attestation
+    from .attestations import (
+        GatewayAttestation,
+        SolanaAttestation,
+        SolanaMintElement,
+        decode_attestation,
+        decode_solana_attestation,
+    )
     from .burn_intents import (
         DEFAULT_MAX_FEE,
         GATEWAY_DOMAIN,
@@ -45,10 +58,13 @@ if _typing.TYPE_CHECKING:
         TransferSpec,
         address_to_bytes32,
         build_burn_intent,
+        burn_intent_bytes,
         burn_intent_digest,
         burn_intent_set_digest,
         burn_intent_set_typed_data,
         burn_intent_typed_data,
+        transfer_spec_bytes,
+        transfer_spec_hash,
     )
     from .call_reading import ReadCall, check_call, read_call
     from .calls import ContractCall, ViewCall
@@ -99,14 +115,22 @@ if _typing.TYPE_CHECKING:
     from .signed_intents import (
         SignedBurnIntent,
         SignedBurnIntentSet,
+        check_burn_intent,
         recover_burn_intent_set_signer,
         recover_burn_intent_signer,
         sign_burn_intent,
         sign_burn_intent_set,
     )
     from .signer import Signer, personal_sign, recover_personal_sign
+    from .solana import BURN_INTENT_MESSAGE_PREFIX, SolanaSigner, solana_burn_intent_message
+    from .solana_programs import (
+        create_usdc_token_account_instruction,
+        solana_deposit_instruction,
+        usdc_token_account,
+    )
 
 __all__ = [
+    "BURN_INTENT_MESSAGE_PREFIX",
     "DEFAULT_AUTHORIZATION_LIFETIME",
     "DEFAULT_MAX_FEE",
     "DEFAULT_PERMIT_LIFETIME",
@@ -131,6 +155,9 @@ __all__ = [
     "SignedBurnIntent",
     "SignedBurnIntentSet",
     "Signer",
+    "SolanaAttestation",
+    "SolanaMintElement",
+    "SolanaSigner",
     "TransferSpec",
     "ViewCall",
     "add_delegate_call",
@@ -140,11 +167,15 @@ __all__ = [
     "authorization_digest",
     "build_burn_intent",
     "check_call",
+    "burn_intent_bytes",
     "burn_intent_digest",
     "burn_intent_set_digest",
     "burn_intent_set_typed_data",
     "burn_intent_typed_data",
+    "check_burn_intent",
+    "create_usdc_token_account_instruction",
     "decode_attestation",
+    "decode_solana_attestation",
     "deposit_with_authorization_call",
     "deposit_with_permit_bytes_calldata",
     "deposit_with_permit_call",
@@ -172,8 +203,13 @@ __all__ = [
     "sign_receive_authorization",
     "sign_transfer_authorization",
     "sign_typed_data",
+    "solana_burn_intent_message",
+    "solana_deposit_instruction",
     "total_balance_call",
+    "transfer_spec_bytes",
+    "transfer_spec_hash",
     "typed_data_digest",
+    "usdc_token_account",
     "withdraw_call",
     "withdrawable_balance_call",
     "withdrawal_block_call",
@@ -186,6 +222,7 @@ __all__ = [
 # -- lazy names: written by scripts/lazy_tables.py from the TYPE_CHECKING imports --
 _HOMES = {
     "AuthorizationDeposit": (".eip3009", "AuthorizationDeposit"),
+    "BURN_INTENT_MESSAGE_PREFIX": (".solana", "BURN_INTENT_MESSAGE_PREFIX"),
     "BurnIntent": (".burn_intents", "BurnIntent"),
     "BurnIntentSet": (".burn_intents", "BurnIntentSet"),
     "ContractCall": (".calls", "ContractCall"),
@@ -210,6 +247,9 @@ _HOMES = {
     "SignedBurnIntent": (".signed_intents", "SignedBurnIntent"),
     "SignedBurnIntentSet": (".signed_intents", "SignedBurnIntentSet"),
     "Signer": (".signer", "Signer"),
+    "SolanaAttestation": (".attestations", "SolanaAttestation"),
+    "SolanaMintElement": (".attestations", "SolanaMintElement"),
+    "SolanaSigner": (".solana", "SolanaSigner"),
     "TRANSFER_SPEC_VERSION": (".burn_intents", "TRANSFER_SPEC_VERSION"),
     "TransferAuthorization": (".eip3009", "TransferAuthorization"),
     "TransferSpec": (".burn_intents", "TransferSpec"),
@@ -223,12 +263,19 @@ _HOMES = {
     "authorization_digest": (".eip7702", "authorization_digest"),
     "available_balance_call": (".gateway_wallet", "available_balance_call"),
     "build_burn_intent": (".burn_intents", "build_burn_intent"),
+    "burn_intent_bytes": (".burn_intents", "burn_intent_bytes"),
     "burn_intent_digest": (".burn_intents", "burn_intent_digest"),
     "burn_intent_set_digest": (".burn_intents", "burn_intent_set_digest"),
     "burn_intent_set_typed_data": (".burn_intents", "burn_intent_set_typed_data"),
     "burn_intent_typed_data": (".burn_intents", "burn_intent_typed_data"),
+    "check_burn_intent": (".signed_intents", "check_burn_intent"),
     "check_call": (".call_reading", "check_call"),
+    "create_usdc_token_account_instruction": (
+        ".solana_programs",
+        "create_usdc_token_account_instruction",
+    ),
     "decode_attestation": (".attestations", "decode_attestation"),
+    "decode_solana_attestation": (".attestations", "decode_solana_attestation"),
     "deposit_with_authorization_call": (".eip3009", "deposit_with_authorization_call"),
     "deposit_with_permit_bytes_calldata": (".gateway_wallet", "deposit_with_permit_bytes_calldata"),
     "deposit_with_permit_call": (".gateway_wallet", "deposit_with_permit_call"),
@@ -256,8 +303,13 @@ _HOMES = {
     "sign_receive_authorization": (".eip3009", "sign_receive_authorization"),
     "sign_transfer_authorization": (".eip3009", "sign_transfer_authorization"),
     "sign_typed_data": (".eip712", "sign_typed_data"),
+    "solana_burn_intent_message": (".solana", "solana_burn_intent_message"),
+    "solana_deposit_instruction": (".solana_programs", "solana_deposit_instruction"),
     "total_balance_call": (".gateway_wallet", "total_balance_call"),
+    "transfer_spec_bytes": (".burn_intents", "transfer_spec_bytes"),
+    "transfer_spec_hash": (".burn_intents", "transfer_spec_hash"),
     "typed_data_digest": (".eip712", "typed_data_digest"),
+    "usdc_token_account": (".solana_programs", "usdc_token_account"),
     "withdraw_call": (".gateway_wallet", "withdraw_call"),
     "withdrawable_balance_call": (".gateway_wallet", "withdrawable_balance_call"),
     "withdrawal_block_call": (".gateway_wallet", "withdrawal_block_call"),

@@ -11,6 +11,14 @@ payload is described by the table `_TYPED`, keyed by its ``primaryType``, which 
 where each field of a `SigningRequest` sits in it. A type the table does not hold is
 described as ``"typed_data"``, with the payload in ``details``, and left to the policies.
 
+A burn intent signed with a Solana key (Ed25519 over its binary encoding, not typed
+data; `xswap_sdk.signing.solana`) is described from its wire form with the same
+``BurnIntent`` shape (`describe_solana_burn_intent`): kind ``"burn_intent"``, the
+signer's base58 key, the USDC mint as ``token``, ``value`` as ``amount``, ``maxFee``
+as ``fee``, the source and destination chain ids. In every burn intent, addresses are
+read in their chain's family: a Solana recipient token account, mint or program is
+given in base58, an EVM one checksummed.
+
 This module is imported only while a policy is in force: without one, the gate is a
 ``ContextVar.get`` and nothing else.
 """
@@ -30,8 +38,9 @@ from typing import Any, Final
 from .._body import copy_json
 from .._policy_scope import APPROVED, active_policies
 from ..policy import AUTHORITY_GRANT, SigningRequest
-from ..registry import DEFAULT_REGISTRY, GATEWAY_WALLET_TESTNET, PERMIT2
+from ..registry import DEFAULT_REGISTRY, PERMIT2
 from ..types import to_checksum
+from ._fields import read_word, to_word
 from .eip3009 import GATEWAY_BATCHED_DOMAIN_NAME
 
 __all__ = [
@@ -39,6 +48,7 @@ __all__ = [
     "describe_authorization",
     "describe_digest",
     "describe_message",
+    "describe_solana_burn_intent",
     "describe_transaction",
     "describe_typed_data",
     "passing",
@@ -71,7 +81,7 @@ def _address(value: object) -> str | None:
 
 
 def _word_address(value: object) -> str | None:
-    # A bytes32 holding an address in its last 20 bytes (Gateway's transfer specs).
+    # A bytes32 holding an address in its last 20 bytes (an ERC-20 call's argument).
     if isinstance(value, str) and len(value) == 66 and value[:2] in ("0x", "0X"):
         return _address("0x" + value[26:]) if value[2:26].strip("0") == "" else None
     return None
@@ -110,8 +120,10 @@ class _Shape:
     expires_at: str | None = None
     fee: str | None = None
     destination: str | None = None  # the destination chain, when funds cross chains
-    bytes32: bool = False  # addresses are bytes32 words (Gateway's transfer specs)
-    domains: bool = False  # chains are Gateway domains, read through the registry
+    # Addresses are bytes32 words of Gateway domains (transfer specs): the token is read
+    # in the family of the chain at the domain at ``chain``, the counterparty in that of
+    # the domain at ``destination``, both through the registry.
+    domains: bool = False
     extra: tuple[tuple[str, str], ...] = ()  # (details key, path)
 
 
@@ -123,7 +135,6 @@ _BURN_INTENT: Final = _Shape(
     chain="message.spec.sourceDomain",
     fee="message.maxFee",
     destination="message.spec.destinationDomain",
-    bytes32=True,
     domains=True,
     extra=(
         ("max_block_height", "message.maxBlockHeight"),
@@ -183,15 +194,30 @@ _TYPED: Final[Mapping[str, _Shape]] = {
 described leg by leg with the ``BurnIntent`` shape)."""
 
 
-def _gateway_chain(payload: Mapping[str, Any], path: str) -> int | None:
-    """The chain id of the Gateway domain at ``path``, per the registry. Domains are
-    shared by mainnets and testnets: the source contract (the GatewayWallet) says which."""
+def _testnet(payload: Mapping[str, Any]) -> bool:
+    """Whether a transfer spec spends on a testnet. Domains are shared by mainnets and
+    testnets: the source contract (the GatewayWallet) says which, per the registry."""
+    domain = _int(_at(payload, "message.spec.sourceDomain"))
+    wallet = _at(payload, "message.spec.sourceContract")
+    for chain in DEFAULT_REGISTRY:
+        if chain.domain == domain and to_word(chain.family, chain.gateway_wallet) == wallet:
+            return chain.testnet
+    return False
+
+
+def _gateway_chain(payload: Mapping[str, Any], path: str) -> Any:
+    """The registry's chain of the Gateway domain at ``path``, or ``None``."""
     domain = _int(_at(payload, path))
     if domain is None:
         return None
-    wallet = _word_address(_at(payload, "message.spec.sourceContract"))
-    chain = DEFAULT_REGISTRY.by_domain(domain, testnet=wallet == GATEWAY_WALLET_TESTNET)
-    return None if chain is None else chain.chain_id
+    return DEFAULT_REGISTRY.by_domain(domain, testnet=_testnet(payload))
+
+
+def _gateway_word(payload: Mapping[str, Any], domain_path: str | None, path: str) -> str | None:
+    """The bytes32 word at ``path`` read as an address of the family of the chain at
+    ``domain_path`` (an EVM reading when the registry does not know it)."""
+    chain = None if domain_path is None else _gateway_chain(payload, domain_path)
+    return read_word(None if chain is None else chain.family, _at(payload, path))
 
 
 def _batched_usdc(payload: Mapping[str, Any], chain_id: int | None) -> str | None:
@@ -209,18 +235,21 @@ def _batched_usdc(payload: Mapping[str, Any], chain_id: int | None) -> str | Non
 
 
 def _described(signer: str, shape: _Shape, payload: Mapping[str, Any]) -> SigningRequest:
-    read_address = _word_address if shape.bytes32 else _address
     details: dict[str, Any] = {key: _at(payload, path) for key, path in shape.extra}
     chain_id: int | None = None
-    if shape.chain is not None:
-        chain_id = (
-            _gateway_chain(payload, shape.chain)
-            if shape.domains
-            else _int(_at(payload, shape.chain))
+    if shape.domains:
+        source = None if shape.chain is None else _gateway_chain(payload, shape.chain)
+        chain_id = None if source is None else source.chain_id
+        destination = (
+            None if shape.destination is None else _gateway_chain(payload, shape.destination)
         )
-    if shape.destination is not None:
-        details["destination_chain_id"] = _gateway_chain(payload, shape.destination)
-    token = read_address(_at(payload, shape.token))
+        details["destination_chain_id"] = None if destination is None else destination.chain_id
+        token = _gateway_word(payload, shape.chain, shape.token)
+        counterparty = _gateway_word(payload, shape.destination, shape.counterparty)
+    else:
+        chain_id = None if shape.chain is None else _int(_at(payload, shape.chain))
+        token = _address(_at(payload, shape.token))
+        counterparty = _address(_at(payload, shape.counterparty))
     if shape is _EIP3009 and (usdc := _batched_usdc(payload, chain_id)) is not None:
         details["gateway_wallet"] = token
         token = usdc
@@ -230,7 +259,7 @@ def _described(signer: str, shape: _Shape, payload: Mapping[str, Any]) -> Signin
         chain_id=chain_id,
         token=token,
         amount=_int(_at(payload, shape.amount)),
-        counterparty=read_address(_at(payload, shape.counterparty)),
+        counterparty=counterparty,
         expires_at=_int(_at(payload, shape.expires_at)) if shape.expires_at else None,
         fee=_int(_at(payload, shape.fee)) if shape.fee else None,
         details=details,
@@ -289,6 +318,17 @@ def describe_typed_data(signer: str, typed_data: Mapping[str, Any]) -> SigningRe
         details["grant"] = "permit2"
         if request.amount == 2**160 - 1:  # Permit2's unlimited allowance (uint160 max)
             request = dataclasses.replace(request, amount=None)
+    return _with_details(request, details)
+
+
+def describe_solana_burn_intent(signer: str, intent: Mapping[str, Any]) -> SigningRequest:
+    """Describe a burn intent about to be signed with a Solana key (``signer``, base58):
+    read from its wire form ``intent`` like an EIP-712 ``BurnIntent``, kind
+    ``"burn_intent"``. ``details`` holds the ``message`` (a copy of the wire form) and
+    ``scheme`` ``"ed25519"``."""
+    payload = {"message": intent}
+    request = _described(signer, _BURN_INTENT, payload)
+    details = {"scheme": "ed25519", "message": copy_json(intent), **request.details}
     return _with_details(request, details)
 
 

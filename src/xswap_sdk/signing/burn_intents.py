@@ -5,6 +5,11 @@ groups up to 16 of them (one per source chain) under one signature. The models h
 values in the form that is sent, and `BurnIntent.to_wire` is the only serialisation:
 it is what is hashed (through the same field values) and what is sent, so the two
 cannot drift apart. Signing lives in `xswap_sdk.signing.signed_intents`.
+
+The same values also have Circle's binary encoding (`transfer_spec_bytes`,
+`burn_intent_bytes`): the TransferSpec bytes whose keccak-256 is the
+``transferSpecHash`` a mint marks used on every chain, and the BurnIntent bytes a
+Solana key signs (`xswap_sdk.signing.solana`).
 """
 
 from __future__ import annotations
@@ -23,7 +28,12 @@ from ._fields import AddressOrBytes32, Uint32, Uint256, pad_address
 from .eip712 import domain_separator, eip712_digest, type_hash
 
 __all__ = [
+    "BURN_INTENT_MAGIC",
     "DEFAULT_MAX_FEE",
+    "TRANSFER_SPEC_MAGIC",
+    "burn_intent_bytes",
+    "transfer_spec_bytes",
+    "transfer_spec_hash",
     "as_intent",
     "as_intents",
     "check_signable",
@@ -51,6 +61,13 @@ MAX_INTENTS_PER_SET = 16
 TRANSFER_SPEC_VERSION = 1
 """The only transfer spec ``version`` Circle Gateway accepts (any other reverts with
 ``InvalidTransferSpecVersion``)."""
+
+BURN_INTENT_MAGIC = bytes.fromhex("070afbc2")
+"""``bytes4(keccak256("circle.gateway.BurnIntent"))``: the first bytes of a BurnIntent's
+binary encoding."""
+
+TRANSFER_SPEC_MAGIC = bytes.fromhex("ca85def7")
+"""``bytes4(keccak256("circle.gateway.TransferSpec"))``."""
 
 GATEWAY_DOMAIN: dict[str, str] = {"name": "GatewayWallet", "version": "1"}
 """The EIP-712 domain of every burn intent. It has no ``chainId``, on purpose."""
@@ -223,6 +240,59 @@ def _set_hash(intents: Sequence[BurnIntent]) -> bytes:
 
 def _set_digest(intents: Sequence[BurnIntent]) -> bytes:
     return eip712_digest(_GATEWAY_DOMAIN_SEPARATOR, _set_hash(intents))
+
+
+def transfer_spec_bytes(spec: TransferSpec) -> bytes:
+    """A transfer spec in Circle's binary encoding, big-endian: magic ``0xca85def7``,
+    version, source and destination domains (4 bytes each), the eight address words
+    (32 each), value (32), salt (32), hook data length (4) and the hook data.
+
+    The same on every chain (``TransferSpec.sol`` of circlefin/evm-gateway-contracts,
+    ``burn_data.rs`` of circlefin/solana-gateway-contracts); an attestation holds it
+    (on EVM) or its hash (on Solana).
+    """
+    hook = bytes.fromhex(spec.hook_data[2:])
+    return (
+        TRANSFER_SPEC_MAGIC
+        + spec.version.to_bytes(4, "big")
+        + spec.source_domain.to_bytes(4, "big")
+        + spec.destination_domain.to_bytes(4, "big")
+        + bytes.fromhex(
+            spec.source_contract[2:]
+            + spec.destination_contract[2:]
+            + spec.source_token[2:]
+            + spec.destination_token[2:]
+            + spec.source_depositor[2:]
+            + spec.destination_recipient[2:]
+            + spec.source_signer[2:]
+            + spec.destination_caller[2:]
+        )
+        + spec.value.to_bytes(32, "big")
+        + bytes.fromhex(spec.salt[2:])
+        + len(hook).to_bytes(4, "big")
+        + hook
+    )
+
+
+def transfer_spec_hash(spec: TransferSpec) -> str:
+    """The ``transferSpecHash``: keccak-256 of `transfer_spec_bytes`, ``0x`` hex. A burn
+    and its mint mark it used, so a spec moves money once."""
+    return "0x" + keccak(transfer_spec_bytes(spec)).hex()
+
+
+def burn_intent_bytes(intent: BurnIntent) -> bytes:
+    """A burn intent in Circle's binary encoding, big-endian: magic ``0x070afbc2``,
+    ``maxBlockHeight`` (32 bytes), ``maxFee`` (32), the spec's length (4) and the spec
+    (`transfer_spec_bytes`). What a Solana key signs, after a 16-byte prefix
+    (`xswap_sdk.signing.solana.solana_burn_intent_message`)."""
+    spec = transfer_spec_bytes(intent.spec)
+    return (
+        BURN_INTENT_MAGIC
+        + intent.max_block_height.to_bytes(32, "big")
+        + intent.max_fee.to_bytes(32, "big")
+        + len(spec).to_bytes(4, "big")
+        + spec
+    )
 
 
 def as_intent(value: object, argument: str = "intent") -> BurnIntent:

@@ -589,7 +589,7 @@ def _signing_deposit_authorization(
     checked_chain = _checked_chain_id(chain_id)
     if check_argument("value", Uint256, value) == 0:
         raise InvalidInputError("value", _ZERO_DEPOSIT_RULE)
-    chain = pins.chain(checked_chain)
+    chain = pins.chain(checked_chain).require_evm()
     name, version = _token_domain(checked_chain, token_name, token_version, pins)
     authorization: ReceiveAuthorization = yield from _signing_authorization(
         ReceiveAuthorization,

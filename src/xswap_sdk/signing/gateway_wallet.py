@@ -22,17 +22,22 @@ refuse to be relayed.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from .._models import check_argument
 from ..errors import InvalidInputError
 from ..registry import DEFAULT_REGISTRY, GatewayChain, Registry
 from ..types import Address, HexBytes
 from ._fields import Uint256, require_addresses
-from .attestations import ExpectedIntents, check_attestation
+from .attestations import ExpectedIntents, check_attestation, check_solana_attestation
 from .calls import ContractCall, ViewCall
 from .deposit import DEPOSIT_WITH_PERMIT_SELECTOR, deposit_with_permit_calldata
 from .permit import PermitSignature
+
+if TYPE_CHECKING:
+    from solders.instruction import Instruction
+
+    from .solana_programs import SolanaKey
 
 __all__ = [
     "DEPOSIT_WITH_PERMIT_BYTES_SELECTOR",
@@ -92,10 +97,14 @@ def _encode(function: str, values: list[Any]) -> str:
     return SELECTORS[function] + encode([t for t in types.split(",") if t], values).hex()
 
 
-def _chain(chain_id: object, registry: Registry | None) -> GatewayChain:
+def _any_chain(chain_id: object, registry: Registry | None) -> GatewayChain:
     if isinstance(chain_id, bool) or not isinstance(chain_id, int) or chain_id < 1:
         raise InvalidInputError("chain_id", "must be a positive int")
     return (DEFAULT_REGISTRY if registry is None else registry).chain(chain_id)
+
+
+def _chain(chain_id: object, registry: Registry | None) -> GatewayChain:
+    return _any_chain(chain_id, registry).require_evm()
 
 
 def _address(argument: str, value: object) -> str:
@@ -522,6 +531,7 @@ def is_authorized_for_balance_call(
 # ------------------------------------------------------------------------------ minting
 
 
+@overload
 def gateway_mint_call(
     *,
     chain_id: int,
@@ -529,20 +539,53 @@ def gateway_mint_call(
     signature: str,
     intents: ExpectedIntents,
     registry: Registry | None = None,
-) -> ContractCall:
-    """``gatewayMint(attestation, signature)`` on the destination chain's GatewayMinter:
-    mint what a Gateway transfer attested, once it is checked to be your transfer.
+    payer: None = None,
+    destination_caller: None = None,
+) -> ContractCall: ...
+
+
+@overload
+def gateway_mint_call(
+    *,
+    chain_id: int,
+    attestation: str,
+    signature: str,
+    intents: ExpectedIntents,
+    registry: Registry | None = None,
+    payer: SolanaKey,
+    destination_caller: SolanaKey | None = None,
+) -> Instruction: ...
+
+
+def gateway_mint_call(
+    *,
+    chain_id: int,
+    attestation: str,
+    signature: str,
+    intents: ExpectedIntents,
+    registry: Registry | None = None,
+    payer: SolanaKey | None = None,
+    destination_caller: SolanaKey | None = None,
+) -> ContractCall | Instruction:
+    """Mint what a Gateway transfer attested, once it is checked to be your transfer:
+    ``gatewayMint(attestation, signature)`` on an EVM chain's GatewayMinter (a
+    `ContractCall`), or the GatewayMinter program's ``gateway_mint`` on Solana (a
+    solders ``Instruction``, with ``payer``).
 
     ``attestation`` and ``signature`` are what ``GatewayClient.transfer`` returned
     (`TransferResult.attestation` and `TransferResult.signature`). The attestation is
-    decoded (Circle's encoding, see `xswap_sdk.signing.attestations`) and must hold
-    exactly the transfer specs of ``intents``, the burn intents you signed: the same
-    recipients, values, destination domain and tokens, salts and hook data, for
-    ``chain_id``'s pinned GatewayMinter and USDC. Anyone may send the call, unless the
-    burn intents named a ``destinationCaller``.
+    decoded (Circle's encoding, see `xswap_sdk.signing.attestations`; on Solana the
+    reduced format) and must hold exactly the transfers of ``intents``, the burn
+    intents you signed: the same recipients, values, destination domain and tokens,
+    salts and hook data, for ``chain_id``'s pinned GatewayMinter and USDC. Anyone may
+    send the call, unless the burn intents named a ``destinationCaller``.
+
+    On Solana the recipient of each intent is a USDC token account that must exist
+    before the mint (`xswap_sdk.signing.solana_programs.create_usdc_token_account_instruction`).
 
     Args:
-        chain_id: the destination chain (the burn intents' destination domain).
+        chain_id: the destination chain (the burn intents' destination domain):
+            `xswap_sdk.chains.SOLANA` for Solana.
         attestation: the attestation payload, ``0x`` hex.
         signature: Circle's signature over it, ``0x`` hex: 65 bytes.
         intents: the burn intents signed for this transfer: the `SignedBurnIntent` or
@@ -550,21 +593,54 @@ def gateway_mint_call(
             list of them.
         registry: the pinned chains; `xswap_sdk.registry.DEFAULT_REGISTRY` when not
             given.
+        payer: Solana only, and required there: who signs the mint and pays the rent of
+            its used-hash accounts (base58, or a ``Pubkey``).
+        destination_caller: Solana only: the mint's second signer, the ``payer`` when
+            not given; it must be the intents' ``destinationCaller`` when they name one.
 
     Returns:
-        The call on the registry's GatewayMinter for ``chain_id``.
+        The call on the registry's GatewayMinter for ``chain_id``; on Solana, the
+        ``gateway_mint`` instruction with its accounts.
 
     Raises:
-        InvalidInputError: malformed hex, no ``intents``, or intents for another
-            destination than ``chain_id``.
+        InvalidInputError: malformed hex, no ``intents``, intents for another
+            destination than ``chain_id``, a ``payer`` missing on Solana (or given on
+            EVM), or a destination caller the intents do not name.
         UnsafePayloadError: the registry does not know ``chain_id``; the attestation does
             not decode or mints anything other than your intents (the field is named);
             or the signature is not one 65-byte signature ``gatewayMint`` accepts.
+        MissingDependencyError: a mint on Solana without the ``solana`` extra.
     """
-    chain = _chain(chain_id, registry)
+    chain = _any_chain(chain_id, registry)
+    if chain.family == "solana":
+        if payer is None:
+            raise InvalidInputError(
+                "payer",
+                f"is required to mint on {chain.name}: the account that signs the mint and "
+                "pays for it (base58)",
+            )
+        decoded = check_solana_attestation(attestation, signature, intents=intents, chain=chain)
+        from .solana_programs import gateway_mint_instruction
+
+        payload: str = check_argument("attestation", HexBytes, attestation)
+        signed: str = check_argument("signature", HexBytes, signature)
+        return gateway_mint_instruction(
+            chain,
+            bytes.fromhex(payload[2:]),
+            bytes.fromhex(signed[2:]),
+            decoded,
+            payer=payer,
+            destination_caller=destination_caller,
+        )
+    for argument, given in (("payer", payer), ("destination_caller", destination_caller)):
+        if given is not None:
+            raise InvalidInputError(
+                argument,
+                f"is for a mint on Solana; on {chain.name} whoever sends the call pays",
+            )
     check_attestation(attestation, signature, intents=intents, chain=chain)
-    payload: str = check_argument("attestation", HexBytes, attestation)
-    signed: str = check_argument("signature", HexBytes, signature)
+    payload = check_argument("attestation", HexBytes, attestation)
+    signed = check_argument("signature", HexBytes, signature)
     function = "gatewayMint(bytes,bytes)"
     return ContractCall(
         to=chain.gateway_minter,

@@ -25,7 +25,7 @@ import weakref
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast, runtime_checkable
 
 import coincurve
 from eth_hash.auto import keccak
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 
     from .._flow import Flow, Sign
     from ..policy import PolicyLike, SigningRequest
+    from .solana import SolanaSigner
 
 T = TypeVar("T")
 
@@ -397,11 +398,18 @@ def signer_address(signer: object, *, argument: str = "signer") -> str:
 def _perform_sign(step: Sign) -> str:
     """Make the signature a `xswap_sdk._flow.Sign` step asks for (``0x`` hex), through
     the signing gate and every policy in force."""
+    if step.kind == "ed25519":
+        from .solana import sign_solana_message, solana_public_key
+
+        solana = cast("SolanaSigner", step.signer)
+        key = solana_public_key(solana)
+        return "0x" + sign_solana_message(solana, key, step.digest, step.payload).hex()
+    signer = cast(Signer, step.signer)
     if step.kind == "message":
-        return personal_sign(step.signer, str(step.payload))
+        return personal_sign(signer, str(step.payload))
     payload = step.payload
     build: Callable[[], Mapping[str, Any]] = payload if callable(payload) else lambda: payload
-    return "0x" + sign_eip712(step.signer, step.digest, build).hex()
+    return "0x" + sign_eip712(signer, step.digest, build).hex()
 
 
 def _signed_now(flow: Flow[T]) -> T:

@@ -9,6 +9,9 @@
 
 - `TEST_SIGNER`: a fixed signer from a well-known public test key. Never send real
   funds to its address: anyone can sign for it.
+- `TEST_SOLANA_SIGNER`: the same for Solana, a `SeedSigner` (a
+  `xswap_sdk.signing.SolanaSigner` from a 32-byte seed, Ed25519 by ``cryptography``: no
+  ``solana`` extra needed) from a published seed.
 - `VirtualClock`: time that moves only when slept on, shared with the sandbox.
 
 Importing this package is cheap: it imports nothing of the SDK. `VirtualClock` is
@@ -24,16 +27,34 @@ if TYPE_CHECKING:
     from eth_account.signers.local import LocalAccount
 
     from .._clock import VirtualClock
+    from ._solana import SeedSigner
 
     TEST_SIGNER: LocalAccount
+    TEST_SOLANA_SIGNER: SeedSigner
 
-__all__ = ["TEST_ADDRESS", "TEST_PRIVATE_KEY", "TEST_SIGNER", "VirtualClock"]
+__all__ = [
+    "SeedSigner",
+    "TEST_ADDRESS",
+    "TEST_PRIVATE_KEY",
+    "TEST_SIGNER",
+    "TEST_SOLANA_ADDRESS",
+    "TEST_SOLANA_SEED",
+    "TEST_SOLANA_SIGNER",
+    "VirtualClock",
+]
 
 TEST_PRIVATE_KEY: Final = "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01789f8bd37"
 """A private key published in web3 documentation: for tests only, never for funds."""
 
 TEST_ADDRESS: Final = "0x5a3Ca05337A87116A27A21b11cDE16D85efb3586"
 """The address of `TEST_PRIVATE_KEY`."""
+
+TEST_SOLANA_SEED: Final = "0x22728d4cfb13a2674ebda0c3582feaa49d614db27b67782f2ce45ae21183b340"
+"""A published Ed25519 seed, sha256 of ``xswap-sdk/solana-gateway/depositor`` (the
+Solana Gateway vectors' depositor): for tests only, never for funds."""
+
+TEST_SOLANA_ADDRESS: Final = "9Q4cA7kuQ368d5npNTDBFQLKBhzvtSzA5TcXUHnhY2ya"
+"""The Solana public key (base58) of `TEST_SOLANA_SEED`."""
 
 
 def __getattr__(name: str) -> Any:
@@ -45,6 +66,17 @@ def __getattr__(name: str) -> Any:
         signer = Account.from_key(TEST_PRIVATE_KEY)
         globals()["TEST_SIGNER"] = signer
         return signer
+    if name == "SeedSigner":
+        from ._solana import SeedSigner
+
+        globals()["SeedSigner"] = SeedSigner
+        return SeedSigner
+    if name == "TEST_SOLANA_SIGNER":
+        from ._solana import SeedSigner
+
+        solana = SeedSigner(bytes.fromhex(TEST_SOLANA_SEED[2:]))
+        globals()["TEST_SOLANA_SIGNER"] = solana
+        return solana
     if name == "VirtualClock":
         from .._clock import VirtualClock
 
