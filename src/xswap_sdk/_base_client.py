@@ -24,6 +24,7 @@ from ._capture import RawResponse, capture_responses
 from ._clock import SYSTEM_CLOCK, Clock
 from ._framing import Framing
 from ._gate import pool_size
+from ._keywords import KeywordCheck, keyword_checked, mark
 from ._logging import configure_from_env
 from ._options import (
     DEFAULT_MAX_RESPONSE_BYTES,
@@ -63,11 +64,18 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # The client's signing policy is in force during each of its public methods, so
         # that whatever a call signs, directly or in a flow, passes it (see
-        # xswap_sdk._policy_scope.scoped).
+        # xswap_sdk._policy_scope.scoped); and each checks its keywords first, so a
+        # misspelt one raises TypeError before anything is signed or sent (see
+        # xswap_sdk._keywords).
         super().__init_subclass__(**kwargs)
         for name, member in list(vars(cls).items()):
-            if not name.startswith("_") and inspect.isfunction(member):
-                setattr(cls, name, scoped(member))
+            if name == "__init__" and inspect.isfunction(member):
+                setattr(cls, name, keyword_checked(member))
+            elif not name.startswith("_") and inspect.isfunction(member):
+                keywords = KeywordCheck(member)
+                wrapper = scoped(member, keywords)
+                mark(wrapper, keywords)
+                setattr(cls, name, wrapper)
 
     def __init__(
         self,
@@ -157,6 +165,7 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
             env_var=service.api_key_env,
         )
 
+    @keyword_checked
     def with_options(
         self,
         *,
