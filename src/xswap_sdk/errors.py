@@ -34,6 +34,8 @@ XSwapError
 │   └── TransferFailedError                a Circle Gateway transfer failed or expired
 ├── WaitTimeoutError                       polling ran out of time; may still land
 ├── LoginError                             wallet-signature login failed
+│   └── LoginRateLimitError                the SDK's own cap (3 logins a minute per signer
+│                                          and host) refused it; .retry_after
 ├── SigningError                           a signature could not be made or checked
 │   ├── UnsafePayloadError                 what a service asked us to sign disagrees with
 │   │                                      the caller's request or a pinned fact
@@ -51,6 +53,7 @@ because they can carry user data.
 
 from __future__ import annotations
 
+import math
 import re
 import reprlib
 from collections.abc import Mapping
@@ -76,6 +79,7 @@ __all__ = [
     "InvalidInputError",
     "JournalError",
     "LoginError",
+    "LoginRateLimitError",
     "MissingCredentialsError",
     "MissingDependencyError",
     "NotFoundError",
@@ -811,15 +815,34 @@ class PaginationError(APIError):
         super().__init__(message, **request)
 
 
+def _status_text(record: Any) -> str | None:
+    """The status, as text, of a record a service or a node returned: its
+    ``current_status`` (a routing status, in either shape), else its ``status`` field,
+    else ``"reverted"`` for a transaction receipt whose ``status`` is 0; ``None`` when it
+    says none."""
+    if record is None:
+        return None
+    for name in ("current_status", "status"):
+        text = getattr(record, name, None)
+        if isinstance(text, str):
+            return text
+    if isinstance(record, Mapping) and record.get("status") in (0, "0x0"):
+        return "reverted"
+    return None
+
+
 class TerminalStateError(XSwapError):
     """A watched operation reached a terminal failure state.
 
     Attributes:
-        status: the last record the service returned (a model).
+        status: the status it ended in, as text (``"FAILED"``, ``"failed"``,
+            ``"expired"``, ``"reverted"``...), or ``None`` when the record says none.
+        record: the last record the service returned (a model), or the receipt.
     """
 
-    def __init__(self, message: str, *, status: Any = None) -> None:
-        self.status = status
+    def __init__(self, message: str, *, record: Any = None) -> None:
+        self.record = record
+        self.status: str | None = _status_text(record)
         super().__init__(message)
 
 
@@ -827,13 +850,13 @@ class RelayFailedError(TerminalStateError):
     """The relayer reports the transaction as FAILED.
 
     Attributes:
-        status: the `RelayStatus` record.
+        record: the `RelayStatus` record (``status`` is its status, ``"FAILED"``).
         error_message: the relayer's failure message, when it gave one.
     """
 
-    def __init__(self, message: str, *, status: Any = None, error_message: str | None = None):
+    def __init__(self, message: str, *, record: Any = None, error_message: str | None = None):
         self.error_message = error_message
-        super().__init__(message, status=status)
+        super().__init__(message, record=record)
 
 
 class SwapFailedError(TerminalStateError):
@@ -845,13 +868,15 @@ class TransferFailedError(TerminalStateError):
     ``expired`` (its attestation was not used in time).
 
     Attributes:
-        status: the last `TransferDetails` record Gateway returned.
-        transfer_status: ``"failed"`` or ``"expired"``.
+        status: ``"failed"`` or ``"expired"``.
+        record: the last `TransferDetails` record Gateway returned.
+        transfer_status: the same as ``status``.
     """
 
-    def __init__(self, message: str, *, status: Any = None, transfer_status: str) -> None:
+    def __init__(self, message: str, *, record: Any = None, transfer_status: str) -> None:
         self.transfer_status = transfer_status
-        super().__init__(message, status=status)
+        super().__init__(message, record=record)
+        self.status = transfer_status
 
 
 class WaitTimeoutError(XSwapError):
@@ -873,6 +898,34 @@ class WaitTimeoutError(XSwapError):
 
 class LoginError(XSwapError):
     """Wallet-signature login failed (message request, signature, or verification)."""
+
+
+class LoginRateLimitError(LoginError):
+    """A login refused by the SDK's own login cap, before anything was signed or sent.
+
+    The SDK signs at most ``limit`` login messages per ``window`` seconds for one signer
+    and host, across every client of the process (3 a minute), so that nothing (a loop
+    making clients, a backend answering 401 to every token) can make a key sign login
+    messages without end. The backend was not asked.
+
+    Attributes:
+        retry_after: seconds until a login is allowed again.
+        limit: the logins allowed per window.
+        window: the window, in seconds.
+    """
+
+    def __init__(self, *, retry_after: float, limit: int, window: float) -> None:
+        self.retry_after = retry_after
+        self.limit = limit
+        self.window = window
+        per = "a minute" if window == 60 else f"per {window:g} s"
+        super().__init__(
+            f"login cap reached: the SDK signs at most {limit} login messages {per} for "
+            f"one signer and host, and {limit} were signed in the last {window:g} s; "
+            f"retry in {math.ceil(retry_after)} s. A client logs in once, again only "
+            "after a 401, and shares its JWT with its with_options copies: keep one "
+            "client rather than making one per call"
+        )
 
 
 class SigningError(XSwapError):

@@ -134,7 +134,7 @@ def route_journey(run: RouteRun, io: ChainIO) -> Flow[RouteExecution]:
         transaction=checked.tx,
         tx_hash=tx_hash,
         allowance=allowance,
-        status=status,
+        record=status,
         simulation=checked.simulation,
         journey_id=journey_id,
     )
@@ -347,6 +347,6 @@ def resume_route(
         transaction=Transaction.model_validate(args["transaction"]),
         tx_hash=known,
         allowance=AllowanceCheck.model_validate(allowance) if allowance else None,
-        status=result_status,
+        record=result_status,
         journey_id=journey.id,
     )
