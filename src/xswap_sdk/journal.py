@@ -31,6 +31,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, Final, Literal, Protocol, TypeAlias, runtime_checkable
 
+from . import _html
 from .errors import InvalidInputError
 
 __all__ = [
@@ -94,6 +95,9 @@ class StepEvent:
     status: str
     data: Mapping[str, Any] = field(default_factory=dict)
 
+    def __repr__(self) -> str:
+        return _html.event_repr(self)  # short: its data's names, not their values
+
 
 StepHook: TypeAlias = Callable[[StepEvent], object]
 """What ``on_step=`` takes: a callable receiving each `StepEvent` (its errors are logged
@@ -118,6 +122,9 @@ class JournalStep:
     data: Mapping[str, Any]
     at: float
 
+    def __repr__(self) -> str:
+        return _html.step_repr(self)  # short: its data's names, not their values
+
 
 @dataclass(frozen=True, slots=True)
 class Journey:
@@ -138,6 +145,12 @@ class Journey:
     created_at: float
     updated_at: float
     steps: tuple[JournalStep, ...] = ()
+
+    def __repr__(self) -> str:
+        return _html.journey_repr(self)  # short: no step data (it holds signatures)
+
+    def _repr_html_(self) -> str:
+        return _html.journey_html(self)  # a notebook's timeline of the steps
 
     def last(self, step: str, status: str | None = None) -> JournalStep | None:
         """The last written ``step`` (with ``status``, when given), or ``None``."""

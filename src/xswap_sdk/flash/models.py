@@ -35,6 +35,7 @@ from pydantic import (
     model_validator,
 )
 
+from .. import _html
 from .._models import LenientAddress, LenientInt, RequestModel, WireModel
 from ..types import (
     Address,
@@ -359,6 +360,9 @@ class Quote(_SnakeModel):
         """``fees.gateway_fee``, the ``maxFee`` of each burn intent."""
         return self.fees.gateway_fee
 
+    def _repr_html_(self) -> str:
+        return _html.flash_quote_html(self)  # how a notebook shows it
+
 
 # ------------------------------------------------------------------------------ balances
 
@@ -385,6 +389,9 @@ class GatewayBalance(WireModel):
     """One entry per chain."""
     total_balance: LenientInt
     """Across all chains, in smallest USDC units."""
+
+    def _repr_html_(self) -> str:
+        return _html.flash_balance_html(self)  # how a notebook shows it
 
 
 # ------------------------------------------------------------------------------ history
@@ -494,6 +501,9 @@ class HistoryPage(WireModel):
     summary: HistorySummary
     """Totals over the whole history."""
 
+    def _repr_html_(self) -> str:
+        return _html.history_page_html(self)  # how a notebook shows it
+
 
 class LeaderboardEntry(WireModel):
     """One row of the leaderboard (camelCase, but for ``combined_volume``)."""
@@ -532,6 +542,9 @@ class LeaderboardPage(WireModel):
     """This page's rows, best first."""
     pagination: Pagination
     """Where this page sits."""
+
+    def _repr_html_(self) -> str:
+        return _html.leaderboard_page_html(self)  # how a notebook shows it
 
 
 class Referral(_SnakeModel):

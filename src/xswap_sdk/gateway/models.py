@@ -22,6 +22,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, StringConstraints
 
+from .. import _html
 from .._models import LenientAddress, LenientInt, RequestModel, WireModel
 from ..errors import InvalidInputError
 from ..registry import Registry
@@ -192,6 +193,9 @@ class GatewayBalances(WireModel):
     def total_units(self) -> int:
         """The same as `total`, which is in smallest units too (kept from 0.1)."""
         return self.total
+
+    def _repr_html_(self) -> str:
+        return _html.gateway_balances_html(self)  # how a notebook shows it
 
 
 # ------------------------------------------------------------------------------ fees
