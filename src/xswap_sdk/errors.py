@@ -276,7 +276,7 @@ class InsufficientBalanceError(InvalidInputError):
 
     def __init__(self, rule: str, *, shortfall: int, usable: Mapping[int, int]) -> None:
         self.shortfall = shortfall
-        self.usable = dict(usable)
+        self.usable: dict[int, int] = dict(usable)
         super().__init__("balances", rule)
 
 
@@ -347,7 +347,9 @@ class APIError(XSwapError):
         request_info: RequestInfo | None = None,
     ) -> None:
         self.message = message
-        self.request_info = request_info or RequestInfo(method, path, trace_id, outcome_unknown)
+        self.request_info: RequestInfo = request_info or RequestInfo(
+            method, path, trace_id, outcome_unknown
+        )
         super().__init__(message)
 
     @property
@@ -407,7 +409,7 @@ class APIStatusError(APIError):
         **request: Any,
     ) -> None:
         self.status_code = status_code
-        self.body = _redact_body(body)
+        self.body: Any = _redact_body(body)
         self.code = code
         # Case-insensitive, like the response's own headers.
         self.headers: Mapping[str, str] = httpx.Headers(dict(headers or {}))
@@ -464,7 +466,9 @@ class InsufficientMaxFeeError(BadRequestError):
         **kwargs: Any,
     ) -> None:
         self.minimum = minimum
-        self.minimum_units = int((minimum * _USDC_SCALE).to_integral_value(rounding=ROUND_CEILING))
+        self.minimum_units: int = int(
+            (minimum * _USDC_SCALE).to_integral_value(rounding=ROUND_CEILING)
+        )
         self.received = received
         super().__init__(message, **kwargs)
 
@@ -607,7 +611,7 @@ class EnvelopeError(APIError):
     ) -> None:
         self.code = code
         self.status_code = status_code
-        self.body = _redact_body(body)
+        self.body: Any = _redact_body(body)
         super().__init__(message, **request)
 
     @property
@@ -649,8 +653,8 @@ class ResponseValidationError(APIError):
         errors: list[Any] | None = None,
         **request: Any,
     ) -> None:
-        self.body = _redact_body(body)
-        self.errors = errors or []
+        self.body: Any = _redact_body(body)
+        self.errors: list[Any] = errors or []
         super().__init__(message, **request)
 
 
@@ -876,7 +880,7 @@ class TransferFailedError(TerminalStateError):
     def __init__(self, message: str, *, record: Any = None, transfer_status: str) -> None:
         self.transfer_status = transfer_status
         super().__init__(message, record=record)
-        self.status = transfer_status
+        self.status: str | None = transfer_status
 
 
 class WaitTimeoutError(XSwapError):

@@ -321,7 +321,7 @@ class SQLiteJournal:
         """
         if not isinstance(path, str | os.PathLike) or not os.fspath(path):
             raise InvalidInputError("journal", "must be a path (str or os.PathLike) or a Journal")
-        self.path = Path(os.fspath(path))
+        self.path: Path = Path(os.fspath(path))
         """The journal's file."""
         self._lock = threading.Lock()
         import sqlite3  # here: a program without a journal does not load it

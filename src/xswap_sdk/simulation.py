@@ -22,7 +22,7 @@ Simulation guide for what is compared and what a simulation cannot prove.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -72,7 +72,7 @@ class AssetMovement(BaseModel):
             transfer).
     """
 
-    model_config = ConfigDict(frozen=True, populate_by_name=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True, populate_by_name=True)
 
     kind: MovementKind
     token: str
@@ -93,7 +93,7 @@ class Simulation(BaseModel):
         movements: every asset movement, in order.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True)
 
     transactions: tuple[str, ...]
     movements: tuple[AssetMovement, ...]
@@ -110,7 +110,7 @@ class SentCall(BaseModel):
             ``GatewayClient.send_call`` sent it with a journal; else ``None``.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True)
 
     call: ContractCall
     tx_hash: str

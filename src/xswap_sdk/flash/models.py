@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 from decimal import Decimal
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, ClassVar, Final, Literal
 
 from pydantic import (
     BeforeValidator,
@@ -135,8 +135,10 @@ def _map_token_list_flag(data: Any, canonical: str) -> Any:
 
 
 class _SnakeModel(WireModel):
-    # The backend's snake_case resources: the wire names are the attribute names.
-    model_config = ConfigDict(alias_generator=None)
+    """Base of the backend's snake_case resources: the wire names are the attribute
+    names."""
+
+    model_config: ClassVar[ConfigDict] = ConfigDict(alias_generator=None)
 
 
 # ------------------------------------------------------------------------------ chains

@@ -18,7 +18,7 @@ one unit of every amount in the SDK, and write them back as decimal strings in J
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, ClassVar, Final, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, StringConstraints
 
@@ -298,7 +298,7 @@ class MintResult(BaseModel):
     """What ``GatewayClient.mint`` (or ``send_transfer`` with ``web3``) sent: the
     ``gatewayMint`` transaction of a transfer's attestation, which succeeded."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True)
 
     transfer_id: str
     """Gateway's id of the transfer that was minted."""

@@ -178,9 +178,9 @@ class RelayerClient(SyncAPIClient):
             progress=progress,
         )
         self._transport.payer = self._payer
-        self.paths = paths or RelayerPaths()
+        self.paths: RelayerPaths = paths or RelayerPaths()
         """The relayer's HTTP paths this client calls."""
-        self.chain_families = check_chain_families(chain_families)
+        self.chain_families: Mapping[int, ChainFamily] = check_chain_families(chain_families)
         """``{chain_id: family}`` known beyond the built-in ones (``chain_families=``)."""
         # Shared by with_options copies; entries are per base URL.
         self._chains: ChainListCache[RelayerChain] = ChainListCache(chain_list_ttl)

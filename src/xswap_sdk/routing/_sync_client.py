@@ -186,7 +186,7 @@ class RoutingClient(SyncAPIClient):
             on_step=on_step,
             progress=progress,
         )
-        self.paths = paths or RoutingPaths()
+        self.paths: RoutingPaths = paths or RoutingPaths()
         """The routing service's HTTP paths this client calls."""
         self._routing_contracts = gasless.check_routing_contracts(routing_contracts)
         if not isinstance(unsafe_trust_service_parties, bool):

@@ -95,20 +95,24 @@ class NanopaymentsRoutes:
     _delegates: Any
 
     def balance(self, address: str, chain_id: int) -> int:  # pragma: no cover - overridden
+        """The Gateway balance of ``address`` on ``chain_id`` (the service defines it)."""
         raise NotImplementedError
 
     def sources(self, request: Request) -> list[tuple[str, Chain]]:  # pragma: no cover
+        """The (depositor, chain) pairs a request asks about (the service defines it)."""
         raise NotImplementedError
 
     def pending_deposits(
         self, owner: str, chain: Chain
     ) -> list[dict[str, Any]]:  # pragma: no cover
+        """The deposits of ``owner`` on ``chain`` not yet finalized (the service defines
+        it)."""
         raise NotImplementedError
 
     def _add_nanopayment_routes(self) -> None:
         self.webhook_urls: list[str] = []
         self.webhook_deliveries: list[WebhookDelivery] = []
-        self.webhook_key_id = self._world.uuid()
+        self.webhook_key_id: str = self._world.uuid()
         self._webhook_key: EccKey | None = None
         handlers: Sequence[tuple[str, str, Callable[[Request], Response]]] = (
             ("POST", "/v1/deposits", self._deposits_route),

@@ -153,7 +153,7 @@ class GatewayService(NanopaymentsRoutes, Service):
         self._world = world
         self._flash = flash
         self._started = world.now()
-        self.timings = GatewayTimings()
+        self.timings: GatewayTimings = GatewayTimings()
         self.deposit_finality: dict[int, float] = dict.fromkeys(_BLOCK_SECONDS, 1200.0)
         self.forwarding_fee = 210_000
         self._deposits: list[_Deposit] = []

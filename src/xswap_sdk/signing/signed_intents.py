@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -44,7 +44,7 @@ class SignedBurnIntent(BaseModel):
         signature: ``0x`` + 130 hex digits, ``v`` 27 or 28 (left out of ``repr``).
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True)
 
     intent: BurnIntent
     signer: str
@@ -72,7 +72,7 @@ class SignedBurnIntentSet(BaseModel):
         signature: ``0x`` + 130 hex digits, ``v`` 27 or 28 (left out of ``repr``).
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True)
 
     intents: tuple[BurnIntent, ...]
     signer: str
