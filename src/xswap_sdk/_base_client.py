@@ -14,7 +14,7 @@ import dataclasses
 import inspect
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
 import httpx
 from pydantic import SecretStr
@@ -24,6 +24,7 @@ from ._capture import RawResponse, capture_responses
 from ._clock import SYSTEM_CLOCK, Clock
 from ._framing import Framing
 from ._gate import pool_size
+from ._http import HTTPX, Stack, stack_of
 from ._keywords import KeywordCheck, keyword_checked, mark
 from ._logging import configure_from_env
 from ._options import (
@@ -85,7 +86,9 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
         timeout: TimeoutTypes | NotGiven = NOT_GIVEN,
         max_retries: int = DEFAULT_MAX_RETRIES,
         headers: Mapping[str, str] | None = None,
-        http_client: HttpClientT | None = None,
+        # An httpx client of HttpClientT's kind, or httpx2's twin of it (see _http.py);
+        # the service clients' signatures name both.
+        http_client: object = None,
         clock: Clock = SYSTEM_CLOCK,
         deadline: float | NotGiven | None = NOT_GIVEN,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
@@ -99,11 +102,13 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
         on_step: StepHook | None = None,
         progress: bool = False,
     ) -> None:
-        expected = self._http_client_type
-        if http_client is not None and not isinstance(http_client, expected):
+        is_async = self._http_client_type is httpx.AsyncClient
+        stack = HTTPX if http_client is None else stack_of(http_client, is_async=is_async)
+        if stack is None:
+            kind = self._http_client_type.__name__
             raise InvalidInputError(
                 "http_client",
-                f"must be an {expected.__module__}.{expected.__name__} for {type(self).__name__}",
+                f"must be an httpx.{kind} or an httpx2.{kind} for {type(self).__name__}",
             )
         if not isinstance(clock, Clock):
             raise InvalidInputError("clock", "must have monotonic(), sleep() and asleep()")
@@ -125,7 +130,8 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
         self._transport = self._transport_type(  # type: ignore[assignment]
             options=self._options,
             framing=self._framing,
-            pool=self._pool(http_client, checked_limits),
+            # The transport drives an httpx2 client as an httpx one: the same API.
+            pool=self._pool(cast(HttpClientT | None, http_client), checked_limits, stack),
             auth=self._make_auth(),
             clock=clock,
             hooks=Hooks.checked(
@@ -141,17 +147,21 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
         # with_options can change one of them and keep the other.
         self._step_options: tuple[StepHook | None, bool] = (on_step, progress)
 
-    def _pool(self, http_client: HttpClientT | None, limits: httpx.Limits) -> Pool[HttpClientT]:
-        """The connection pool: the caller's httpx client, or one made on first use with
-        ``limits`` and `DEFAULT_TIMEOUT`; either way with a gate sized to it."""
+    def _pool(
+        self, http_client: HttpClientT | None, limits: httpx.Limits, stack: Stack
+    ) -> Pool[HttpClientT]:
+        """The connection pool: the caller's httpx (or httpx2) client, or an httpx one
+        made on first use with ``limits`` and `DEFAULT_TIMEOUT`; either way with a gate
+        sized to it."""
         size = limits.max_connections if http_client is None else pool_size(http_client)
-        gate = None if size is None else self._transport_type.gate_type(size)
+        # The gate works around httpcore 1.0's pool; httpcore2's needs none (see _gate.py).
+        gate = None if size is None or not stack.gated else self._transport_type.gate_type(size)
         http_client_type = self._http_client_type
 
         def create() -> HttpClientT:
             return http_client_type(limits=limits, timeout=DEFAULT_TIMEOUT)  # type: ignore[no-any-return]
 
-        return Pool(create, http_client, gate)
+        return Pool(create, http_client, gate, stack)
 
     def _make_auth(self) -> Auth:
         """The auth of this client's options: the service's API key header, if it has one."""

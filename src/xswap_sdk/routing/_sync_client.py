@@ -68,6 +68,7 @@ from .models import (
 )
 
 if TYPE_CHECKING:
+    import httpx2
     from web3 import Web3
 
 __all__ = ["ROUTING_SERVICE", "RoutingClient"]
@@ -96,7 +97,8 @@ class RoutingClient(SyncAPIClient):
         timeout: seconds, an `httpx.Timeout`, or ``None``; default connect 5 s, read 30 s.
         max_retries: retries of a failed request where retrying is safe (default 2).
         headers: extra headers sent with every request.
-        http_client: an `httpx.Client` you own; the SDK never closes it.
+        http_client: an `httpx.Client` or an `httpx2.Client` you own (its
+            connections, proxies and certificates); the SDK never closes it.
         clock: the time source for retry waits and polling.
         routing_contracts: ``{chain_id: address}``: the routing contract a gasless
             Permit2 payload must name as spender, and a route executed with
@@ -148,7 +150,7 @@ class RoutingClient(SyncAPIClient):
         timeout: TimeoutTypes | NotGiven = NOT_GIVEN,
         max_retries: int = DEFAULT_MAX_RETRIES,
         headers: Mapping[str, str] | None = None,
-        http_client: httpx.Client | None = None,
+        http_client: httpx.Client | httpx2.Client | None = None,
         clock: Clock = SYSTEM_CLOCK,
         routing_contracts: Mapping[int, str] | None = None,
         unsafe_trust_service_parties: bool = False,
