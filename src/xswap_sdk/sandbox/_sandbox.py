@@ -201,7 +201,8 @@ class Sandbox:
             service.name: service
             for service in (self.flash, self.routing, self.relayer, self.gateway)
         }
-        self.controls: ControlService = ControlService(self)
+        # Not annotated: the reference would name the private ControlService.
+        self.controls = ControlService(self)
         self.faults: Faults = Faults()
         self.requests: RequestLog = RequestLog()
         self.transport: httpx.MockTransport = httpx.MockTransport(self._handle)

@@ -182,7 +182,8 @@ class FlashService(Service):
     ) -> None:
         super().__init__()
         self._world = world
-        self.accounts: Accounts = Accounts(world, host, jwt_secret=jwt_secret)
+        # Not annotated: the reference would name the private Accounts.
+        self.accounts = Accounts(world, host, jwt_secret=jwt_secret)
         self.quote_lifetime: float = 300.0
         self.completion_delay: float = 8.0
         self.execution_fee_bps = 10
