@@ -149,9 +149,9 @@ def route_and_swap_gasless(sb: Sandbox) -> None:
         amount=amount,
         wait=True,
     )
-    status = result.status
-    assert status is not None
-    print(f"swap {result.swap_id}: {status.status}")
+    status = result.record
+    assert status is not None  # wait=True: the final status record
+    print(f"swap {result.swap_id}: {result.status}")
     print(f"fee: {format_amount(status.fee_amount)}, out: {weth(status.amount_out)}")
     print(f"executed in {result.execution_tx_hash} (relayer tx {status.relayer_tx_id})")
 

@@ -54,9 +54,9 @@ def main() -> None:
             amount=AMOUNT,
             wait=True,
         )
-        status = result.status
-        assert status is not None  # wait=True: the final status
-        print(f"swap {result.swap_id}: {status.status}")
+        status = result.record
+        assert status is not None  # wait=True: the final status record
+        print(f"swap {result.swap_id}: {result.status}")
         fee, out = format_amount(status.fee_amount or 0), format_amount(status.amount_out or 0)
         print(f"fee {fee}, out {out}")
         print(f"executed: {result.execution_tx_hash}")

@@ -235,7 +235,8 @@ async def test_wait_raises_relay_failed_with_the_record(
     with pytest.raises(errors.RelayFailedError) as info:
         await resolve(relayer.wait_for_execution_hash(TX_ID))
     assert info.value.error_message == "execution reverted"
-    assert info.value.status.status == "FAILED"
+    assert info.value.status == "FAILED"
+    assert info.value.record.status == "FAILED"
     assert str(info.value) == f"relayer transaction {TX_ID} failed: execution reverted"
 
 

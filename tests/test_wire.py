@@ -842,7 +842,7 @@ ROUTING: dict[tuple[str, str], Sample] = {
     ),
     ("gasless_swap", "is_done"): Sample(
         From(lambda env: Predicate()),
-        lambda env, v, r, e: predicate_asked(env, v, r.status, e),
+        lambda env, v, r, e: predicate_asked(env, v, r.record, e),
         extra={"wait": True},
     ),
 }

@@ -176,30 +176,32 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
         if self.hooks.on_request is not None:
             await self._notify(self.hooks.on_request, self._request_event(operation, attempt))
         request = self._build_request(client, operation, timeout, extras, attempt)
-        url = request.url
+        stack = self.pool.stack  # httpx, or httpx2 for a caller's httpx2 client
+        url = stack.url(request.url)
         started = time.perf_counter()
         try:
             # Never follow a redirect: it would take the credentials (and a signed
             # payment) to an address the caller did not configure.
             response = await client.send(request, stream=True, follow_redirects=False)
-        except httpx.HTTPError as exc:
+        except stack.error as exc:
             del request  # it carries the credentials; keep it out of the traceback
             raise self._connection_error(operation, exc, timeout) from exc
         del request
         failure: XSwapError | None = None
+        headers = stack.headers(response.headers)
         try:
-            body = self._body(operation, response.headers)
+            body = self._body(operation, headers)
             async for chunk in response.aiter_bytes():
                 body.append(chunk)
                 self._check_deadline(operation, deadline_at, sent=True)
-        except httpx.HTTPError as exc:
+        except stack.error as exc:
             failure = self._connection_error(operation, exc, timeout, sent=True)
             failure.__cause__ = exc
         except XSwapError as exc:
             failure = exc
         finally:
             await response.aclose()
-        status, headers = response.status_code, response.headers
+        status = response.status_code
         # The response keeps the request, and with it the credentials.
         del response
         if failure is not None:

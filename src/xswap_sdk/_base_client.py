@@ -15,7 +15,7 @@ import dataclasses
 import inspect
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar, cast
 
 import httpx
 from pydantic import SecretStr
@@ -25,6 +25,8 @@ from ._capture import RawResponse, capture_responses
 from ._clock import SYSTEM_CLOCK, Clock
 from ._framing import Framing
 from ._gate import pool_size
+from ._http import HTTPX, Stack, stack_of
+from ._keywords import KeywordCheck, keyword_checked, mark
 from ._logging import configure_from_env
 from ._options import (
     DEFAULT_MAX_RESPONSE_BYTES,
@@ -68,11 +70,18 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # The client's signing policy is in force during each of its public methods, so
         # that whatever a call signs, directly or in a flow, passes it (see
-        # xswap_sdk._policy_scope.scoped).
+        # xswap_sdk._policy_scope.scoped); and each checks its keywords first, so a
+        # misspelt one raises TypeError before anything is signed or sent (see
+        # xswap_sdk._keywords).
         super().__init_subclass__(**kwargs)
         for name, member in list(vars(cls).items()):
-            if not name.startswith("_") and inspect.isfunction(member):
-                setattr(cls, name, scoped(member))
+            if name == "__init__" and inspect.isfunction(member):
+                setattr(cls, name, keyword_checked(member))
+            elif not name.startswith("_") and inspect.isfunction(member):
+                keywords = KeywordCheck(member)
+                wrapper = scoped(member, keywords)
+                mark(wrapper, keywords)
+                setattr(cls, name, wrapper)
 
     def __init__(
         self,
@@ -82,7 +91,9 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
         timeout: TimeoutTypes | NotGiven = NOT_GIVEN,
         max_retries: int = DEFAULT_MAX_RETRIES,
         headers: Mapping[str, str] | None = None,
-        http_client: HttpClientT | None = None,
+        # An httpx client of HttpClientT's kind, or httpx2's twin of it (see _http.py);
+        # the service clients' signatures name both.
+        http_client: object = None,
         clock: Clock = SYSTEM_CLOCK,
         deadline: float | NotGiven | None = NOT_GIVEN,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
@@ -96,11 +107,13 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
         on_step: StepHook | None = None,
         progress: bool = False,
     ) -> None:
-        expected = self._http_client_type
-        if http_client is not None and not isinstance(http_client, expected):
+        is_async = self._http_client_type is httpx.AsyncClient
+        stack = HTTPX if http_client is None else stack_of(http_client, is_async=is_async)
+        if stack is None:
+            kind = self._http_client_type.__name__
             raise InvalidInputError(
                 "http_client",
-                f"must be an {expected.__module__}.{expected.__name__} for {type(self).__name__}",
+                f"must be an httpx.{kind} or an httpx2.{kind} for {type(self).__name__}",
             )
         if not isinstance(clock, Clock):
             raise InvalidInputError("clock", "must have monotonic(), sleep() and asleep()")
@@ -122,7 +135,8 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
         self._transport = self._transport_type(  # type: ignore[assignment]
             options=self._options,
             framing=self._framing,
-            pool=self._pool(http_client, checked_limits),
+            # The transport drives an httpx2 client as an httpx one: the same API.
+            pool=self._pool(cast(HttpClientT | None, http_client), checked_limits, stack),
             auth=self._make_auth(),
             clock=clock,
             hooks=Hooks.checked(
@@ -138,17 +152,21 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
         # with_options can change one of them and keep the other.
         self._step_options: tuple[StepHook | None, bool] = (on_step, progress)
 
-    def _pool(self, http_client: HttpClientT | None, limits: httpx.Limits) -> Pool[HttpClientT]:
-        """The connection pool: the caller's httpx client, or one made on first use with
-        ``limits`` and `DEFAULT_TIMEOUT`; either way with a gate sized to it."""
+    def _pool(
+        self, http_client: HttpClientT | None, limits: httpx.Limits, stack: Stack
+    ) -> Pool[HttpClientT]:
+        """The connection pool: the caller's httpx (or httpx2) client, or an httpx one
+        made on first use with ``limits`` and `DEFAULT_TIMEOUT`; either way with a gate
+        sized to it."""
         size = limits.max_connections if http_client is None else pool_size(http_client)
-        gate = None if size is None else self._transport_type.gate_type(size)
+        # The gate works around httpcore 1.0's pool; httpcore2's needs none (see _gate.py).
+        gate = None if size is None or not stack.gated else self._transport_type.gate_type(size)
         http_client_type = self._http_client_type
 
         def create() -> HttpClientT:
             return http_client_type(limits=limits, timeout=DEFAULT_TIMEOUT)  # type: ignore[no-any-return]
 
-        return Pool(create, http_client, gate)
+        return Pool(create, http_client, gate, stack)
 
     def _make_auth(self) -> Auth:
         """The auth of this client's options: the service's API key header, if it has one."""
@@ -162,6 +180,7 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
             env_var=service.api_key_env,
         )
 
+    @keyword_checked
     def with_options(
         self,
         *,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Iterator
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, ClassVar, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -56,7 +56,7 @@ class WireModel(BaseModel):
     ``model_extra``.
     """
 
-    model_config = ConfigDict(
+    model_config: ClassVar[ConfigDict] = ConfigDict(
         alias_generator=to_camel,
         extra="allow",
         frozen=True,
@@ -95,7 +95,7 @@ class WireModel(BaseModel):
 class RequestModel(BaseModel):
     """Base of every request body and query: strict, wire names as aliases."""
 
-    model_config = ConfigDict(
+    model_config: ClassVar[ConfigDict] = ConfigDict(
         alias_generator=to_camel,
         extra="forbid",
         frozen=True,

@@ -18,10 +18,18 @@ import inspect
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 if TYPE_CHECKING:
     from .policy import Policy
+
+
+class _Keywords(Protocol):
+    """What `scoped` runs first: `xswap_sdk._keywords.KeywordCheck` (not imported here,
+    to keep this module light)."""
+
+    def check(self, owner: object, keywords: dict[str, Any]) -> None: ...
+
 
 __all__ = ["ACTIVE", "APPROVED", "activated", "active_policies", "scoped"]
 
@@ -60,11 +68,14 @@ def activated(policy: Policy | None) -> Iterator[None]:
 _SCOPED: Final = "__xswap_policy_scoped__"
 
 
-def scoped(method: Callable[..., Any]) -> Callable[..., Any]:
+def scoped(method: Callable[..., Any], keywords: _Keywords | None = None) -> Callable[..., Any]:
     """Wrap a client method so that the client's policy is in force while it runs.
 
-    The client's policy is read from ``self._options.policy`` on each call, so a
-    ``with_options(policy=...)`` copy uses its own. Coroutines, async generators and
+    ``keywords`` (when given) checks the call's keyword arguments first, before the
+    method runs, so an unknown one raises `TypeError` before anything is signed or sent
+    (see ``xswap_sdk._keywords``). The client's policy is read from
+    ``self._options.policy`` on each call, so a ``with_options(policy=...)`` copy uses
+    its own. Coroutines, async generators and
     generators keep their kind (the policy is in force during each step of an iterator,
     never between steps, so it cannot leak into the code that consumes it).
     """
@@ -76,8 +87,12 @@ def scoped(method: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(method)
         async def async_iterator(self: Any, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
             policy = self._options.policy
-            inner = method(self, *args, **kwargs)
-            del args, kwargs  # a signature given as an argument stays out of this frame
+            try:
+                if keywords is not None:
+                    keywords.check(self, kwargs)
+                inner = method(self, *args, **kwargs)
+            finally:
+                del args, kwargs  # a signature given as an argument stays out of this frame
             try:
                 while True:
                     with activated(policy):
@@ -96,6 +111,8 @@ def scoped(method: Callable[..., Any]) -> Callable[..., Any]:
         async def coroutine(self: Any, *args: Any, **kwargs: Any) -> Any:
             policy = self._options.policy
             try:
+                if keywords is not None:
+                    keywords.check(self, kwargs)
                 if policy is None:
                     return await method(self, *args, **kwargs)
                 with activated(policy):
@@ -111,8 +128,12 @@ def scoped(method: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(method)
         def iterator(self: Any, *args: Any, **kwargs: Any) -> Iterator[Any]:
             policy = self._options.policy
-            inner = method(self, *args, **kwargs)
-            del args, kwargs  # a signature given as an argument stays out of this frame
+            try:
+                if keywords is not None:
+                    keywords.check(self, kwargs)
+                inner = method(self, *args, **kwargs)
+            finally:
+                del args, kwargs  # a signature given as an argument stays out of this frame
             try:
                 while True:
                     with activated(policy):
@@ -131,6 +152,8 @@ def scoped(method: Callable[..., Any]) -> Callable[..., Any]:
         def function(self: Any, *args: Any, **kwargs: Any) -> Any:
             policy = self._options.policy
             try:
+                if keywords is not None:
+                    keywords.check(self, kwargs)
                 if policy is None:
                     return method(self, *args, **kwargs)
                 with activated(policy):

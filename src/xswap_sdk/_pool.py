@@ -8,6 +8,7 @@ from typing import Any, Generic, TypeVar
 
 import httpx
 
+from ._http import HTTPX, Stack, timeout_of
 from ._options import DEFAULT_TIMEOUT
 
 __all__ = ["ClientT", "Pool"]
@@ -19,7 +20,8 @@ class Pool(Generic[ClientT]):
     """The httpx client, created on first use and shared by ``with_options`` copies,
     with its in-flight gate (see ``xswap_sdk._gate``).
 
-    A client passed in by the caller is used as is and never closed by us.
+    A client passed in by the caller is used as is and never closed by us; it may be an
+    httpx2 client (``stack`` says which library: see ``xswap_sdk._http``).
     """
 
     def __init__(
@@ -27,6 +29,7 @@ class Pool(Generic[ClientT]):
         factory: Callable[[], ClientT],
         client: ClientT | None,
         gate: Any = None,
+        stack: Stack = HTTPX,
     ) -> None:
         self._factory: Callable[[], ClientT] = factory
         self._client: ClientT | None = client
@@ -36,6 +39,8 @@ class Pool(Generic[ClientT]):
         self._lock = threading.Lock()
         self.gate = gate
         """The `Gate` or `AsyncGate` every attempt passes, or ``None``."""
+        self.stack = stack
+        """The HTTP library of the client: httpx, or httpx2 for a caller's httpx2 client."""
 
     def get(self) -> ClientT:
         """The httpx client, created now if this is the first request."""
@@ -52,7 +57,7 @@ class Pool(Generic[ClientT]):
     @property
     def timeout(self) -> httpx.Timeout:
         """The timeout of a caller's httpx client, or of the one the SDK creates."""
-        return DEFAULT_TIMEOUT if self._given is None else self._given.timeout
+        return DEFAULT_TIMEOUT if self._given is None else timeout_of(self._given)
 
     def close(self) -> ClientT | None:
         """Mark the pool closed; return the httpx client to close, if we created one."""

@@ -306,13 +306,6 @@ def _redacted(content: bytes, keys: tuple[str, ...]) -> bytes:
     return json.dumps(data).encode()
 
 
-_TIMEOUT_PHASES: dict[type[httpx.TimeoutException], str] = {
-    httpx.ConnectTimeout: "connect",
-    httpx.ReadTimeout: "read",
-    httpx.WriteTimeout: "write",
-    httpx.PoolTimeout: "pool",
-}
-
 _STATUS_ERRORS: dict[int, type[APIStatusError]] = {
     400: BadRequestError,
     401: AuthenticationError,
@@ -470,7 +463,9 @@ class BaseTransport(Generic[ClientT]):
         timeout: httpx.Timeout,
         extras: Extras | None,
         attempt: int,
-    ) -> httpx.Request:
+    ) -> Any:
+        """The request to send, of the client's library (an `httpx.Request`, or an
+        httpx2 one for an httpx2 client)."""
         headers = self._headers(client)
         params = list(operation.params or ())
         body = operation.json
@@ -491,10 +486,11 @@ class BaseTransport(Generic[ClientT]):
             url += ("&" if "?" in url else "?") + urlencode(params)
         # What client.build_request would build, made directly: it parses the URL three
         # times over, which costs more than the rest of a call's work on our side.
-        return httpx.Request(
+        stack = self.pool.stack
+        return stack.request(
             operation.method,
             url,
-            headers=headers,
+            headers=headers if stack.native else headers.raw,
             cookies=client.cookies,
             json=body,
             extensions={"timeout": timeout.as_dict()},
@@ -506,7 +502,8 @@ class BaseTransport(Generic[ClientT]):
         current = client.headers.raw
         cached = self._merged_headers
         if cached is None or cached[0] != current:
-            merged = httpx.Headers(client.headers)
+            # From the raw pairs: the client's headers may be httpx2's.
+            merged = httpx.Headers(current, encoding=client.headers.encoding)
             merged.update(
                 {
                     "User-Agent": USER_AGENT,
@@ -544,24 +541,20 @@ class BaseTransport(Generic[ClientT]):
     def _connection_error(
         self,
         operation: Operation[Any],
-        exc: httpx.HTTPError,
+        exc: Exception,
         timeout: httpx.Timeout,
         *,
         sent: bool = False,
     ) -> APIConnectionError:
+        """The SDK error of a failed exchange (``exc``: an error of the client's
+        library, httpx's or httpx2's)."""
+        stack = self.pool.stack
         # Only these prove the request never reached the server; anything later may have.
-        never_sent = not sent and isinstance(
-            exc,
-            httpx.ConnectError
-            | httpx.ConnectTimeout
-            | httpx.PoolTimeout
-            | httpx.UnsupportedProtocol
-            | httpx.LocalProtocolError,
-        )
-        cls = APITimeoutError if isinstance(exc, httpx.TimeoutException) else APIConnectionError
+        never_sent = not sent and isinstance(exc, stack.never_sent)
+        cls = APITimeoutError if isinstance(exc, stack.timeout_error) else APIConnectionError
         what = "connection failed"
         if cls is APITimeoutError:
-            step = next((v for k, v in _TIMEOUT_PHASES.items() if isinstance(exc, k)), "read")
+            step = stack.phase(exc)
             limit = getattr(timeout, step)
             what = f"{step} timed out" + (f" after {limit:g} s" if limit is not None else "")
         phase = "before the request was sent" if never_sent else "after the request was sent"

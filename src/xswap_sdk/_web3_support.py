@@ -104,7 +104,7 @@ def checked_receipt(receipt: Any, what: str, tx_hash: str) -> str:
         SwapFailedError: it reverted.
     """
     if int(receipt["status"]) != 1:
-        raise SwapFailedError(f"the {what} transaction {tx_hash} reverted", status=receipt)
+        raise SwapFailedError(f"the {what} transaction {tx_hash} reverted", record=receipt)
     return tx_hash
 
 

@@ -35,6 +35,8 @@ XSwapError
 │   └── TransferFailedError                a Circle Gateway transfer failed or expired
 ├── WaitTimeoutError                       polling ran out of time; may still land
 ├── LoginError                             wallet-signature login failed
+│   └── LoginRateLimitError                the SDK's own cap (3 logins a minute per signer
+│                                          and host) refused it; .retry_after
 ├── SigningError                           a signature could not be made or checked
 │   ├── UnsafePayloadError                 what a service asked us to sign disagrees with
 │   │                                      the caller's request or a pinned fact
@@ -56,6 +58,7 @@ because they can carry user data.
 
 from __future__ import annotations
 
+import math
 import re
 import reprlib
 from collections.abc import Mapping
@@ -83,6 +86,7 @@ __all__ = [
     "JourneyBusyError",
     "JourneyTamperedError",
     "LoginError",
+    "LoginRateLimitError",
     "MissingCredentialsError",
     "MissingDependencyError",
     "NotFoundError",
@@ -293,7 +297,7 @@ class InsufficientBalanceError(InvalidInputError):
 
     def __init__(self, rule: str, *, shortfall: int, usable: Mapping[int, int]) -> None:
         self.shortfall = shortfall
-        self.usable = dict(usable)
+        self.usable: dict[int, int] = dict(usable)
         super().__init__("balances", rule)
 
 
@@ -364,7 +368,9 @@ class APIError(XSwapError):
         request_info: RequestInfo | None = None,
     ) -> None:
         self.message = message
-        self.request_info = request_info or RequestInfo(method, path, trace_id, outcome_unknown)
+        self.request_info: RequestInfo = request_info or RequestInfo(
+            method, path, trace_id, outcome_unknown
+        )
         super().__init__(message)
 
     @property
@@ -424,7 +430,7 @@ class APIStatusError(APIError):
         **request: Any,
     ) -> None:
         self.status_code = status_code
-        self.body = _redact_body(body)
+        self.body: Any = _redact_body(body)
         self.code = code
         # Case-insensitive, like the response's own headers.
         self.headers: Mapping[str, str] = httpx.Headers(dict(headers or {}))
@@ -481,7 +487,9 @@ class InsufficientMaxFeeError(BadRequestError):
         **kwargs: Any,
     ) -> None:
         self.minimum = minimum
-        self.minimum_units = int((minimum * _USDC_SCALE).to_integral_value(rounding=ROUND_CEILING))
+        self.minimum_units: int = int(
+            (minimum * _USDC_SCALE).to_integral_value(rounding=ROUND_CEILING)
+        )
         self.received = received
         super().__init__(message, **kwargs)
 
@@ -634,7 +642,7 @@ class EnvelopeError(APIError):
     ) -> None:
         self.code = code
         self.status_code = status_code
-        self.body = _redact_body(body)
+        self.body: Any = _redact_body(body)
         super().__init__(message, **request)
 
     @property
@@ -676,8 +684,8 @@ class ResponseValidationError(APIError):
         errors: list[Any] | None = None,
         **request: Any,
     ) -> None:
-        self.body = _redact_body(body)
-        self.errors = errors or []
+        self.body: Any = _redact_body(body)
+        self.errors: list[Any] = errors or []
         super().__init__(message, **request)
 
 
@@ -842,15 +850,34 @@ class PaginationError(APIError):
         super().__init__(message, **request)
 
 
+def _status_text(record: Any) -> str | None:
+    """The status, as text, of a record a service or a node returned: its
+    ``current_status`` (a routing status, in either shape), else its ``status`` field,
+    else ``"reverted"`` for a transaction receipt whose ``status`` is 0; ``None`` when it
+    says none."""
+    if record is None:
+        return None
+    for name in ("current_status", "status"):
+        text = getattr(record, name, None)
+        if isinstance(text, str):
+            return text
+    if isinstance(record, Mapping) and record.get("status") in (0, "0x0"):
+        return "reverted"
+    return None
+
+
 class TerminalStateError(XSwapError):
     """A watched operation reached a terminal failure state.
 
     Attributes:
-        status: the last record the service returned (a model).
+        status: the status it ended in, as text (``"FAILED"``, ``"failed"``,
+            ``"expired"``, ``"reverted"``...), or ``None`` when the record says none.
+        record: the last record the service returned (a model), or the receipt.
     """
 
-    def __init__(self, message: str, *, status: Any = None) -> None:
-        self.status = status
+    def __init__(self, message: str, *, record: Any = None) -> None:
+        self.record = record
+        self.status: str | None = _status_text(record)
         super().__init__(message)
 
 
@@ -858,13 +885,13 @@ class RelayFailedError(TerminalStateError):
     """The relayer reports the transaction as FAILED.
 
     Attributes:
-        status: the `RelayStatus` record.
+        record: the `RelayStatus` record (``status`` is its status, ``"FAILED"``).
         error_message: the relayer's failure message, when it gave one.
     """
 
-    def __init__(self, message: str, *, status: Any = None, error_message: str | None = None):
+    def __init__(self, message: str, *, record: Any = None, error_message: str | None = None):
         self.error_message = error_message
-        super().__init__(message, status=status)
+        super().__init__(message, record=record)
 
 
 class SwapFailedError(TerminalStateError):
@@ -876,13 +903,15 @@ class TransferFailedError(TerminalStateError):
     ``expired`` (its attestation was not used in time).
 
     Attributes:
-        status: the last `TransferDetails` record Gateway returned.
-        transfer_status: ``"failed"`` or ``"expired"``.
+        status: ``"failed"`` or ``"expired"``.
+        record: the last `TransferDetails` record Gateway returned.
+        transfer_status: the same as ``status``.
     """
 
-    def __init__(self, message: str, *, status: Any = None, transfer_status: str) -> None:
+    def __init__(self, message: str, *, record: Any = None, transfer_status: str) -> None:
         self.transfer_status = transfer_status
-        super().__init__(message, status=status)
+        super().__init__(message, record=record)
+        self.status: str | None = transfer_status
 
 
 class WaitTimeoutError(XSwapError):
@@ -904,6 +933,34 @@ class WaitTimeoutError(XSwapError):
 
 class LoginError(XSwapError):
     """Wallet-signature login failed (message request, signature, or verification)."""
+
+
+class LoginRateLimitError(LoginError):
+    """A login refused by the SDK's own login cap, before anything was signed or sent.
+
+    The SDK signs at most ``limit`` login messages per ``window`` seconds for one signer
+    and host, across every client of the process (3 a minute), so that nothing (a loop
+    making clients, a backend answering 401 to every token) can make a key sign login
+    messages without end. The backend was not asked.
+
+    Attributes:
+        retry_after: seconds until a login is allowed again.
+        limit: the logins allowed per window.
+        window: the window, in seconds.
+    """
+
+    def __init__(self, *, retry_after: float, limit: int, window: float) -> None:
+        self.retry_after = retry_after
+        self.limit = limit
+        self.window = window
+        per = "a minute" if window == 60 else f"per {window:g} s"
+        super().__init__(
+            f"login cap reached: the SDK signs at most {limit} login messages {per} for "
+            f"one signer and host, and {limit} were signed in the last {window:g} s; "
+            f"retry in {math.ceil(retry_after)} s. A client logs in once, again only "
+            "after a 401, and shares its JWT with its with_options copies: keep one "
+            "client rather than making one per call"
+        )
 
 
 class SigningError(XSwapError):

@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
+import json
 import os
 import secrets
 import socket
@@ -40,6 +41,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, TypeAlias, runtime_checkable
 
+from . import _html
 from .errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -122,6 +124,9 @@ class StepEvent:
     step: str
     status: str
     data: Mapping[str, Any] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        return _html.event_repr(self)  # short: its data's names, not their values
 
 
 StepHook: TypeAlias = Callable[[StepEvent], object]
@@ -225,6 +230,9 @@ class JournalStep:
     data: Mapping[str, Any]
     at: float
 
+    def __repr__(self) -> str:
+        return _html.step_repr(self)  # short: its data's names, not their values
+
 
 @dataclass(frozen=True, slots=True)
 class Row:
@@ -310,9 +318,11 @@ class Journey:
     @cached_property
     def steps(self) -> tuple[JournalStep, ...]:
         """The steps people read, in order: ``started`` first, then each one the flow
-        wrote, without the effects replay reads (requests, times, signatures)."""
+        wrote, without the effects replay reads (requests, times, signatures). A step
+        that kept a service's answer (``submitted/ok``) has it, parsed, as its data's
+        ``answer``."""
         return tuple(
-            JournalStep(row.seq, row.step, row.status, row.data, row.at)
+            JournalStep(row.seq, row.step, row.status, _with_answer(row), row.at)
             for row in self.rows
             if row.step not in EFFECTS
         )
@@ -321,6 +331,12 @@ class Journey:
     def arguments(self) -> Mapping[str, Any]:
         """What the journey was started with (its terms)."""
         return self.terms
+
+    def __repr__(self) -> str:
+        return _html.journey_repr(self)  # short: no step data (it holds signatures)
+
+    def _repr_html_(self) -> str:
+        return _html.journey_html(self)  # a notebook's timeline of the steps
 
     def last(self, step: str, status: str | None = None) -> JournalStep | None:
         """The last written ``step`` (with ``status``, when given), or ``None``."""
@@ -367,10 +383,16 @@ class Journey:
             ],
         }
 
-    def __repr__(self) -> str:
-        last = self.steps[-1] if self.steps else None
-        at = "" if last is None else f", last_step='{last.step}/{last.status}'"
-        return f"Journey(id={self.id!r}, kind={self.kind!r}, state={self.state!r}{at})"
+
+def _with_answer(row: Row) -> Mapping[str, Any]:
+    """A step's data, with the JSON answer its row kept (``answer``), when it kept one."""
+    if not row.body or "answer" in row.data:
+        return row.data
+    try:
+        answer = json.loads(row.body)
+    except ValueError:
+        return row.data
+    return {**row.data, "answer": answer}
 
 
 # Keys whose values are signatures or signed payloads, at any depth: shown only when asked.

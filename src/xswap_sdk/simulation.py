@@ -27,7 +27,7 @@ Simulation guide for what is compared and what a simulation cannot prove.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -82,7 +82,7 @@ class AssetMovement(BaseModel):
             transfer).
     """
 
-    model_config = ConfigDict(frozen=True, populate_by_name=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True, populate_by_name=True)
 
     kind: MovementKind
     token: str
@@ -106,7 +106,7 @@ class Simulation(BaseModel):
             ``"eth_call"`` only tells it would not revert.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True)
 
     transactions: tuple[str, ...]
     movements: tuple[AssetMovement, ...]
@@ -124,7 +124,7 @@ class SentCall(BaseModel):
             ``GatewayClient.send_call`` sent it with a journal; else ``None``.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True)
 
     call: ContractCall
     tx_hash: str

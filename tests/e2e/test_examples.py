@@ -132,3 +132,12 @@ def test_the_async_notebook_executes_with_top_level_await() -> None:
     assert "EXECUTED 0x" in printed
     assert "completed 0x" in printed
     assert "requests served" in printed
+    # A balance left as a cell's value displays as a table, in USDC with decimals.
+    shown = [
+        output["data"]["text/html"]
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        for output in cell.outputs
+        if "text/html" in output.get("data", {})
+    ]
+    assert any("<table" in html and "total" in html and " USDC" in html for html in shown)

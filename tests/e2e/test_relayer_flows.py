@@ -52,7 +52,7 @@ async def test_a_failed_transaction_raises_with_its_message(sb: Sandbox, relayer
     with pytest.raises(errors.RelayFailedError) as failed:
         await resolve(relayer.wait_for_execution_hash(tx_id))
     assert failed.value.error_message == "execution reverted: insufficient allowance"
-    assert failed.value.status.status == "FAILED"
+    assert failed.value.status == "FAILED"
 
 
 async def test_a_retried_transaction_still_executes(sb: Sandbox, relayer: Any) -> None:

@@ -70,7 +70,7 @@ async def test_a_failed_route_raises(sb: Sandbox, routing: Any) -> None:
 
 async def test_a_gasless_swap_end_to_end(sb: Sandbox, routing: Any) -> None:
     result = await resolve(routing.gasless_swap(TEST_SIGNER, **PAIR, wait=True, acquisition_mode=3))
-    assert result.status.status == "completed"
+    assert result.status == "completed"
     relayed = result.submission.relayer_tx_id  # sent as tachyonTxId, read either way
     assert relayed in sb.relayer.transaction_ids
     assert result.execution_tx_hash == sb.relayer.record(relayed)["executionTxHash"]

@@ -163,7 +163,7 @@ async def test_wait_raises_swap_failed(
     client = make_flash(signer=wallet)
     with pytest.raises(errors.SwapFailedError) as info:
         await resolve(client.swap(wallet, **SWAP, wait=True))
-    assert info.value.status.status == "failed"
+    assert info.value.status == "failed"
     assert backend.count("POST", "/swap") == 1
 
 

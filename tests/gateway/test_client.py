@@ -430,7 +430,8 @@ async def test_a_failed_or_expired_transfer_raises(
     with pytest.raises(errors.TransferFailedError) as info:
         await resolve(gateway.wait_for_transfer(TRANSFER_ID, until="confirmed"))
     assert info.value.transfer_status == status
-    assert info.value.status.status == status
+    assert info.value.status == status
+    assert info.value.record.status == status
     assert "reverted" in str(info.value)
     assert isinstance(info.value, errors.TerminalStateError)
 

@@ -4,6 +4,7 @@ facilitator's kinds and transfers (Link cursor), webhook keys and signatures."""
 
 from __future__ import annotations
 
+import base64
 import json
 import threading
 from collections.abc import Iterator
@@ -315,34 +316,48 @@ async def test_a_tampered_webhook_is_refused(sb: Sandbox, sb_gateway: Any) -> No
 
 
 def test_every_other_mismatch_is_a_webhook_signature_error(sb: Sandbox) -> None:
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+    from Crypto.PublicKey import ECC
 
     body = sb.gateway.notification_body("gateway.mint.forwarded", {}, notification_id="n-2")
     signature = sb.gateway.sign_webhook(body)
     key = sb.gateway.webhook_public_key()
-    other = (
-        ec.generate_private_key(ec.SECP256R1())
-        .public_key()
-        .public_bytes(Encoding.PEM, PublicFormat.SubjectPublicKeyInfo)
-        .decode()
-    )
-    p384 = (
-        ec.generate_private_key(ec.SECP384R1())
-        .public_key()
-        .public_bytes(Encoding.DER, PublicFormat.SubjectPublicKeyInfo)
-    )
+    other_key = ECC.generate(curve="P-256")
+    other = other_key.public_key().export_key(format="PEM")
+    p384 = ECC.generate(curve="P-384").public_key().export_key(format="DER")
+    ed25519 = ECC.generate(curve="Ed25519").public_key().export_key(format="DER")
+    private = other_key.export_key(format="PEM")
     not_a_notification = b'{"hello": "world"}'
     for args in [
         (body, signature, other),  # another key
         (body, signature, p384),  # not P-256
+        (body, signature, ed25519),  # not ECDSA
+        (body, signature, private),  # a private key given by mistake
+        (body, signature, base64.b64encode(b"\x30\x03\x02\x01\x01").decode()),  # DER, no key
         (body, "not base64!", key),
         (body, "", key),
+        (body, base64.b64encode(b"\x30\x00").decode(), key),  # DER, no signature
         (body, signature, "bm90IGEga2V5"),  # base64, not a key
+        (body, signature, 42),  # not a key at all
         (not_a_notification, sb.gateway.sign_webhook(not_a_notification), key),
     ]:
         with pytest.raises(errors.WebhookSignatureError):
             verify_webhook(*args)
+
+
+def test_a_signature_made_by_another_implementation_verifies() -> None:
+    # Signed with OpenSSL (through the cryptography package), not with pycryptodome:
+    # see tests/data/README.md.
+    vector = json.loads(
+        (Path(__file__).resolve().parents[1] / "data" / "webhook-signature-vector.json").read_text()
+    )
+    body = vector["body"].encode()
+    for key in (vector["public_key"], vector["public_key_pem"]):
+        notification = verify_webhook(body, vector["signature"], key)
+        assert notification.notification_type == "gateway.mint.finalized"
+    der = base64.b64decode(vector["public_key"])
+    assert verify_webhook(body, vector["signature"], der).notification_id.endswith("c0de")
+    with pytest.raises(errors.WebhookSignatureError):
+        verify_webhook(body.replace(b"25.000000", b"26.000000"), vector["signature"], der)
 
 
 def test_the_deduplicator_forgets_the_oldest() -> None:

@@ -289,7 +289,7 @@ def test_a_journey_is_plain_data_and_prints_short() -> None:
     assert journey.last("quoted") is None
     assert journey.arguments == {"a": 1}
     assert repr(journey) == (
-        "Journey(id='id', kind='swap', state='running', last_step='signed/ok')"
+        "Journey(id='id', kind='swap', state='running', steps=[started, signed])"
     )
 
 

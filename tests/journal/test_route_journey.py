@@ -96,8 +96,8 @@ async def test_a_route_journey_writes_each_chain_step(
     assert waiting.data["expected_seconds"] == route.estimated_time_ms / 1000
     assert result.allowance is not None
     assert result.allowance.approval_tx_hash
-    assert result.status is not None
-    assert result.status.current_status == "completed"
+    assert result.record is not None
+    assert result.status == "completed"
 
 
 @pytest.mark.parametrize("stop", range(len(STEPS) - 1))
@@ -149,7 +149,7 @@ async def test_a_route_journey_stopped_at_any_step_resumes_without_sending_again
         )
     assert resumed.state == "completed", resumed.journey.steps[-1]
     assert resumed.result.journey_id == journey.id
-    assert resumed.result.status.current_status == "completed"
+    assert resumed.result.status == "completed"
     # The approval and the route, each signed and mined once: no nonce spent twice.
     assert await _nonce(chain) == first_nonce + 2
     if restarted:

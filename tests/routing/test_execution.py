@@ -187,9 +187,9 @@ async def test_a_route_runs_end_to_end(sb: Sandbox, kind: str, web3: Any) -> Non
     receipt = await resolve(web3.eth.get_transaction_receipt(result.tx_hash))
     assert receipt["status"] == 1
     # Followed to the end on /status, under the hash the chain gave it.
-    assert result.status is not None
-    assert result.status.current_status == "completed"
-    assert result.status.source_tx_hash_any == result.tx_hash.lower()
+    assert result.record is not None
+    assert result.status == "completed"
+    assert result.record.source_tx_hash_any == result.tx_hash.lower()
     assert len(sb.requests.select("routing", "GET", "/status")) >= 2
 
 
@@ -233,6 +233,7 @@ async def test_an_allowance_in_place_is_not_approved_again(
     routes = await resolve(routing.get_quote(**QUOTE))
     result = await resolve(routing.execute_route(TEST_SIGNER, routes[0], web3=web3, wait=False))
     assert result.status is None
+    assert result.record is None
     assert result.allowance is not None
     assert result.allowance.allowance == 2 * AMOUNT
     assert result.allowance.approval_tx_hash is None
@@ -255,7 +256,7 @@ async def test_waiting_takes_its_arguments(sb: Sandbox, kind: str, web3: Any) ->
             TEST_SIGNER, routes[0], web3=web3, approve=True, poll_interval=0.5, is_done=done
         )
     )
-    assert result.status is seen[-1]
+    assert result.record is seen[-1]
     # Two records, one wait of poll_interval between them (virtual time).
     assert sb.clock.monotonic() - started == pytest.approx(0.5)
 

@@ -311,7 +311,8 @@ async def test_gasless_swap_end_to_end_signs_the_quote_as_given(
     assert isinstance(result, GaslessSwapResult)
     assert result.swap_id == SWAP_ID
     assert result.quote.quote_id == "gq-9a8b7c"
-    assert result.status is None  # not asked to wait
+    assert result.record is None  # not asked to wait
+    assert result.status == result.submission.status
     assert body["signature"][2:] not in repr(result)
 
 
@@ -358,7 +359,8 @@ async def test_gasless_swap_waits_until_executed(
     httpx_mock.add_response(url=QUOTE_URL, json=routing_ok(gasless_quote_wire()))
     httpx_mock.add_response(url=SUBMIT_URL, json=routing_ok(submission_wire()))
     result = await resolve(routing.gasless_swap(account, **SWAP, wait=True))
-    assert result.status.status == "success"
+    assert result.status == "success"
+    assert result.record is not None
     assert result.execution_tx_hash == EXECUTION_HASH
     assert len(httpx_mock.get_requests()) == 2 + 4
     assert clock.sleeps == [5.0] * 3
@@ -371,7 +373,7 @@ async def test_gasless_swap_raises_when_the_submission_failed(
     httpx_mock.add_response(url=SUBMIT_URL, json=routing_ok(submission_wire("FAILED")))
     with pytest.raises(errors.SwapFailedError) as info:
         await resolve(routing.gasless_swap(account, **SWAP, wait=True))
-    assert info.value.status.swap_id == SWAP_ID
+    assert info.value.record.swap_id == SWAP_ID
     assert len(httpx_mock.get_requests()) == 2  # no status polling after a failure
 
 

@@ -104,7 +104,7 @@ async def test_requote_asks_again_checks_and_signs_the_new_quote(
     assert len(signer.typed) == 1
     assert [q.quote_id for q in offered] == [result.quote.quote_id]
     assert signer.typed[0] == result.quote.eip712
-    assert result.status is not None
+    assert result.record is not None
     steps = [e.step for e in events]
     assert steps[:7] == [
         "started", "quoted", "requoted", "quoted", "verified", "signed", "submitted"

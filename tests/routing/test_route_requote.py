@@ -127,8 +127,8 @@ async def test_an_expired_built_transaction_is_built_again_checked_and_executed(
     assert result.transaction.expiry > sb.clock.time()
     assert len(signer.transactions) == 2  # the approval and the route, once each
     assert await balance(web3, ROUTER) == AMOUNT
-    assert result.status is not None
-    assert result.status.current_status == "completed"
+    assert result.record is not None
+    assert result.status == "completed"
     steps = [e.step for e in events]
     assert steps == [
         "started", "quoted", "requoted", "quoted", "verified", *SIGNED_AND_SENT
@@ -169,6 +169,7 @@ async def test_an_expired_route_is_quoted_again_with_its_request(
     assert await balance(web3, ROUTER) == AMOUNT
     assert await balance(web3, TEST_SIGNER.address) == MINTED - AMOUNT
     assert result.status is None
+    assert result.record is None
     steps = [e.step for e in events]
     assert steps[:5] == ["started", "quoted", "requoted", "quoted", "verified"]
     assert events[2].data["what"] == "tx.expiry"

@@ -70,8 +70,8 @@ async def test_gasless_wait_raises_swap_failed_with_the_record(
     httpx_mock.add_response(url=GASLESS_URL, json=routing_ok(gasless_status_wire(status)))
     with pytest.raises(errors.SwapFailedError) as info:
         await resolve(routing.wait_for_gasless_status(SWAP_ID))
-    assert info.value.status.swap_id == SWAP_ID
-    assert info.value.status.status == status
+    assert info.value.record.swap_id == SWAP_ID
+    assert info.value.status == status
     assert isinstance(info.value, errors.TerminalStateError)
     assert str(info.value) == f"gasless swap {SWAP_ID} failed (status {status!r})"
 
@@ -139,7 +139,7 @@ async def test_a_predicate_that_raises_stops_the_wait(routing: Any, httpx_mock: 
 
     def is_done(record: Any) -> bool:
         if record.status == "refunded":
-            raise errors.SwapFailedError("refunded", status=record)
+            raise errors.SwapFailedError("refunded", record=record)
         return False
 
     with pytest.raises(errors.SwapFailedError, match="refunded"):
@@ -204,7 +204,7 @@ async def test_status_wait_raises_on_failed_in_either_shape(
     httpx_mock.add_response(url=STATUS_URL, json=routing_ok({shape: "FAILED"}))
     with pytest.raises(errors.SwapFailedError) as info:
         await resolve(routing.wait_for_status(SOURCE_TX_HASH, 8453))
-    assert info.value.status.current_status == "FAILED"
+    assert info.value.status == "FAILED"
     assert SOURCE_TX_HASH in str(info.value)
 
 

@@ -168,9 +168,18 @@ def test_the_login_budget_caps_logins_per_minute() -> None:
         budget.spend()
     assert budget.remaining == 0
     assert not budget.try_spend()
-    with pytest.raises(errors.LoginError, match="3 logins in the last 60 s"):
+    clock.advance(20)
+    with pytest.raises(errors.LoginRateLimitError) as info:
         budget.spend()
-    clock.advance(30)
+    # The cap is named as the SDK's own, with when to retry; the backend is not blamed.
+    assert str(info.value).startswith(
+        "login cap reached: the SDK signs at most 3 login messages a minute for one "
+        "signer and host, and 3 were signed in the last 60 s; retry in 40 s."
+    )
+    assert "backend" not in str(info.value)
+    assert isinstance(info.value, errors.LoginError)
+    assert (info.value.retry_after, info.value.limit, info.value.window) == (40, 3, 60)
+    clock.advance(10)
     assert budget.retry_after() == pytest.approx(30)
     clock.advance(30)
     assert budget.retry_after() == 0

@@ -372,7 +372,7 @@ async def test_the_login_budget_is_shared_by_every_client_of_a_signer_and_host(
     # A fresh client gets one login from the shared budget, then is refused.
     with pytest.raises((errors.AuthenticationError, errors.LoginError)):
         await resolve(client(sb, kind, signer).get_history(max_retries=0))
-    with pytest.raises(errors.LoginError, match="3 logins in the last 60 s"):
+    with pytest.raises(errors.LoginRateLimitError, match="retry in 60 s"):
         await resolve(client(sb, kind, signer).get_history(max_retries=0))
     assert len(signer.messages) == 3
     assert received(sb, "POST", "/auth/message") == 3

@@ -415,6 +415,10 @@ async def test_a_backend_that_keeps_refusing_the_session_gets_three_logins_a_min
         with pytest.raises((errors.AuthenticationError, errors.LoginError)) as info:
             await resolve(client.get_history())
         failures.append(type(info.value))
-    assert failures == [errors.AuthenticationError, errors.AuthenticationError, errors.LoginError]
+    assert failures == [
+        errors.AuthenticationError,
+        errors.AuthenticationError,
+        errors.LoginRateLimitError,
+    ]
     assert len(signer.messages) == 3  # never more than the budget
-    assert "3 logins in the last 60 s" in str(info.value)
+    assert "login cap reached: the SDK signs at most 3 login messages a minute" in str(info.value)

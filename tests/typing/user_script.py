@@ -129,6 +129,20 @@ def misspelled(sb: Sandbox) -> None:
     sb.async_flash_client(max_retries="2")  # type: ignore[arg-type]
 
 
+def one_http_stack() -> None:
+    """Never run: an app that already has an httpx2 client (the openai package's) hands
+    it to the SDK, blocking and async alike, as it would an httpx one; both type-check."""
+    import httpx
+    import httpx2
+
+    from xswap_sdk import AsyncRelayerClient, RelayerClient
+
+    RelayerClient(api_key="...", http_client=httpx2.Client())
+    AsyncRelayerClient(api_key="...", http_client=httpx2.AsyncClient())
+    RelayerClient(api_key="...", http_client=httpx.Client())
+    RelayerClient(api_key="...", http_client=httpx2.AsyncClient())  # type: ignore[arg-type]
+
+
 def main() -> None:
     """Run each part against a fresh sandbox."""
     with Sandbox() as sb:

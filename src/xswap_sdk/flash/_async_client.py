@@ -79,6 +79,7 @@ from .models import (
 )
 
 if TYPE_CHECKING:
+    import httpx2
     from web3 import AsyncWeb3
 
 
@@ -152,7 +153,8 @@ class AsyncFlashClient(AsyncAPIClient):
         timeout: seconds, an `httpx.Timeout`, or ``None``; default connect 5 s, read 30 s.
         max_retries: retries of a failed request where retrying is safe (default 2).
         headers: extra headers sent with every request.
-        http_client: an `httpx.AsyncClient` you own; the SDK never closes it.
+        http_client: an `httpx.AsyncClient` or an `httpx2.AsyncClient` you own (its
+            connections, proxies and certificates); the SDK never closes it.
         clock: the time source for retry waits, polling and quote expiry.
         registry: the pinned chains, Gateway contracts and USDC addresses that orders,
             swaps and deposits are checked against; `xswap_sdk.registry.DEFAULT_REGISTRY`
@@ -223,7 +225,7 @@ class AsyncFlashClient(AsyncAPIClient):
         timeout: TimeoutTypes | NotGiven = NOT_GIVEN,
         max_retries: int = DEFAULT_MAX_RETRIES,
         headers: Mapping[str, str] | None = None,
-        http_client: httpx.AsyncClient | None = None,
+        http_client: httpx.AsyncClient | httpx2.AsyncClient | None = None,
         clock: Clock = SYSTEM_CLOCK,
         registry: Registry | None = None,
         trusted_routers: Mapping[int, Sequence[str]] | None = None,

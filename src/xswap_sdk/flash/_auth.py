@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from pydantic import BaseModel, ConfigDict, SecretStr
 
@@ -69,7 +69,7 @@ class AuthSession(BaseModel):
             ``token.get_secret_value()`` gives it (to keep it in ``XSWAP_FLASH_JWT``).
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True)
 
     user_address: str | None = None
     referral_code: str | None = None

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -112,7 +112,7 @@ class DepositResult(BaseModel):
             Gateway counted the deposit, in smallest USDC units; else ``None``.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True)
 
     transaction: DepositTransaction | AuthorizationDeposit
     chain_id: int

@@ -25,7 +25,7 @@ from collections import deque
 from typing import Final, Protocol
 
 from .._clock import SYSTEM_CLOCK
-from ..errors import LoginError, UnsafePayloadError
+from ..errors import LoginError, LoginRateLimitError, UnsafePayloadError
 from ..types import to_checksum
 
 __all__ = [
@@ -350,15 +350,13 @@ class LoginBudget:
         """Use one login.
 
         Raises:
-            LoginError: ``limit`` logins were already made in the last ``window``
-                seconds; nothing is signed.
+            LoginRateLimitError: ``limit`` logins were already made in the last
+                ``window`` seconds; nothing is signed (``retry_after`` says when one
+                may be made again).
         """
         if not self.try_spend():
-            wait = self.retry_after()
-            raise LoginError(
-                f"refusing to log in again: {self.limit} logins in the last "
-                f"{self.window:g} s already (the backend keeps rejecting the session, "
-                f"or asks for logins it should not). Try again in {wait:.0f} s."
+            raise LoginRateLimitError(
+                retry_after=self.retry_after(), limit=self.limit, window=self.window
             )
 
     def __repr__(self) -> str:

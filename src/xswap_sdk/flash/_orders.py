@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from eth_hash.auto import keccak
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -92,7 +92,7 @@ class OrderSource(BaseModel):
         balance: the user's gateway balance there, as given to `build_order`.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True)
 
     chain_id: int
     domain: int
@@ -119,7 +119,7 @@ class Order(BaseModel):
         hook_data: the quote's hook data, as checked; every intent must carry it.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True)
 
     user: str
     chain_id: int
@@ -158,7 +158,7 @@ class SignedOrder(BaseModel):
             `SignedBurnIntentSet` (several); their ``repr`` hides the signature.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True)
 
     order: Order
     signed: SignedBurnIntent | SignedBurnIntentSet

@@ -556,7 +556,7 @@ def wait_for_swap(
         if record is None:
             return False
         if record.status == "failed":
-            raise SwapFailedError(f"swap {wanted} failed", status=record)
+            raise SwapFailedError(f"swap {wanted} failed", record=record)
         return record.status == "completed"
 
     def timeout_message(last: SwapRecord | None) -> str:

@@ -76,6 +76,7 @@ from .models import (
 )
 
 if TYPE_CHECKING:
+    import httpx2
     from web3 import Web3
 
 
@@ -149,7 +150,8 @@ class FlashClient(SyncAPIClient):
         timeout: seconds, an `httpx.Timeout`, or ``None``; default connect 5 s, read 30 s.
         max_retries: retries of a failed request where retrying is safe (default 2).
         headers: extra headers sent with every request.
-        http_client: an `httpx.Client` you own; the SDK never closes it.
+        http_client: an `httpx.Client` or an `httpx2.Client` you own (its
+            connections, proxies and certificates); the SDK never closes it.
         clock: the time source for retry waits, polling and quote expiry.
         registry: the pinned chains, Gateway contracts and USDC addresses that orders,
             swaps and deposits are checked against; `xswap_sdk.registry.DEFAULT_REGISTRY`
@@ -220,7 +222,7 @@ class FlashClient(SyncAPIClient):
         timeout: TimeoutTypes | NotGiven = NOT_GIVEN,
         max_retries: int = DEFAULT_MAX_RETRIES,
         headers: Mapping[str, str] | None = None,
-        http_client: httpx.Client | None = None,
+        http_client: httpx.Client | httpx2.Client | None = None,
         clock: Clock = SYSTEM_CLOCK,
         registry: Registry | None = None,
         trusted_routers: Mapping[int, Sequence[str]] | None = None,

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 from decimal import Decimal
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, ClassVar, Final, Literal
 
 from pydantic import (
     BeforeValidator,
@@ -35,6 +35,7 @@ from pydantic import (
     model_validator,
 )
 
+from .. import _html
 from .._models import LenientAddress, LenientInt, RequestModel, WireModel
 from ..types import (
     Address,
@@ -134,8 +135,10 @@ def _map_token_list_flag(data: Any, canonical: str) -> Any:
 
 
 class _SnakeModel(WireModel):
-    # The backend's snake_case resources: the wire names are the attribute names.
-    model_config = ConfigDict(alias_generator=None)
+    """Base of the backend's snake_case resources: the wire names are the attribute
+    names."""
+
+    model_config: ClassVar[ConfigDict] = ConfigDict(alias_generator=None)
 
 
 # ------------------------------------------------------------------------------ chains
@@ -392,6 +395,9 @@ class Quote(_SnakeModel):
             )
         return None
 
+    def _repr_html_(self) -> str:
+        return _html.flash_quote_html(self)  # how a notebook shows it
+
 
 # ------------------------------------------------------------------------------ balances
 
@@ -418,6 +424,9 @@ class GatewayBalance(WireModel):
     """One entry per chain."""
     total_balance: LenientInt
     """Across all chains, in smallest USDC units."""
+
+    def _repr_html_(self) -> str:
+        return _html.flash_balance_html(self)  # how a notebook shows it
 
 
 # ------------------------------------------------------------------------------ history
@@ -527,6 +536,9 @@ class HistoryPage(WireModel):
     summary: HistorySummary
     """Totals over the whole history."""
 
+    def _repr_html_(self) -> str:
+        return _html.history_page_html(self)  # how a notebook shows it
+
 
 class LeaderboardEntry(WireModel):
     """One row of the leaderboard (camelCase, but for ``combined_volume``)."""
@@ -565,6 +577,9 @@ class LeaderboardPage(WireModel):
     """This page's rows, best first."""
     pagination: Pagination
     """Where this page sits."""
+
+    def _repr_html_(self) -> str:
+        return _html.leaderboard_page_html(self)  # how a notebook shows it
 
 
 class Referral(_SnakeModel):

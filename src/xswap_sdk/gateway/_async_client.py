@@ -70,6 +70,7 @@ from .webhooks import KEY_ID_HEADER, NotificationPublicKey, WebhookNotification,
 from .x402 import BatchSubmission, PendingDeposits, X402Supported, X402Transfer
 
 if TYPE_CHECKING:
+    import httpx2
     from web3 import AsyncWeb3
 
 __all__ = [
@@ -120,7 +121,8 @@ class AsyncGatewayClient(AsyncAPIClient):
         timeout: seconds, an `httpx.Timeout`, or ``None``; default connect 5 s, read 30 s.
         max_retries: retries of a failed request where retrying is safe (default 2).
         headers: extra headers sent with every request.
-        http_client: an `httpx.AsyncClient` you own; the SDK never closes it.
+        http_client: an `httpx.AsyncClient` or an `httpx2.AsyncClient` you own (its
+            connections, proxies and certificates); the SDK never closes it.
         clock: the time source for retry waits and polling.
         registry: the pinned chains, to map chain ids to domains;
             `xswap_sdk.registry.DEFAULT_REGISTRY` when not given.
@@ -158,7 +160,7 @@ class AsyncGatewayClient(AsyncAPIClient):
         timeout: TimeoutTypes | NotGiven = NOT_GIVEN,
         max_retries: int = DEFAULT_MAX_RETRIES,
         headers: Mapping[str, str] | None = None,
-        http_client: httpx.AsyncClient | None = None,
+        http_client: httpx.AsyncClient | httpx2.AsyncClient | None = None,
         clock: Clock = SYSTEM_CLOCK,
         registry: Registry | None = None,
         deadline: float | NotGiven | None = NOT_GIVEN,

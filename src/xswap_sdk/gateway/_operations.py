@@ -592,7 +592,7 @@ def wait_for_transfer(
                 reason = f": {record.forwarding_details.failure_reason}"
             raise TransferFailedError(
                 f"Gateway transfer {operation.path.rsplit('/', 1)[-1]} {record.status}{reason}",
-                status=record,
+                record=record,
                 transfer_status=str(record.status),
             )
         return record.status in wanted

@@ -68,6 +68,7 @@ from .webhooks import KEY_ID_HEADER, NotificationPublicKey, WebhookNotification,
 from .x402 import BatchSubmission, PendingDeposits, X402Supported, X402Transfer
 
 if TYPE_CHECKING:
+    import httpx2
     from web3 import Web3
 
 __all__ = [
@@ -118,7 +119,8 @@ class GatewayClient(SyncAPIClient):
         timeout: seconds, an `httpx.Timeout`, or ``None``; default connect 5 s, read 30 s.
         max_retries: retries of a failed request where retrying is safe (default 2).
         headers: extra headers sent with every request.
-        http_client: an `httpx.Client` you own; the SDK never closes it.
+        http_client: an `httpx.Client` or an `httpx2.Client` you own (its
+            connections, proxies and certificates); the SDK never closes it.
         clock: the time source for retry waits and polling.
         registry: the pinned chains, to map chain ids to domains;
             `xswap_sdk.registry.DEFAULT_REGISTRY` when not given.
@@ -156,7 +158,7 @@ class GatewayClient(SyncAPIClient):
         timeout: TimeoutTypes | NotGiven = NOT_GIVEN,
         max_retries: int = DEFAULT_MAX_RETRIES,
         headers: Mapping[str, str] | None = None,
-        http_client: httpx.Client | None = None,
+        http_client: httpx.Client | httpx2.Client | None = None,
         clock: Clock = SYSTEM_CLOCK,
         registry: Registry | None = None,
         deadline: float | NotGiven | None = NOT_GIVEN,

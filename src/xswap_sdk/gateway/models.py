@@ -18,10 +18,11 @@ one unit of every amount in the SDK, and write them back as decimal strings in J
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, overload
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Final, Literal, overload
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, StringConstraints
 
+from .. import _html
 from .._base58 import fold, is_solana_key
 from .._models import LenientAddress, LenientInt, RequestModel, WireModel
 from ..errors import InvalidInputError
@@ -211,6 +212,9 @@ class GatewayBalances(WireModel):
         """The same as `total`, which is in smallest units too (kept from 0.1)."""
         return self.total
 
+    def _repr_html_(self) -> str:
+        return _html.gateway_balances_html(self)  # how a notebook shows it
+
 
 # ------------------------------------------------------------------------------ fees
 
@@ -312,7 +316,7 @@ class MintResult(BaseModel):
     """What ``GatewayClient.mint`` (or ``send_transfer`` with ``web3``) sent: the
     ``gatewayMint`` transaction of a transfer's attestation, which succeeded."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True)
 
     transfer_id: str
     """Gateway's id of the transfer that was minted."""

@@ -17,7 +17,9 @@ key, served by ``GET /v2/notifications/publicKey/{id}``).
   it is about (a ``deposit`` journey by its transaction hash, a ``transfer`` journey by
   its transfer id), once per ``notificationId``.
 
-Verification uses the ``cryptography`` package (a dependency of the SDK).
+Verification uses ``pycryptodome`` (``Crypto.PublicKey.ECC`` and ``Crypto.Signature.DSS``),
+which eth-account's tree installs anyway; the 17 MB ``cryptography`` package is not
+needed.
 """
 
 from __future__ import annotations
@@ -106,28 +108,38 @@ def _refused(reason: str) -> WebhookSignatureError:
     return WebhookSignatureError(f"webhook refused: {reason}")
 
 
+# How pycryptodome names P-256 (``EccKey.curve``).
+_P256: Final = "NIST P-256"
+
+
 def _load_key(public_key: object) -> Any:
-    from cryptography.exceptions import UnsupportedAlgorithm
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.hazmat.primitives.serialization import (
-        load_der_public_key,
-        load_pem_public_key,
-    )
+    """The P-256 public key (a pycryptodome ``EccKey``) from base64 DER, PEM or DER."""
+    from Crypto.PublicKey import ECC
 
     if isinstance(public_key, NotificationPublicKey):
         public_key = public_key.public_key
+    if isinstance(public_key, str) and "-----BEGIN" in public_key:
+        # Only a public key's PEM: a private key given by mistake is refused, unread.
+        if "-----BEGIN PUBLIC KEY-----" not in public_key:
+            raise _refused("the public key is not a readable key")
+        encoded: str | bytes = public_key
+    elif isinstance(public_key, str):
+        try:
+            encoded = base64.b64decode(public_key, validate=True)
+        except (binascii.Error, ValueError):
+            raise _refused("the public key is not a readable key") from None
+    elif isinstance(public_key, bytes):
+        encoded = public_key
+    else:
+        raise _refused("the public key must be base64 DER, PEM or DER bytes")
     try:
-        if isinstance(public_key, str) and "-----BEGIN" in public_key:
-            key = load_pem_public_key(public_key.encode())
-        elif isinstance(public_key, str):
-            key = load_der_public_key(base64.b64decode(public_key, validate=True))
-        elif isinstance(public_key, bytes):
-            key = load_der_public_key(public_key)
-        else:
-            raise _refused("the public key must be base64 DER, PEM or DER bytes")
-    except (ValueError, binascii.Error, UnsupportedAlgorithm, TypeError):
-        raise _refused("the public key is not a readable key") from None
-    if not isinstance(key, ec.EllipticCurvePublicKey) or key.curve.name != "secp256r1":
+        key = ECC.import_key(encoded)
+    except (ValueError, IndexError, TypeError):
+        # Not an elliptic-curve key (RSA, garbage) or a curve pycryptodome cannot read.
+        raise _refused("the public key is not a readable ECDSA P-256 key") from None
+    if key.has_private():
+        raise _refused("the public key is not a readable key")
+    if key.curve != _P256:
         raise _refused("the public key is not an ECDSA P-256 key")
     return key
 
@@ -152,9 +164,8 @@ def verify_webhook(
             tampered body, another key), an unreadable signature or key, a key that is
             not P-256, or a verified body that is not a notification.
     """
-    from cryptography.exceptions import InvalidSignature
-    from cryptography.hazmat.primitives import hashes
-    from cryptography.hazmat.primitives.asymmetric import ec
+    from Crypto.Hash import SHA256
+    from Crypto.Signature import DSS
 
     raw = body.encode() if isinstance(body, str) else body
     if not isinstance(raw, bytes | bytearray):
@@ -169,8 +180,10 @@ def verify_webhook(
         raise _refused(f"{SIGNATURE_HEADER} is not base64") from None
     key = _load_key(public_key)
     try:
-        key.verify(der, bytes(raw), ec.ECDSA(hashes.SHA256()))
-    except (InvalidSignature, ValueError):
+        # FIPS 186-3 ECDSA over SHA-256, the signature DER-encoded (r, s): what Circle's
+        # ECDSA_SHA_256 is, and what OpenSSL and Java produce and check.
+        DSS.new(key, "fips-186-3", encoding="der").verify(SHA256.new(bytes(raw)), der)
+    except (ValueError, TypeError):
         raise _refused("the signature does not match the body and the key") from None
     try:
         return WebhookNotification.model_validate(json.loads(raw))

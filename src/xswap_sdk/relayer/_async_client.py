@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from typing import Any, Final, Unpack
+from typing import TYPE_CHECKING, Any, Final, Unpack
 
 import httpx
 from pydantic import SecretStr
@@ -51,6 +51,10 @@ from .models import (
     TransactionType,
 )
 
+if TYPE_CHECKING:
+    import httpx2
+
+
 __all__ = ["RELAYER_SERVICE", "AsyncRelayerClient"]
 
 RELAYER_SERVICE: Final = ServiceConfig(
@@ -77,7 +81,8 @@ class AsyncRelayerClient(AsyncAPIClient):
         timeout: seconds, an `httpx.Timeout`, or ``None``; default connect 5 s, read 30 s.
         max_retries: retries of a failed request where retrying is safe (default 2).
         headers: extra headers sent with every request.
-        http_client: an `httpx.AsyncClient` you own; the SDK never closes it.
+        http_client: an `httpx.AsyncClient` or an `httpx2.AsyncClient` you own (its
+            connections, proxies and certificates); the SDK never closes it.
         clock: the time source for retry waits and polling.
         deadline: the most seconds one call may take in all (default 120), or ``None``.
         max_response_bytes: the largest answer read, in bytes (default 8 MiB).
@@ -138,7 +143,7 @@ class AsyncRelayerClient(AsyncAPIClient):
         timeout: TimeoutTypes | NotGiven = NOT_GIVEN,
         max_retries: int = DEFAULT_MAX_RETRIES,
         headers: Mapping[str, str] | None = None,
-        http_client: httpx.AsyncClient | None = None,
+        http_client: httpx.AsyncClient | httpx2.AsyncClient | None = None,
         clock: Clock = SYSTEM_CLOCK,
         deadline: float | NotGiven | None = NOT_GIVEN,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
@@ -190,9 +195,9 @@ class AsyncRelayerClient(AsyncAPIClient):
             progress=progress,
         )
         self._transport.payer = self._payer
-        self.paths = paths or RelayerPaths()
+        self.paths: RelayerPaths = paths or RelayerPaths()
         """The relayer's HTTP paths this client calls."""
-        self.chain_families = check_chain_families(chain_families)
+        self.chain_families: Mapping[int, ChainFamily] = check_chain_families(chain_families)
         """``{chain_id: family}`` known beyond the built-in ones (``chain_families=``)."""
         # Shared by with_options copies; entries are per base URL.
         self._chains: ChainListCache[RelayerChain] = ChainListCache(chain_list_ttl)

@@ -511,7 +511,7 @@ def _raise_if_failed(record: RelayStatus) -> None:
         reason = record.error_message
         raise RelayFailedError(
             f"relayer transaction {record.id} failed: {reason or 'no reason given'}",
-            status=record,
+            record=record,
             error_message=reason,
         )
 

@@ -65,6 +65,7 @@ from .models import (
 )
 
 if TYPE_CHECKING:
+    import httpx2
     from web3 import AsyncWeb3
 
 __all__ = ["ROUTING_SERVICE", "AsyncRoutingClient"]
@@ -93,7 +94,8 @@ class AsyncRoutingClient(AsyncAPIClient):
         timeout: seconds, an `httpx.Timeout`, or ``None``; default connect 5 s, read 30 s.
         max_retries: retries of a failed request where retrying is safe (default 2).
         headers: extra headers sent with every request.
-        http_client: an `httpx.AsyncClient` you own; the SDK never closes it.
+        http_client: an `httpx.AsyncClient` or an `httpx2.AsyncClient` you own (its
+            connections, proxies and certificates); the SDK never closes it.
         clock: the time source for retry waits and polling.
         routing_contracts: ``{chain_id: address}``: the routing contract a gasless
             Permit2 payload must name as spender, and a route executed with
@@ -146,7 +148,7 @@ class AsyncRoutingClient(AsyncAPIClient):
         timeout: TimeoutTypes | NotGiven = NOT_GIVEN,
         max_retries: int = DEFAULT_MAX_RETRIES,
         headers: Mapping[str, str] | None = None,
-        http_client: httpx.AsyncClient | None = None,
+        http_client: httpx.AsyncClient | httpx2.AsyncClient | None = None,
         clock: Clock = SYSTEM_CLOCK,
         routing_contracts: Mapping[int, str] | None = None,
         unsafe_trust_service_parties: bool = False,
@@ -184,7 +186,7 @@ class AsyncRoutingClient(AsyncAPIClient):
             on_step=on_step,
             progress=progress,
         )
-        self.paths = paths or RoutingPaths()
+        self.paths: RoutingPaths = paths or RoutingPaths()
         """The routing service's HTTP paths this client calls."""
         self._routing_contracts = gasless.check_routing_contracts(routing_contracts)
         if not isinstance(unsafe_trust_service_parties, bool):

@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from pydantic import BaseModel, ConfigDict
 
@@ -109,7 +109,7 @@ class AllowanceCheck(BaseModel):
             was not simulated.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True)
 
     chain_id: int
     token: str
@@ -135,21 +135,28 @@ class RouteExecution(BaseModel):
         tx_hash: its hash on the source chain (follow it with ``get_status``).
         allowance: the input token's allowance to the routing contract, and the
             approval if one was sent; ``None`` for a native-token input.
-        status: the last ``/status`` record when the call waited, else ``None``.
+        record: the last ``/status`` record when the call waited, else ``None``
+            (``status`` is its status, as text).
         simulation: what the approval and the route transaction moved in their
             simulation before they were signed, or ``None`` when not simulated.
         journey_id: the ``route`` journey in the client's journal, or ``None``
             without one.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True)
 
     transaction: Transaction
     tx_hash: str
     allowance: AllowanceCheck | None = None
-    status: TransactionStatus | None = None
+    record: TransactionStatus | None = None
     simulation: Simulation | None = None
     journey_id: str | None = None
+
+    @property
+    def status(self) -> str | None:
+        """The route's status, as text (``"completed"``...), when the call waited;
+        ``None`` otherwise (follow ``tx_hash`` with ``get_status``)."""
+        return None if self.record is None else self.record.current_status
 
 
 @dataclass(frozen=True, slots=True)

@@ -97,15 +97,21 @@ class GaslessSwapResult:
     Attributes:
         quote: the quote that was signed (the first of the service's last answer).
         submission: the service's answer to the submission.
-        status: the last status record when the call waited, else ``None``.
+        record: the last status record when the call waited, else ``None``.
         journey_id: the journey's id in the client's journal (see
             `xswap_sdk.journal`), or ``None`` without one.
     """
 
     quote: GaslessQuote
     submission: GaslessSubmission
-    status: GaslessStatus | None = None
+    record: GaslessStatus | None = None
     journey_id: str | None = None
+
+    @property
+    def status(self) -> str:
+        """The swap's status, as text: the last record's when the call waited (e.g.
+        ``"success"``), else the submission's."""
+        return self.record.status if self.record is not None else self.submission.status
 
     @property
     def swap_id(self) -> str:
@@ -115,8 +121,8 @@ class GaslessSwapResult:
     @property
     def execution_tx_hash(self) -> str | None:
         """The execution hash, from the final status or the submission, once known."""
-        if self.status is not None and self.status.execution_tx_hash:
-            return self.status.execution_tx_hash
+        if self.record is not None and self.record.execution_tx_hash:
+            return self.record.execution_tx_hash
         return self.submission.execution_tx_hash
 
 
@@ -459,7 +465,7 @@ def _run(
         clock=clock,
     )
     return GaslessSwapResult(
-        quote=quote, submission=submission, status=status, journey_id=journey_id
+        quote=quote, submission=submission, record=status, journey_id=journey_id
     )
 
 
@@ -479,7 +485,7 @@ def follow_gasless(
         raise SwapFailedError(
             f"gasless swap {submission.swap_id} failed on submission "
             f"(status {submission.status!r})",
-            status=submission,
+            record=submission,
         )
     if not wait:
         return None

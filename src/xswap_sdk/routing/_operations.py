@@ -468,7 +468,7 @@ def _wait(
     def check(record: RecordT) -> bool:
         # Failure first: a caller's predicate never turns a failed swap into a success.
         if failed(record):
-            raise SwapFailedError(f"{what} failed (status {status_of(record)!r})", status=record)
+            raise SwapFailedError(f"{what} failed (status {status_of(record)!r})", record=record)
         return bool(is_done(record))
 
     def timeout_message(last: RecordT | None) -> str:

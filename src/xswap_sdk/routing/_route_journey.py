@@ -179,7 +179,7 @@ def route_journey(run: RouteRun, io: ChainIO) -> Flow[RouteExecution]:
         transaction=checked.tx,
         tx_hash=tx_hash,
         allowance=allowance,
-        status=status,
+        record=status,
         simulation=checked.simulation,
         journey_id=journey_id,
     )

@@ -65,6 +65,7 @@ from .models import (
 )
 
 if TYPE_CHECKING:
+    import httpx2
     from web3 import Web3
 
 __all__ = ["ROUTING_SERVICE", "RoutingClient"]
@@ -93,7 +94,8 @@ class RoutingClient(SyncAPIClient):
         timeout: seconds, an `httpx.Timeout`, or ``None``; default connect 5 s, read 30 s.
         max_retries: retries of a failed request where retrying is safe (default 2).
         headers: extra headers sent with every request.
-        http_client: an `httpx.Client` you own; the SDK never closes it.
+        http_client: an `httpx.Client` or an `httpx2.Client` you own (its
+            connections, proxies and certificates); the SDK never closes it.
         clock: the time source for retry waits and polling.
         routing_contracts: ``{chain_id: address}``: the routing contract a gasless
             Permit2 payload must name as spender, and a route executed with
@@ -146,7 +148,7 @@ class RoutingClient(SyncAPIClient):
         timeout: TimeoutTypes | NotGiven = NOT_GIVEN,
         max_retries: int = DEFAULT_MAX_RETRIES,
         headers: Mapping[str, str] | None = None,
-        http_client: httpx.Client | None = None,
+        http_client: httpx.Client | httpx2.Client | None = None,
         clock: Clock = SYSTEM_CLOCK,
         routing_contracts: Mapping[int, str] | None = None,
         unsafe_trust_service_parties: bool = False,
@@ -184,7 +186,7 @@ class RoutingClient(SyncAPIClient):
             on_step=on_step,
             progress=progress,
         )
-        self.paths = paths or RoutingPaths()
+        self.paths: RoutingPaths = paths or RoutingPaths()
         """The routing service's HTTP paths this client calls."""
         self._routing_contracts = gasless.check_routing_contracts(routing_contracts)
         if not isinstance(unsafe_trust_service_parties, bool):

@@ -45,6 +45,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from .. import _html
 from .._body import DEFAULT_MAX_NESTING, copy_json, value_nesting_depth
 from .._models import LenientAddress, LenientInt, RequestModel, WireModel
 from ..types import Address, ChainId, HexBytes, TokenAmount, to_checksum
@@ -523,6 +524,9 @@ class Route(WireModel):
             return copy_json(self._wire)  # type: ignore[no-any-return]
         return self.model_dump(mode="json", by_alias=True, exclude_none=True)
 
+    def _repr_html_(self) -> str:
+        return _html.route_html(self)  # how a notebook shows it
+
 
 # ---------------------------------------------------------------------------- transactions
 
@@ -840,6 +844,9 @@ class GaslessQuote(WireModel):
         (`RoutingClient.get_gasless_quote` and `verify_gasless_quote` do), so that
         `RoutingClient.submit_gasless_swap` accepts a signature over it."""
         return self._verified is not None
+
+    def _repr_html_(self) -> str:
+        return _html.gasless_quote_html(self)  # how a notebook shows it
 
     def worse_than(self, first: GaslessQuote) -> str | None:
         """Why this gasless quote (a re-quote) is worse for the caller than ``first``;

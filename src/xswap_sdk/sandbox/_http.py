@@ -59,7 +59,7 @@ class HTTPError(Exception):
         self.message = message
         self.code = code
         self.details = details
-        self.headers = dict(headers or {})
+        self.headers: dict[str, str] = dict(headers or {})
         super().__init__(f"HTTP {status}: {message}")
 
 
@@ -318,7 +318,7 @@ class Service(ABC):
     """The path prefix and the name used in fault rules and the request log."""
 
     def __init__(self) -> None:
-        self.router = Router()
+        self.router: Router = Router()
 
     def handle(self, request: Request) -> Response:
         """Answer ``request``, rendering any `HTTPError` in the service's error shape."""

@@ -36,7 +36,7 @@ from ._http import HTTPError, Request, Response
 from ._world import World, iso
 
 if TYPE_CHECKING:
-    from cryptography.hazmat.primitives.asymmetric.ec import EllipticCurvePrivateKey
+    from Crypto.PublicKey.ECC import EccKey
 
     from ._catalog import Chain
 
@@ -99,21 +99,25 @@ class NanopaymentsRoutes:
     _delegates: Any
 
     def balance(self, address: str, chain_id: int) -> int:  # pragma: no cover - overridden
+        """The Gateway balance of ``address`` on ``chain_id`` (the service defines it)."""
         raise NotImplementedError
 
     def sources(self, request: Request) -> list[tuple[str, Chain]]:  # pragma: no cover
+        """The (depositor, chain) pairs a request asks about (the service defines it)."""
         raise NotImplementedError
 
     def pending_deposits(
         self, owner: str, chain: Chain
     ) -> list[dict[str, Any]]:  # pragma: no cover
+        """The deposits of ``owner`` on ``chain`` not yet finalized (the service defines
+        it)."""
         raise NotImplementedError
 
     def _add_nanopayment_routes(self) -> None:
         self.webhook_urls: list[str] = []
         self.webhook_deliveries: list[WebhookDelivery] = []
-        self.webhook_key_id = self._world.uuid()
-        self._webhook_key: EllipticCurvePrivateKey | None = None
+        self.webhook_key_id: str = self._world.uuid()
+        self._webhook_key: EccKey | None = None
         handlers: Sequence[tuple[str, str, Callable[[Request], Response]]] = (
             ("POST", "/v1/deposits", self._deposits_route),
             ("POST", "/v1/batch/submit", self._batch_submit),
@@ -335,18 +339,16 @@ class NanopaymentsRoutes:
 
     # ------------------------------------------------------------------ webhooks
 
-    def _key(self) -> EllipticCurvePrivateKey:
+    def _key(self) -> EccKey:
         if self._webhook_key is None:
-            from cryptography.hazmat.primitives.asymmetric import ec
+            from Crypto.PublicKey import ECC
 
-            self._webhook_key = ec.generate_private_key(ec.SECP256R1())
+            self._webhook_key = ECC.generate(curve="P-256")
         return self._webhook_key
 
     def webhook_public_key(self) -> str:
         """The public key of the sandbox's webhooks, base64 DER as Circle serves it."""
-        from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-
-        der = self._key().public_key().public_bytes(Encoding.DER, PublicFormat.SubjectPublicKeyInfo)
+        der = self._key().public_key().export_key(format="DER")
         return base64.b64encode(der).decode()
 
     def _public_key(self, request: Request) -> Response:
@@ -372,10 +374,11 @@ class NanopaymentsRoutes:
 
     def sign_webhook(self, body: bytes) -> str:
         """The ``X-Circle-Signature`` of ``body``: base64 DER ECDSA P-256 / SHA-256."""
-        from cryptography.hazmat.primitives import hashes
-        from cryptography.hazmat.primitives.asymmetric import ec
+        from Crypto.Hash import SHA256
+        from Crypto.Signature import DSS
 
-        return base64.b64encode(self._key().sign(body, ec.ECDSA(hashes.SHA256()))).decode()
+        signer = DSS.new(self._key(), "fips-186-3", encoding="der")
+        return base64.b64encode(signer.sign(SHA256.new(body))).decode()
 
     def notification_body(
         self, notification_type: str, notification: dict[str, Any], *, notification_id: str

@@ -13,10 +13,11 @@ Each function returns the checksummed signer, or raises `ValueError` for a signa
 that does not recover.
 
 A burn intent signed with a Solana key is checked as Circle's GatewayWallet program
-checks it (its Ed25519 precompile): the ``cryptography`` package's Ed25519 verifies the
-64-byte signature over ``0xff`` + 15 zero bytes and the intent's bytes, encoded here with
-eth-abi's packed encoding (`xswap_sdk.sandbox._attestation.encode_burn_intent`), against
-the key in the intent's ``sourceSigner``.
+checks it (its Ed25519 precompile): Ed25519 written out from RFC 8032
+(`xswap_sdk.sandbox._ed25519`, not the SDK's pycryptodome) verifies the 64-byte
+signature over ``0xff`` + 15 zero bytes and the intent's bytes, encoded here with
+eth-abi's packed encoding (`xswap_sdk.sandbox._attestation.encode_burn_intent`),
+against the key in the intent's ``sourceSigner``.
 """
 
 from __future__ import annotations
@@ -111,21 +112,17 @@ def check_solana_burn_intent(intent: Mapping[str, Any], signature: str) -> None:
     Raises:
         ValueError: a malformed signature, or one that does not verify.
     """
-    from cryptography.exceptions import InvalidSignature
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
+    from . import _ed25519
     from ._attestation import encode_burn_intent
 
     text = str(signature)
     if len(text) != 130 or text[:2] != "0x":
         raise ValueError("an Ed25519 signature is 0x + 128 hex digits")
     key = bytes.fromhex(str(intent["spec"]["sourceSigner"])[2:])
-    try:
-        Ed25519PublicKey.from_public_bytes(key).verify(
-            bytes.fromhex(text[2:]), _SOLANA_PREFIX + encode_burn_intent(intent)
-        )
-    except (InvalidSignature, ValueError):
-        raise ValueError("the Ed25519 signature does not verify against sourceSigner") from None
+    if not _ed25519.verify(
+        key, _SOLANA_PREFIX + encode_burn_intent(intent), bytes.fromhex(text[2:])
+    ):
+        raise ValueError("the Ed25519 signature does not verify against sourceSigner")
 
 
 def recover_message(text: str, signature: str) -> str:

@@ -188,22 +188,25 @@ class Sandbox:
         self.seed = seed
         """The seed of the emulated world (ids, hashes, addresses)."""
         self.clock: Clock = VirtualClock() if clock is None else clock
-        self.base_url = base_url.rstrip("/")
+        self.base_url: str = base_url.rstrip("/")
         """The URL the services are emulated under (``url(service)`` adds the service)."""
         world = World(seed, self.clock)
-        self.relayer = RelayerService(world)
-        self.flash = FlashService(world, host=httpx.URL(self.base_url).host, jwt_secret=jwt_secret)
-        self.routing = RoutingService(world, self.relayer)
-        self.gateway = GatewayService(world, self.flash)
+        self.relayer: RelayerService = RelayerService(world)
+        self.flash: FlashService = FlashService(
+            world, host=httpx.URL(self.base_url).host, jwt_secret=jwt_secret
+        )
+        self.routing: RoutingService = RoutingService(world, self.relayer)
+        self.gateway: GatewayService = GatewayService(world, self.flash)
         self.relayer.gateway = self.gateway  # settles keyless (x402) submissions
         self._services: dict[str, Service] = {
             service.name: service
             for service in (self.flash, self.routing, self.relayer, self.gateway)
         }
+        # Not annotated: the reference would name the private ControlService.
         self.controls = ControlService(self)
-        self.faults = Faults()
-        self.requests = RequestLog()
-        self.transport = httpx.MockTransport(self._handle)
+        self.faults: Faults = Faults()
+        self.requests: RequestLog = RequestLog()
+        self.transport: httpx.MockTransport = httpx.MockTransport(self._handle)
         self._lock = threading.RLock()
         self._http_clients: list[httpx.Client | httpx.AsyncClient] = []
         self._clients: list[Any] = []

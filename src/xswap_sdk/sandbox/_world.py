@@ -35,7 +35,7 @@ class World:
     def __init__(self, seed: int, clock: Clock) -> None:
         self.seed = seed
         self.clock = clock
-        self.rng = random.Random(seed)
+        self.rng: random.Random = random.Random(seed)
 
     def now(self) -> float:
         """The current Unix time on the clock."""

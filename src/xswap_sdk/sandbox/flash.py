@@ -182,9 +182,10 @@ class FlashService(Service):
     ) -> None:
         super().__init__()
         self._world = world
+        # Not annotated: the reference would name the private Accounts.
         self.accounts = Accounts(world, host, jwt_secret=jwt_secret)
-        self.quote_lifetime = 300.0
-        self.completion_delay = 8.0
+        self.quote_lifetime: float = 300.0
+        self.completion_delay: float = 8.0
         self.execution_fee_bps = 10
         self._funded: defaultdict[tuple[str, int], int] = defaultdict(int)
         self._quotes: dict[str, Quote] = {}

@@ -27,8 +27,8 @@ what was transferred through this API, less deposits that are not final yet.
 Solana (Gateway domain 5, chain id `xswap_sdk.chains.SOLANA`) is served too, as Circle
 serves it: balances of base58 depositors (``Sandbox.fund(key, SOLANA, ...)``, or
 `GatewayService.deposit`, final after ``deposit_finality`` of 13 s), burn intents from
-Solana signed with Ed25519 and checked with the ``cryptography`` package over their own
-encoding (`xswap_sdk.sandbox._oracle.check_solana_burn_intent`, not the SDK's code),
+Solana signed with Ed25519 and checked with RFC 8032's verification written out again
+over their own encoding (`xswap_sdk.sandbox._oracle.check_solana_burn_intent`, not the SDK's code),
 each its own element (a burn intent set from Solana is refused, as Circle refuses it),
 values within a u64, expiry in slots; and transfers to Solana attested in Circle's
 reduced format (`xswap_sdk.sandbox._attestation.encode_solana_attestation`). Solana
@@ -204,7 +204,7 @@ class GatewayService(NanopaymentsRoutes, Service):
         self._world = world
         self._flash = flash
         self._started = world.now()
-        self.timings = GatewayTimings()
+        self.timings: GatewayTimings = GatewayTimings()
         self.deposit_finality: dict[int, float] = dict(_FINALITY)
         self.forwarding_fee = 210_000
         self._deposits: list[_Deposit] = []

@@ -162,7 +162,7 @@ class RelayerService(Service):
         super().__init__()
         self._world = world
         self.api_key = API_KEY
-        self.timings = RelayerTimings()
+        self.timings: RelayerTimings = RelayerTimings()
         self.payment_required = False
         self._txs: dict[str, _Tx] = {}
         self._fates: OutcomeQueue[tuple[Fate, str]] = OutcomeQueue()
@@ -178,7 +178,7 @@ class RelayerService(Service):
         is 0.01 USDC)."""
         self.x402_chain_id = 8453
         """The chain id the x402 payment is asked on (Base)."""
-        self.x402_pay_to = derived_address("xswap-sandbox relayer x402 payee")
+        self.x402_pay_to: str = derived_address("xswap-sandbox relayer x402 payee")
         """The address the x402 payment goes to (the relayer's payee, checksummed)."""
         self.x402_offer_changes: dict[str, Any] = {}
         """Entries that replace those of the offer (`x402_offer`; ``extra`` is merged

@@ -143,7 +143,7 @@ class RoutingService(Service):
         super().__init__()
         self._world = world
         self.api_key = API_KEY
-        self.quote_lifetime = 120.0
+        self.quote_lifetime: float = 120.0
         self.gasless_deadline_minutes = 10
         self.status_delay: float | None = None
         self._gasless = GaslessDesk(world, relayer)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from eth_hash.auto import keccak
 from pydantic import ConfigDict, Field, ValidationError
@@ -123,9 +123,10 @@ _TYPES: dict[str, list[dict[str, str]]] = {
 
 
 class _WireStruct(RequestModel):
-    # Strict like a request (unknown keys would be sent but not signed), but read from
-    # the camelCase wire form as well as from snake_case names.
-    model_config = ConfigDict(validate_by_alias=True)
+    """Base of the signed structs: strict like a request (unknown keys would be sent but
+    not signed), but read from the camelCase wire form as well as from snake_case names."""
+
+    model_config: ClassVar[ConfigDict] = ConfigDict(validate_by_alias=True)
 
 
 class TransferSpec(_WireStruct):

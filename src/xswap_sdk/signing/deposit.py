@@ -8,7 +8,7 @@ and is written once in ``_async_permit_deposit.py``.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
@@ -64,6 +64,8 @@ class _CalldataArguments(RequestModel):
 
 
 class _DepositArguments(RequestModel):
+    """The checked arguments of a deposit call."""
+
     gateway_wallet: Address
     usdc: Address
     value: Uint256
@@ -85,7 +87,7 @@ class DepositTransaction(BaseModel):
         permit: the signed permit inside the calldata.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True)
 
     to: str
     data: str = Field(repr=False)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from typing import Any, Literal, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar
 
 from eth_hash.auto import keccak
 from pydantic import BaseModel, ConfigDict, Field
@@ -162,7 +162,7 @@ class ReceiveAuthorization(BaseModel):
         signature: ``r || s || v`` as ``0x`` + 130 hex digits (left out of ``repr``).
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True)
 
     authorizer: str
     to: str

@@ -20,7 +20,7 @@ delegate, and may refuse it with `PolicyRefusedError`.
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from eth_hash.auto import keccak
 from pydantic import (
@@ -134,7 +134,7 @@ class SignedAuthorization(RequestModel):
     ``r`` and ``s`` are kept as ``0x`` + 64 hex digits and left out of ``repr``.
     """
 
-    model_config = ConfigDict(validate_by_alias=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(validate_by_alias=True)
 
     chain_id: _ChainId
     """The chain it is valid on; 0 means every chain."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import time
-from typing import Any
+from typing import Any, ClassVar
 
 from eth_hash.auto import keccak
 from pydantic import BaseModel, ConfigDict, Field
@@ -68,7 +68,7 @@ class PermitSignature(BaseModel):
         signature: ``r || s || v`` as ``0x`` + 130 hex digits (left out of ``repr``).
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True)
 
     owner: str
     spender: str

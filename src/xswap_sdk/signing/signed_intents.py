@@ -9,7 +9,7 @@ must not sign before it signs anything.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -71,7 +71,7 @@ class SignedBurnIntent(BaseModel):
         scheme: ``"eip712"`` or ``"ed25519"``.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True)
 
     intent: BurnIntent
     signer: str
@@ -100,7 +100,7 @@ class SignedBurnIntentSet(BaseModel):
         signature: ``0x`` + 130 hex digits, ``v`` 27 or 28 (left out of ``repr``).
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True)
 
     intents: tuple[BurnIntent, ...]
     signer: str

@@ -10,7 +10,7 @@
 - `TEST_SIGNER`: a fixed signer from a well-known public test key. Never send real
   funds to its address: anyone can sign for it.
 - `TEST_SOLANA_SIGNER`: the same for Solana, a `SeedSigner` (a
-  `xswap_sdk.signing.SolanaSigner` from a 32-byte seed, Ed25519 by ``cryptography``: no
+  `xswap_sdk.signing.SolanaSigner` from a 32-byte seed, Ed25519 by pycryptodome: no
   ``solana`` extra needed) from a published seed.
 - `VirtualClock`: time that moves only when slept on, shared with the sandbox.
 
