@@ -123,7 +123,7 @@ class SpendingLedger:
     def __init__(self) -> None:
         self.now = time.time
 
-    def reserve(self, amounts: Mapping[Key, int], limit: int) -> Reservation | Over:
+    def _reserve(self, amounts: Mapping[Key, int], limit: int) -> Reservation | Over:
         """Reserve ``amounts`` if each key stays within ``limit`` over the last `DAY`;
         else reserve nothing and say which key would not.
 
@@ -132,12 +132,12 @@ class SpendingLedger:
         """
         raise NotImplementedError
 
-    def release(self, reservation: Reservation) -> None:
+    def _release(self, reservation: Reservation) -> None:
         """Give back a reservation whose signature was not made (a failure to do so is
         logged: the amount then stays counted)."""
         raise NotImplementedError
 
-    def spent(self, key: Key) -> int:
+    def _spent(self, key: Key) -> int:
         """What ``key`` signed away in the last `DAY`.
 
         Raises:
@@ -168,8 +168,8 @@ class MemoryLedger(SpendingLedger):
             total[0] -= entries.popleft()[1]
         return total[0]
 
-    def reserve(self, amounts: Mapping[Key, int], limit: int) -> Reservation | Over:
-        """See `SpendingLedger.reserve`."""
+    def _reserve(self, amounts: Mapping[Key, int], limit: int) -> Reservation | Over:
+        """See `SpendingLedger._reserve`."""
         with self._lock:
             now = self.now()
             for key, amount in amounts.items():
@@ -182,8 +182,8 @@ class MemoryLedger(SpendingLedger):
                 total[0] += amount
             return Reservation(dict(amounts))
 
-    def release(self, reservation: Reservation) -> None:
-        """See `SpendingLedger.release`."""
+    def _release(self, reservation: Reservation) -> None:
+        """See `SpendingLedger._release`."""
         with self._lock:
             for key, amount in reservation.amounts.items():
                 entries, total = self._spent.get(key, (deque(), [0]))
@@ -193,8 +193,8 @@ class MemoryLedger(SpendingLedger):
                         total[0] -= amount
                         break
 
-    def spent(self, key: Key) -> int:
-        """See `SpendingLedger.spent`."""
+    def _spent(self, key: Key) -> int:
+        """See `SpendingLedger._spent`."""
         with self._lock:
             return self._total(key, self.now())
 
@@ -339,8 +339,8 @@ class _DatabaseLedger(SpendingLedger):
         rows = db.execute(self._dialect.rows, (*key, since)).fetchall()
         return sum(int(row[0]) for row in rows)
 
-    def reserve(self, amounts: Mapping[Key, int], limit: int) -> Reservation | Over:
-        """See `SpendingLedger.reserve`: one transaction that reads each key's window
+    def _reserve(self, amounts: Mapping[Key, int], limit: int) -> Reservation | Over:
+        """See `SpendingLedger._reserve`: one transaction that reads each key's window
         and inserts the reservation, serialised with every other reserver."""
         dialect = self._dialect
         now = self.now()
@@ -366,8 +366,8 @@ class _DatabaseLedger(SpendingLedger):
     def _amount(self, amount: int) -> Any:
         return amount
 
-    def release(self, reservation: Reservation) -> None:
-        """See `SpendingLedger.release`."""
+    def _release(self, reservation: Reservation) -> None:
+        """See `SpendingLedger._release`."""
         if not reservation.ids:
             return
 
@@ -381,8 +381,8 @@ class _DatabaseLedger(SpendingLedger):
         except LedgerUnavailable as exc:
             logger.warning("a reservation stays counted: %s", exc)
 
-    def spent(self, key: Key) -> int:
-        """See `SpendingLedger.spent`."""
+    def _spent(self, key: Key) -> int:
+        """See `SpendingLedger._spent`."""
         return self._run("be read", lambda db: self._sum(db, key, self.now() - DAY))
 
     def close(self) -> None:

@@ -304,7 +304,7 @@ class Policy:
             PolicyRefusedError: the policy's ``ledger`` cannot be read.
         """
         try:
-            return self._ledger.spent((signer.lower(), _token_key(token)))
+            return self._ledger._spent((signer.lower(), _token_key(token)))
         except LedgerUnavailable as exc:
             raise PolicyRefusedError("max_per_day", str(exc)) from None
 
@@ -368,7 +368,7 @@ class Policy:
         if not amounts:
             return None
         try:
-            reserved = self._ledger.reserve(amounts, limit)
+            reserved = self._ledger._reserve(amounts, limit)
         except LedgerUnavailable as exc:
             raise self._refuse("max_per_day", str(exc), request) from None
         if isinstance(reserved, Over):
@@ -405,7 +405,7 @@ class Policy:
 
     def _release(self, reserved: Reservation | None) -> None:
         if reserved is not None:
-            self._ledger.release(reserved)
+            self._ledger._release(reserved)
 
 
 PolicyLike: TypeAlias = Policy | Callable[[SigningRequest], bool]

@@ -113,11 +113,11 @@ def test_amounts_beyond_64_bits_are_counted_exactly(ledger: str) -> None:
     store = Policy(max_per_day=2**200, ledger=ledger).ledger
     assert isinstance(store, SpendingLedger)
     key = (TEST_SIGNER.address.lower(), "native")
-    assert store.reserve({key: 2**199}, 2**200).ids  # type: ignore[union-attr]
-    assert store.reserve({key: 2**199}, 2**200).ids  # type: ignore[union-attr]
-    over = store.reserve({key: 1}, 2**200)
+    assert store._reserve({key: 2**199}, 2**200).ids  # type: ignore[union-attr]
+    assert store._reserve({key: 2**199}, 2**200).ids  # type: ignore[union-attr]
+    over = store._reserve({key: 1}, 2**200)
     assert over.spent == 2**200  # type: ignore[union-attr]
-    assert store.spent(key) == 2**200
+    assert store._spent(key) == 2**200
 
 
 def test_threads_share_the_ledger_without_going_over(ledger: str) -> None:
