@@ -157,10 +157,10 @@ class MemoryLedger(SpendingLedger):
         self._lock = threading.Lock()
         # Per key: the signatures of the last DAY (time, amount), oldest first, and
         # their running total, so that a check costs the entries that expired, not all.
-        self._spent: dict[Key, tuple[deque[tuple[float, int]], list[int]]] = {}
+        self._entries: dict[Key, tuple[deque[tuple[float, int]], list[int]]] = {}
 
     def _total(self, key: Key, now: float) -> int:
-        found = self._spent.get(key)
+        found = self._entries.get(key)
         if found is None:
             return 0
         entries, total = found
@@ -177,7 +177,7 @@ class MemoryLedger(SpendingLedger):
                 if spent + amount > limit:
                     return Over(key, spent)
             for key, amount in amounts.items():
-                entries, total = self._spent.setdefault(key, (deque(), [0]))
+                entries, total = self._entries.setdefault(key, (deque(), [0]))
                 entries.append((now, amount))
                 total[0] += amount
             return Reservation(dict(amounts))
@@ -186,7 +186,7 @@ class MemoryLedger(SpendingLedger):
         """See `SpendingLedger._release`."""
         with self._lock:
             for key, amount in reservation.amounts.items():
-                entries, total = self._spent.get(key, (deque(), [0]))
+                entries, total = self._entries.get(key, (deque(), [0]))
                 for index in range(len(entries) - 1, -1, -1):
                     if entries[index][1] == amount:
                         del entries[index]
