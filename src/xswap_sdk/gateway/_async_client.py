@@ -20,6 +20,7 @@ from .. import _resume as resumes
 from .._async_base_client import AsyncAPIClient
 from .._clock import SYSTEM_CLOCK, Clock
 from .._framing import BareJSON
+from .._models import check_argument
 from .._options import (
     DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_MAX_RETRIES,
@@ -41,9 +42,11 @@ from ..signing.burn_intents import BurnIntent
 from ..signing.calls import ContractCall
 from ..signing.signer import Signer, signer_address
 from ..simulation import SentCall, SimulateOption
+from ..types import Address
 from . import _call_journey as calls
 from . import _mint_journey as mints
 from . import _operations as operations
+from . import _recovery as recoveries
 from . import _resume_journey as resumed_journeys
 from . import _transfer_journey as transfers
 from . import _x402_operations as x402_operations
@@ -63,6 +66,7 @@ from .models import (
     GatewayBalances,
     GatewayInfo,
     MintResult,
+    RecoveredTransfer,
     TransferDetails,
     TransferResult,
 )
@@ -766,6 +770,82 @@ class AsyncGatewayClient(AsyncAPIClient):
         sender = signer_address(signer)
         flow = calls.call_journey(call, sender, web3io.async_chain_io(web3, signer), checked)
         return await self._transport.run(flow, options)
+
+    async def recover_transfer(
+        self,
+        transfer_id: str,
+        *,
+        recipient: str,
+        web3: AsyncWeb3[Any],
+        signer: Signer,
+        simulate: SimulateOption = "auto",
+        **options: Unpack[RequestOptions],
+    ) -> RecoveredTransfer:
+        """Mint a stuck transfer from its id alone, with no journal and no signed intents
+        at hand: read it and its attestation from Gateway (``GET /v1/transfer/{id}``),
+        check it, and mint it on its destination chain, or say it was minted already.
+
+        Every attested transfer must pay ``recipient``, in the native USDC of its
+        destination chain as the registry pins it, through that chain's pinned
+        GatewayMinter; its specs must be the transfer's (the ``transferSpecHash`` of
+        each of its burn intents), its signature one the minter accepts, and its
+        ``destinationCaller`` nobody or ``signer``. Anything that cannot be checked is
+        refused, named, before anything is signed. Whether it was minted is read from
+        the minter on the chain (``isTransferSpecHashUsed``), not from Gateway's status.
+        The mint is sent as `send_call` sends a call: simulated (``simulate=``), the
+        signed bytes journaled before they leave when the client has a journal.
+
+        Args:
+            transfer_id: the transfer's id (a UUID: ``TransferResult.transfer_id``, a
+                webhook's, or Gateway's explorer).
+            recipient: who must receive it, as you meant to pay (the check that makes
+                minting safe without the signed intents).
+            web3: a connected `web3.AsyncWeb3` on the transfer's destination chain.
+            signer: who sends the mint and pays its gas (anyone may, unless the
+                transfer names a ``destinationCaller``).
+            simulate: ``"auto"`` (default), ``True`` or ``False`` (see
+                `xswap_sdk.simulation`).
+            **options: per-call options for each request (`RequestOptions`):
+                ``timeout``, ``max_retries``, ``deadline``, ``extra_headers``,
+                ``extra_query`` and ``extra_body``; see "Per-call options" in the
+                configuration guide.
+
+        Returns:
+            What was done (`RecoveredTransfer`): ``minted_already``, the mint's
+            ``tx_hash``, the amount and its recipient.
+
+        Raises:
+            InvalidInputError: a bad argument (``transfer_id`` not a UUID, ``recipient``
+                not an address), or web3 on another chain (nothing sent).
+            NotFoundError: Gateway knows no such transfer.
+            TransferFailedError: it ``expired``: its attestation can no longer be minted.
+            UnsafePayloadError: the transfer pays someone else, another token, on
+                another chain or minter; its attestation is missing, malformed or not
+                its burn intents'; or it names another ``destinationCaller`` (the field
+                is named; nothing signed).
+            SimulationError: the mint's simulation reverted or moved what it does not
+                mean (not sent).
+            SwapFailedError: the mint reverted.
+        """
+        check_argument("recipient", Address, recipient)
+        sender = signer_address(signer)
+        checked = check_simulate_option(simulate)
+        details = await self.get_transfer(transfer_id, **options)
+        recovery = recoveries.plan_recovery(
+            transfer_id,
+            details,
+            recipient=recipient,
+            sender=sender,
+            registry=self._registry,
+            testnet=self._testnet,
+        )
+        used = await web3io.async_read_views(web3, recovery.chain.chain_id, recovery.used_calls())
+        if recovery.minted_already(used):
+            return recovery.result(None)
+        sent = await self.send_call(
+            recovery.call, web3=web3, signer=signer, simulate=checked, **options
+        )
+        return recovery.result(sent)
 
     async def resume(
         self,
