@@ -69,7 +69,7 @@ class Command:
 def commands() -> tuple[Command, ...]:
     """The commands, in ``--help`` order. The extension point: the journeys issue adds
     ``journeys`` and ``resume`` here, one module each."""
-    from . import _balances, _journeys, _quote, _sandbox, _status
+    from . import _balances, _journeys, _quote, _recover, _sandbox, _status
 
     return (
         _status.COMMAND,
@@ -77,6 +77,7 @@ def commands() -> tuple[Command, ...]:
         _quote.COMMAND,
         _journeys.JOURNEYS,
         _journeys.RESUME,
+        _recover.COMMAND,
         _sandbox.COMMAND,
     )
 

@@ -48,7 +48,7 @@ from ..signing.attestations import (
 from ..signing.calls import ContractCall, ViewCall
 from ..signing.gateway_wallet import _mint_call, _spec_hash_used_call
 from ..simulation import SentCall
-from ..types import Address
+from ..types import Address, to_checksum
 from .models import RecoveredTransfer, TransferDetails
 
 __all__ = ["Recovery", "plan_recovery"]
@@ -157,7 +157,7 @@ def plan_recovery(
         UnsafePayloadError: anything that cannot be checked, or is not as it must be
             (the module docstring's list), named by its field.
     """
-    recipient = check_argument("recipient", Address, recipient)
+    recipient = to_checksum(check_argument("recipient", Address, recipient))
     if details.status == "expired":
         raise TransferFailedError(
             f"transfer {transfer_id} expired: its attestation can no longer be minted "
