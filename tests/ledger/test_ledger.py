@@ -320,3 +320,10 @@ def test_a_ledger_on_the_suite_server_shows_no_password(postgres_url: str) -> No
     assert spent(policy) >= 1_000
     _assert_hidden(repr(policy), repr(policy.ledger), str(policy))
     assert BASE.usdc  # the ledger counts native USDC as one token on every chain
+
+
+def test_a_url_without_psycopg_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "psycopg.conninfo", None)
+    with pytest.raises(errors.MissingDependencyError, match=r"\.\[postgres\]") as caught:
+        Policy(max_per_day=CAP, ledger=f"postgresql://u:{postgres.PASSWORD}@127.0.0.1/db")
+    _assert_hidden(str(caught.value))
