@@ -74,6 +74,7 @@ ELSEWHERE = {
     ("gateway", "send_transfer"): "tests/gateway/test_transfer_journey.py (needs an EVM)",
     ("gateway", "mint"): "tests/gateway/test_transfer_journey.py (needs an EVM)",
     ("gateway", "send_call"): "tests/gateway/test_call_journey.py (needs an EVM)",
+    ("gateway", "recover_transfer"): "tests/gateway/test_recover_transfer.py (needs an EVM)",
     **{
         (service, "resume"): "tests/journal (needs a journal with an interrupted journey)"
         for service in ("flash", "routing", "relayer", "gateway")

@@ -34,16 +34,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Final, TypeAlias
+from typing import Any, Final, TypeAlias
 
 from ._ledger import DAY, Key, LedgerUnavailable, MemoryLedger, Over, Reservation, open_ledger
 from ._ledger import SpendingLedger as SpendingLedger
 from ._policy_scope import activated
 from ._slippage import DEFAULT_MAX_SLIPPAGE, _percent
 from .errors import InvalidInputError, PolicyRefusedError
-
-if TYPE_CHECKING:
-    from .journal import Journal
+from .journal import Journal
 
 __all__ = [
     "DAY",
@@ -59,7 +57,7 @@ __all__ = [
     "use_policy",
 ]
 
-LedgerArg: TypeAlias = "str | os.PathLike[str] | Journal | SpendingLedger"
+LedgerArg: TypeAlias = str | os.PathLike[str] | Journal | SpendingLedger
 """What ``Policy(ledger=...)`` takes: a path to an SQLite file, a ``postgresql://`` URL,
 a journal (its file or its server), or a `SpendingLedger` to share."""
 

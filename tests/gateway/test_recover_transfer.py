@@ -320,3 +320,44 @@ def _hashes(payload: bytes | str) -> list[str]:
     from xswap_sdk.signing.attestations import decode_attestation
 
     return [a.spec_hash for a in decode_attestation(payload)]
+
+
+async def test_every_argument_of_recover_transfer_reaches_the_wire(sb: Sandbox, kind: str) -> None:
+    import httpx
+
+    seen: list[httpx.Request] = []
+
+    def record(request: httpx.Request) -> None:
+        seen.append(request)
+
+    async def arecord(request: httpx.Request) -> None:
+        seen.append(request)
+
+    http: Any = (
+        httpx.Client(transport=sb.transport, event_hooks={"request": [record]})
+        if kind == "sync"
+        else httpx.AsyncClient(transport=sb.transport, event_hooks={"request": [arecord]})
+    )
+    transfer_id, _ = stuck(sb)
+    chain = destination(kind, minter=ANSWERS_FALSE)
+    recovered = await resolve(
+        client(sb, kind, http_client=http).recover_transfer(
+            transfer_id,
+            recipient=RECIPIENT,
+            web3=chain,
+            signer=TEST_SIGNER,
+            simulate=False,
+            timeout=5.0,
+            max_retries=0,
+            deadline=60.0,
+            extra_headers={"x-probe": "recover"},
+            extra_query={"probe": "recover"},
+        )
+    )
+    [request] = seen  # the read; the mint is chain I/O only
+    assert request.url.path == f"/gateway/v1/transfer/{transfer_id}"
+    assert request.headers["x-probe"] == "recover"
+    assert request.url.params["probe"] == "recover"
+    assert request.extensions["timeout"]["read"] == 5.0
+    assert (recovered.simulation, await mints_sent(chain)) == (None, 1)
+    await resolve(http.aclose() if kind == "async" else http.close())
