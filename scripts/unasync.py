@@ -37,6 +37,7 @@ PACKAGE = ROOT / "src" / "xswap_sdk"
 PAIRS = [
     ("_async_web3.py", "_sync_web3.py"),
     ("signing/_async_permit_deposit.py", "signing/_sync_permit_deposit.py"),
+    ("_async_driver.py", "_sync_driver.py"),
     ("_async_transport.py", "_sync_transport.py"),
     ("_async_base_client.py", "_sync_base_client.py"),
     ("relayer/_async_client.py", "relayer/_sync_client.py"),

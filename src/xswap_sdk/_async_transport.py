@@ -15,21 +15,24 @@ payer is answered by one payment and one resend; a second 402 is raised, never p
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any, TypeVar
 
 import httpx
 
-from ._flow import Begin, Call, Chain, Flow, Sleep
+from ._async_driver import AsyncDriver, answer_of
+from ._chain_steps import unavailable
+from ._flow import Ask, Begin, Call, Chain, Flow, Now, Random, Record, Sign, Sleep, Wait
 from ._gate import AsyncGate
-from ._journey import JourneyLog
+from ._journey import Resumption
 from ._operation import Operation
 from ._options import RequestOptions
 from ._pagination import Emit, PageWalk
-from ._policy_scope import APPROVED
 from ._transport import (
     Answer,
+    AsyncPaidHook,
     BaseTransport,
     Extras,
     async_settle,
@@ -38,7 +41,6 @@ from ._transport import (
     payment_headers,
 )
 from .errors import AuthenticationError, PaymentRequiredError, XSwapError
-from .journal import StepEvent
 
 __all__ = ["AsyncTransport"]
 
@@ -57,13 +59,18 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
         options: RequestOptions | None = None,
         *,
         until: float | None = None,
-        on_paid: Callable[[Mapping[str, str]], None] | None = None,
+        on_paid: AsyncPaidHook | None = None,
+        answers: list[Answer] | None = None,
+        payment: Mapping[str, str] | None = None,
     ) -> T:
         """Send ``operation`` (logging in and retrying as allowed) and return its result.
 
         ``until`` is a clock time (``monotonic``) the call must end by, on top of its own
-        deadline: the end of the wait a polling flow is in. ``on_paid`` is called with
-        an x402 payment's headers before the paid request is sent (a journey writes it).
+        deadline: the end of the wait a polling flow is in. ``on_paid`` is awaited with
+        an x402 payment's headers before the paid request is sent (a journey writes it
+        to disk first). ``answers`` receives each HTTP answer as it arrives (a journey
+        keeps the last). ``payment``: the x402 payment headers of an earlier attempt of
+        this request, sent again as they are (a resumed journey's): no new payment.
         """
         options = options or {}
         call_timeout = self._timeout(operation, options)
@@ -74,6 +81,11 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
         attempt = 0
         relogged = False
         paid = False
+        if payment:
+            base = extras or Extras({}, [], {})
+            extras = Extras({**base.headers, **payment}, base.query, base.body)
+            operation = operation.keeping_secret(*payment.values())
+            paid = True
         while True:
             attempt += 1
             seen = auth.generation
@@ -83,6 +95,8 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
                 seen = auth.generation
             try:
                 answer = await self._exchange(operation, call_timeout, deadline_at, extras, attempt)
+                if answers is not None:
+                    answers.append(answer)
                 if self.hooks.on_response is not None:
                     event = self._response_event(operation, answer, attempt)
                     await self._notify(self.hooks.on_response, event)
@@ -104,7 +118,7 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
                     if paying is not None:
                         operation, extras = paying
                         if on_paid is not None:
-                            on_paid(payment_headers(extras))
+                            await on_paid(payment_headers(extras))
                         paid = True
                         continue
                 retry = self._retry(operation, exc, attempt, max_retries, deadline_at)
@@ -201,83 +215,66 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
         if self.auth.needs_login(None):
             await self._login(None, self.auth.generation, options or {})
 
-    async def run(self, flow: Flow[R], options: RequestOptions | None = None) -> R:
+    async def run(
+        self,
+        flow: Flow[R],
+        options: RequestOptions | None = None,
+        *,
+        resumption: Resumption | None = None,
+    ) -> R:
         """Drive ``flow`` to completion: send each call, sleep each sleep, and throw
         each call's SDK error back into the flow so it can decide. A flow that yields
-        `Begin` is a journey: see ``xswap_sdk._journey``."""
+        `Begin` is a money journey, which the journey driver runs from there on (see
+        ``xswap_sdk._async_driver``); ``resumption`` resumes the journey it names."""
         result: Any = None
         error: XSwapError | None = None
-        log: JourneyLog | None = None
-        approvals = None
         try:
             while True:
                 try:
                     step = flow.send(result) if error is None else flow.throw(error)
                 except StopIteration as stop:
-                    if log is not None:
-                        await self._step(log, log.completed(stop.value))
                     return stop.value  # type: ignore[no-any-return]
-                except BaseException as exc:
-                    if log is not None:
-                        await self._step(log, log.ended(exc))
-                    raise
                 result, error = None, None
+                if isinstance(step, Begin):
+                    driver = AsyncDriver(self, flow, options)
+                    return await driver.drive(step, resumption)  # type: ignore[no-any-return]
                 if isinstance(step, Call):
-                    if log is not None and not step.operation.idempotent:
-                        result, error = await self._journaled(log, step, options)
-                        continue
                     try:
                         result = await self.request(step.operation, options, until=step.until)
                     except XSwapError as exc:
                         error = exc
-                elif isinstance(step, Chain):
-                    try:
-                        result = await step.call()
-                    except XSwapError as exc:
-                        error = exc
                 elif isinstance(step, Sleep):
                     await self.clock.asleep(step.seconds)
-                    if log is not None and log.watching is not None:
-                        await self._step(log, log.tick(self.clock.monotonic()))
-                elif isinstance(step, Begin):
-                    log, event = JourneyLog.begin(self.options.journal, self.hooks.on_step, step)
-                    if log is not None and event is not None:
-                        result = log.journey_id
-                        if log.journal is not None:
-                            approvals = APPROVED.set(log.approved)
-                        await self._step(log, event)
-                elif log is not None:
-                    await self._step(log, log.record(step.step, step.status, step.data, step.state))
-                    log.watch(step.data, self.clock.monotonic())
+                elif isinstance(step, Record):
+                    pass  # outside a journey there is nothing to write
+                else:
+                    try:
+                        result = await self._perform(step, options)
+                    except XSwapError as exc:
+                        error = exc
         finally:
-            if approvals is not None:
-                APPROVED.reset(approvals)
             flow.close()
 
-    async def _journaled(
-        self, log: JourneyLog, step: Call[Any], options: RequestOptions | None
-    ) -> tuple[Any, XSwapError | None]:
-        """A money-moving call of a journey: its exact body written before it leaves,
-        its answer (or whether it arrived) after."""
-        await self._step(log, log.sending(step.operation, self.clock.time()))
-        try:
-            result = await self.request(step.operation, options, until=step.until, on_paid=log.paid)
-        except XSwapError as exc:
-            await self._flush(log)
-            await self._step(log, log.send_failed(exc))
-            return None, exc
-        await self._flush(log)
-        await self._step(log, log.answered(result))
-        return result, None
+    async def _perform(self, step: Any, options: RequestOptions | None) -> Any:
+        """A step outside a journey, performed with nothing recorded."""
+        if isinstance(step, Wait):
+            return await self.run(step.flow, options)
+        if isinstance(step, Now):
+            return self.clock.time()
+        if isinstance(step, Random):
+            return "0x" + os.urandom(step.size).hex()
+        if isinstance(step, Sign):
+            from .signing.signer import perform_sign
 
-    async def _flush(self, log: JourneyLog) -> None:
-        pending, log.pending = log.pending, []
-        for event in pending:
-            await self._step(log, event)
-
-    async def _step(self, log: JourneyLog, event: StepEvent | None) -> None:
-        if event is not None and log.on_step is not None:
-            await self._notify(log.on_step, event)
+            return perform_sign(step)
+        if isinstance(step, Ask):
+            return answer_of(step)
+        if isinstance(step, Chain):
+            helper = getattr(step.io, step.op, None)
+            if helper is None:
+                raise unavailable(step.op)
+            return await _awaited(helper(*step.args))
+        raise TypeError(f"a flow cannot yield {type(step).__name__}")
 
     async def iterate(
         self, walk: PageWalk[T], options: RequestOptions | None = None
@@ -305,3 +302,10 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
             client = self.pool.close()
             if client is not None:
                 await client.aclose()
+
+
+async def _awaited(value: Any) -> Any:
+    """``value``, awaited when it is awaitable (an async web3 helper's result)."""
+    if hasattr(value, "__await__"):
+        return await value
+    return value

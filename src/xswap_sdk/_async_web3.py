@@ -117,11 +117,13 @@ def async_chain_io(web3: AsyncWeb3[Any], signer: Signer | None) -> ChainIO:
     """These helpers bound to ``web3`` and ``signer``, for a journey's `Chain` steps
     (``signer`` is ``None`` on resume, which never signs): the reads a journey makes
     before it signs (chain id, allowance, simulation) and its sends."""
-    from .errors import InvalidInputError
+    from .errors import MissingCredentialsError
 
     def sign(fields: dict[str, Any]) -> Any:
         if signer is None:
-            raise InvalidInputError("signer", "a resumed journey never signs again")
+            raise MissingCredentialsError(
+                "signer", "is needed to sign the transaction: pass signer= or set XSWAP_PRIVATE_KEY"
+            )
         return async_sign_transaction(web3, signer, fields)
 
     return ChainIO(
@@ -134,6 +136,8 @@ def async_chain_io(web3: AsyncWeb3[Any], signer: Signer | None) -> ChainIO:
         simulate=lambda sender, intents, option: async_check_by_simulation(
             web3, sender, intents, option
         ),
+        token_domain=lambda token: async_token_domain(web3, token),
+        permit_facts=lambda token, owner: async_permit_facts(web3, token, owner),
     )
 
 
@@ -175,15 +179,16 @@ async def async_broadcast(web3: AsyncWeb3[Any], fields: dict[str, Any], raw: str
         return hex_string(await web3.eth.send_transaction(fields))  # type: ignore[arg-type]
 
 
-async def async_receipt(web3: AsyncWeb3[Any], tx_hash: str) -> Any:
-    """The transaction's receipt, or ``None`` when the node has none (not mined, or never
-    seen): a look, not a wait."""
+async def async_receipt(web3: AsyncWeb3[Any], tx_hash: str) -> dict[str, Any] | None:
+    """What the SDK reads of the transaction's receipt (``status``, ``blockNumber``), or
+    ``None`` when the node has none (not mined, or never seen): a look, not a wait."""
     try:
-        return await web3.eth.get_transaction_receipt(tx_hash)  # type: ignore[arg-type]
+        receipt = await web3.eth.get_transaction_receipt(tx_hash)  # type: ignore[arg-type]
     except Exception as exc:  # web3's TransactionNotFound, without importing web3 here
         if type(exc).__name__ == "TransactionNotFound":
             return None
         raise
+    return {"status": int(receipt["status"]), "blockNumber": int(receipt["blockNumber"])}
 
 
 async def async_wait_for_success(web3: AsyncWeb3[Any], tx_hash: str, what: str) -> str:

@@ -9,12 +9,13 @@ public method as one line over an operation from its ``_operations`` module.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import inspect
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
 import httpx
 from pydantic import SecretStr
@@ -39,12 +40,16 @@ from ._options import (
 from ._policy_scope import scoped
 from ._pool import Pool
 from ._transport import BaseTransport, Hooks
-from .errors import InvalidInputError
+from .errors import InvalidInputError, JourneyBusyError, JourneyTamperedError
 from .events import RequestHook, ResponseHook, RetryHook
-from .journal import Journal, JournalArg, StepHook
+from .journal import DONE_STATES, Journal, JournalArg, Journey, Owner, StepHook
 from .policy import Policy, PolicyLike
 
-__all__ = ["APIClientBase"]
+if TYPE_CHECKING:
+    from ._chain_steps import ChainIO
+    from .signing.signer import Signer
+
+__all__ = ["APIClientBase", "checked_claim", "env_signer", "release"]
 
 HttpClientT = TypeVar("HttpClientT", httpx.Client, httpx.AsyncClient)
 TransportT = TypeVar("TransportT", bound=BaseTransport[Any])
@@ -274,6 +279,73 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
         """The clock used for retry waits and polling."""
         return self._transport.clock
 
+    # -- resume (the I/O part is the flavour's ``resume``)
+
+    _journey_client: ClassVar[str | None] = None
+    """The name this client has in the table of journey kinds (``xswap_sdk._kinds``)."""
+
+    def _resumable(
+        self, journey_id: object, force: object, restart: object
+    ) -> tuple[Journal, str | None]:
+        """The journal and the kind of the journey to resume, checked before any I/O
+        but the journal's; the kind is ``None`` for a journey that is over.
+
+        Raises:
+            InvalidInputError: a bad argument, no journal, no such journey, or one of
+                another client's kind.
+            JourneyTamperedError: its MAC does not verify.
+        """
+        from ._kinds import kinds_of
+
+        for name, flag in (("force", force), ("restart", restart)):
+            if not isinstance(flag, bool):
+                raise InvalidInputError(name, "must be True or False")
+        journal = self._options.journal
+        if journal is None:
+            raise InvalidInputError(
+                "journal",
+                "resume needs the journal the journey was written to (journal= or XSWAP_JOURNAL)",
+            )
+        if not isinstance(journey_id, str) or not journey_id:
+            raise InvalidInputError("journey_id", "must be a journey id from the journal")
+        journey = journal.journey(journey_id)
+        if journey is None:
+            raise InvalidInputError("journey_id", f"no journey {journey_id} in the journal")
+        kinds = kinds_of(self._journey_client) if self._journey_client else ()  # type: ignore[arg-type]
+        if journey.kind not in kinds:
+            raise InvalidInputError(
+                "journey_id",
+                f"is a {journey.kind} journey; {type(self).__name__} resumes "
+                f"{', '.join(kinds) or 'no'} journeys",
+            )
+        checked_claim(journey)
+        return journal, None if journey.state in DONE_STATES else journey.kind
+
+    def _signer_for_resume(self) -> Signer | None:
+        """The signer a resume uses when given none: the client's own, else one from
+        ``XSWAP_PRIVATE_KEY``, else ``None``."""
+        own: Signer | None = getattr(self, "_own_signer", lambda: None)()
+        return own if own is not None else env_signer()
+
+    def _rebuild(
+        self, journey: Journey, signer: Signer | None, io: ChainIO | None, restart: bool
+    ) -> tuple[Any, Any]:
+        """The journey's flow built from its terms, and the transport to run it on (see
+        ``xswap_sdk._kinds``)."""
+        from ._chain_steps import no_chain_io
+        from ._kinds import KINDS, ResumeInputs
+        from .signing.signer import signer_address
+
+        if signer is not None:
+            signer_address(signer)  # a bad one is refused before any I/O
+        inputs = ResumeInputs(
+            signer=signer or self._signer_for_resume(),
+            io=io or no_chain_io(),
+            restart=restart,
+        )
+        built: tuple[Any, Any] = KINDS[journey.kind].builder()(self, journey, inputs)
+        return built
+
     @contextmanager
     def capture_responses(self) -> Iterator[list[RawResponse]]:
         """Collect the raw HTTP response of every request made in this block.
@@ -293,3 +365,50 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
         if self._service.api_key_header is not None:
             key = f", api_key={'set' if self._options.api_key else 'unset'}"
         return f"{type(self).__name__}(base_url={self.base_url!r}{key})"
+
+
+def checked_claim(journey: Journey) -> Journey:
+    """``journey``, when its MAC verifies.
+
+    Raises:
+        JourneyTamperedError: it does not: it was not written with this journal's key.
+    """
+    if not journey.authentic:
+        raise JourneyTamperedError(
+            f"journey {journey.id} ({journey.kind}) does not carry a valid MAC of this "
+            "journal's key: it was written by someone else, or with another key "
+            "(journal_key=, XSWAP_JOURNAL_KEY). It is refused and left as it is; nothing "
+            "was signed or sent",
+            journey_id=journey.id,
+        )
+    return journey
+
+
+def release(journal: Journal | None, journey_id: str, owner: Owner) -> None:
+    """Give up ``owner``'s lease of the journey, if it still holds it (the driver gives
+    it up at the end of its run; a resume that never got that far, here)."""
+    if journal is None:
+        return
+    with contextlib.suppress(JourneyBusyError):  # given up already, or taken over
+        journal.append(journey_id, owner, [], release=True)
+
+
+def env_signer() -> Signer | None:
+    """A signer from ``XSWAP_PRIVATE_KEY`` (an eth_account account), or ``None``.
+
+    Raises:
+        InvalidInputError: the variable is set but is not a private key.
+    """
+    import os
+
+    from .journal import PRIVATE_KEY_ENV
+
+    if not os.environ.get(PRIVATE_KEY_ENV):
+        return None
+    from eth_account import Account
+
+    try:
+        account: Signer = Account.from_key(os.environ[PRIVATE_KEY_ENV])
+    except Exception:  # eth_account raises several kinds; never echo the value
+        raise InvalidInputError(PRIVATE_KEY_ENV, "must be a 0x hex private key") from None
+    return account

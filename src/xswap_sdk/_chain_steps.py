@@ -1,77 +1,123 @@
 """Chain I/O as steps of a journey's flow, written once for both drivers.
 
-A flow yields `xswap_sdk._flow.Chain` steps calling the web3 helpers its client method
-bound (`ChainIO`: async ones in an async client, blocking ones in a blocking client),
-and `Record` steps around them, so a crash leaves in the journal what was signed
-(``signed``: the raw bytes and their hash, before they are broadcast), whether it may
-have left (``broadcast/sending``), its hash (``broadcast/ok``) and its receipt
-(``confirmed``). Resume looks a transaction up by its journaled hash (`mined`) and never
-sends one again: not found, the journey needs attention (`attention`).
+A flow yields `xswap_sdk._flow.Chain` steps naming what it needs of its `ChainIO` (the
+web3 helpers its client method bound: async ones in an async client, blocking ones in a
+blocking client), and the driver performs them (see ``_async_driver``): it journals a
+transaction's signed bytes and hash (``signed``) before it is broadcast, writes
+``broadcast/sending`` on disk before the bytes leave, then its hash (``broadcast/ok``);
+and on resume it looks a transaction that may have left up by its hash before sending
+the same bytes again.
+
+`send` is the sign-broadcast-confirm sequence every chain journey uses; `on_chain` the
+check that web3 is on the right chain.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Final
 
 from ._flow import Chain, Flow, Record
-from ._web3_support import checked_receipt
-from .errors import InvalidInputError
-
-if TYPE_CHECKING:
-    from .journal import Journey
+from .errors import InvalidInputError, MissingCredentialsError
 
 __all__ = [
+    "READS",
     "ChainIO",
-    "attention",
-    "broadcast",
+    "UnavailableSigner",
     "check_connected",
     "hash_of",
-    "mined",
-    "need",
+    "no_chain_io",
     "on_chain",
     "send",
-    "settled",
+    "unavailable",
 ]
+
+READS: Final = frozenset(
+    {"chain_id", "allowance", "simulate", "receipt", "token_domain", "permit_facts"}
+)
+"""The `ChainIO` helpers that only read (replayed from their record)."""
 
 
 @dataclass(frozen=True, slots=True)
 class ChainIO:
-    """The web3 helpers a journey runs with, bound to one web3 (and signer):
-    async ones return awaitables, blocking ones values (see `xswap_sdk._flow.Chain`).
+    """The web3 helpers a journey runs with, bound to one web3 (and signer): async ones
+    return awaitables, blocking ones values (see `xswap_sdk._flow.Chain`).
 
     Attributes:
         sign: fields -> (completed fields, raw signed bytes as hex, or ``None`` when
             the node signs).
         broadcast: (fields, raw) -> the transaction's hash.
         confirm: (hash, what) -> the hash, once mined successfully.
-        receipt: hash -> the receipt, or ``None`` when the node has none.
+        receipt: hash -> the receipt (its ``status``), or ``None`` when the node has none.
         chain_id: () -> the chain id the node is on (a read before signing).
         allowance: (token, owner, spender) -> the ERC-20 allowance.
         simulate: (sender, intents, option) -> the simulation of the transactions, or
             ``None`` when not simulated (`xswap_sdk.simulation`).
+        token_domain: (token) -> the token's EIP-712 (name, version).
+        permit_facts: (token, owner) -> what a permit needs from the chain.
 
-    ``_async_web3.async_chain_io`` (and its blocking twin) binds them all; a stand-in
-    may leave the three reads out, and `need` refuses a flow that asks for one that was
-    not bound.
+    ``_async_web3.async_chain_io`` (and its blocking twin) binds them all; a helper
+    that is ``None`` is one this web3 cannot do, and a flow asking for it is refused.
     """
 
-    sign: Callable[[dict[str, Any]], Any]
-    broadcast: Callable[[dict[str, Any], str | None], Any]
-    confirm: Callable[[str, str], Any]
-    receipt: Callable[[str], Any]
+    sign: Callable[[dict[str, Any]], Any] | None = None
+    broadcast: Callable[[dict[str, Any], str | None], Any] | None = None
+    confirm: Callable[[str, str], Any] | None = None
+    receipt: Callable[[str], Any] | None = None
     chain_id: Callable[[], Any] | None = None
     allowance: Callable[[str, str, str], Any] | None = None
     simulate: Callable[[str, Sequence[Any], Any], Any] | None = None
+    token_domain: Callable[[str], Any] | None = None
+    permit_facts: Callable[[str, str], Any] | None = None
 
 
-def need(helper: Callable[..., Any] | None, name: str) -> Callable[..., Any]:
-    """``helper``, a read a flow needs from its `ChainIO`; one the client method did not
-    bind is the SDK's bug, not the caller's."""
-    if helper is None:
-        raise TypeError(f"this ChainIO binds no {name} helper")
-    return helper
+def no_chain_io() -> ChainIO:
+    """The `ChainIO` of a resume given no web3: a journey replays its recorded chain
+    steps without one, and is told which argument it needs at the first live one."""
+    return ChainIO()
+
+
+def unavailable(op: str) -> MissingCredentialsError:
+    """The error of a chain step asked of a `ChainIO` that cannot do it (no web3)."""
+    return MissingCredentialsError(
+        "web3",
+        f"is needed to go on ({op} on the chain): pass web3= on the journey's chain "
+        "(xswap resume --rpc-url URL)",
+    )
+
+
+class UnavailableSigner:
+    """The signer of a resume given none: it has the journey's address (for what the
+    flow reads of it) and signs nothing. A journey replays its recorded signatures
+    without one; a live signature is refused, naming ``signer``."""
+
+    def __init__(self, address: str) -> None:
+        self._address = address
+
+    @property
+    def address(self) -> str:
+        """The journey's signer's address."""
+        return self._address
+
+    def missing(self) -> MissingCredentialsError:
+        """The error a signature asked of it raises."""
+        return MissingCredentialsError(
+            "signer",
+            f"is needed to go on (a signature by {self._address}): pass signer= or set "
+            "XSWAP_PRIVATE_KEY",
+        )
+
+    def sign_message(self, signable_message: Any) -> object:
+        """Refused: see the class."""
+        raise self.missing()
+
+    def sign_typed_data(self, *args: Any, **kwargs: Any) -> object:
+        """Refused: see the class."""
+        raise self.missing()
+
+    def __repr__(self) -> str:
+        return f"UnavailableSigner({self._address!r})"
 
 
 def check_connected(connected: int, chain_id: int) -> None:
@@ -88,7 +134,7 @@ def check_connected(connected: int, chain_id: int) -> None:
 def on_chain(io: ChainIO, chain_id: int) -> Flow[None]:
     """Read the chain ``io``'s node is on, and refuse another than ``chain_id``
     (`check_connected`)."""
-    connected = yield Chain(need(io.chain_id, "chain_id"))
+    connected = yield Chain(io, "chain_id", ())
     check_connected(int(connected), chain_id)
 
 
@@ -102,68 +148,12 @@ def hash_of(raw: str | None) -> str | None:
 
 
 def send(io: ChainIO, fields: dict[str, Any], what: str, *, confirm: bool = True) -> Flow[str]:
-    """Sign, journal the signed bytes, broadcast, and (``confirm``) wait for the receipt."""
-    complete, raw = yield Chain(lambda: io.sign(fields))
-    planned = hash_of(raw)
-    yield Record("signed", "ok", {"what": what, "fields": complete, "raw": raw, "tx_hash": planned})
-    return (yield from broadcast(io, complete, raw, what, confirm=confirm))
-
-
-def broadcast(
-    io: ChainIO, fields: dict[str, Any], raw: str | None, what: str, *, confirm: bool = True
-) -> Flow[str]:
-    """Broadcast a transaction `send` signed (``raw``, or ``fields`` when the node
-    signs), and (``confirm``) wait for its receipt: the rest of `send`, and what resume
-    does with a journaled transaction that provably never left (the same bytes)."""
-    yield Record("broadcast", "sending", {"what": what, "tx_hash": hash_of(raw)})
-    tx_hash: str = yield Chain(lambda: io.broadcast(fields, raw))
-    yield Record("broadcast", "ok", {"what": what, "tx_hash": tx_hash})
+    """Sign (``signed``: the raw bytes and their hash), broadcast (``broadcast``), and
+    with ``confirm`` wait for the receipt (``confirmed``); return the hash."""
+    complete, raw = yield Chain(io, "sign", (fields,), what)
+    tx_hash: str = yield Chain(io, "broadcast", (complete, raw), what)
     if not confirm:
         return tx_hash
-    yield Chain(lambda: io.confirm(tx_hash, what))
+    yield Chain(io, "confirm", (tx_hash, what), what)
     yield Record("confirmed", "ok", {"what": what, "tx_hash": tx_hash})
     return tx_hash
-
-
-def mined(tx_hash: object, receipt: Callable[[str], Any] | None, what: str) -> Flow[bool]:
-    """Whether the transaction is on the chain (``confirmed``); raises when it reverted."""
-    if not isinstance(tx_hash, str) or receipt is None:
-        return False
-    found = yield Chain(lambda: receipt(tx_hash))
-    if found is None:
-        return False
-    checked_receipt(found, what, tx_hash)
-    yield Record("confirmed", "ok", {"what": what, "tx_hash": tx_hash})
-    return True
-
-
-def attention(what: str) -> Flow[None]:
-    """End the journey ``needs_attention``: ``what`` may be on its way."""
-    yield Record(
-        "needs_attention",
-        "outcome_unknown",
-        {
-            "reason": f"{what} may have been broadcast and neither the chain (no receipt) nor "
-            "the service knows it yet; nothing was signed or sent again",
-            "next": "look the journaled tx_hash up on the chain's explorer, then resume again",
-        },
-        state="needs_attention",
-    )
-
-
-def settled(journey: Journey, io: ChainIO | None, what: str) -> Flow[str | None]:
-    """The hash of ``journey``'s ``what`` transaction, which may have been broadcast,
-    once the chain has it: journaled ``confirmed``, else its receipt read through ``io``
-    (`mined`). ``None`` when neither can say, the journey marked needs attention
-    (`attention`); nothing is signed or sent."""
-    hashes = [
-        s.data.get("tx_hash")
-        for s in journey.steps
-        if s.step in ("signed", "broadcast") and s.data.get("what") == what
-    ]
-    known = next((h for h in reversed(hashes) if isinstance(h, str)), None)
-    receipt = None if io is None else io.receipt
-    if journey.last("confirmed") is None and not (yield from mined(known, receipt, what)):
-        yield from attention(f"the {what} transaction")
-        return None
-    return known

@@ -1,22 +1,48 @@
 """Multi-step flows written once, run by a blocking or an async driver.
 
-A flow is a generator that yields steps — `Call` ("send this operation") or `Sleep`
-("wait this long") — and returns its result. The transport's ``run`` drives it: it
-sends each call and resumes the flow with the result, or throws the SDK error into it so
-the flow can decide (a 404 while polling means "not visible yet"). This is how polling,
-login and swap orchestration serve both clients without ``asyncio.run``, which would
-break inside Jupyter's running event loop.
+A flow is a generator that yields steps and returns its result. It never performs a side
+effect itself: it says what it needs, and the driver (the transport's ``run``) does it
+and resumes the flow with the result, or throws the SDK error into it so the flow can
+decide (a 404 while polling means "not visible yet"). This is how polling, login and
+money journeys serve both clients without ``asyncio.run``, which would break inside
+Jupyter's running event loop.
+
+In a money journey (a flow that yields `Begin`), every step is also a record: the driver
+writes each one to the journal, and on resume runs the same flow again and feeds it the
+recorded results (replay; see ``xswap_sdk._journey``). So a journey's flow asks the
+driver for everything that could differ from one run to the next: each HTTP request
+(`Call`), chain read and send (`Chain`), signature (`Sign`), the time (`Now`), random
+bytes (`Random`), and the caller's answer to a question (`Ask`). A wait whose reads need
+no record is one `Wait` step: replayed by its result once it ended, run again otherwise.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, TypeVar
 
 from ._operation import Operation
 
-__all__ = ["Begin", "Call", "Chain", "Flow", "Record", "Sleep"]
+if TYPE_CHECKING:
+    from ._chain_steps import ChainIO
+    from .signing.signer import Signer
+
+__all__ = [
+    "Ask",
+    "Begin",
+    "Call",
+    "Chain",
+    "ChainOp",
+    "Flow",
+    "Now",
+    "Random",
+    "Record",
+    "Sign",
+    "Sleep",
+    "Step",
+    "Wait",
+]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -36,48 +62,128 @@ class Call(Generic[T]):
 
 @dataclass(frozen=True, slots=True)
 class Sleep:
-    """Step: wait ``seconds`` on the client's clock."""
+    """Step: wait ``seconds`` on the client's clock (outside a journey, or inside a
+    `Wait`)."""
 
     seconds: float
 
 
 @dataclass(frozen=True, slots=True)
 class Begin:
-    """Step: this flow is a money journey of ``kind``, started with ``data`` (plain
-    values, no secret). The driver resumes the flow with the journey's id in the
-    client's journal, or ``None`` without one. ``resume`` continues that journey
-    instead of starting one.
-
-    Within a journey the driver writes each money-moving (non-idempotent) call's exact
-    body before sending it and its answer after, and reports every step to ``on_step``.
-    """
+    """Step: this flow is a money journey of ``kind``, built from ``terms`` (its checked
+    arguments as plain JSON values, no secret: what resume builds the same flow from).
+    The driver resumes the flow with the journey's id in the client's journal, or
+    ``None`` without one."""
 
     kind: str
-    data: Mapping[str, Any] = field(default_factory=dict)
-    resume: str | None = None
+    terms: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
 class Record:
-    """Step: write ``step`` with ``status`` and ``data`` to the journey (see `Begin`) and
-    report it; a no-op outside a journey. ``state`` sets the journey's state too."""
+    """Step: a step people read (``quoted``, ``verified``, ``executed``...), written to
+    the journey with ``status`` and ``data`` and reported to ``on_step``; ``state`` sets
+    the journey's state too. ``identities`` are what the step identifies (a transaction
+    hash, a transfer id): the journal indexes them (`xswap_sdk.journal.Journal.find`).
+    A no-op outside a journey."""
 
     step: str
     status: str = "ok"
     data: Mapping[str, Any] = field(default_factory=dict)
     state: str | None = None
+    identities: tuple[str, ...] = ()
+
+
+ChainOp: TypeAlias = Literal[
+    "chain_id", "allowance", "simulate", "receipt", "token_domain", "permit_facts",
+    "sign", "broadcast", "confirm",
+]  # fmt: skip
+"""What a `Chain` step asks of its `ChainIO`: reads (``chain_id``, ``allowance``,
+``simulate``, ``receipt``, ``token_domain``, ``permit_facts``), a transaction's
+signature (``sign``), its broadcast (``broadcast``), and the wait for its receipt
+(``confirm``)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Chain:
-    """Step: chain I/O (a web3 read or send). The driver calls ``call`` and resumes the
-    flow with its result (the async driver awaits what ``call`` returns): the flow is
-    written once, and its client method hands it the async or the blocking web3
-    helpers. An SDK error is thrown back into the flow, like a `Call`'s; any other
-    propagates (a crash, for the journal: the journey stays ``running``)."""
+    """Step: chain I/O through ``io`` (its async or blocking web3 helpers, bound by the
+    client method): ``io.<op>(*args)``. The driver performs it (awaiting it in an async
+    client) and resumes the flow with the result; an SDK error is thrown back into the
+    flow, like a `Call`'s.
 
-    call: Callable[[], Any]
+    Attributes:
+        io: the helpers.
+        op: which one (`ChainOp`).
+        args: its arguments (plain values: they are what is compared on replay).
+        what: which transaction it is about (``"route"``, ``"approval"``, ``"mint"``).
+        decode: rebuilds a recorded result (its JSON form) on replay; ``None``: as read.
+    """
+
+    io: ChainIO
+    op: ChainOp
+    args: tuple[Any, ...] = ()
+    what: str = ""
+    decode: Callable[[Any], Any] | None = None
 
 
-Step: TypeAlias = Call[Any] | Sleep | Begin | Record | Chain
+@dataclass(frozen=True, slots=True)
+class Sign:
+    """Step: ``signer`` signs, through the signing gate and every policy in force; the
+    flow is resumed with the signature (``0x`` hex).
+
+    Attributes:
+        signer: who signs.
+        digest: the 32 bytes signed (EIP-712 or EIP-191): what replay compares.
+        payload: the typed data (``"eip712"``) or the text (``"message"``), shown to a
+            signer that is not a local key and described to the policies.
+        kind: ``"eip712"`` or ``"message"``.
+        what: what it signs, for the journal (``"order"``, ``"intents"``, ``"permit"``).
+    """
+
+    signer: Signer
+    digest: bytes
+    payload: Any
+    kind: Literal["eip712", "message"] = "eip712"
+    what: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Now:
+    """Step: the time, in Unix seconds by the client's clock (``clock.time()``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Random:
+    """Step: ``size`` random bytes (salts, nonces), as ``0x`` hex."""
+
+    size: int = 32
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """Step: the caller's answer to a question (``accept_quote`` over a new quote): the
+    driver calls ``hook(value)`` and resumes the flow with the answer. An answer must be
+    exactly ``True`` or ``False``; anything else is refused. ``hook`` is ``None`` when the
+    journey had a hook this run cannot ask (a resume): the answer is ``False``."""
+
+    hook: Callable[[Any], object] | None
+    value: Any
+    what: str = "quote"
+
+
+@dataclass(frozen=True, slots=True)
+class Wait(Generic[T]):
+    """Step: run ``flow`` (a wait: reads and sleeps, nothing that moves money) and resume
+    with its result. In a journey only its result is recorded, once it has one: a wait
+    that was interrupted, or ran out of time, runs again on resume.
+
+    ``decode`` rebuilds a recorded result; ``encode`` gives its JSON form.
+    """
+
+    flow: Generator[Any, Any, T]
+    decode: Callable[[Any], T] | None = None
+    encode: Callable[[T], Any] | None = None
+
+
+Step: TypeAlias = Call[Any] | Sleep | Begin | Record | Chain | Sign | Now | Random | Ask | Wait[Any]
 Flow: TypeAlias = Generator[Step, Any, R]

@@ -1,49 +1,79 @@
-"""What a flow driver does for a money journey: write its steps and report them.
+"""What a flow driver keeps for a money journey: its rows, its replay, its end.
 
-The transport's ``run`` makes a `JourneyLog` when a flow yields `Begin` and the client
-has a journal or an ``on_step`` hook (otherwise nothing is made and nothing changes).
-The log writes each step to the journal in one transaction, and returns the
-`StepEvent` the driver hands to ``on_step``. Money-moving calls are written by the
-driver itself, around the request: ``submitted/sending`` with the exact body before it
-leaves, then ``submitted/ok`` with the answer, or the failure with whether anything
-was sent.
+A journey is one flow (see ``xswap_sdk._flow``) run by the transport's driver
+(``_async_driver``). Every step the flow yields after `Begin` has a position; the driver
+writes what each one did to the journal as a row at that position. On resume, the same
+flow runs again from its journaled terms, and `JourneyRun.recorded` gives the driver
+the rows of each position, so that a step with a record is fed its recorded result
+instead of being performed (replay). The first position with no row runs live.
+
+The rules the driver holds every journey to, whatever its kind:
+
+- **The same request, or a person.** A replayed step must ask what its record asked
+  (the same request, the same digest to sign); one that differs stops the journey
+  ``needs_attention`` (`Diverged`): never different content signed or sent.
+- **Nothing new signed on resume.** A resume reaching a signature with no record stops
+  (`xswap_sdk.errors.RestartRequiredError`) unless it was asked to ``restart``.
+- **Nothing sent twice.** A money request written ``sending`` with no answer may have
+  arrived: it is sent again only when its content can take effect once
+  (``Operation.single_use``: burn intents by salt, Permit2 and EIP-3009 nonces, a
+  signed transaction's nonce), else the journey needs attention.
+- **States that tell the truth.** `end_state` decides how an error ends a journey, and
+  after a money request was accepted every error says ``sent``.
+
+Rows are serialised once, to JSON text (`encode`), and written in batches: before each
+request that may move money (``durable``: on disk), after its answer, before a wait,
+and at the end (``durable``). A crash loses at most reads and times, which the resumed
+flow takes again.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import os
-import socket
-from collections.abc import Container, Iterator, Mapping
-from typing import Any, Final, TypeVar
+import hashlib
+import json
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final, TypeVar
+from urllib.parse import urlencode
 
-from ._flow import Begin
+import pydantic_core
+
 from ._logging import logger
 from ._operation import Operation
-from .errors import JournalError, WaitTimeoutError, XSwapError
-from .journal import Journal, JourneyState, StepEvent, StepHook
-from .journal import _plain as plain
+from .errors import (
+    InvalidInputError,
+    JourneyBusyError,
+    RestartRequiredError,
+    TerminalStateError,
+    WaitTimeoutError,
+    XSwapError,
+)
+from .journal import (
+    DONE_STATES,
+    Journal,
+    Journey,
+    JourneyState,
+    NewRow,
+    Owner,
+    Row,
+    StepEvent,
+    StepHook,
+)
+
+if TYPE_CHECKING:
+    from ._flow import Begin
 
 __all__ = [
-    "OWNER",
     "SLOW_FACTOR",
     "STUCK_FACTOR",
-    "JourneyLog",
+    "Diverged",
+    "JourneyRun",
+    "Resumption",
+    "decode_json",
+    "encode",
     "end_state",
-    "journaled",
-    "owner",
-    "request_data",
+    "request_digest",
 ]
-
-OWNER: Final = "owner"
-"""The key of the process running a journey, in its ``started`` and ``resumed`` steps."""
-
-
-def owner() -> dict[str, Any]:
-    """This process, as a journey's owner: so that a resume elsewhere can tell whether
-    the journey is still being run."""
-    return {"pid": os.getpid(), "host": socket.gethostname()}
-
 
 SLOW_FACTOR: Final = 1.5
 """A wait is reported ``slow`` once it has taken this many times its expected time."""
@@ -51,155 +81,323 @@ SLOW_FACTOR: Final = 1.5
 STUCK_FACTOR: Final = 4.0
 """... and ``stuck`` at this many times."""
 
-
-def request_data(operation: Operation[Any]) -> dict[str, Any]:
-    """What a journey keeps of a money-moving request it will send (its ``signed``
-    step): method, path, query and the exact body, so resume can send the same bytes."""
-    return {
-        "method": operation.method,
-        "path": operation.path,
-        "params": [list(pair) for pair in operation.params or []],
-        "body": operation.json,
-    }
-
-
 T = TypeVar("T")
 
+# Keys never written, wherever they appear: a signer's key or a session token has no
+# business in a journal, even if a payload someday carries one.
+_FORBIDDEN_KEYS: Final = frozenset({"privatekey", "private_key", "jwt", "apikey", "api_key"})
+_FORBIDDEN_TEXT: Final = tuple(f'"{key}"' for key in _FORBIDDEN_KEYS)
 
-def journaled(value: object, keys: Container[str], kind: type[T]) -> Iterator[T]:
-    """Every ``kind`` value a step's data holds under one of ``keys``, at any depth
-    (a journaled request body or answer nests them), in order; never a ``bool`` for an
-    ``int``."""
+
+def _fallback(value: Any) -> Any:
+    if isinstance(value, bytes | bytearray):
+        return "0x" + bytes(value).hex()
+    return str(value)
+
+
+def encode(value: Any) -> str:
+    """``value`` as the JSON text a journal writes: models by their wire names, decimals
+    as strings; a credential's key (``private_key``, ``jwt``, ``api_key``...) dropped
+    wherever it sits. One serialisation: the text is written as it is."""
+    text = pydantic_core.to_json(
+        value, by_alias=True, bytes_mode="hex", fallback=_fallback
+    ).decode()
+    lowered = text.lower()
+    if any(key in lowered for key in _FORBIDDEN_TEXT):
+        text = json.dumps(_scrub(json.loads(text)))
+    return text
+
+
+def decode_json(text: str) -> Any:
+    """The value `encode` wrote."""
+    return json.loads(text)
+
+
+def _scrub(value: Any) -> Any:
     if isinstance(value, Mapping):
-        for name, item in value.items():
-            if name in keys and isinstance(item, kind) and not isinstance(item, bool):
-                yield item
-            else:
-                yield from journaled(item, keys, kind)
-    elif isinstance(value, list):
-        for item in value:
-            yield from journaled(item, keys, kind)
+        return {
+            str(k): _scrub(v) for k, v in value.items() if str(k).lower() not in _FORBIDDEN_KEYS
+        }
+    if isinstance(value, list):
+        return [_scrub(v) for v in value]
+    return value
 
 
-def end_state(exc: BaseException) -> JourneyState | None:
-    """The state a journey ends in when its flow raised ``exc``; ``None`` leaves it
-    ``running`` (interrupted: resume picks it up)."""
-    if not isinstance(exc, XSwapError):
-        return None  # cancelled or interrupted: nothing is known to be over
-    if exc.sent == "outcome_unknown":
-        return "needs_attention"
-    if isinstance(exc, WaitTimeoutError):
-        # A journey waits only after its request was accepted (in this run or, when
-        # resumed, in the one before): still going, and resume waits again.
-        return None
-    return "failed"
+def request_digest(operation: Operation[Any]) -> tuple[str, str | None]:
+    """What identifies a request on replay: a digest of its method, path, query and body,
+    and the body's JSON text (``None`` without a body)."""
+    body = operation.json
+    text = None if body is None else encode(body)
+    h = hashlib.sha256(f"{operation.method}\0{operation.path}\0".encode())
+    if operation.params:
+        h.update(urlencode(list(operation.params)).encode())
+    h.update(b"\0")
+    if text is not None:
+        h.update(text.encode())
+    return h.hexdigest(), text
 
 
-def _request(request: Any) -> Any:
-    # Shallow: a request's details are a read-only mapping, which asdict cannot copy.
-    if dataclasses.is_dataclass(request) and not isinstance(request, type):
-        return {f.name: getattr(request, f.name) for f in dataclasses.fields(request)}
-    return request
+def value_digest(value: Any) -> str:
+    """A digest of a chain step's arguments (compared on replay)."""
+    return hashlib.sha256(encode(value).encode()).hexdigest()
 
 
-class JourneyLog:
-    """One journey being driven: its id, kind, journal and hook."""
+class Diverged(Exception):  # noqa: N818 (a signal, not a failure)
+    """The replayed flow asked for something else than its record at ``pos``: the
+    journey is stopped for a person (``needs_attention``); nothing is sent."""
+
+    def __init__(self, pos: int, recorded: str, asked: str) -> None:
+        self.pos = pos
+        self.recorded = recorded
+        self.asked = asked
+        super().__init__(f"step {pos}: the journal recorded {recorded}, the flow asked {asked}")
+
+
+class Stop(Exception):  # noqa: N818 (a signal, not a failure)
+    """End the journey where it stands: ``state`` with a reason, nothing more sent
+    (a resume that found a request may have arrived and cannot be sent again)."""
+
+    def __init__(
+        self, step: str, status: str, data: Mapping[str, Any], state: JourneyState
+    ) -> None:
+        self.step = step
+        self.status = status
+        self.data = data
+        self.state = state
+        super().__init__(f"{step}/{status}")
+
+
+class Resumption:
+    """A journey being resumed: its record and who resumes it.
+
+    Attributes:
+        journey: the journey as claimed (authentic, leased to ``owner``).
+        owner: this run's lease holder.
+        restart: whether the resume may sign what was not signed before (and so goes
+            on live after the last request that may have moved money).
+    """
+
+    __slots__ = ("journey", "owner", "restart")
+
+    def __init__(self, journey: Journey, owner: Owner, restart: bool) -> None:
+        self.journey = journey
+        self.owner = owner
+        self.restart = restart
+
+
+def replay_rows(journey: Journey, restart: bool) -> dict[int, list[Row]]:
+    """The rows replay reads, by position: the last run's rows for each position (a
+    ``restarted`` marker drops the positions it reran), and with ``restart`` only those
+    up to the last request that may have moved money, so the rest runs live."""
+    by_pos: dict[int, list[Row]] = {}
+    for row in journey.rows:
+        if row.pos is None:
+            if row.step == "restarted":
+                start = row.data.get("from_pos")
+                if isinstance(start, int):
+                    for pos in [p for p in by_pos if p >= start]:
+                        del by_pos[pos]
+            continue
+        by_pos.setdefault(row.pos, []).append(row)
+    if restart:
+        keep = _last_sent(by_pos)
+        for pos in [p for p in by_pos if p > keep]:
+            del by_pos[pos]
+    return by_pos
+
+
+def restart_from(journey: Journey) -> int:
+    """The first position a ``restart`` runs live (see `replay_rows`)."""
+    rows = replay_rows(journey, restart=True)
+    return max(rows) + 1 if rows else 1
+
+
+def _last_sent(by_pos: Mapping[int, list[Row]]) -> int:
+    """The position of the last request that may have moved money (a money request or
+    a broadcast written ``sending``), and of the answer that followed it; 0 when none."""
+    last = 0
+    for pos, rows in by_pos.items():
+        if any(row.status == "sending" for row in rows):
+            last = max(last, pos)
+    return last
+
+
+class JourneyRun:
+    """One run of one journey: its position, its unwritten rows, its replay and its
+    events. The driver performs; this keeps the books (no I/O but the journal calls the
+    driver makes through `flush`)."""
 
     __slots__ = (
+        "accepted",
         "approved",
-        "ended_as",
+        "ended",
         "journal",
         "journey_id",
         "kind",
+        "last_write",
         "on_step",
+        "owner",
         "pending",
+        "pos",
+        "records",
+        "restart",
+        "resuming",
         "watching",
     )
 
     def __init__(
-        self, journal: Journal | None, on_step: StepHook | None, kind: str, journey_id: str | None
+        self,
+        journal: Journal | None,
+        on_step: StepHook | None,
+        kind: str,
+        journey_id: str | None,
+        owner: Owner | None,
+        records: dict[int, list[Row]] | None = None,
+        *,
+        resuming: bool = False,
+        restart: bool = False,
     ) -> None:
         self.journal = journal
         self.on_step = on_step
         self.kind = kind
         self.journey_id = journey_id
-        self.ended_as: str | None = None
-        # What the signing policies let through during the journey (see _policy_scope).
+        self.owner = owner
+        self.records = records or {}
+        self.resuming = resuming
+        self.restart = restart
+        self.pos = 0
+        self.pending: list[NewRow] = []
+        self.accepted = False
+        # What the signing policies let through (see _policy_scope.APPROVED).
         self.approved: list[Any] = []
-        self.pending: list[StepEvent] = []
+        self.ended: JourneyState | None = None
+        self.last_write = time.monotonic()
         # The wait being watched: (started, expected seconds, what it follows, level).
         self.watching: tuple[float, float, Mapping[str, Any], int] | None = None
 
-    @classmethod
-    def begin(
-        cls, journal: Journal | None, on_step: StepHook | None, step: Begin
-    ) -> tuple[JourneyLog | None, StepEvent | None]:
-        """The log of a `Begin` step and its first event; ``(None, None)`` when there is
-        neither a journal nor a hook."""
-        if journal is None and on_step is None:
-            return None, None
-        if step.resume is not None:
-            log = cls(journal, on_step, step.kind, step.resume)
-            return log, log.record("resumed", "ok", {**step.data, OWNER: owner()})
-        data = step.data if journal is None else {**step.data, OWNER: owner()}
-        journey_id = None if journal is None else journal.start(step.kind, data)
-        log = cls(journal, on_step, step.kind, journey_id)
-        return log, StepEvent(journey_id, step.kind, "started", "started", plain(step.data))
+    @property
+    def writes(self) -> bool:
+        """Whether rows are written (a journal and a journey in it)."""
+        return self.journal is not None and self.journey_id is not None
 
-    def record(
+    # -- positions and replay
+
+    def next(self) -> tuple[int, list[Row] | None]:
+        """The next step's position and its recorded rows (``None``: run it live)."""
+        self.pos += 1
+        rows = self.records.get(self.pos)
+        if rows is None and self.records:
+            # Past the record: everything from here on is live.
+            self.records = {}
+        return self.pos, rows
+
+    @staticmethod
+    def expect(pos: int, rows: list[Row], step: str, request: str | None = None) -> Row:
+        """The first row of ``pos``, which must be ``step`` for ``request``.
+
+        Raises:
+            Diverged: it is another step, or for another request.
+        """
+        first = rows[0]
+        if first.step != step:
+            raise Diverged(pos, f"a {first.step} step", f"a {step} step")
+        if request is not None and first.data.get("request") != request:
+            raise Diverged(pos, f"another {step} request", f"a {step} request that differs")
+        return first
+
+    def may_sign(self, what: str) -> None:
+        """Refuse a new signature on a resume that was not asked to restart.
+
+        Raises:
+            RestartRequiredError: with what to do.
+        """
+        if self.resuming and not self.restart:
+            raise RestartRequiredError(
+                f"resuming {self.kind} journey {self.journey_id} would sign {what}, which was "
+                "not signed before it stopped; nothing was signed or sent. Pass "
+                f"restart=True (xswap resume --restart {self.journey_id}) to go on as a new "
+                "call would, through the client's checks, pins and policy",
+                journey_id=self.journey_id,
+            )
+
+    # -- rows and events
+
+    def add(
         self,
+        pos: int | None,
         step: str,
         status: str,
-        data: Mapping[str, Any],
-        state: str | None = None,
-    ) -> StepEvent:
-        """Write a step (one transaction) and return its event."""
-        if step == "signed" and self.approved:
-            data = {**data, "approved": [_request(r) for r in self.approved]}
-            self.approved.clear()
-        values = plain(data)
-        if state is not None:
-            self.ended_as = state
-        if self.journal is not None and self.journey_id is not None:
-            try:
-                self.journal.record(
-                    self.journey_id,
-                    step,
-                    status,
-                    values,
-                    state=state,  # type: ignore[arg-type]
-                )
-            except Exception as exc:
-                self._not_written(step, status, exc)
-        return StepEvent(self.journey_id, self.kind, step, status, values)
+        data: Mapping[str, Any] | str,
+        *,
+        body: bytes | None = None,
+        identities: Sequence[str] = (),
+        event: bool = False,
+    ) -> StepEvent | None:
+        """Keep a row to write with the next `flush`; with ``event``, also return the
+        `StepEvent` for ``on_step`` (only when there is a hook)."""
+        text = data if isinstance(data, str) else encode(data)
+        if self.writes:
+            self.pending.append(NewRow(pos, step, status, text, body, tuple(identities)))
+        if event and self.on_step is not None:
+            return StepEvent(self.journey_id, self.kind, step, status, json.loads(text))
+        return None
 
-    def _not_written(self, step: str, status: str, exc: Exception) -> None:
-        # Before a money-moving request (what it signed, "sending", a payment) the journal
-        # is what makes a crash recoverable: without it, nothing is sent. After, the
-        # result matters more than its record.
-        what = f"{self.kind} journey {self.journey_id}: step {step}/{status}"
-        if step == "signed" or status == "sending":
-            raise JournalError(
-                f"could not write the journal ({type(exc).__name__}) for {what}; nothing was sent",
-                journey_id=self.journey_id,
-                step=step,
-            ) from None
-        logger.warning("could not write the journal (%s) for %s", type(exc).__name__, what)
+    def flush(
+        self,
+        *,
+        durable: bool = False,
+        state: JourneyState | None = None,
+        release: bool = False,
+    ) -> Callable[[], None] | None:
+        """The journal write that would write the kept rows (and ``state``), or ``None``
+        when there is nothing to write: the driver calls it (off the event loop, in an
+        async client)."""
+        if not self.writes or (not self.pending and state is None and not release and not durable):
+            return None
+        journal, journey_id, owner = self.journal, self.journey_id, self.owner
+        assert journal is not None
+        assert journey_id is not None
+        assert owner is not None
+        rows, self.pending = self.pending, []
+        if state is not None:
+            self.ended = state
+
+        def write() -> None:
+            journal.append(journey_id, owner, rows, state=state, durable=durable, release=release)
+
+        self.last_write = time.monotonic()
+        return write
+
+    def due(self, now: float) -> bool:
+        """Whether the lease should be renewed now (a third of it has passed)."""
+        if not self.writes:
+            return False
+        assert self.journal is not None
+        return now - self.last_write > self.journal.lease_seconds / 3
+
+    def started_event(self, terms: Mapping[str, Any]) -> StepEvent | None:
+        """The ``started`` (or ``resumed``) event."""
+        if self.on_step is None:
+            return None
+        step, status = ("resumed", "ok") if self.resuming else ("started", "started")
+        return StepEvent(self.journey_id, self.kind, step, status, json.loads(encode(terms)))
+
+    # -- the stall watchdog
 
     def watch(self, data: Mapping[str, Any], now: float) -> None:
         """Start watching a wait that says its ``expected_seconds`` (any other step ends
         the watch)."""
         expected = data.get("expected_seconds")
-        if isinstance(expected, int | float) and expected > 0:
+        if isinstance(expected, int | float) and not isinstance(expected, bool) and expected > 0:
             self.watching = (now, float(expected), data, 0)
         else:
             self.watching = None
 
     def tick(self, now: float) -> StepEvent | None:
-        """The stall watchdog, after each sleep of a watched wait: ``slow`` past
-        `SLOW_FACTOR` times the expected time, ``stuck`` past `STUCK_FACTOR`, each once,
-        with the next safe action. The request was sent and accepted (this is a wait
-        after it), so the action is never to send it again."""
+        """After each sleep of a watched wait: ``slow`` past `SLOW_FACTOR` times the
+        expected time, ``stuck`` past `STUCK_FACTOR`, each once, with the next safe
+        action. The request was sent and accepted (this is a wait after it), so the
+        action is never to send it again."""
         if self.watching is None:
             return None
         started, expected, followed, level = self.watching
@@ -222,37 +420,80 @@ class JourneyLog:
             "next": action,
             **{k: v for k, v in followed.items() if k != "expected_seconds"},
         }
-        return self.record(step, "ok", data)
+        return self.add(None, step, "ok", data, event=True)
 
-    def sending(self, operation: Operation[Any], now: float) -> StepEvent:
-        """``submitted/sending``: the exact request, written before it leaves, and the
-        time by the client's clock (``clock_time``: what a service's records are
-        compared with when resume looks for a request that may have arrived)."""
-        return self.record("submitted", "sending", {**request_data(operation), "clock_time": now})
+    # -- the end
 
-    def paid(self, payment: Mapping[str, str]) -> None:
-        """``paid/ok``: the x402 payment header about to be sent with the request (its
-        event is reported after the call)."""
-        self.pending.append(self.record("paid", "sending", {"headers": dict(payment)}))
+    def completed(self) -> tuple[StepEvent | None, JourneyState | None]:
+        """The flow returned: ``completed`` (unless a step already said how it ended)."""
+        if self.ended is not None:
+            return None, None
+        return self.add(None, "completed", "ok", {}, event=True), "completed"
 
-    def answered(self, answer: object) -> StepEvent:
-        """``submitted/ok`` with the service's answer."""
-        return self.record("submitted", "ok", {"answer": answer})
-
-    def send_failed(self, exc: XSwapError) -> StepEvent:
-        """``submitted/<sent>``: the request failed; whether it reached the service."""
-        return self.record("submitted", exc.sent, {"error": type(exc).__name__})
-
-    def completed(self, result: object) -> StepEvent | None:
-        """``completed``: the flow returned; the journey is over (unless the flow already
-        said how it ended: a resume that found it needs attention)."""
-        if self.ended_as is not None:
-            return None
-        return self.record("completed", "ok", {}, state="completed")
-
-    def ended(self, exc: BaseException) -> StepEvent:
-        """The flow raised ``exc``: write how the journey stands."""
-        state = end_state(exc)
+    def failed(self, exc: BaseException) -> tuple[StepEvent | None, JourneyState | None]:
+        """The flow raised ``exc``: mark the error with the journey and what was sent, and
+        say how the journey stands."""
+        if isinstance(exc, XSwapError):
+            if exc.journey_id is None:
+                exc.journey_id = self.journey_id
+            if self.accepted and exc.sent == "not_sent":
+                exc._journey_sent = "sent"
+        if isinstance(exc, JourneyBusyError):
+            return None, None  # not ours any more: nothing is written
+        state = end_state(exc, accepted=self.accepted, resuming=self.resuming)
         status = exc.sent if isinstance(exc, XSwapError) else "interrupted"
         step = state or "interrupted"
-        return self.record(step, status, {"error": type(exc).__name__}, state=state)
+        data: dict[str, Any] = {"error": type(exc).__name__}
+        if isinstance(exc, RestartRequiredError | InvalidInputError) and self.resuming:
+            data["reason"] = str(exc)
+        return self.add(None, step, status, data, event=True), state
+
+
+def end_state(
+    exc: BaseException, *, accepted: bool = False, resuming: bool = False
+) -> JourneyState | None:
+    """The state a journey ends in when its flow raised ``exc``; ``None`` leaves it as
+    it was (``running``: resume picks it up).
+
+    ``failed`` only when the service or the chain said so, or before anything was sent
+    (nothing at stake). A missing credential or a bad argument of a resume leaves the
+    journey as it was; after a money request was accepted, only the service's own word
+    that it failed (`TerminalStateError`) fails the journey.
+    """
+    if not isinstance(exc, XSwapError):
+        return None  # cancelled or interrupted: nothing is known to be over
+    if exc.sent == "outcome_unknown":
+        return "needs_attention"
+    if isinstance(exc, WaitTimeoutError | RestartRequiredError | JourneyBusyError):
+        return None
+    if resuming and isinstance(exc, InvalidInputError):
+        return None  # the resume lacked something (a signer, web3): try again with it
+    if accepted and not isinstance(exc, TerminalStateError):
+        return None  # the money moved: a later read failed, and resume reads again
+    return "failed"
+
+
+def done(journey: Journey) -> bool:
+    """Whether a journey is over (``completed`` or ``failed``)."""
+    return journey.state in DONE_STATES
+
+
+def warn_unwritten(run: JourneyRun, what: str, exc: Exception) -> None:
+    """A write after the money request failed: the result matters more than its record."""
+    logger.warning(
+        "could not write the journal (%s) for %s journey %s: %s",
+        type(exc).__name__,
+        run.kind,
+        run.journey_id,
+        what,
+    )
+
+
+def begin_terms(step: Begin) -> str:
+    """A `Begin` step's terms as the JSON text the journal keeps (and compares)."""
+    return encode(step.terms)
+
+
+def identities_of(data: Mapping[str, Any], keys: Iterable[str]) -> list[str]:
+    """The string values of ``data`` under ``keys`` (for a row's identities)."""
+    return [v for k in keys if isinstance(v := data.get(k), str) and v]

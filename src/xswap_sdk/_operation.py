@@ -51,6 +51,11 @@ class Operation(Generic[T]):
             ``token``), replaced in what ``capture_responses()`` keeps.
         with_headers: called with the parsed result and the answer's headers, returns
             the call's result (a page that reads its cursor from ``Link``).
+        single_use: for a request that moves money, whether what it carries can take
+            effect once only, however often it is sent (signed burn intents, used once
+            by salt; a Permit2 or EIP-3009 nonce; a signed transaction's nonce). A
+            journey resends such a request when it may have arrived and the service
+            cannot say; any other one it never sends twice.
     """
 
     method: str
@@ -63,6 +68,7 @@ class Operation(Generic[T]):
     timeout: httpx.Timeout | NotGiven
     redact: tuple[str, ...]
     with_headers: Callable[[Any, httpx.Headers], Any] | None
+    single_use: bool
     _json: Secret[Any]
     _secrets: Secret[tuple[str, ...]]
 
@@ -80,6 +86,7 @@ class Operation(Generic[T]):
         secrets: tuple[str, ...] = (),
         redact: tuple[str, ...] = (),
         with_headers: Callable[[Any, httpx.Headers], Any] | None = None,
+        single_use: bool = False,
     ) -> None:
         """Describe the call.
 
@@ -96,6 +103,7 @@ class Operation(Generic[T]):
             secrets: values in this request to keep out of error messages (signatures).
             redact: see the attributes.
             with_headers: see the attributes.
+            single_use: see the attributes.
         """
         init = object.__setattr__
         init(self, "method", method)
@@ -108,6 +116,7 @@ class Operation(Generic[T]):
         init(self, "timeout", timeout)
         init(self, "redact", redact)
         init(self, "with_headers", with_headers)
+        init(self, "single_use", single_use)
         init(self, "_json", Secret(json))
         init(self, "_secrets", Secret(tuple(secrets)))
 
@@ -150,6 +159,7 @@ class Operation(Generic[T]):
             secrets=secrets,
             redact=self.redact,
             with_headers=self.with_headers,
+            single_use=self.single_use,
         )
 
 

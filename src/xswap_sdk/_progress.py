@@ -13,7 +13,8 @@ __all__ = ["ProgressPrinter", "progress_line", "with_progress"]
 _SENT: dict[str, str] = {
     "not_sent": "nothing was sent",
     "outcome_unknown": "may have been sent: check before trying again",
-    "sent": "the service answered",
+    "sent": "it was sent: do not send it again",
+    "diverged": "the journal and the flow disagree: nothing was sent",
 }
 
 

@@ -10,14 +10,13 @@ other rule is refused as it is. Used by `FlashClient.swap`,
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Container, Mapping
 from typing import Any, Final, TypeVar
 
-from ._flow import Flow, Record
+from ._flow import Ask, Flow, Record
 from .errors import InvalidInputError, QuoteRejectedError, XSwapError
 
-__all__ = ["MAX_REQUOTES", "again", "check_requote", "offer", "restart_limit"]
+__all__ = ["MAX_REQUOTES", "again", "check_requote", "offer"]
 
 T = TypeVar("T")
 
@@ -45,26 +44,19 @@ def check_requote(
     return requote, accept_quote
 
 
-def offer(accept_quote: Callable[[Any], bool] | None, new: Any, what: str = "quote") -> None:
-    """Offer a new quote, checked, to the caller's hook before it is signed.
+def offer(accept_quote: Callable[[Any], bool] | None, new: Any, what: str = "quote") -> Flow[None]:
+    """Offer a new quote, checked, to the caller's hook before it is signed (an `Ask`
+    step: the driver asks the hook, or replays its answer). A journey resumed without
+    the hook its caller gave cannot ask it: the new quote is declined.
 
     Raises:
         QuoteRejectedError: the hook declined it (argument ``accept_quote``); nothing
             was signed.
-        InvalidInputError: the hook returned an awaitable (an ``async def``): flows call
-            it without awaiting, and a coroutine would read as ``True``.
+        InvalidInputError: the hook returned anything but ``True`` or ``False`` (an
+            ``async def`` hook's coroutine among them).
     """
-    if accept_quote is None:
-        return
-    answer: object = accept_quote(new)
-    if inspect.isawaitable(answer):
-        close = getattr(answer, "close", None)
-        if callable(close):
-            close()  # never awaited: no "coroutine was never awaited" warning
-        raise InvalidInputError(
-            "accept_quote", "must be a plain function returning True or False, not async"
-        )
-    if not answer:
+    accepted = yield Ask(accept_quote, new, what)
+    if accepted is not True:
         raise QuoteRejectedError("accept_quote", f"declined the new {what}", quote=new)
 
 
@@ -91,13 +83,3 @@ def again(
     reason = getattr(exc, "rule", None) or str(exc)
     yield Record("requoted", data={"reason": reason, **(data or {}), "attempt": attempt + 1})
     return attempt + 1
-
-
-def restart_limit(started: Mapping[str, Any]) -> int:
-    """The ``requote`` limit of a journey run again from its start after a crash (its
-    ``started`` data): its own, unless its caller gave an ``accept_quote`` hook, which
-    a journal cannot keep: then none, so that no new quote is signed unseen by it."""
-    if started.get("accept_quote"):
-        return 0
-    limit = started.get("requote", 0)
-    return limit if isinstance(limit, int) and 0 <= limit <= MAX_REQUOTES else 0

@@ -8,12 +8,21 @@ by ``scripts/unasync.py``: read and edit that file.
 from __future__ import annotations
 
 from types import TracebackType
-from typing import Self
+from typing import TYPE_CHECKING, Self, Unpack
 
 import httpx
 
-from ._base_client import APIClientBase
+from ._base_client import APIClientBase, checked_claim, release
+from ._journal_io import journal_call
+from ._journey import Resumption
+from ._options import RequestOptions
 from ._sync_transport import SyncTransport
+from .journal import Journey, Owner, ResumeResult
+
+if TYPE_CHECKING:
+    from web3 import Web3
+
+    from .signing.signer import Signer
 
 __all__ = ["SyncAPIClient"]
 
@@ -38,3 +47,96 @@ class SyncAPIClient(APIClientBase[httpx.Client, SyncTransport]):
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+    def resume(
+        self,
+        journey_id: str,
+        *,
+        restart: bool = False,
+        force: bool = False,
+        signer: Signer | None = None,
+        web3: Web3 | None = None,
+        **options: Unpack[RequestOptions],
+    ) -> ResumeResult:
+        """Finish a journey of this client from its journal, after a crash or a stop.
+
+        The journey's flow runs again from its journaled terms, and each step it took is
+        fed its recorded result (replay); the first step with no record runs live. So:
+
+        - nothing already signed is signed again, and a step that would sign something
+          new stops the resume (`xswap_sdk.errors.RestartRequiredError`) unless
+          ``restart=True``;
+        - a money request that may have arrived is sent again only when its content
+          can take effect once (signed burn intents, a Permit2 or EIP-3009 nonce, a
+          signed transaction); a transaction that may have left is looked up by its
+          hash first; anything else that may have arrived ends ``needs_attention``;
+        - a step that asks for something else than its record (other bytes to sign or
+          send) stops the journey ``needs_attention``.
+
+        The journey is claimed first (its lease): one held by another live run, here or
+        on another host, raises `xswap_sdk.errors.JourneyBusyError`. A journey whose MAC
+        does not verify (written with another key, or by someone else) raises
+        `xswap_sdk.errors.JourneyTamperedError` and is left alone. A resume that lacks
+        what it needs (a signer, web3) says so and leaves the journey as it was. See
+        ``docs/journeys.md``.
+
+        Args:
+            journey_id: the journey's id (``result.journey_id``, ``xswap journeys``).
+            restart: let the journey sign what it had not signed when it stopped (a
+                new quote, a mint, a transaction), as a new call would: through this
+                client's checks, pins and policy.
+            force: take the journey's lease even from a run that still holds it. Only
+                when you know that run is gone (a process on another host that died):
+                two runs of one journey can send its request twice.
+            signer: who signs what still needs a signature, and logs in where the
+                service needs it; the client's own, else ``XSWAP_PRIVATE_KEY``'s.
+            web3: a `web3.Web3` on the journey's chain, for a journey that reads
+                or sends on a chain (route, deposit, mint, call).
+            **options: per-call options for these calls (`RequestOptions`): ``timeout``,
+                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
+                ``extra_body``; see "Per-call options" in the configuration guide.
+
+        Returns:
+            The journey as it now stands, and what its call would have returned.
+
+        Raises:
+            InvalidInputError: no journal, no such journey, one of another client's
+                kind, or a bad argument (nothing is sent).
+            JourneyBusyError: another live run holds the journey.
+            JourneyTamperedError: the journey's MAC does not verify.
+            RestartRequiredError: going on would sign something new.
+            MissingCredentialsError: going on needs a signer or web3 (the journey is
+                left as it was).
+        """
+        journey, owner = self._claim(journey_id, force=force, restart=restart)
+        if journey is None or owner is None:
+            return ResumeResult(self._journey_now(journey_id))
+        try:
+            io = None
+            if web3 is not None:
+                from ._sync_web3 import chain_io
+
+                io = chain_io(web3, signer or self._signer_for_resume())
+            flow, transport = self._rebuild(journey, signer, io, restart)
+            result = transport.run(flow, options, resumption=Resumption(journey, owner, restart))
+        finally:
+            journal_call(release, self._options.journal, journey.id, owner)
+        return ResumeResult(self._journey_now(journey_id), result)
+
+    def _claim(
+        self, journey_id: object, *, force: object, restart: object
+    ) -> tuple[Journey | None, Owner | None]:
+        """The journey to resume, leased to this run; ``(None, None)`` when it is over."""
+        journal, kind = journal_call(self._resumable, journey_id, force, restart)
+        if kind is None:
+            return None, None
+        owner = Owner.this_process()
+        claimed = journal_call(journal.claim, str(journey_id), owner, force=bool(force))
+        return checked_claim(claimed), owner
+
+    def _journey_now(self, journey_id: str) -> Journey:
+        journal = self._options.journal
+        assert journal is not None
+        found = journal_call(journal.journey, journey_id)
+        assert found is not None
+        return found

@@ -109,11 +109,13 @@ def chain_io(web3: Web3, signer: Signer | None) -> ChainIO:
     """These helpers bound to ``web3`` and ``signer``, for a journey's `Chain` steps
     (``signer`` is ``None`` on resume, which never signs): the reads a journey makes
     before it signs (chain id, allowance, simulation) and its sends."""
-    from .errors import InvalidInputError
+    from .errors import MissingCredentialsError
 
     def sign(fields: dict[str, Any]) -> Any:
         if signer is None:
-            raise InvalidInputError("signer", "a resumed journey never signs again")
+            raise MissingCredentialsError(
+                "signer", "is needed to sign the transaction: pass signer= or set XSWAP_PRIVATE_KEY"
+            )
         return sign_transaction(web3, signer, fields)
 
     return ChainIO(
@@ -124,6 +126,8 @@ def chain_io(web3: Web3, signer: Signer | None) -> ChainIO:
         chain_id=lambda: chain_id(web3),
         allowance=lambda token, owner, spender: allowance(web3, token, owner, spender),
         simulate=lambda sender, intents, option: check_by_simulation(web3, sender, intents, option),
+        token_domain=lambda token: token_domain(web3, token),
+        permit_facts=lambda token, owner: permit_facts(web3, token, owner),
     )
 
 
@@ -165,15 +169,16 @@ def broadcast(web3: Web3, fields: dict[str, Any], raw: str | None) -> str:
         return hex_string(web3.eth.send_transaction(fields))  # type: ignore[arg-type]
 
 
-def receipt(web3: Web3, tx_hash: str) -> Any:
-    """The transaction's receipt, or ``None`` when the node has none (not mined, or never
-    seen): a look, not a wait."""
+def receipt(web3: Web3, tx_hash: str) -> dict[str, Any] | None:
+    """What the SDK reads of the transaction's receipt (``status``, ``blockNumber``), or
+    ``None`` when the node has none (not mined, or never seen): a look, not a wait."""
     try:
-        return web3.eth.get_transaction_receipt(tx_hash)  # type: ignore[arg-type]
+        receipt = web3.eth.get_transaction_receipt(tx_hash)  # type: ignore[arg-type]
     except Exception as exc:  # web3's TransactionNotFound, without importing web3 here
         if type(exc).__name__ == "TransactionNotFound":
             return None
         raise
+    return {"status": int(receipt["status"]), "blockNumber": int(receipt["blockNumber"])}
 
 
 def wait_for_success(web3: Web3, tx_hash: str, what: str) -> str:

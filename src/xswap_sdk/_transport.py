@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
 from urllib.parse import urlencode
 
 import httpx
@@ -90,6 +90,8 @@ from .journal import StepHook
 
 __all__ = [
     "Answer",
+    "AsyncPaidHook",
+    "PaidHook",
     "BaseTransport",
     "Extras",
     "Hooks",
@@ -108,6 +110,13 @@ USER_AGENT = f"xswap-sdk-python/{__version__}"
 _TRACE_HEADERS = ("x-trace-id", "x-request-id", "traceparent")
 _MIN_SECRET_LENGTH = 6
 _REDACTED = "[redacted]"
+
+
+PaidHook: TypeAlias = Callable[[Mapping[str, str]], None]
+"""Told an x402 payment's headers before the paid request leaves (a blocking client)."""
+
+AsyncPaidHook: TypeAlias = Callable[[Mapping[str, str]], Awaitable[None]]
+"""The same, awaited (an async client)."""
 
 
 class Payer(Protocol):
@@ -665,19 +674,25 @@ class BaseTransport(Generic[ClientT]):
 
     def _handle_answer(self, operation: Operation[T], answer: Answer, *, attempt: int) -> T:
         """Turn an answer into the operation's result, or raise the SDK error it means."""
-        headers = answer.headers
-        trace_id = _trace_id(headers)
-        status = answer.status_code
         log_response(
             service=self.service,
             method=operation.method,
             path=operation.log_path,
-            status=status,
+            status=answer.status_code,
             attempt=attempt,
             elapsed=answer.elapsed,
-            trace_id=trace_id,
+            trace_id=_trace_id(answer.headers),
         )
         self._capture(operation, answer, attempt)
+        return self.read_answer(operation, answer)
+
+    def read_answer(self, operation: Operation[T], answer: Answer) -> T:
+        """The result ``answer`` means for ``operation``, or the SDK error it means:
+        every check a fresh answer gets (status, size, nesting, framing, model). A
+        journey's replay reads its recorded answers through this too."""
+        headers = answer.headers
+        trace_id = _trace_id(headers)
+        status = answer.status_code
         if 300 <= status < 400:
             raise RedirectError.from_location(
                 status,

@@ -39,6 +39,10 @@ XSwapError
 │   │                                      the caller's request or a pinned fact
 │   └── PolicyRefusedError                 the caller's signing policy refused a signature
 ├── WebhookSignatureError                  a webhook whose signature does not verify
+├── JournalError                           the journal could not be written or read
+│   ├── JourneyBusyError                   another run holds the journey's lease
+│   ├── JourneyTamperedError               a journey's MAC does not verify: refused
+│   └── RestartRequiredError               resuming would sign something new
 ├── SimulationError                        a transaction's simulation reverted or moved
 │                                          assets the call does not mean; nothing sent
 └── MissingDependencyError (also ImportError)  an optional extra is not installed
@@ -75,6 +79,8 @@ __all__ = [
     "InternalServerError",
     "InvalidInputError",
     "JournalError",
+    "JourneyBusyError",
+    "JourneyTamperedError",
     "LoginError",
     "MissingCredentialsError",
     "MissingDependencyError",
@@ -92,6 +98,7 @@ __all__ = [
     "ResponseTooDeepError",
     "ResponseTooLargeError",
     "ResponseValidationError",
+    "RestartRequiredError",
     "SigningError",
     "SimulationError",
     "SwapFailedError",
@@ -219,11 +226,23 @@ class XSwapError(Exception):
     service answered). An error raised before any request says ``"not_sent"``.
     """
 
+    journey_id: str | None = None
+    """The money journey the error ended (or interrupted), when it was raised by one: what
+    ``resume`` takes. ``None`` otherwise."""
+
+    _journey_sent: str | None = None
+
     @property
     def sent(self) -> str:
-        """``"not_sent"``, ``"outcome_unknown"`` or ``"sent"``; see the class."""
+        """``"not_sent"``, ``"outcome_unknown"`` or ``"sent"``; see the class.
+
+        Raised by a journey after its money request was accepted, it says ``"sent"``
+        whatever failed later (a wait that timed out, a status read that failed): the
+        money moved, and sending again would move it twice."""
         if getattr(self, "outcome_unknown", False):
             return "outcome_unknown"
+        if self._journey_sent is not None:
+            return self._journey_sent
         if isinstance(self, APIError) and getattr(self, "request_sent", True):
             return "sent"
         return "not_sent"
@@ -989,19 +1008,55 @@ class PolicyRefusedError(SigningError):
 
 
 class JournalError(XSwapError):
-    """The journal could not be written before a money-moving request, so the request
-    was not sent (a journey that could not be resumed is not started). A write that
-    fails after the request only logs a warning: the call's result is not lost.
+    """The journal could not be written or read as a journey needs.
+
+    Raised before a money-moving request when its step could not be written: the
+    request was not sent (a journey that could not be resumed is not started). A write
+    that fails after the request only logs a warning: the call's result is not lost.
 
     Attributes:
         journey_id: the journey, when it has one.
-        step: the step that could not be written.
+        step: the step concerned.
     """
 
     def __init__(self, message: str, *, journey_id: str | None, step: str) -> None:
         self.journey_id = journey_id
         self.step = step
         super().__init__(message)
+
+
+class JourneyBusyError(JournalError):
+    """Another run holds the journey's lease: a live call, or a resume, in this process or
+    another, on this host or another. Nothing was signed or sent. Wait for it, or resume
+    once its lease has expired (a run whose process died on this host frees it at once).
+
+    Attributes:
+        holder: who holds it (``process 123 on host``), when known.
+    """
+
+    def __init__(self, message: str, *, journey_id: str | None, holder: str | None = None) -> None:
+        self.holder = holder
+        super().__init__(message, journey_id=journey_id, step="claim")
+
+
+class JourneyTamperedError(JournalError):
+    """A journey's terms or steps do not carry a valid MAC of the journal key: someone
+    else wrote them (or the key is not the one they were written with). The journey is
+    refused and left as it is; nothing was signed or sent."""
+
+    def __init__(self, message: str, *, journey_id: str | None) -> None:
+        super().__init__(message, journey_id=journey_id, step="verify")
+
+
+class RestartRequiredError(JournalError):
+    """Resuming the journey would sign something that was not signed before it stopped
+    (a new quote, a mint, a transaction). A resume never does that on its own: pass
+    ``restart=True`` (``xswap resume --restart ID``), and the journey goes on as a new
+    call would, through the client's checks, pins and policy. Nothing was signed or
+    sent; the journey is left as it was."""
+
+    def __init__(self, message: str, *, journey_id: str | None, step: str = "sign") -> None:
+        super().__init__(message, journey_id=journey_id, step=step)
 
 
 class SimulationError(XSwapError):

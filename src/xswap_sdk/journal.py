@@ -1,47 +1,65 @@
-"""A journal of money journeys: what each step did, written before and after it.
+"""A journal of money journeys: each step of a journey, written as the flow takes it, so
+that a crash can be recovered by replay.
 
 Give a client ``journal=`` (a path to an SQLite file, or any `Journal`), or set
 ``XSWAP_JOURNAL`` to a path, and each money-moving call (a Flash ``swap`` or
 ``submit_swap``, a ``gasless_swap``, a relayer ``relay``/``relay_sync``/``submit_tx``/
-``relay_signed_tx``, a Gateway ``send_transfer``/``transfer``/``mint``, a ``route``
-execution, a ``deposit`` sent by web3) writes a *journey*: its arguments, the
-verified quote, the exact payload or signed transaction it sends (before sending it),
-the answers, ids, transaction hashes and attestations. After a crash,
-``client.resume(journey_id)`` or ``xswap resume`` finishes what can be finished safely
-(see ``docs/journeys.md``). Without a journal nothing is written and nothing changes.
+``relay_signed_tx``, a Gateway ``send_transfer``/``transfer``/``mint``/``send_call``, a
+``route`` execution, a ``deposit`` sent by web3) writes a *journey*: its terms (the
+checked arguments), and every step its flow takes: each request and its answer, each
+chain read and send, each signature, and the times and random values the flow used.
+After a crash, ``client.resume(journey_id)`` or ``xswap resume`` runs the same flow
+again and feeds it the recorded results (replay): the first step with no record runs
+live, and nothing already signed is signed again (see ``docs/journeys.md``). Without a
+journal nothing is written and nothing changes.
 
 The journal is **sensitive**: it holds signatures and signed payloads (resume needs
-them), never a private key, a JWT or an API key. Keep it where you keep wallet files.
+them), never a private key, a JWT or an API key. It is an input like any service's
+answer: each journey's terms and steps carry a MAC made with the journal key
+(``journal_key=`` or ``XSWAP_JOURNAL_KEY``; for an SQLite file without one, a key file
+beside it, ``<journal>.key``), and a journey whose MAC does not verify is refused. A
+journey is run in one place at a time: whoever runs or resumes it holds its lease.
 
-`SQLiteJournal` is the embedded default (the standard library's `sqlite3`, WAL mode,
-one transaction per step). A service with several workers can put journeys in its own
-database by implementing the four methods of `Journal`.
+`SQLiteJournal` is the embedded default (the standard library's `sqlite3`, WAL mode).
 """
 
 from __future__ import annotations
 
-import json
+import contextlib
+import hashlib
+import hmac
 import os
+import secrets
+import socket
 import threading
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal
+from functools import cached_property
 from pathlib import Path
-from typing import Any, Final, Literal, Protocol, TypeAlias, runtime_checkable
+from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, TypeAlias, runtime_checkable
 
 from .errors import InvalidInputError
 
+if TYPE_CHECKING:
+    from ._sqlite_journal import SQLiteJournal
+
 __all__ = [
+    "DEFAULT_LEASE_SECONDS",
     "JOURNAL_ENV",
+    "JOURNAL_KEY_ENV",
     "Journal",
+    "JournalArg",
     "JournalStep",
     "Journey",
-    "JournalArg",
+    "JournalKey",
     "JourneyState",
+    "NewRow",
+    "Owner",
     "PRIVATE_KEY_ENV",
     "ResumeResult",
+    "Row",
     "SQLiteJournal",
     "StepEvent",
     "StepHook",
@@ -51,22 +69,31 @@ __all__ = [
 JOURNAL_ENV: Final = "XSWAP_JOURNAL"
 """The environment variable read for a journal path when a client gets no ``journal=``."""
 
+JOURNAL_KEY_ENV: Final = "XSWAP_JOURNAL_KEY"
+"""The environment variable read for the journal key when a client gets no
+``journal_key=``: any string of at least 16 characters (a random one: ``python -c
+"import secrets; print(secrets.token_hex(32))"``)."""
+
 PRIVATE_KEY_ENV: Final = "XSWAP_PRIVATE_KEY"
-"""The environment variable resume reads a signer's key from when a step still needs a
-signature and the client has no signer (never written anywhere)."""
+"""The environment variable resume reads a signer's key from when a step needs a signer
+and the client has none (never written anywhere)."""
+
+DEFAULT_LEASE_SECONDS: Final = 300.0
+"""How long a journey's lease lasts without being renewed: a process that runs a journey
+renews it with each step and while it waits; one that died holds it this long at most
+(on its own host, a dead process's lease is taken over at once)."""
 
 JourneyState: TypeAlias = Literal["running", "completed", "failed", "needs_attention"]
-"""Where a journey stands: still going (or interrupted), done, failed with nothing left
-in flight, or stopped where only a person can tell what happened."""
+"""Where a journey stands: still going (or interrupted), done, failed (the service or the
+chain said so), or stopped where only a person can tell what happened."""
 
 JournalArg: TypeAlias = "str | os.PathLike[str] | Journal"
 """What ``journal=`` takes: a path to an SQLite file, or a `Journal`."""
 
-_STATES: Final = ("running", "completed", "failed", "needs_attention")
+STATES: Final = ("running", "completed", "failed", "needs_attention")
+DONE_STATES: Final = ("completed", "failed")
 
-# Keys never written, wherever they appear: a signer's key or a session token has no
-# business in a journal, even if a payload someday carries one.
-_FORBIDDEN_KEYS: Final = frozenset({"privatekey", "private_key", "jwt", "apikey", "api_key"})
+_MIN_KEY_CHARS: Final = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,16 +102,18 @@ class StepEvent:
 
     Attributes:
         journey_id: the journey's id in the journal, or ``None`` without a journal.
-        kind: ``"swap"``, ``"gasless_swap"``, ``"relay"``, ``"relay_sync"``,
-            ``"transfer"``, ``"mint"``, ``"route"`` or ``"deposit"``.
+        kind: the journey's kind (``"swap"``, ``"gasless_swap"``, ``"relay"``,
+            ``"relay_sync"``, ``"transfer"``, ``"mint"``, ``"call"``, ``"route"`` or
+            ``"deposit"``).
         step: ``"started"``, ``"quoted"``, ``"requoted"``, ``"verified"``,
             ``"prepared"``, ``"signed"``, ``"paid"``, ``"submitted"``, ``"broadcast"``,
             ``"confirmed"``, ``"approved"``, ``"waiting"``, ``"slow"``, ``"stuck"``,
             ``"executed"``, ``"attested"``, ``"minted"``, ``"finalized"``, ``"found"``,
-            ``"completed"``, ``"failed"``, ``"needs_attention"`` or ``"resumed"``.
+            ``"completed"``, ``"failed"``, ``"needs_attention"``, ``"interrupted"`` or
+            ``"resumed"``.
         status: ``"ok"``, ``"sending"`` (a money-moving request is about to leave),
             ``"not_sent"``, ``"outcome_unknown"`` or ``"sent"`` (for a failure: whether
-            anything reached the service), or ``"started"``.
+            the money request reached the service), or ``"started"``.
         data: what the step produced (plain JSON values).
     """
 
@@ -101,8 +130,86 @@ and ignored; an async client awaits what it returns)."""
 
 
 @dataclass(frozen=True, slots=True)
+class Owner:
+    """Who holds a journey's lease: one run of one journey in one process.
+
+    Attributes:
+        token: this run's own random id (two runs in one process differ).
+        host: the host's name and boot, as `this_process` reads them.
+        pid: the process id.
+        started: when the process started (so a reused pid is not taken for it), or
+            ``None`` where that cannot be read.
+    """
+
+    token: str
+    host: str
+    pid: int
+    started: float | None
+
+    @classmethod
+    def this_process(cls) -> Owner:
+        """A new owner token for this process."""
+        host, pid, started = _process_identity()
+        return cls(uuid.uuid4().hex, host, pid, started)
+
+    def describe(self) -> str:
+        """Who it is, for a message: ``process 123 on host``."""
+        return f"process {self.pid} on {self.host.partition('#')[0]}"
+
+    def alive(self) -> bool | None:
+        """Whether this owner's process still runs: ``True``/``False`` when it is one of
+        this host's, ``None`` when that cannot be told (another host)."""
+        host, _, _ = _process_identity()
+        if host != self.host:
+            return None
+        try:
+            os.kill(self.pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            pass  # alive, another user's
+        except OSError:
+            return None
+        if self.started is not None:
+            started = _started(self.pid)
+            if started is not None and abs(started - self.started) > 1:
+                return False  # the pid was reused by another process
+        return True
+
+
+_identity: tuple[int, tuple[str, int, float | None]] | None = None
+
+
+def _process_identity() -> tuple[str, int, float | None]:
+    """(host, pid, start time) of this process, read once per process."""
+    global _identity
+    pid = os.getpid()
+    if _identity is None or _identity[0] != pid:  # a fork is another process
+        boot = ""
+        with contextlib.suppress(OSError):  # not Linux: the host's name alone
+            boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+        host = socket.gethostname() + (f"#{boot}" if boot else "")
+        _identity = (pid, (host, pid, _started(pid)))
+    return _identity[1]
+
+
+def _started(pid: int) -> float | None:
+    """When process ``pid`` started, in clock ticks since boot (Linux), else ``None``."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    # The command name may hold spaces and parentheses: fields follow the last ")".
+    fields = stat[stat.rfind(")") + 2 :].split()
+    try:
+        return float(fields[19])
+    except (IndexError, ValueError):
+        return None
+
+
+@dataclass(frozen=True, slots=True)
 class JournalStep:
-    """One written step of a journey.
+    """One written step of a journey, as people read it.
 
     Attributes:
         seq: its order in the journey, from 0.
@@ -120,6 +227,58 @@ class JournalStep:
 
 
 @dataclass(frozen=True, slots=True)
+class Row:
+    """One written row of a journey, as replay reads it.
+
+    Attributes:
+        seq: its order in the journey.
+        pos: the flow's step it records (its position among the steps the flow
+            yielded), or ``None`` for a row that records no step of the flow (a
+            ``resumed`` note, a webhook's ``minted``).
+        step: its name: a visible step (`JournalStep`), or an effect the flow took
+            (``read``, ``now``, ``random``, ``sign``, ``chain``, ``wait``, ``ask``).
+        status: its status.
+        data: what it recorded.
+        body: an answer's exact bytes, for an HTTP request.
+        at: when it was written.
+    """
+
+    seq: int
+    pos: int | None
+    step: str
+    status: str
+    data: Mapping[str, Any]
+    body: bytes | None
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class NewRow:
+    """A row about to be written (see `Journal.append`).
+
+    Attributes:
+        pos: see `Row.pos`.
+        step: see `Row.step`.
+        status: see `Row.status`.
+        data: its data as JSON text (written as it is: the journal does not serialise).
+        body: see `Row.body`.
+        identities: what this row identifies (a transaction hash, a transfer id), for
+            `Journal.find`.
+    """
+
+    pos: int | None
+    step: str
+    status: str
+    data: str
+    body: bytes | None = None
+    identities: tuple[str, ...] = ()
+
+
+EFFECTS: Final = frozenset({"read", "now", "random", "sign", "chain", "wait", "ask"})
+"""Row names that record an effect of the flow for replay, not a step people read."""
+
+
+@dataclass(frozen=True)
 class Journey:
     """A journey as the journal holds it.
 
@@ -129,7 +288,12 @@ class Journey:
         state: `JourneyState`.
         created_at: when it started, in Unix seconds.
         updated_at: when its last step was written.
-        steps: its steps, in order; the first (``started``) holds its arguments.
+        terms: what it was started with: the checked arguments its flow is built from.
+        rows: every row, in order (`Row`); `steps` are the ones people read.
+        owner: who holds its lease now, or ``None``.
+        lease_until: until when (Unix seconds) the lease holds without renewal.
+        authentic: whether its terms and every row carry a valid MAC of this journal's
+            key; an inauthentic journey is never resumed.
     """
 
     id: str
@@ -137,7 +301,26 @@ class Journey:
     state: JourneyState
     created_at: float
     updated_at: float
-    steps: tuple[JournalStep, ...] = ()
+    terms: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    rows: tuple[Row, ...] = field(default=(), repr=False)
+    owner: Owner | None = field(default=None, repr=False)
+    lease_until: float | None = field(default=None, repr=False)
+    authentic: bool = True
+
+    @cached_property
+    def steps(self) -> tuple[JournalStep, ...]:
+        """The steps people read, in order: ``started`` first, then each one the flow
+        wrote, without the effects replay reads (requests, times, signatures)."""
+        return tuple(
+            JournalStep(row.seq, row.step, row.status, row.data, row.at)
+            for row in self.rows
+            if row.step not in EFFECTS
+        )
+
+    @property
+    def arguments(self) -> Mapping[str, Any]:
+        """What the journey was started with (its terms)."""
+        return self.terms
 
     def last(self, step: str, status: str | None = None) -> JournalStep | None:
         """The last written ``step`` (with ``status``, when given), or ``None``."""
@@ -146,30 +329,56 @@ class Journey:
                 return entry
         return None
 
-    @property
-    def arguments(self) -> Mapping[str, Any]:
-        """What the journey was started with (its ``started`` step's data)."""
-        return self.steps[0].data if self.steps else {}
+    def held_by_other(self, now: float | None = None) -> Owner | None:
+        """The owner of a lease that still holds (not this run's), or ``None``: a lease
+        past its time, or of a process of this host that is gone, does not hold."""
+        owner = self.owner
+        if owner is None or self.state in DONE_STATES:
+            return None
+        at = time.time() if now is None else now
+        if self.lease_until is not None and self.lease_until < at:
+            return None
+        return None if owner.alive() is False else owner
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON values, as ``xswap journeys --json`` prints them."""
+    def to_dict(self, *, show_signed: bool = False) -> dict[str, Any]:
+        """Plain JSON values, as ``xswap journeys --json`` prints them. Signatures and
+        signed payloads are shown only with ``show_signed``."""
+
+        def shown(data: Mapping[str, Any]) -> dict[str, Any]:
+            return dict(data) if show_signed else _without_signed(data)
+
         return {
             "id": self.id,
             "kind": self.kind,
             "state": self.state,
+            "authentic": self.authentic,
             "created_at": self.created_at,
             "updated_at": self.updated_at,
+            "terms": shown(self.terms),
             "steps": [
                 {
                     "seq": s.seq,
                     "step": s.step,
                     "status": s.status,
-                    "data": dict(s.data),
+                    "data": shown(s.data),
                     "at": s.at,
                 }
                 for s in self.steps
             ],
         }
+
+    def __repr__(self) -> str:
+        last = self.steps[-1] if self.steps else None
+        at = "" if last is None else f", last_step='{last.step}/{last.status}'"
+        return f"Journey(id={self.id!r}, kind={self.kind!r}, state={self.state!r}{at})"
+
+
+# Keys whose values are signatures or signed payloads: shown only when asked.
+_SIGNED_KEYS: Final = frozenset({"signature", "signatures", "raw", "body", "headers", "payment"})
+
+
+def _without_signed(data: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: "(signed: --show-signed)" if k in _SIGNED_KEYS else v for k, v in data.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,10 +388,10 @@ class ResumeResult:
     Attributes:
         journey: the journey as the journal now holds it (its ``state`` says how it
             ended: ``completed``, ``failed``, ``needs_attention``, or still ``running``
-            when a wait ran out again).
+            when a wait ran out again or the resume stopped before anything new).
         result: what the journey's call would have returned (a ``SwapSubmission``, a
             ``GaslessSwapResult``, a relayer ``SubmitTxResult`` or ``RelayStatus``, a
-            Gateway ``TransferResult`` (minted, or to mint with) or ``MintResult``, a
+            Gateway ``TransferResult`` or ``MintResult``, a ``SentCall``, a
             ``RouteExecution``, a ``DepositResult``), or ``None`` when it did not end
             with one.
     """
@@ -198,154 +407,49 @@ class ResumeResult:
 
 @runtime_checkable
 class Journal(Protocol):
-    """Where journeys are kept. Each method is one transaction; a journey's writes come
-    from one process at a time (the one running or resuming it).
+    """Where journeys are kept. `SQLiteJournal` is the embedded one; a shared database
+    implements the same methods, each one transaction (see ``docs/journeys.md``).
 
-    Adapter sketch for a service's own database (see ``docs/journeys.md``)::
-
-        class PostgresJournal:
-            def start(self, kind, data): ...        # INSERT a journey and its step 0
-            def record(self, journey_id, step, status, data, *, state=None): ...
-            def journey(self, journey_id): ...      # SELECT it with its steps
-            def journeys(self): ...
+    Whoever runs a journey holds its lease: `create` and `claim` take it atomically,
+    `append` writes only under it (and renews it), `release` gives it up.
     """
 
-    def start(self, kind: str, data: Mapping[str, Any]) -> str:
-        """Create a ``running`` journey whose step 0 is ``started`` with ``data``;
-        return its id."""
+    lease_seconds: float
+    """How long a lease holds without renewal."""
+
+    def create(self, kind: str, terms: str, owner: Owner) -> str:
+        """Create a ``running`` journey of ``kind`` whose terms are ``terms`` (JSON
+        text), leased to ``owner``, with its ``started`` row; return its id."""
         ...
 
-    def record(
-        self,
-        journey_id: str,
-        step: str,
-        status: str,
-        data: Mapping[str, Any],
-        *,
-        state: JourneyState | None = None,
-    ) -> None:
-        """Append a step (and set the journey's state, when given) in one transaction."""
-        ...
-
-    def journey(self, journey_id: str) -> Journey | None:
-        """The journey with its steps, or ``None`` when there is none of that id."""
-        ...
-
-    def journeys(self) -> list[Journey]:
-        """Every journey, oldest first, with its steps."""
-        ...
-
-
-def _default(value: object) -> object:
-    # Answers and payloads arrive as models, decimals and bytes: write their JSON form.
-    dump = getattr(value, "model_dump", None)
-    if callable(dump):
-        return dump(mode="json", by_alias=True)
-    if isinstance(value, Mapping):
-        return dict(value)
-    if isinstance(value, Decimal):
-        return str(value)
-    if isinstance(value, bytes):
-        return "0x" + value.hex()
-    if isinstance(value, tuple | set | frozenset):
-        return list(value)
-    return str(value)
-
-
-def _scrub(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {
-            str(k): _scrub(v) for k, v in value.items() if str(k).lower() not in _FORBIDDEN_KEYS
-        }
-    if isinstance(value, list):
-        return [_scrub(v) for v in value]
-    return value
-
-
-def _dumps(data: Mapping[str, Any]) -> str:
-    """``data`` as the JSON text a journal writes (credentials' keys dropped)."""
-    return json.dumps(_scrub(json.loads(json.dumps(dict(data), default=_default))))
-
-
-def _plain(data: Mapping[str, Any]) -> dict[str, Any]:
-    """``data`` as plain JSON values, as a journal would read it back."""
-    loaded: dict[str, Any] = json.loads(_dumps(data))
-    return loaded
-
-
-_SCHEMA: Final = """
-CREATE TABLE IF NOT EXISTS journeys (
-    id TEXT PRIMARY KEY,
-    kind TEXT NOT NULL,
-    state TEXT NOT NULL,
-    created_at REAL NOT NULL,
-    updated_at REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS steps (
-    journey_id TEXT NOT NULL REFERENCES journeys(id),
-    seq INTEGER NOT NULL,
-    step TEXT NOT NULL,
-    status TEXT NOT NULL,
-    data TEXT NOT NULL,
-    at REAL NOT NULL,
-    PRIMARY KEY (journey_id, seq)
-);
-"""
-
-
-class SQLiteJournal:
-    """The embedded `Journal`: one SQLite file, WAL mode, one transaction per step.
-
-    Safe to share between the threads of one process; several processes may read it
-    (``xswap journeys``) while one writes.
-    """
-
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        """Open (or create) the journal at ``path``.
+    def claim(self, journey_id: str, owner: Owner, *, force: bool = False) -> Journey:
+        """Take the journey's lease for ``owner`` and return the journey as it stands.
 
         Raises:
-            InvalidInputError: ``path`` is not a path, or the file cannot be opened.
+            JourneyBusyError: another owner's lease still holds (unless ``force``).
+            InvalidInputError: no such journey.
         """
-        if not isinstance(path, str | os.PathLike) or not os.fspath(path):
-            raise InvalidInputError("journal", "must be a path (str or os.PathLike) or a Journal")
-        self.path = Path(os.fspath(path))
-        """The journal's file."""
-        self._lock = threading.Lock()
-        import sqlite3  # here: a program without a journal does not load it
+        ...
 
-        try:
-            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            # Each step is on disk when record() returns: a crash right after loses nothing.
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute("PRAGMA busy_timeout=5000")
-            self._db.executescript(_SCHEMA)
-        except sqlite3.Error as exc:
-            raise InvalidInputError(
-                "journal", f"cannot open the SQLite journal at {self.path} ({exc})"
-            ) from None
+    def append(
+        self,
+        journey_id: str,
+        owner: Owner,
+        rows: Sequence[NewRow],
+        *,
+        state: JourneyState | None = None,
+        durable: bool = False,
+        release: bool = False,
+    ) -> None:
+        """Append ``rows`` (and set ``state``) in one transaction, if ``owner`` still
+        holds the lease, which is renewed (or, with ``release``, given up). With
+        ``durable`` the transaction is on disk, power loss included, when this returns;
+        otherwise it survives the process, not the machine.
 
-    def start(self, kind: str, data: Mapping[str, Any]) -> str:
-        """See `Journal.start`."""
-        journey_id = uuid.uuid4().hex
-        now = time.time()
-        text = _dumps(data)
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._db.execute(
-                    "INSERT INTO journeys VALUES (?, ?, 'running', ?, ?)",
-                    (journey_id, kind, now, now),
-                )
-                self._db.execute(
-                    "INSERT INTO steps VALUES (?, 0, 'started', 'started', ?, ?)",
-                    (journey_id, text, now),
-                )
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
-        return journey_id
+        Raises:
+            JourneyBusyError: ``owner`` lost the lease; nothing was written.
+        """
+        ...
 
     def record(
         self,
@@ -356,92 +460,177 @@ class SQLiteJournal:
         *,
         state: JourneyState | None = None,
     ) -> None:
-        """See `Journal.record`."""
-        if state is not None and state not in _STATES:
-            raise InvalidInputError("state", f"must be one of {', '.join(_STATES)}")
-        now = time.time()
-        text = _dumps(data)
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._db.execute(
-                    "INSERT INTO steps SELECT ?, COALESCE(MAX(seq), -1) + 1, ?, ?, ?, ? "
-                    "FROM steps WHERE journey_id = ?",
-                    (journey_id, step, status, text, now, journey_id),
-                )
-                self._db.execute(
-                    "UPDATE journeys SET updated_at = ?, state = COALESCE(?, state) WHERE id = ?",
-                    (now, state, journey_id),
-                )
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+        """Append a visible step from outside any run (a webhook's ``minted``), with no
+        lease, in one transaction."""
+        ...
 
     def journey(self, journey_id: str) -> Journey | None:
-        """See `Journal.journey`."""
-        with self._lock:
-            row = self._db.execute(
-                "SELECT id, kind, state, created_at, updated_at FROM journeys WHERE id = ?",
-                (journey_id,),
-            ).fetchone()
-            if row is None:
-                return None
-            return self._with_steps(row)
+        """The journey with its rows, or ``None`` when there is none of that id."""
+        ...
 
-    def journeys(self) -> list[Journey]:
-        """See `Journal.journeys`."""
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT id, kind, state, created_at, updated_at FROM journeys "
-                "ORDER BY created_at, id"
-            ).fetchall()
-            return [self._with_steps(row) for row in rows]
+    def journeys(self, *, states: Sequence[str] | None = None) -> list[Journey]:
+        """Every journey (of ``states``, when given), oldest first, with its rows."""
+        ...
 
-    def _with_steps(self, row: tuple[Any, ...]) -> Journey:
-        steps = self._db.execute(
-            "SELECT seq, step, status, data, at FROM steps WHERE journey_id = ? ORDER BY seq",
-            (row[0],),
-        ).fetchall()
-        return Journey(
-            id=row[0],
-            kind=row[1],
-            state=row[2],
-            created_at=row[3],
-            updated_at=row[4],
-            steps=tuple(JournalStep(s[0], s[1], s[2], json.loads(s[3]), s[4]) for s in steps),
-        )
+    def find(self, identity: str) -> list[str]:
+        """The ids of the journeys whose rows recorded ``identity`` (an index lookup)."""
+        ...
 
-    def close(self) -> None:
-        """Close the database connection."""
-        with self._lock:
-            self._db.close()
+
+# ----------------------------------------------------------------------------- the key
+
+
+class JournalKey:
+    """The key a journal's MACs are made with: kept out of every ``repr``."""
+
+    __slots__ = ("_key",)
+
+    def __init__(self, key: bytes) -> None:
+        self._key = key
+
+    @classmethod
+    def from_text(cls, text: object, argument: str) -> JournalKey:
+        """A key from a string (``journal_key=``, ``XSWAP_JOURNAL_KEY``) or bytes.
+
+        Raises:
+            InvalidInputError: not a str or bytes of at least 16 characters.
+        """
+        if isinstance(text, bytes) and len(text) >= _MIN_KEY_CHARS:
+            return cls(hashlib.sha256(b"xswap-journal-key\0" + text).digest())
+        if not isinstance(text, str) or len(text) < _MIN_KEY_CHARS:
+            raise InvalidInputError(
+                argument, f"must be a secret string of at least {_MIN_KEY_CHARS} characters"
+            )
+        return cls(hashlib.sha256(b"xswap-journal-key\0" + text.encode()).digest())
+
+    @classmethod
+    def random(cls) -> JournalKey:
+        """A fresh random key (an in-memory journal's)."""
+        return cls(secrets.token_bytes(32))
+
+    def mac(self, *parts: str | bytes) -> str:
+        """The MAC of ``parts`` (each length-prefixed, so no two splits collide)."""
+        h = hmac.new(self._key, digestmod=hashlib.sha256)
+        for part in parts:
+            data = part.encode() if isinstance(part, str) else part
+            h.update(len(data).to_bytes(8, "big"))
+            h.update(data)
+        return h.hexdigest()
+
+    def fingerprint(self) -> str:
+        """What a journal keeps to tell a wrong key at once (a MAC of a constant)."""
+        return self.mac("xswap-journal-key-check")
 
     def __repr__(self) -> str:
-        return f"SQLiteJournal({str(self.path)!r})"
+        return "JournalKey('**********')"
+
+
+_KEY_LOCK = threading.Lock()
+
+
+def _key_file_key(path: Path, *, create: bool) -> JournalKey | None:
+    """The key kept in the file ``path`` (created, 0600, when ``create`` and absent).
+
+    Raises:
+        InvalidInputError: the file is writable by others or not this user's.
+    """
+    with _KEY_LOCK:
+        try:
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600) if create else -1
+        except FileExistsError:
+            fd = -1
+        if fd >= 0:
+            with os.fdopen(fd, "w") as f:
+                f.write(secrets.token_hex(32) + "\n")
+        if not path.exists():
+            return None
+        _check_private_file(path, "journal_key")
+        text = path.read_text().strip()
+    return JournalKey.from_text(text, f"the key file {path}")
+
+
+def _check_private_file(path: Path, argument: str) -> None:
+    """Refuse a file that is group- or world-writable or owned by another user: whoever
+    can write it could plant what a resume signs and sends.
+
+    Raises:
+        InvalidInputError: naming ``argument``.
+    """
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return
+    getuid = getattr(os, "getuid", None)
+    if getuid is not None and st.st_uid != getuid():
+        raise InvalidInputError(
+            argument, f"{path} belongs to another user: a journal must be this user's own"
+        )
+    if st.st_mode & 0o022:
+        raise InvalidInputError(
+            argument,
+            f"{path} is writable by others (mode {oct(st.st_mode & 0o777)}): anyone who can "
+            f"write it could plant what resume signs; chmod 600 {path}",
+        )
+
+
+def _resolve_key(key: object, environ: Mapping[str, str] | None) -> JournalKey | None:
+    """``journal_key=`` as a `JournalKey`, else ``XSWAP_JOURNAL_KEY``'s, else ``None``."""
+    if key is not None:
+        if isinstance(key, JournalKey):
+            return key
+        return JournalKey.from_text(key, "journal_key")
+    env = os.environ if environ is None else environ
+    text = env.get(JOURNAL_KEY_ENV)
+    return None if not text else JournalKey.from_text(text, JOURNAL_KEY_ENV)
 
 
 def open_journal(
     journal: str | os.PathLike[str] | Journal | None,
     environ: Mapping[str, str] | None = None,
+    *,
+    key: str | bytes | None = None,
 ) -> Journal | None:
     """The journal of ``journal=``: a `Journal` as given, an `SQLiteJournal` at a path,
-    else at ``XSWAP_JOURNAL``'s path, else ``None`` (nothing journaled).
+    else at ``XSWAP_JOURNAL``'s path, else ``None`` (nothing journaled). ``key`` (or
+    ``XSWAP_JOURNAL_KEY``) is the journal key of a journal opened from a path.
 
     Raises:
-        InvalidInputError: ``journal`` is neither a path nor a `Journal`.
+        InvalidInputError: ``journal`` is neither a path nor a `Journal`, ``key`` is
+            given with a `Journal` (give it to the journal itself), or the key or the
+            file is refused.
     """
+    env = os.environ if environ is None else environ
     if journal is None:
-        env = os.environ if environ is None else environ
         path = env.get(JOURNAL_ENV) or None
         if path is None:
             return None
         try:
-            return SQLiteJournal(path)
+            return _open_path(path, _resolve_key(key, env))
         except InvalidInputError as exc:
-            raise InvalidInputError(JOURNAL_ENV, exc.rule) from None
+            if exc.argument == "journal":
+                raise InvalidInputError(JOURNAL_ENV, exc.rule) from None
+            raise
     if isinstance(journal, str | os.PathLike):
-        return SQLiteJournal(journal)
+        return _open_path(journal, _resolve_key(key, env))
     if isinstance(journal, Journal):
+        if key is not None:
+            raise InvalidInputError(
+                "journal_key", "is for a journal opened from a path: give the key to the Journal"
+            )
         return journal
     raise InvalidInputError("journal", "must be a path (str or os.PathLike) or a Journal")
+
+
+def _open_path(path: str | os.PathLike[str], key: JournalKey | None) -> Journal:
+    from ._sqlite_journal import SQLiteJournal
+
+    return SQLiteJournal(path, key=key)
+
+
+def __getattr__(name: str) -> Any:
+    # SQLiteJournal lives in its own module, loaded when first asked for.
+    if name == "SQLiteJournal":
+        from ._sqlite_journal import SQLiteJournal
+
+        return SQLiteJournal
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

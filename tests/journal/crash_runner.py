@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx
 
-from xswap_sdk import SystemClock
+from xswap_sdk import SystemClock, errors
 from xswap_sdk.journal import SQLiteJournal, StepEvent
 from xswap_sdk.sandbox import Sandbox
 
@@ -61,17 +61,22 @@ def main() -> None:
         _, status = os.waitpid(pid, 0)
         [interrupted] = SQLiteJournal(journal).journeys()
 
-        async def resume(journey_id: str, journal: Path = journal) -> Any:
+        async def resume(journey_id: str, journal: Path = journal) -> tuple[Any, bool]:
+            # A journey stopped before it signed needs restart=True to sign anew.
             api = wired(base_url, journey, flavour, journal=journal)
-            return await resolve(api.resume(journey_id))
+            try:
+                return await resolve(api.resume(journey_id)), False
+            except errors.RestartRequiredError:
+                return await resolve(api.resume(journey_id, restart=True)), True
 
-        resumed = asyncio.run(resume(interrupted.id))
+        resumed, restarted = asyncio.run(resume(interrupted.id))
         line = {
             "at": at,
             "exit": os.waitstatus_to_exitcode(status),
             "journey_id": interrupted.id,
             "stopped": f"{interrupted.steps[-1].step}/{interrupted.steps[-1].status}",
             "state": resumed.state,
+            "restarted": restarted,
         }
         print(json.dumps(line), flush=True)
 

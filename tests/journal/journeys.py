@@ -95,9 +95,14 @@ async def resolve(value: Any) -> Any:
 
 
 def money_requests(sb: Sandbox, journey: str) -> list[Any]:
-    """The money-moving requests the sandbox handled for ``journey``'s service."""
+    """The money-moving requests the sandbox took for ``journey``'s service: handled and
+    answered 2xx (a request sent again and refused moved nothing)."""
     service, path = MONEY_PATH[journey]
-    return sb.requests.select(service, "POST", path, processed=True)
+    return [
+        r
+        for r in sb.requests.select(service, "POST", path, processed=True)
+        if r.status is not None and 200 <= r.status < 300
+    ]
 
 
 Hook = Callable[[Any], None]

@@ -4,17 +4,22 @@ the journeys that fail: what is written, what is never written."""
 from __future__ import annotations
 
 import asyncio
+import json
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from xswap_sdk import errors
+from xswap_sdk._journey import encode
 from xswap_sdk._progress import progress_line
 from xswap_sdk.journal import (
     Journal,
-    JournalStep,
     Journey,
+    NewRow,
+    Owner,
+    Row,
     SQLiteJournal,
     StepEvent,
     open_journal,
@@ -28,37 +33,87 @@ from .journeys import USDC_BASE, client, fund, money_requests, resolve, start
 def test_the_sqlite_journal_keeps_journeys_and_their_steps(tmp_path: Path) -> None:
     journal = SQLiteJournal(tmp_path / "j.db")
     assert isinstance(journal, Journal)
-    first = journal.start("relay", {"chain_id": 8453})
-    second = journal.start("swap", {})
-    journal.record(first, "signed", "ok", {"body": {"to": "0x1"}})
-    journal.record(first, "completed", "ok", {}, state="completed")
+    me = Owner.this_process()
+    first = journal.create("relay", '{"chain_id": 8453}', me)
+    second = journal.create("swap", "{}", me)
+    journal.append(first, me, [NewRow(1, "submitted", "sending", '{"body": {"to": "0x1"}}')])
+    journal.append(first, me, [NewRow(None, "completed", "ok", "{}")], state="completed")
     # Another connection (another process: xswap journeys) reads what was committed.
     again = SQLiteJournal(tmp_path / "j.db")
     journey = again.journey(first)
     assert journey is not None
     assert journey.state == "completed"
+    assert journey.authentic
     assert [(s.seq, s.step, s.status) for s in journey.steps] == [
         (0, "started", "started"),
-        (1, "signed", "ok"),
+        (1, "submitted", "sending"),
         (2, "completed", "ok"),
     ]
     assert journey.arguments == {"chain_id": 8453}
-    assert journey.last("signed").data == {"body": {"to": "0x1"}}  # type: ignore[union-attr]
+    sent = journey.last("submitted")
+    assert sent is not None
+    assert sent.data == {"body": {"to": "0x1"}}
     assert [j.id for j in again.journeys()] == [first, second]
+    assert [j.id for j in again.journeys(states=("running",))] == [second]
     assert again.journey("nope") is None
-    assert journey.to_dict()["steps"][1]["data"] == {"body": {"to": "0x1"}}
+    assert journey.to_dict(show_signed=True)["steps"][1]["data"] == {"body": {"to": "0x1"}}
+    assert journey.to_dict()["steps"][1]["data"] == {"body": "(signed: --show-signed)"}
     with pytest.raises(errors.InvalidInputError, match="state"):
-        journal.record(first, "x", "ok", {}, state="done")  # type: ignore[arg-type]
+        journal.append(first, me, [], state="done")  # type: ignore[arg-type]
 
 
-def test_keys_and_tokens_are_never_written(tmp_path: Path) -> None:
+def test_only_the_lease_holder_writes_and_a_second_claimant_is_refused(tmp_path: Path) -> None:
     journal = SQLiteJournal(tmp_path / "j.db")
-    journey_id = journal.start("swap", {"privateKey": "0xsecret", "nested": [{"jwt": "t"}]})
-    journal.record(journey_id, "signed", "ok", {"api_key": "k", "signature": "0xsig"})
+    me, other = Owner.this_process(), Owner.this_process()
+    journey_id = journal.create("relay", "{}", me)
+    with pytest.raises(errors.JourneyBusyError) as busy:
+        journal.claim(journey_id, other)
+    assert busy.value.journey_id == journey_id
+    assert "nothing was signed or sent" in str(busy.value)
+    with pytest.raises(errors.JourneyBusyError):
+        journal.append(journey_id, other, [NewRow(1, "x", "ok", "{}")])
+    # Released, it is anyone's; the old holder can no longer write.
+    journal.append(journey_id, me, [], release=True)
+    journal.claim(journey_id, other)
+    with pytest.raises(errors.JourneyBusyError, match="taken over"):
+        journal.append(journey_id, me, [NewRow(1, "x", "ok", "{}")])
     journey = journal.journey(journey_id)
     assert journey is not None
-    assert journey.arguments == {"nested": [{}]}
-    assert journey.steps[1].data == {"signature": "0xsig"}
+    assert [s.step for s in journey.steps] == ["started"]
+
+
+def test_a_lease_expires_and_a_dead_process_frees_it_at_once(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    journal = SQLiteJournal(tmp_path / "j.db", lease_seconds=1)
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        host, _, _ = Owner.this_process().host, 0, 0
+        theirs = Owner("theirs", host, other.pid, None)
+        journey_id = journal.create("relay", "{}", theirs)
+        with pytest.raises(errors.JourneyBusyError, match=f"process {other.pid}"):
+            journal.claim(journey_id, Owner.this_process())
+        # force: the caller knows that process is not the journey's.
+        journal.claim(journey_id, Owner.this_process(), force=True)
+        elsewhere = Owner("elsewhere", "another-host#boot", 1, None)
+        second = journal.create("relay", "{}", elsewhere)
+        with pytest.raises(errors.JourneyBusyError):
+            journal.claim(second, Owner.this_process())
+        time.sleep(1.1)  # its lease runs out: any host may take it
+        journal.claim(second, Owner.this_process())
+    finally:
+        other.kill()
+        other.wait()
+    # The process is gone: its lease no longer holds, whatever its time.
+    gone = journal.create("relay", "{}", Owner("gone", theirs.host, other.pid, None))
+    journal.claim(gone, Owner.this_process())
+
+
+def test_keys_and_tokens_are_never_written() -> None:
+    written = json.loads(encode({"privateKey": "0xsecret", "nested": [{"jwt": "t"}], "a": 1}))
+    assert written == {"nested": [{}], "a": 1}
+    assert json.loads(encode({"api_key": "k", "signature": "0xsig"})) == {"signature": "0xsig"}
 
 
 async def test_a_swap_with_a_login_writes_no_key_and_no_jwt(kind: str, tmp_path: Path) -> None:
@@ -125,7 +180,6 @@ async def test_progress_prints_one_line_per_step_on_stderr(
     lines = capsys.readouterr().err.splitlines()
     assert [line.split("] ")[1] for line in lines] == [
         "started",
-        "signed",
         "submitting...",
         "submitted",
         "executed",
@@ -143,7 +197,7 @@ async def test_an_async_client_awaits_an_async_step_hook(tmp_path: Path) -> None
     with Sandbox() as sb:
         relayer = sb.async_relayer_client(on_step=hook)
         await relayer.relay(chain_id=8453, to=USDC_BASE, call_data="0x")
-    assert seen == ["started", "signed", "submitted", "submitted", "completed"]
+    assert seen == ["started", "submitted", "submitted", "completed"]
     with pytest.raises(errors.InvalidInputError, match="on_step"):
         Sandbox().relayer_client(on_step=hook)
 
@@ -215,17 +269,28 @@ async def test_resume_refuses_what_it_cannot_resume_before_any_io(tmp_path: Path
         relayer = sb.relayer_client(journal=tmp_path / "j.db")
         with pytest.raises(errors.InvalidInputError, match="no journey"):
             relayer.resume("0" * 32)
-        swap_id = relayer.journal.start("swap", {})  # type: ignore[union-attr]
+        journal = relayer.journal
+        assert journal is not None
+        swap_id = journal.create("swap", "{}", Owner.this_process())
         with pytest.raises(errors.InvalidInputError, match="is a swap journey"):
             relayer.resume(swap_id)
         assert len(sb.requests) == 0
 
 
-def test_a_journey_is_plain_data() -> None:
-    step = JournalStep(0, "started", "started", {"a": 1}, 1.0)
-    journey = Journey("id", "relay", "running", 1.0, 2.0, (step,))
-    assert journey.last("started") is step
-    assert journey.last("signed") is None
+def test_a_journey_is_plain_data_and_prints_short() -> None:
+    rows = (
+        Row(0, 0, "started", "started", {}, None, 1.0),
+        Row(1, 1, "sign", "ok", {"value": "0x" + "ab" * 65}, None, 1.0),
+        Row(2, 2, "signed", "ok", {"what": "order"}, None, 1.5),
+    )
+    journey = Journey("id", "swap", "running", 1.0, 2.0, {"a": 1}, rows)
+    assert [s.step for s in journey.steps] == ["started", "signed"]
+    assert journey.last("signed") is journey.steps[1]
+    assert journey.last("quoted") is None
+    assert journey.arguments == {"a": 1}
+    assert repr(journey) == (
+        "Journey(id='id', kind='swap', state='running', last_step='signed/ok')"
+    )
 
 
 async def test_a_slow_wait_is_reported_slow_then_stuck_never_suggesting_a_resend(
@@ -254,16 +319,16 @@ async def test_a_slow_wait_is_reported_slow_then_stuck_never_suggesting_a_resend
 
 
 class FailingJournal(SQLiteJournal):
-    """A journal whose disk fills up at a given step."""
+    """A journal whose disk fills up when a given step is written."""
 
     def __init__(self, path: Path, failing: tuple[str, str]) -> None:
         super().__init__(path)
         self.failing = failing
 
-    def record(self, journey_id: str, step: str, status: str, data: Any, **kw: Any) -> None:
-        if (step, status) == self.failing:
+    def append(self, journey_id: str, owner: Owner, rows: Any, **kw: Any) -> None:
+        if any((row.step, row.status) == self.failing for row in rows):
             raise OSError("disk full")
-        super().record(journey_id, step, status, data, **kw)
+        super().append(journey_id, owner, rows, **kw)
 
 
 async def test_a_journal_that_cannot_be_written_before_sending_stops_the_send(
@@ -275,7 +340,7 @@ async def test_a_journal_that_cannot_be_written_before_sending_stops_the_send(
         with pytest.raises(errors.JournalError) as stopped:
             await resolve(start("relay", relayer))
         assert stopped.value.sent == "not_sent"
-        assert stopped.value.step == "submitted"
+        assert stopped.value.step == "submitted/sending"
         assert money_requests(sb, "relay") == []
 
 
@@ -289,37 +354,6 @@ async def test_a_journal_write_failing_after_the_request_keeps_the_result(
         assert record.status
         assert len(money_requests(sb, "relay_sync")) == 1
     assert "could not write the journal (OSError)" in caplog.text
-
-
-def test_a_journey_its_live_process_still_runs_is_not_resumed(tmp_path: Path) -> None:
-    import subprocess
-    import sys
-
-    path = tmp_path / "j.db"
-    # A live process of this host, other than this one, owns the journey.
-    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
-    try:
-        journal = SQLiteJournal(path)
-        journey_id = journal.start("relay", {"owner": {"pid": other.pid, "host": _host()}})
-        with Sandbox() as sb:
-            relayer = sb.relayer_client(journal=path)
-            with pytest.raises(errors.InvalidInputError, match=f"process {other.pid}"):
-                relayer.resume(journey_id)
-            # --force: the caller knows that process is not the journey's.
-            assert relayer.resume(journey_id, force=True).state == "failed"
-    finally:
-        other.kill()
-        other.wait()
-    # Once it is gone, resume proceeds (here: nothing was journaled to send).
-    other_journey = journal.start("relay", {"owner": {"pid": other.pid, "host": _host()}})
-    with Sandbox() as sb:
-        assert sb.relayer_client(journal=path).resume(other_journey).state == "failed"
-
-
-def _host() -> str:
-    import socket
-
-    return socket.gethostname()
 
 
 async def test_the_signed_step_records_what_the_signing_policy_approved(

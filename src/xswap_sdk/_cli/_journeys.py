@@ -1,24 +1,35 @@
 """``xswap journeys`` and ``xswap resume``: the money journeys in a journal, and
 finishing the interrupted ones (see ``docs/journeys.md``).
 
-The journal is ``--journal PATH``, else ``XSWAP_JOURNAL``. ``resume`` uses the client of
-each journey's kind, configured from the usual ``XSWAP_*`` variables, plus
-``XSWAP_PRIVATE_KEY`` when a swap still needs a signature, and reads the chain of a
-route, deposit or transfer journey from the ``--rpc-url`` node serving it (else
-``XSWAP_RPC_URLS``; see ``_nodes``). Its exit status is the worst of the journeys': 0
-all completed, 1 one failed, 4 one needs attention (or is still running: a wait ran out
-again).
+The journal is ``--journal PATH``, else ``XSWAP_JOURNAL``; its key ``XSWAP_JOURNAL_KEY``
+(else the key file beside an SQLite journal). ``resume`` uses the client of each
+journey's kind (the table of journey kinds, ``xswap_sdk._kinds``), configured from the
+usual ``XSWAP_*`` variables, signs with ``XSWAP_PRIVATE_KEY`` where a step needs a
+signer, and reads the chain of a route, deposit, transfer, mint or call journey from the
+``--rpc-url`` node serving it (else ``XSWAP_RPC_URLS``; see ``_nodes``). A journey whose
+next step would sign something new is resumed only with ``--restart``.
+
+Its exit status is the worst of the journeys': 0 all completed (a journey another live
+run holds is reported ``busy`` and counts as fine), 1 one failed, 2 one needs a flag or
+a variable to go on (its journey is left as it was), 4 one needs attention or is still
+running (a wait ran out again, or it needs ``--restart``).
 """
 
 from __future__ import annotations
 
 import argparse
-import inspect
 import os
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
-from ..errors import InvalidInputError, XSwapError
+from ..errors import (
+    InvalidInputError,
+    JourneyBusyError,
+    JourneyTamperedError,
+    MissingCredentialsError,
+    RestartRequiredError,
+    XSwapError,
+)
 from ._app import Command, ExitCode, exit_code_for
 from ._nodes import RPC_URLS_ENV, Nodes, journey_chains
 from ._output import Output, table
@@ -28,72 +39,87 @@ if TYPE_CHECKING:
 
 __all__ = ["JOURNEYS", "RESUME"]
 
-STATE_CODES = {
+STATE_CODES: Final = {
     "completed": ExitCode.OK,
+    "busy": ExitCode.OK,
     "failed": ExitCode.FAILED,
     "needs_attention": ExitCode.UNKNOWN,
     "running": ExitCode.UNKNOWN,
 }
 
+# What the library's arguments are called on this command line.
+_ADVICE: Final = {
+    "signer": "set XSWAP_PRIVATE_KEY to the journey's signer's key",
+    "web3": f"give --rpc-url URL of the journey's chain (or set {RPC_URLS_ENV})",
+    "journal_key": "set XSWAP_JOURNAL_KEY to the key the journal was written with",
+}
+
 
 def _journal_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--journal", metavar="PATH", help="the journal's SQLite file (default: $XSWAP_JOURNAL)"
+        "--journal",
+        metavar="PATH",
+        help="the journal's SQLite file (default: $XSWAP_JOURNAL); its key is "
+        "$XSWAP_JOURNAL_KEY, else the key file beside it",
     )
 
 
 def _open(args: argparse.Namespace) -> tuple[str, Journal]:
-    from ..journal import JOURNAL_ENV, SQLiteJournal
+    from ..journal import JOURNAL_ENV, open_journal
 
     path = args.journal or os.environ.get(JOURNAL_ENV)
     if not path:
         raise InvalidInputError("--journal", f"is needed (or set {JOURNAL_ENV})")
     if not os.path.exists(path):
         raise InvalidInputError("--journal", f"no journal at {path}")
-    return path, SQLiteJournal(path)
+    journal = open_journal(path)
+    assert journal is not None
+    return path, journal
 
 
 def _when(seconds: float) -> str:
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M:%S")
 
 
-def _summary(journey: Journey) -> dict[str, Any]:
+def _summary(journey: Journey) -> list[str]:
     last = journey.steps[-1] if journey.steps else None
-    return {
-        "id": journey.id,
-        "kind": journey.kind,
-        "state": journey.state,
-        "last_step": None if last is None else f"{last.step}/{last.status}",
-        "updated_at": _when(journey.updated_at),
-    }
+    state = journey.state if journey.authentic else f"{journey.state} (MAC invalid: refused)"
+    return [
+        journey.id,
+        journey.kind,
+        state,
+        "" if last is None else f"{last.step}/{last.status}",
+        _when(journey.updated_at),
+    ]
 
 
 def _journeys(args: argparse.Namespace, out: Output) -> int:
     _, journal = _open(args)
     found = journal.journeys()
-    rows = [
-        [s["id"], s["kind"], s["state"], s["last_step"] or "", s["updated_at"]]
-        for s in map(_summary, found)
-    ]
+    rows = [_summary(journey) for journey in found]
     text = (
         table(["id", "kind", "state", "last step", "updated (UTC)"], rows, right=set())
         if rows
         else "no journeys"
     )
-    out.result({"journeys": [journey.to_dict() for journey in found]}, text)
+    shown = [journey.to_dict(show_signed=args.show_signed) for journey in found]
+    out.result({"journeys": shown}, text)
     return ExitCode.OK
 
 
-def _client(kind: str, journal: str) -> Any:
-    if kind in ("swap", "deposit"):
+def _client(kind: str, journal: Journal) -> Any:
+    from .._kinds import KINDS
+
+    client = KINDS[kind].client
+    if client == "flash":
         from ..flash import FlashClient
 
         return FlashClient(journal=journal)
-    if kind in ("gasless_swap", "route"):
+    if client == "routing":
         from ..routing import RoutingClient
 
         return RoutingClient(journal=journal)
-    if kind in ("relay", "relay_sync"):
+    if client == "relayer":
         from ..relayer import RelayerClient
 
         return RelayerClient(journal=journal)
@@ -102,24 +128,22 @@ def _client(kind: str, journal: str) -> Any:
     return GatewayClient(journal=journal)
 
 
-def _takes_web3(client: Any) -> bool:
-    # GatewayClient.resume takes web3= once it mints from the journal; until then it
-    # resumes without a chain. Asked of the method itself, so both work.
-    return "web3" in inspect.signature(client.resume).parameters
-
-
 def _resume_one(
-    journey: Journey, path: str, nodes: Nodes, force: bool, entry: dict[str, Any]
+    journey: Journey,
+    journal: Journal,
+    nodes: Nodes,
+    args: argparse.Namespace,
+    entry: dict[str, Any],
 ) -> str:
     chains = journey_chains(journey) if journey.state not in ("completed", "failed") else ()
-    with _client(journey.kind, path) as client:
-        options: dict[str, Any] = {"force": force}
-        if chains and _takes_web3(client):
-            found = nodes.web3_for(chains)
-            if found is None:
-                entry["no_node_for"] = list(chains)
-            else:
-                entry["chain_id"], options["web3"] = found
+    options: dict[str, Any] = {"force": args.force, "restart": args.restart}
+    if chains:
+        found = nodes.web3_for(chains)
+        if found is None:
+            entry["no_node_for"] = list(chains)
+        else:
+            entry["chain_id"], options["web3"] = found
+    with _client(journey.kind, journal) as client:
         resumed = client.resume(journey.id, **options)
     return str(resumed.state)
 
@@ -127,9 +151,12 @@ def _resume_one(
 def _resume(args: argparse.Namespace, out: Output) -> int:
     path, journal = _open(args)
     if args.all == bool(args.ids):
-        raise InvalidInputError("ID", "give journey ids or --all, not both and not neither")
+        raise InvalidInputError(
+            "ID",
+            "give journey ids or --all" if not args.ids else "give journey ids or --all, not both",
+        )
     nodes = Nodes.from_arguments(args.rpc_url)
-    ids = [j.id for j in journal.journeys() if j.state == "running"] if args.all else list(args.ids)
+    ids = [j.id for j in journal.journeys(states=("running",))] if args.all else list(args.ids)
     results: list[dict[str, Any]] = []
     worst = ExitCode.OK
     for journey_id in ids:
@@ -138,17 +165,39 @@ def _resume(args: argparse.Namespace, out: Output) -> int:
             raise InvalidInputError("ID", f"no journey {journey_id} in {path}")
         entry: dict[str, Any] = {"id": journey_id, "kind": journey.kind}
         try:
-            entry["state"] = _resume_one(journey, path, nodes, args.force, entry)
+            entry["state"] = _resume_one(journey, journal, nodes, args, entry)
             code = STATE_CODES.get(entry["state"], ExitCode.UNKNOWN)
         except XSwapError as error:
-            code = exit_code_for(error)
-            entry["state"] = (journal.journey(journey_id) or journey).state
-            entry["error"] = {"type": type(error).__name__, "message": str(error)}
+            code = _failure(error, entry)
+            now = journal.journey(journey_id) or journey
+            entry.setdefault("state", now.state)
         worst = max(worst, code, key=_severity)
         results.append(entry)
     text = "\n".join(map(_line, results)) or "nothing to resume"
     out.result({"resumed": results, "exit_code": int(worst)}, text)
     return worst
+
+
+def _failure(error: XSwapError, entry: dict[str, Any]) -> ExitCode:
+    """What a resume's error says, on this command line: the entry's ``error`` and
+    ``next``, and the exit status."""
+    entry["error"] = {"type": type(error).__name__, "message": str(error)}
+    if isinstance(error, JourneyBusyError):
+        entry["state"] = "busy"
+        entry["next"] = "another live run holds it: leave it, or resume it once that run ended"
+        return ExitCode.OK
+    if isinstance(error, RestartRequiredError):
+        entry["next"] = f"xswap resume --restart {entry['id']} (it signs anew, as a new call)"
+        return ExitCode.UNKNOWN
+    if isinstance(error, JourneyTamperedError):
+        entry["next"] = "look at it by hand: its MAC does not verify (xswap journeys --json)"
+        return ExitCode.UNKNOWN
+    if isinstance(error, MissingCredentialsError | InvalidInputError):
+        advice = _ADVICE.get(error.argument)
+        if advice is not None:
+            entry["next"] = advice
+        return ExitCode.USAGE
+    return exit_code_for(error)
 
 
 def _line(entry: dict[str, Any]) -> str:
@@ -157,9 +206,11 @@ def _line(entry: dict[str, Any]) -> str:
         text += f"  (chain {entry['chain_id']} read)"
     if "no_node_for" in entry:
         chains = " or ".join(map(str, entry["no_node_for"]))
-        text += f"  (no --rpc-url node serves chain {chains}: its receipt was not read)"
+        text += f"  (no --rpc-url node serves chain {chains})"
     if "error" in entry:
         text += f"  ({entry['error']['type']}: {entry['error']['message']})"
+    if "next" in entry:
+        text += f"\n    next: {entry['next']}"
     return text
 
 
@@ -170,32 +221,45 @@ def _severity(code: ExitCode) -> int:
 
 def _journeys_arguments(parser: argparse.ArgumentParser) -> None:
     _journal_option(parser)
+    parser.add_argument(
+        "--show-signed",
+        action="store_true",
+        help="with --json, show signatures and signed payloads (sensitive: hidden by default)",
+    )
 
 
 def _resume_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("ids", nargs="*", metavar="ID", help="journey ids (xswap journeys)")
     parser.add_argument("--all", action="store_true", help="every journey still running")
     parser.add_argument(
+        "--restart",
+        action="store_true",
+        help="let a journey sign what it had not signed when it stopped (a new quote, a "
+        "mint, a transaction), through the client's checks and pins, as a new call would",
+    )
+    parser.add_argument(
         "--force",
         action="store_true",
-        help="resume even a journey a live process of this host started (only when that "
-        "process is not the journey's)",
+        help="take a journey's lease even from a run that still holds it (only when you "
+        "know that run is gone: two runs could send its request twice)",
     )
     parser.add_argument(
         "--rpc-url",
         action="append",
         metavar="URL",
-        help="a chain's JSON-RPC node, to read the receipts of route, deposit and transfer "
+        help="a chain's JSON-RPC node, for route, deposit, transfer, mint and call "
         "journeys (repeat it, one per chain: each node is asked its chain id when a "
         f"journey needs one); default: ${RPC_URLS_ENV}, URLs separated by spaces or "
         "commas. https://, or http:// to this machine. Needs the web3 extra",
     )
     _journal_option(parser)
     parser.epilog = (
-        "Nothing already signed is signed again and nothing that may have arrived is sent "
-        "again: what cannot be checked ends needs_attention. Exit status: 0 all "
-        "completed, 1 one failed, 4 one needs attention or is still waiting. See "
-        "docs/journeys.md."
+        "Resume replays each journey's recorded steps: nothing already signed is signed "
+        "again, a request that may have arrived is sent again only when its content can "
+        "take effect once, and a journey whose next step would sign something new waits "
+        "for --restart. Signers come from XSWAP_PRIVATE_KEY. Exit status: 0 all completed "
+        "(or busy in another run), 1 one failed, 2 one needs a flag or variable, 4 one "
+        "needs attention, --restart, or is still waiting. See docs/journeys.md."
     )
 
 
@@ -207,7 +271,7 @@ JOURNEYS = Command(
 )
 RESUME = Command(
     "resume",
-    "finish interrupted journeys safely (never sending twice what may have arrived)",
+    "finish interrupted journeys safely (replayed: never sending twice what may have arrived)",
     _resume_arguments,
     _resume,
 )

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 import httpx
@@ -129,33 +129,14 @@ def _checked(url: object, place: str) -> str:
 
 
 def journey_chains(journey: Journey) -> tuple[int, ...]:
-    """The chains whose receipts resuming ``journey`` may read: a ``route``'s source
-    chain, a ``deposit``'s chain, a ``transfer``'s (or ``mint``'s) destination, from the
-    destination domain of its journaled burn intents (the mainnet and the testnet chain
-    of that domain: the node's own chain id tells them apart). Empty for the others."""
-    from .._journey import journaled
-    from ..registry import DEFAULT_REGISTRY
+    """The chain whose node resuming ``journey`` may read or send through, as its kind
+    in the table of journey kinds says (``xswap_sdk._kinds``); empty for a kind that
+    never touches a chain."""
+    from .._kinds import KINDS
 
-    args = journey.arguments
-    if journey.kind == "route":
-        return _ints(args.get("chain_id"))
-    if journey.kind == "deposit":
-        from ..flash._deposit_journey import journaled_chain
-
-        return _ints(journaled_chain(journey))
-    if journey.kind == "call":
-        call = args.get("call")
-        return _ints(call.get("chain_id")) if isinstance(call, Mapping) else ()
-    if journey.kind in ("transfer", "mint"):
-        found: list[int] = []
-        for step in journey.steps:
-            for domain in journaled(step.data, _DESTINATION_DOMAIN, int):
-                for testnet in (False, True):
-                    chain = DEFAULT_REGISTRY.by_domain(domain, testnet=testnet)
-                    if chain is not None and chain.chain_id not in found:
-                        found.append(chain.chain_id)
-        return tuple(found)
-    return ()
+    kind = KINDS.get(journey.kind)
+    chain = None if kind is None else kind.chain_of(journey)
+    return () if chain is None else (chain,)
 
 
 def _ints(value: object) -> tuple[int, ...]:

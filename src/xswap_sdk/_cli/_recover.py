@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .._resume import env_signer
+from .._base_client import env_signer
 from ..errors import InvalidInputError
 from ..journal import PRIVATE_KEY_ENV
 from ..types import format_amount

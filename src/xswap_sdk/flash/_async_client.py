@@ -19,11 +19,10 @@ import httpx
 from pydantic import SecretStr
 
 from .. import _async_web3 as web3io
-from .. import _resume as resumes
 from .._async_base_client import AsyncAPIClient
 from .._async_transport import AsyncTransport
+from .._chain_steps import no_chain_io
 from .._clock import SYSTEM_CLOCK, Clock
-from .._flow import Flow
 from .._framing import BareJSON
 from .._options import (
     DEFAULT_MAX_RESPONSE_BYTES,
@@ -38,17 +37,15 @@ from .._options import (
 )
 from .._pagination import PageWalk, walk_pages
 from .._polling import call_options, wait_options
-from .._requote import restart_limit
 from .._simulation import check_simulate_option
 from .._slippage import check_slippage
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
 from ..gateway import AsyncGatewayClient
-from ..journal import JournalArg, Journey, ResumeResult, StepHook
+from ..journal import JournalArg, StepHook
 from ..policy import PolicyLike
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..relayer import AsyncRelayerClient
-from ..signing._async_permit_deposit import async_prepare_deposit_with_permit
 from ..signing.signer import Signer, signer_address
 from ..simulation import SimulateOption
 from . import _auth as auth
@@ -214,6 +211,7 @@ class AsyncFlashClient(AsyncAPIClient):
     """
 
     _service = FLASH_SERVICE
+    _journey_client = "flash"
     _framing = BareJSON()
 
     def __init__(
@@ -306,9 +304,19 @@ class AsyncFlashClient(AsyncAPIClient):
         # What a Sign-In with Ethereum message must name to be signed.
         return httpx.URL(self.base_url).netloc.decode("ascii")
 
-    def _transport_for(self, signer: Signer) -> AsyncTransport:
+    def _transport_for(self, signer: Signer | None) -> AsyncTransport:
         # The one-call swap may log in with its own signer when the client has none.
+        if signer is None:
+            return self._transport
         return self._transport.with_auth(self._make_auth().with_signer(signer))
+
+    def _own_signer(self) -> Signer | None:
+        """The signer a resume uses when given none (see ``APIClientBase.resume``)."""
+        return self._session.signer
+
+    def _has_session(self) -> bool:
+        """Whether the client can call what needs a login without a new signature."""
+        return self._session.token is not None or self._session.signer is not None
 
     @property
     def registry(self) -> Registry:
@@ -724,7 +732,7 @@ class AsyncFlashClient(AsyncAPIClient):
             swap_router_address=swap_router_address,
             swap_calldata=swap_calldata,
         )
-        journey = swaps.submitted_swap(operations.submit_swap(request), signed_order)
+        journey = swaps.submitted_swap(operations.submit_swap(request))
         return await self._transport.run(journey, options)
 
     async def swap(
@@ -851,90 +859,6 @@ class AsyncFlashClient(AsyncAPIClient):
         await transport.ensure_login(options)
         return await transport.run(swaps.swap(plan, clock=self.clock), options)
 
-    async def resume(
-        self,
-        journey_id: str,
-        *,
-        force: bool = False,
-        web3: AsyncWeb3[Any] | None = None,
-        **options: Unpack[RequestOptions],
-    ) -> ResumeResult:
-        """Finish a ``swap`` or ``deposit`` journey from the client's journal after a
-        crash.
-
-        Never signs again what was signed, and never sends the order a second time when
-        it may have arrived: it looks for it in the history first, and when it cannot
-        tell, marks the journey ``needs_attention`` and sends nothing. A swap stopped
-        before it signed is run again from the start. See ``docs/journeys.md``.
-
-        The signer is the client's, else one from ``XSWAP_PRIVATE_KEY``.
-
-        A ``deposit`` journey (web3 sent it) is never signed or sent again: its
-        transaction is looked for by its journaled hash on the chain (``web3``); found,
-        the journey is completed; not found, it needs attention.
-
-        Args:
-            journey_id: the journey's id (``result.journey_id``, ``xswap journeys``).
-            force: resume even though a live process of this host started (or last
-                resumed) the journey; only when that process is not this journey's.
-            web3: for a ``deposit`` journey, a `web3.AsyncWeb3` on its chain, to read
-                its transaction's receipt (without it, the journey needs attention).
-            **options: per-call options for these calls (`RequestOptions`): ``timeout``,
-                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
-                ``extra_body``; see "Per-call options" in the configuration guide.
-
-        Raises:
-            InvalidInputError: a journey still run by a live process (without
-                ``force``), no journal, no such swap journey, or a signer is needed
-                and there is none.
-        """
-        journey = resumes.load(
-            self.journal, journey_id, ("swap", deposit_journeys.KIND), force=force
-        )
-        if journey.kind == deposit_journeys.KIND:
-            io = None if web3 is None else web3io.async_chain_io(web3, None)
-            flow = deposit_journeys.resume_deposit(journey, io, clock=self.clock)
-            return resumes.finish(self.journal, journey, await self._transport.run(flow, options))
-        signer = self._session.signer or resumes.env_signer()
-        restart = None
-        # A swap its caller signed (submit_swap) is theirs to sign again, never ours.
-        if signer is not None and not journey.arguments.get("submitted"):
-            restart = self._restart_swap(journey, signer)
-        transport = self._transport if signer is None else self._transport_for(signer)
-        spec = swaps.resume_spec(journey, clock=self.clock, restart=restart)
-        result = await transport.run(resumes.resume(journey, spec), options)
-        return resumes.finish(self.journal, journey, result)
-
-    def _restart_swap(self, journey: Journey, signer: Signer) -> Callable[[], Flow[Any]]:
-        args = journey.arguments
-        quote = args.get("quote") or {}
-
-        def restart() -> Flow[Any]:
-            plan = swaps.plan_swap(
-                signer,
-                input_amount=quote.get("inputAmount", 0),
-                output_token=quote.get("outputToken", ""),
-                chain_id=quote.get("chainId", 0),
-                slippage=quote.get("slippage", "0"),
-                recipient=quote.get("recipient"),
-                sources=args.get("sources"),
-                max_fee_cap=args.get("max_fee_cap"),
-                min_amount_out=args.get("min_amount_out"),
-                max_total_fee=args.get("max_total_fee"),
-                wait=bool(args.get("wait", True)),
-                wait_timeout=float(args.get("wait_timeout", DEFAULT_SWAP_TIMEOUT)),
-                poll_interval=float(args.get("poll_interval", DEFAULT_SWAP_POLL_INTERVAL)),
-                trusted_routers=self._trusted_routers,
-                registry=self._registry,
-                max_slippage=self._max_slippage,
-                unsafe_trust_service_parties=self._unsafe_trust_service_parties,
-                unsafe_trust_router_output=self._unsafe_trust_router_output,
-                requote=restart_limit(args),
-            )
-            return (yield from swaps.swap(plan, clock=self.clock, journey=journey.id))
-
-        return restart
-
     async def wait_for_swap(
         self,
         transaction_hash: str,
@@ -1052,35 +976,13 @@ class AsyncFlashClient(AsyncAPIClient):
         else:
             raise InvalidInputError("method", "must be 'permit' or 'authorization'")
 
-        async def prepare(target: deposits.DepositTarget) -> Any:
-            if method == "permit":
-                assert web3 is not None  # check_deposit refuses a permit without it
-                prepared = await async_prepare_deposit_with_permit(
-                    web3,
-                    signer,
-                    gateway_wallet=target.gateway_wallet,
-                    usdc=target.usdc,
-                    value=plan.amount,
-                    usdc_version=target.usdc_version,
-                )
-                return deposits.check_prepared(prepared, plan, target)
-            name, version = token_name, token_version
-            pinned = self._registry.chain(plan.chain_id)
-            if name is None and pinned.usdc_eip712_name is None and web3 is not None:
-                name, read_version = await web3io.async_token_domain(web3, target.usdc)
-                version = version or read_version or target.usdc_version
-            return deposits.authorization_deposit(
-                signer,
-                plan,
-                target,
-                token_name=name,
-                token_version=version,
-                registry=self._registry,
-            )
-
+        how = deposit_journeys.DepositHow(method, token_name, token_version)
+        io = no_chain_io() if web3 is None else web3io.async_chain_io(web3, signer)
         if relayer is not None:
             # The relayer sends it, as a journey of its own client: this one prepares it.
-            preparing = deposit_journeys.prepared_deposit(plan, prepare, registry=self._registry)
+            preparing = deposit_journeys.prepared_deposit(
+                plan, how, signer, io, registry=self._registry
+            )
             _, transaction = await self._transport.run(preparing, options)
             if method == "permit":
                 sent = await relayer.relay(
@@ -1094,12 +996,11 @@ class AsyncFlashClient(AsyncAPIClient):
                 relayer_tx_id=sent,
                 journey_id=sent.journey_id,  # the relayer's ``relay`` journey
             )
-        assert web3 is not None  # neither check lets a deposit without a relayer lack it
-
         flow = deposit_journeys.deposit_journey(
             plan,
-            prepare,
-            web3io.async_chain_io(web3, signer),
+            how,
+            signer,
+            io,
             simulate=simulate,
             registry=self._registry,
             wait=waiting,

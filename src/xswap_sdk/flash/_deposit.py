@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from .._chain_steps import check_connected
+from .._flow import Flow
 from .._lazy import require
 from .._models import check_argument
 from .._simulation import Intent, deposit_intent
@@ -42,7 +43,11 @@ from ..errors import InvalidInputError, UnsafePayloadError
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing._fields import require_addresses
 from ..signing.deposit import DepositTransaction
-from ..signing.eip3009 import AuthorizationDeposit, prepare_deposit_with_authorization
+from ..signing.eip3009 import (
+    AuthorizationDeposit,
+    deposit_with_authorization_call,
+    signing_deposit_authorization,
+)
 from ..signing.signer import Signer, signer_address
 from ..simulation import Simulation
 from ..types import TokenAmount
@@ -300,18 +305,23 @@ def authorization_deposit(
     plan: DepositPlan,
     target: DepositTarget,
     *,
+    nonce: str,
+    now: float,
     token_name: str | None = None,
     token_version: str | None = None,
     registry: Registry | None = None,
-) -> AuthorizationDeposit:
+) -> Flow[AuthorizationDeposit]:
     """Sign the deposit's authorization and build its ``depositWithAuthorization`` call,
-    reading nothing from the chain.
+    reading nothing from the chain: a flow whose nonce and time are given (a journey's
+    `Random` and `Now` steps) and whose signature is a `Sign` step.
 
     Args:
         signer: the USDC holder.
         plan: from `check_authorization_deposit`.
         target: from `deposit_target` (the registry's wallet and USDC, once the
             backend's chain list agrees with them).
+        nonce: the authorization's 32-byte nonce, ``0x`` hex.
+        now: the time, in Unix seconds (the authorization is valid for an hour).
         token_name: USDC's EIP-712 name, when the registry does not pin it (the
             caller's, or `token_domain`'s).
         token_version: USDC's EIP-712 version, likewise.
@@ -327,14 +337,17 @@ def authorization_deposit(
             token, owner or amount than the target and the plan.
     """
     pins = DEFAULT_REGISTRY if registry is None else registry
-    call = prepare_deposit_with_authorization(
+    signed = yield from signing_deposit_authorization(
         signer,
         chain_id=plan.chain_id,
         value=plan.amount,
+        nonce=nonce,
+        now=now,
         token_name=token_name,
         token_version=token_version,
         registry=pins,
     )
+    call = deposit_with_authorization_call(signed, registry=pins)
     authorization = call.authorization
     require_addresses(
         ("transaction.to", call.to, target.gateway_wallet),

@@ -1,57 +1,67 @@
-"""A deposit sent by web3 as one ``deposit`` journey: `FlashClient.deposit` is a thin call
-into `deposit_journey`, whose chain reads and sends are `Chain` steps.
+"""A deposit as one flow: `FlashClient.deposit` is a thin call into `deposit_journey`
+(web3 sends it: a ``deposit`` journey) or `prepared_deposit` (the relayer sends it).
 
 The flow checks that web3 is on the deposit's chain, reads the backend's chain list
-(which must agree with the registry), prepares the deposit (the permit or the
-authorization, signed; a permit reads its nonce through web3) and simulates it, then
-writes ``prepared`` (the deposit: what the transaction is, with its signed permit or
-authorization). With ``wait``, it reads the Gateway balance the deposit must add to
-first. Then it signs the transaction (``signed``: its raw bytes and hash, before they
-leave), writes ``broadcast/sending``, broadcasts and writes ``broadcast/ok``. Without
-``wait`` the call ends there. With ``wait`` it waits for the receipt (``confirmed``),
-then for Gateway to count the deposit (``waiting``, expected to take the chain's
-`xswap_sdk.registry.FINALITY_SECONDS`, so the watchdog reports a slow or stuck
-finality), and writes ``finalized`` with the balance reached.
+(which must agree with the registry), prepares the deposit: for a permit, it reads the
+token's permit facts through web3 and signs the permit; for an authorization, it takes a
+random nonce and signs it (the time, the nonce and the signature are steps: a resume
+replays them). It simulates the deposit and writes ``prepared``. With ``wait``, it reads
+the Gateway balance the deposit must add to first. Then it sends the transaction
+(`xswap_sdk._chain_steps.send`: ``signed``, ``broadcast``). Without ``wait`` the call
+ends there. With ``wait`` it waits for the receipt (``confirmed``), then for Gateway to
+count the deposit (``waiting``, expected to take the chain's
+`xswap_sdk.registry.FINALITY_SECONDS`), and writes ``finalized`` with the balance
+reached.
 
-Resume (`resume_deposit`) never signs or sends again: a deposit that may have been
-broadcast is looked for by its journaled hash on the chain (its receipt, with web3);
-found, the journey is completed (``confirmed``), after the finality wait when the call
-waited; not found, it needs attention. One stopped before its transaction could have
-left ends ``failed`` (nothing was sent).
+Resume replays it (see ``xswap_sdk._journey``): a deposit whose transaction may have
+been broadcast is looked up by its hash, and its signed bytes are sent again only when
+the chain does not have it (its nonce lets it be mined once).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, Literal
 
-from .._chain_steps import ChainIO, need, on_chain, send, settled
+from .._chain_steps import ChainIO, UnavailableSigner, on_chain, send
 from .._clock import Clock
-from .._flow import Begin, Call, Chain, Flow, Record
+from .._flow import Begin, Call, Chain, Flow, Now, Random, Record, Wait
+from .._models import check_argument
 from .._polling import check_wait_arguments
+from .._simulation import check_simulate_option
+from .._web3_support import PermitFacts
 from ..errors import InvalidInputError
 from ..journal import Journey
 from ..registry import FINALITY_SECONDS, Registry
-from ..simulation import SimulateOption
+from ..signing.deposit import deposit_arguments, permit_deposit_steps
+from ..signing.permit import DEFAULT_PERMIT_LIFETIME
+from ..signing.signer import Signer, signer_address
+from ..simulation import SimulateOption, Simulation
+from ..types import Address, ChainId, TokenAmount
 from . import _operations as operations
 from ._balance import balance_on, wait_for_balance
 from ._deposit import (
     DepositPlan,
     DepositResult,
     DepositTarget,
+    authorization_deposit,
+    check_prepared,
     deposit_target,
     simulated_deposit,
 )
 
+if TYPE_CHECKING:
+    from .._kinds import ResumeInputs
+
 __all__ = [
     "KIND",
+    "DepositHow",
     "DepositWait",
+    "chain_of",
     "check_wait",
     "deposit_journey",
-    "journaled_chain",
     "prepared_deposit",
-    "resume_deposit",
+    "rebuild",
 ]
 
 KIND: Final = "deposit"
@@ -64,6 +74,16 @@ class DepositWait:
 
     timeout: float
     interval: float
+
+
+@dataclass(frozen=True, slots=True)
+class DepositHow:
+    """How a deposit is prepared: by ``permit`` or ``authorization``, with the token's
+    EIP-712 name and version when the caller gave them."""
+
+    method: Literal["permit", "authorization"]
+    token_name: str | None = None
+    token_version: str | None = None
 
 
 def check_wait(
@@ -89,23 +109,73 @@ def check_wait(
     return DepositWait(float(timeout), float(interval))
 
 
+def _facts(value: Any) -> PermitFacts:
+    """Permit facts from their recorded form."""
+    name, version, separator, nonce, chain_id = (
+        value["name"], value["version"], value["domain_separator"], value["nonce"],
+        value["chain_id"],
+    )  # fmt: skip
+    return PermitFacts(
+        name, version, None if separator is None else bytes.fromhex(separator.removeprefix("0x")),
+        int(nonce), int(chain_id),
+    )  # fmt: skip
+
+
 def prepared_deposit(
     plan: DepositPlan,
-    prepare: Callable[[DepositTarget], Any],
+    how: DepositHow,
+    signer: Signer,
+    io: ChainIO,
     *,
     registry: Registry,
-) -> Flow[Any]:
-    """The deposit's transaction, prepared for the registry's wallet and USDC once the
-    backend's chain list agrees with them (also what a relayed deposit sends)."""
+) -> Flow[tuple[DepositTarget, Any]]:
+    """The deposit's transaction, its permit or authorization signed, for the
+    registry's wallet and USDC once the backend's chain list agrees with them (also what
+    a relayed deposit sends)."""
     chains = yield Call(operations.get_supported_chains())
     target = deposit_target(chains, plan.chain_id, registry=registry)
-    transaction = yield Chain(lambda: prepare(target))
-    return target, transaction
+    now: float = yield Now()
+    if how.method == "permit":
+        facts: PermitFacts = yield Chain(
+            io, "permit_facts", (target.usdc, plan.owner), "deposit", decode=_facts
+        )
+        _, args = deposit_arguments(
+            signer,
+            target.gateway_wallet,
+            target.usdc,
+            plan.amount,
+            int(now) + DEFAULT_PERMIT_LIFETIME,
+            target.usdc_version,
+        )
+        transaction = yield from permit_deposit_steps(signer, args, facts)
+        return target, check_prepared(transaction, plan, target)
+    name, version = how.token_name, how.token_version
+    pinned = registry.chain(plan.chain_id)
+    if name is None and pinned.usdc_eip712_name is None and io.token_domain is not None:
+        name, read_version = yield Chain(io, "token_domain", (target.usdc,), "deposit")
+        version = version or read_version or target.usdc_version
+    nonce: str = yield Random(32)
+    call = yield from authorization_deposit(
+        signer,
+        plan,
+        target,
+        nonce=nonce,
+        now=now,
+        token_name=name,
+        token_version=version,
+        registry=registry,
+    )
+    return target, call
+
+
+def _simulation(value: Any) -> Simulation | None:
+    return None if value is None else Simulation.model_validate(value)
 
 
 def deposit_journey(
     plan: DepositPlan,
-    prepare: Callable[[DepositTarget], Any],
+    how: DepositHow,
+    signer: Signer,
     io: ChainIO,
     *,
     simulate: SimulateOption,
@@ -113,125 +183,110 @@ def deposit_journey(
     wait: DepositWait | None,
     clock: Clock,
 ) -> Flow[DepositResult]:
-    """The ``deposit`` journey of ``plan`` (see the module): ``prepare`` (bound by the
-    client method; async in an async client) makes the checked transaction for a
-    target, its permit or authorization signed; ``io`` reads, simulates and sends."""
-    journey_id = yield Begin(KIND, {"plan": _plan_data(plan), "wait": _wait_data(wait)})
+    """The ``deposit`` journey of ``plan`` (see the module)."""
+    journey_id = yield Begin(KIND, _terms(plan, how, simulate, wait))
     yield from on_chain(io, plan.chain_id)
-    target, transaction = yield from prepared_deposit(plan, prepare, registry=registry)
+    target, transaction = yield from prepared_deposit(plan, how, signer, io, registry=registry)
     fields = transaction.to_transaction()
     intent = simulated_deposit(fields, plan, target)
-    check = need(io.simulate, "simulate")
-    simulated = yield Chain(lambda: check(plan.owner, [intent], simulate))
+    simulated: Simulation | None = yield Chain(
+        io, "simulate", (plan.owner, [intent], simulate), "deposit", decode=_simulation
+    )
     result = DepositResult(transaction=transaction, chain_id=plan.chain_id, simulation=simulated)
     at_least = None
     if wait is not None:
         # What the balance must reach: what it is now, and the deposit.
         at_least = (yield from balance_on(plan.owner, plan.chain_id)) + plan.amount
-    yield Record("prepared", data={"deposit": result, "at_least": at_least})
+    yield Record("prepared", data={"method": how.method, "at_least": at_least})
     tx_hash = yield from send(io, fields, "deposit", confirm=wait is not None)
     result = result.model_copy(update={"tx_hash": tx_hash, "journey_id": journey_id})
     if wait is None or at_least is None:
         return result
-    balance = yield from _finality(plan.owner, plan.chain_id, at_least, wait, tx_hash, clock)
-    return result.model_copy(update={"balance": balance})
-
-
-def _finality(
-    owner: str, chain_id: int, at_least: int, wait: DepositWait, tx_hash: str, clock: Clock
-) -> Flow[int]:
-    """Wait for Gateway to count the mined deposit, watched against the chain's
-    finality; ``finalized`` with the balance reached."""
     yield Record(
         "waiting",
         data={
             "what": "finality",
             "tx_hash": tx_hash,
             "at_least": at_least,
-            "expected_seconds": FINALITY_SECONDS.get(chain_id),
+            "expected_seconds": FINALITY_SECONDS.get(plan.chain_id),
         },
     )
-    entry = yield from wait_for_balance(
-        owner,
-        chain_id,
-        at_least=at_least,
-        timeout=wait.timeout,
-        interval=wait.interval,
-        clock=clock,
+    entry = yield Wait(
+        wait_for_balance(
+            plan.owner,
+            plan.chain_id,
+            at_least=at_least,
+            timeout=wait.timeout,
+            interval=wait.interval,
+            clock=clock,
+        ),
+        decode=_entry,
     )
-    yield Record("finalized", data={"tx_hash": tx_hash, "balance": entry.balance})
-    return int(entry.balance)
-
-
-def _plan_data(plan: DepositPlan) -> dict[str, Any]:
-    return {"owner": plan.owner, "chain_id": plan.chain_id, "amount": plan.amount}
-
-
-def _wait_data(wait: DepositWait | None) -> dict[str, float] | None:
-    return None if wait is None else {"timeout": wait.timeout, "interval": wait.interval}
-
-
-def journaled_chain(journey: Journey) -> int | None:
-    """The chain of a ``deposit`` journey, from its plan (or, written before the plan
-    was kept, its deposit)."""
-    for key in ("plan", "deposit"):
-        entry = journey.arguments.get(key)
-        if isinstance(entry, dict) and isinstance(entry.get("chain_id"), int):
-            return int(entry["chain_id"])
-    return None
-
-
-def _journaled_result(journey: Journey) -> DepositResult | None:
-    prepared = journey.last("prepared")
-    # A journey written before ``prepared`` existed kept the deposit in its start data.
-    saved = prepared.data.get("deposit") if prepared else journey.arguments.get("deposit")
-    return None if saved is None else DepositResult.model_validate(saved)
-
-
-def resume_deposit(
-    journey: Journey, io: ChainIO | None, *, clock: Clock
-) -> Flow[DepositResult | None]:
-    """Resume a ``deposit`` journey by the rules of the module docstring."""
-    if journey.state in ("completed", "failed"):
-        return None
-    chain_id = journaled_chain(journey)
-    if io is not None and chain_id is not None:
-        # A node of another chain would have no receipt: that is no answer.
-        yield from on_chain(io, chain_id)
-    yield Begin(KIND, {"from": journey.state}, resume=journey.id)
-    result = _journaled_result(journey)
-    if journey.last("broadcast") is None or result is None:
-        yield Record(
-            "failed",
-            "not_sent",
-            {"reason": "the deposit transaction was never sent; nothing is at stake"},
-            state="failed",
-        )
-        return None
-    known = yield from settled(journey, io, "deposit")
-    if known is None:
-        return None
-    result = result.model_copy(update={"tx_hash": known, "journey_id": journey.id})
-    return (yield from _resumed_wait(journey, result, known, clock))
-
-
-def _resumed_wait(
-    journey: Journey, result: DepositResult, tx_hash: str, clock: Clock
-) -> Flow[DepositResult]:
-    """A mined deposit whose call waited for finality waits again, unless the journal
-    already says Gateway counted it (a webhook, or the run before)."""
-    finalized = journey.last("finalized")
-    if finalized is not None:
-        return result.model_copy(update={"balance": finalized.data.get("balance")})
-    wait, plan = journey.arguments.get("wait"), journey.arguments.get("plan") or {}
-    prepared = journey.last("prepared")
-    at_least = prepared.data.get("at_least") if prepared else None
-    owner = plan.get("owner")
-    if not isinstance(wait, dict) or not isinstance(at_least, int) or not isinstance(owner, str):
-        return result
-    try:
-        waiting = DepositWait(float(wait["timeout"]), float(wait["interval"]))
-    except (KeyError, TypeError, ValueError):
-        raise InvalidInputError("journey", "its journaled wait is not readable") from None
-    balance = yield from _finality(owner, result.chain_id, at_least, waiting, tx_hash, clock)
+    balance = int(entry.balance)
+    yield Record("finalized", data={"tx_hash": tx_hash, "balance": balance})
     return result.model_copy(update={"balance": balance})
+
+
+def _entry(value: Any) -> Any:
+    from .models import GatewayBalanceEntry
+
+    return GatewayBalanceEntry.model_validate(value)
+
+
+def _terms(
+    plan: DepositPlan, how: DepositHow, simulate: SimulateOption, wait: DepositWait | None
+) -> dict[str, Any]:
+    return {
+        "owner": plan.owner,
+        "chain_id": plan.chain_id,
+        "amount": plan.amount,
+        "method": how.method,
+        "token_name": how.token_name,
+        "token_version": how.token_version,
+        "simulate": simulate,
+        "wait": None if wait is None else {"timeout": wait.timeout, "interval": wait.interval},
+    }
+
+
+def chain_of(terms: Any) -> int | None:
+    """The chain of a ``deposit`` journey (its node is what a resume reads)."""
+    chain = terms.get("chain_id")
+    return chain if isinstance(chain, int) else None
+
+
+def rebuild(client: Any, journey: Journey, inputs: ResumeInputs) -> tuple[Flow[Any], Any]:
+    """A ``deposit`` journey's flow, built again from its terms (see ``xswap_sdk._kinds``),
+    every term checked again."""
+    terms = journey.terms
+    owner: str = check_argument("journey terms: owner", Address, terms.get("owner"))
+    plan = DepositPlan(
+        owner=owner,
+        chain_id=check_argument("journey terms: chain_id", ChainId, terms.get("chain_id")),
+        amount=check_argument("journey terms: amount", TokenAmount, terms.get("amount")),
+    )
+    method = terms.get("method")
+    if method not in ("permit", "authorization"):
+        raise InvalidInputError("journey_id", f"its terms name no deposit method ({method!r})")
+    how = DepositHow(method, terms.get("token_name"), terms.get("token_version"))
+    waited = terms.get("wait")
+    wait = (
+        None
+        if waited is None
+        else check_wait(True, waited.get("timeout"), waited.get("interval"), None)
+    )
+    signer = inputs.signer
+    if signer is None:
+        signer = UnavailableSigner(owner)
+    elif signer_address(signer) != owner:
+        raise InvalidInputError("signer", f"must be the deposit's owner {owner}")
+    flow = deposit_journey(
+        plan,
+        how,
+        signer,
+        inputs.io,
+        simulate=check_simulate_option(terms.get("simulate", "auto")),
+        registry=client._registry,
+        wait=wait,
+        clock=client.clock,
+    )
+    return flow, client._transport

@@ -256,7 +256,8 @@ def get_balance(address: str) -> Operation[GatewayBalance]:
 
 
 def submit_swap(request: SwapRequest) -> Operation[SwapSubmission]:
-    """``POST /swap``: money-moving, so never retried once sent."""
+    """``POST /swap``: money-moving, so never retried once sent. Single-use: its burn
+    intents can be burned once (by salt), however often the order is sent."""
     signatures = tuple(
         element["signature"]
         for element in request.signed_order
@@ -270,6 +271,7 @@ def submit_swap(request: SwapRequest) -> Operation[SwapSubmission]:
         idempotent=False,
         auth="required",
         secrets=signatures,
+        single_use=True,
     )
 
 

@@ -26,8 +26,10 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from eth_hash.auto import keccak
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from .._flow import Flow
 from .._models import check_argument, invalid_input, refuse_unawaited
 from ..errors import (
     InsufficientBalanceError,
@@ -45,11 +47,11 @@ from ..signing.burn_intents import (
 from ..signing.signed_intents import (
     SignedBurnIntent,
     SignedBurnIntentSet,
-    sign_burn_intent,
-    sign_burn_intent_set,
+    signing_burn_intent,
+    signing_burn_intent_set,
 )
-from ..signing.signer import Signer, signer_address
-from ..types import Address, ChainId, TokenAmount, format_amount
+from ..signing.signer import Signer, signed_now, signer_address
+from ..types import Address, Bytes32, ChainId, TokenAmount, format_amount
 from . import _trust
 from .models import Chain, GatewayBalance, Quote
 
@@ -442,6 +444,7 @@ def build_order(
     max_total_fee: int | str | None = None,
     unsafe_trust_service_parties: bool = False,
     unsafe_trust_router_output: bool = False,
+    salt_seed: str | None = None,
 ) -> Order:
     """Choose the source chains and build one burn intent per source, per the spec.
 
@@ -501,6 +504,10 @@ def build_order(
             with your funds.
         unsafe_trust_router_output: DANGEROUS: sign hook data the SDK cannot read (a
             router of unknown format): the router is trusted with the output.
+        salt_seed: 32 random bytes (``0x`` hex) the intents' salts are derived from
+            (``keccak(seed || index)``), so that building the order again gives the same
+            intents (a journey's replay); 32 fresh random bytes per intent when not
+            given.
 
     Returns:
         The order, ready for `sign_order`.
@@ -555,7 +562,16 @@ def build_order(
     picked = _pick_sources(
         checked, balances=balances, sources=sources, max_fee=max_fee, max_total_fee=total_cap
     )
-    return _assemble(checked, picked)
+    seed = None if salt_seed is None else check_argument("salt_seed", Bytes32, salt_seed)
+    return _assemble(checked, picked, seed)
+
+
+def _salt(seed: str | None, index: int) -> str | None:
+    """The salt of the order's intent ``index``: derived from ``seed``, or ``None`` (a
+    fresh random one)."""
+    if seed is None:
+        return None
+    return "0x" + keccak(bytes.fromhex(seed[2:]) + index.to_bytes(32, "big")).hex()
 
 
 def _destination_id(quote: Quote, chain_id: int | None) -> int:
@@ -693,12 +709,12 @@ def _pick_sources(
     return _Picked(chosen, held, fee_of, configs)
 
 
-def _assemble(checked: _Checked, picked: _Picked) -> Order:
+def _assemble(checked: _Checked, picked: _Picked, seed: str | None = None) -> Order:
     """Step three of `build_order`: one burn intent per source, checked, in an order."""
     destination, pins = checked.destination, checked.registry
     intents = []
     order_sources = []
-    for source_id, value in picked.chosen.items():
+    for index, (source_id, value) in enumerate(picked.chosen.items()):
         # The backend's entry of every chain that gives must agree with the registry.
         _trust.pinned_chain(pins, source_id, checked.chains[source_id])
         source = picked.contracts[source_id]
@@ -716,6 +732,7 @@ def _assemble(checked: _Checked, picked: _Picked) -> Order:
                 value=value,
                 hook_data=checked.quote.hook_data,
                 max_fee=fee,
+                salt=_salt(seed, index),
             )
         )
         order_sources.append(
@@ -799,6 +816,29 @@ def sign_order(
             it must be; nothing is signed.
         SigningError: the signer failed, or signed for another address.
     """
+    return signed_now(
+        signing_order(
+            order,
+            signer,
+            registry=registry,
+            trusted_routers=trusted_routers,
+            unsafe_trust_service_parties=unsafe_trust_service_parties,
+            unsafe_trust_router_output=unsafe_trust_router_output,
+        )
+    )
+
+
+def signing_order(
+    order: Order,
+    signer: Signer,
+    *,
+    registry: Registry | None = None,
+    trusted_routers: TrustedRoutersArg = None,
+    unsafe_trust_service_parties: bool = False,
+    unsafe_trust_router_output: bool = False,
+) -> Flow[SignedOrder]:
+    """`sign_order` as a flow: its checks, then one `xswap_sdk._flow.Sign` step (a
+    journey's driver makes, or replays, the signature)."""
     if not isinstance(order, Order):
         raise InvalidInputError("order", "must be an Order from build_order()")
     address = signer_address(signer)
@@ -847,7 +887,7 @@ def sign_order(
         )
     signed: SignedBurnIntent | SignedBurnIntentSet
     if len(order.intents) == 1:
-        signed = sign_burn_intent(order.intents[0], signer)
+        signed = yield from signing_burn_intent(order.intents[0], signer)
     else:
-        signed = sign_burn_intent_set(list(order.intents), signer)
+        signed = yield from signing_burn_intent_set(list(order.intents), signer)
     return SignedOrder(order=order, signed=signed)

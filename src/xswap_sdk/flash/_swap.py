@@ -31,20 +31,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from decimal import Decimal
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
+from .._chain_steps import UnavailableSigner
 from .._clock import Clock
-from .._flow import Begin, Call, Flow, Record
-from .._journey import request_data
+from .._flow import Begin, Call, Flow, Now, Random, Record, Wait
 from .._models import check_argument, refuse_unawaited, validate_request
-from .._operation import Operation, parser
+from .._operation import Operation
 from .._polling import check_wait_arguments, poll
 from .._requote import MAX_REQUOTES, again, check_requote, offer
-from .._resume import Position, ResumeSpec, resend
 from ..errors import (
     InvalidInputError,
+    MissingCredentialsError,
     QuoteRejectedError,
     ResponseValidationError,
     SwapFailedError,
@@ -52,10 +51,13 @@ from ..errors import (
 from ..journal import Journey
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing.signer import Signer, signer_address
+
+if TYPE_CHECKING:
+    from .._kinds import ResumeInputs
 from ..types import ChainId, TokenAmount
 from . import _operations as operations
 from . import _trust
-from ._orders import Order, SignedOrder, TrustedRoutersArg, build_order, sign_order
+from ._orders import Order, SignedOrder, TrustedRoutersArg, build_order, signing_order
 from .models import (
     Chain,
     HistoryPage,
@@ -77,7 +79,7 @@ __all__ = [
     "completed",
     "follow",
     "plan_swap",
-    "resume_spec",
+    "rebuild",
     "swap",
     "submission",
     "submitted_swap",
@@ -140,6 +142,34 @@ class SwapPlan:
     unsafe_trust_router_output: bool = False
     requote: int = 0
     accept_quote: Callable[[Quote], bool] | None = None
+    asks: bool = False
+
+    def terms(self) -> dict[str, Any]:
+        """What a swap journey is started with, and rebuilt from (`rebuild`): the
+        checked arguments and the pins they were checked against, no signer."""
+        return {
+            "user": self.user,
+            "quote": self.quote.model_dump(mode="json", by_alias=False, exclude_none=True),
+            "slippage_bps": self.slippage_bps,
+            "sources": None
+            if self.sources is None
+            else {str(k): v for k, v in self.sources.items()},
+            "max_fee_cap": self.max_fee_cap,
+            "min_amount_out": self.min_amount_out,
+            "max_total_fee": self.max_total_fee,
+            "requote": self.requote,
+            "accept_quote": self.asks,
+            "wait": self.wait,
+            "wait_timeout": self.wait_timeout,
+            "poll_interval": self.poll_interval,
+            "pins": {
+                "trusted_routers": None
+                if self.trusted_routers is None
+                else {str(k): sorted(v) for k, v in self.trusted_routers.items()},
+                "unsafe_trust_service_parties": self.unsafe_trust_service_parties,
+                "unsafe_trust_router_output": self.unsafe_trust_router_output,
+            },
+        }
 
 
 def plan_swap(
@@ -164,8 +194,13 @@ def plan_swap(
     unsafe_trust_router_output: bool = False,
     requote: int = 0,
     accept_quote: Callable[[Quote], bool] | None = None,
+    asks: bool | None = None,
 ) -> SwapPlan:
     """Check every argument of `swap`, before any I/O.
+
+    ``asks`` says whether a new quote is offered to ``accept_quote`` (by default when
+    one is given): a resumed journey whose caller gave a hook asks, with no hook to
+    answer (see `xswap_sdk._flow.Ask`).
 
     ``min_amount_out`` (output token units), ``trusted_routers``
     (``{chain_id: [router, ...]}``) and ``registry`` (default
@@ -217,6 +252,8 @@ def plan_swap(
         raise InvalidInputError("wait", "must be True or False")
     check_wait_arguments(wait_timeout, poll_interval, timeout_name="wait_timeout")
     requote, accept_quote = check_requote(requote, accept_quote)
+    if asks is None:
+        asks = accept_quote is not None
     return SwapPlan(
         signer=signer,
         user=user,
@@ -235,6 +272,7 @@ def plan_swap(
         unsafe_trust_router_output=unsafe_trust_router_output,
         requote=requote,
         accept_quote=accept_quote,
+        asks=asks,
     )
 
 
@@ -305,31 +343,16 @@ def submission(
     return validate_request(SwapRequest, signed_order=wire, slippage_bps=slippage_bps, **given)
 
 
-def submitted_swap(
-    operation: Operation[SwapSubmission], signed_order: SignedOrder | Sequence[Mapping[str, Any]]
-) -> Flow[SwapSubmission]:
-    """``submit_swap`` as a ``swap`` journey that starts signed: ``signed`` (the exact
-    request), ``submitted``. Its start data says what resume looks for in the history
-    when the order may have arrived (this amount to this token, from a `SignedOrder`;
-    a raw order says nothing, and such a journey needs attention instead). It never
-    restarts: its caller signed it."""
-    journey_id: str | None = yield Begin("swap", _submitted_data(signed_order))
-    yield Record("signed", data=request_data(operation))
+def submitted_swap(operation: Operation[SwapSubmission]) -> Flow[SwapSubmission]:
+    """``submit_swap`` as a ``swap`` journey that starts signed: its terms are the exact
+    request (the caller signed it), then ``submitted``. On resume its bytes are sent
+    again when they may not have arrived (the intents burn once); it never signs."""
+    journey_id: str | None = yield Begin(
+        "swap", {"submitted": operation.json, "slippage_bps": operation.json.get("slippageBps")}
+    )
     result: SwapSubmission = yield Call(operation)
     result._journey_id = journey_id
     return result
-
-
-def _submitted_data(signed_order: object) -> dict[str, Any]:
-    data: dict[str, Any] = {"submitted": True, "wait": False}
-    if isinstance(signed_order, SignedOrder):
-        order = signed_order.order
-        data["quote"] = {
-            "inputAmount": str(order.amount),
-            "chainId": order.chain_id,
-            "outputToken": order.terms.token_out if order.terms is not None else "",
-        }
-    return data
 
 
 def _raw_order(signed_order: object) -> list[dict[str, Any]]:
@@ -355,12 +378,11 @@ _EXPIRED: Final = ("quote.expires_at",)
 """The refusal a new quote is asked for: only an expired quote (see `again`)."""
 
 
-def swap(plan: SwapPlan, *, clock: Clock, journey: str | None = None) -> Flow[SwapSubmission]:
+def swap(plan: SwapPlan, *, clock: Clock) -> Flow[SwapSubmission]:
     """The one-call swap: chains, quote, checks, balances, order, signature, submission,
     and (with ``plan.wait``) the wait for the outcome. A journey of kind ``swap``:
-    ``quoted``, ``verified``, ``signed``, ``submitted``, ``executed``, ``completed``;
-    ``journey`` continues that one (a resume of a swap stopped before it signed)."""
-    journey_id: str | None = yield Begin("swap", _plan_data(plan), resume=journey)
+    ``quoted``, ``verified``, ``signed``, ``submitted``, ``waiting``, ``executed``."""
+    journey_id: str | None = yield Begin("swap", plan.terms())
     chains: list[Chain] = yield Call(operations.get_supported_chains())
     _supported(chains, plan.quote.chain_id)
     # Refused before asking for a quote: nothing can be signed for an unpinned chain.
@@ -368,28 +390,30 @@ def swap(plan: SwapPlan, *, clock: Clock, journey: str | None = None) -> Flow[Sw
     requoted = 0
     while True:
         quote: Quote = yield Call(operations.get_quote(plan.quote))
-        yield Record("quoted", data={"quote": quote})
+        yield Record("quoted", data=_quoted(quote))
         try:
-            order: Order = yield from _checked_order(plan, quote, chains, clock)
+            order: Order = yield from _checked_order(plan, quote, chains)
         except QuoteRejectedError as exc:
             requoted = yield from again(exc, requoted, plan.requote, expired=_EXPIRED)
             continue
-        if requoted:
-            offer(plan.accept_quote, quote)
+        if requoted and plan.asks:
+            yield from offer(plan.accept_quote, quote)
         break
     yield Record("verified", data={"intents": len(order.intents)})
+    signed = yield from signing_order(
+        order,
+        plan.signer,
+        registry=plan.registry,
+        trusted_routers=plan.trusted_routers,
+        unsafe_trust_service_parties=plan.unsafe_trust_service_parties,
+        unsafe_trust_router_output=plan.unsafe_trust_router_output,
+    )
+    yield Record("signed", data={"what": "order", "intents": len(order.intents)})
     # The signed order is held only by the operation, which seals it: this frame is in
     # the traceback if the submission fails, and a signature would be recorded with it.
     operation = operations.submit_swap(
         submission(
-            sign_order(
-                order,
-                plan.signer,
-                registry=plan.registry,
-                trusted_routers=plan.trusted_routers,
-                unsafe_trust_service_parties=plan.unsafe_trust_service_parties,
-                unsafe_trust_router_output=plan.unsafe_trust_router_output,
-            ),
+            signed,
             slippage_bps=plan.slippage_bps,
             user_address=None,
             chain_id=None,
@@ -397,23 +421,32 @@ def swap(plan: SwapPlan, *, clock: Clock, journey: str | None = None) -> Flow[Sw
             swap_calldata=None,
         )
     )
-    yield Record("signed", data=request_data(operation))
+    del signed
     submitted: SwapSubmission = yield Call(operation)
     result = yield from follow(submitted, plan.wait, plan.wait_timeout, plan.poll_interval, clock)
     result._journey_id = journey_id
     return result
 
 
-def _checked_order(plan: SwapPlan, quote: Quote, chains: list[Chain], clock: Clock) -> Flow[Order]:
+def _quoted(quote: Quote) -> dict[str, Any]:
+    """What the ``quoted`` step shows of a quote (the whole answer is in the journal)."""
+    return {
+        "token_out": quote.token_out.address,
+        "amount_out": str(quote.token_out.amount),
+        "gateway_fee": quote.fees.gateway_fee if quote.fees else None,
+        "expires_at": quote.expires_at,
+    }
+
+
+def _checked_order(plan: SwapPlan, quote: Quote, chains: list[Chain]) -> Flow[Order]:
     """Check ``quote``, read the balances, build the order, and check the quote again:
-    everything before signing, for the first quote and each new one alike."""
-    check_quote(
-        quote,
-        now=clock.time(),
-        max_fee_cap=plan.max_fee_cap,
-        min_amount_out=plan.min_amount_out,
-    )
+    everything before signing, for the first quote and each new one alike. The time
+    and the salts are steps (a journey replays them)."""
+    now: float = yield Now()
+    check_quote(quote, now=now, max_fee_cap=plan.max_fee_cap, min_amount_out=plan.min_amount_out)
     balances = yield Call(operations.get_balance(plan.user))
+    seed: str = yield Random(32)
+    now = yield Now()
     order = build_order(
         quote,
         chains=chains,
@@ -425,17 +458,11 @@ def _checked_order(plan: SwapPlan, quote: Quote, chains: list[Chain], clock: Clo
         max_fee_cap=plan.max_fee_cap,
         trusted_routers=plan.trusted_routers,
         registry=plan.registry,
-        now=clock.time(),
+        now=now,
         max_total_fee=plan.max_total_fee,
         unsafe_trust_service_parties=plan.unsafe_trust_service_parties,
         unsafe_trust_router_output=plan.unsafe_trust_router_output,
-    )
-    # Reading the balances took time: the quote must still be good when it is signed.
-    check_quote(
-        quote,
-        now=clock.time(),
-        max_fee_cap=plan.max_fee_cap,
-        min_amount_out=plan.min_amount_out,
+        salt_seed=seed,
     )
     return order
 
@@ -464,33 +491,19 @@ def follow(
             "expected_seconds": EXPECTED_SWAP_SECONDS,
             "check": f"xswap status swap {submitted.transaction_hash}",
         },
+        identities=(submitted.transaction_hash,),
     )
-    record = yield from wait_for_swap(
-        submitted.transaction_hash,
-        timeout=wait_timeout,
-        interval=poll_interval,
-        clock=clock,
+    record: SwapRecord = yield Wait(
+        wait_for_swap(
+            submitted.transaction_hash,
+            timeout=wait_timeout,
+            interval=poll_interval,
+            clock=clock,
+        ),
+        decode=SwapRecord.model_validate,
     )
     yield Record("executed", data={"status": record.status})
     return completed(submitted, record)
-
-
-def _plan_data(plan: SwapPlan) -> dict[str, Any]:
-    """What a swap journey is started with: the checked arguments, no signer."""
-    return {
-        "user": plan.user,
-        "quote": plan.quote.model_dump(mode="json", by_alias=True),
-        "slippage_bps": plan.slippage_bps,
-        "sources": None if plan.sources is None else {str(k): v for k, v in plan.sources.items()},
-        "max_fee_cap": plan.max_fee_cap,
-        "min_amount_out": plan.min_amount_out,
-        "max_total_fee": plan.max_total_fee,
-        "requote": plan.requote,
-        "accept_quote": plan.accept_quote is not None,
-        "wait": plan.wait,
-        "wait_timeout": plan.wait_timeout,
-        "poll_interval": plan.poll_interval,
-    }
 
 
 def completed(submitted: SwapSubmission, record: SwapRecord) -> SwapSubmission:
@@ -565,55 +578,56 @@ def wait_for_swap(
     return record
 
 
-def resume_spec(
-    journey: Journey,
-    *,
-    clock: Clock,
-    restart: Callable[[], Flow[SwapSubmission]] | None,
-) -> ResumeSpec[SwapSubmission]:
-    """How a ``swap`` journey is resumed (see ``xswap_sdk._resume``): resend the
-    journaled order, look for it in the history when it may have arrived, follow it
-    there once submitted."""
-    args = journey.arguments
-    wait = bool(args.get("wait", True))
-    wait_timeout = float(args.get("wait_timeout", DEFAULT_SWAP_TIMEOUT))
-    poll_interval = float(args.get("poll_interval", DEFAULT_SWAP_POLL_INTERVAL))
+def rebuild(client: Any, journey: Journey, inputs: ResumeInputs) -> tuple[Flow[Any], Any]:
+    """A ``swap`` journey's flow, built again from its terms (see ``xswap_sdk._kinds``):
+    the same checks, with the pins it started with and the client's registry. Going on
+    needs the swap's signer (to log in, and for any signature not replayed).
 
-    def follow_answer(answer: Any) -> Flow[SwapSubmission]:
-        submitted = SwapSubmission.model_validate(answer)
-        result = yield from follow(submitted, wait, wait_timeout, poll_interval, clock)
-        result._journey_id = journey.id
-        return result
-
-    def check(where: Position) -> Flow[Any]:
-        # The order may have arrived: a swap of this amount to this token, listed after
-        # the journal wrote "sending", is it. Anything else (none, or several) is a
-        # question for a person.
-        quote = args.get("quote") or {}
-        sent_at = where.sending.data.get("clock_time") if where.sending is not None else None
-        since = (sent_at if isinstance(sent_at, int | float) else journey.created_at) - 5
-        page: HistoryPage = yield Call(operations.get_history(page=1, page_size=_WAIT_PAGE_SIZE))
-        found = [
-            record
-            for record in page.swaps
-            if record.amount_usdc_raw == int(quote.get("inputAmount", -1))
-            and record.chain_id == quote.get("chainId")
-            and record.destination_token.lower() == str(quote.get("outputToken", "")).lower()
-            and isinstance(record.created_at, datetime)
-            and record.created_at.timestamp() >= since
-        ]
-        if len(found) != 1:
-            return None
-        yield Record("found", data={"transaction_hash": found[0].transaction_hash})
-        return {
-            "transactionHash": found[0].transaction_hash,
-            "status": found[0].status,
-            "message": "found in the history by resume",
-        }
-
-    return ResumeSpec(
-        resend=lambda request: resend(request, parser(SwapSubmission), auth="required"),
-        follow=follow_answer,
-        check=check,
-        restart=restart,
+    Raises:
+        MissingCredentialsError: no signer, and the client has no session token.
+        InvalidInputError: the signer is not the swap's.
+    """
+    terms = journey.terms
+    if "submitted" in terms:
+        request = SwapRequest.model_validate(terms["submitted"], by_alias=True)
+        operation = operations.submit_swap(request)
+        return submitted_swap(operation), client._transport_for(inputs.signer)
+    user = str(terms.get("user", ""))
+    signer = inputs.signer
+    if signer is None:
+        if not client._has_session():
+            raise MissingCredentialsError(
+                "signer",
+                f"is needed to go on with swap journey {journey.id}: its signer {user} logs "
+                "in (pass signer= or set XSWAP_PRIVATE_KEY)",
+            )
+        signer = UnavailableSigner(user)
+    elif signer_address(signer) != user:
+        raise InvalidInputError("signer", f"must be the swap's signer {user}")
+    quote = dict(terms.get("quote") or {})
+    pins = dict(terms.get("pins") or {})
+    plan = plan_swap(
+        signer,
+        input_amount=quote.get("input_amount", 0),
+        output_token=quote.get("output_token", ""),
+        chain_id=quote.get("chain_id", 0),
+        slippage=quote.get("slippage", "0"),
+        recipient=quote.get("recipient"),
+        sources=terms.get("sources"),
+        max_fee_cap=terms.get("max_fee_cap"),
+        min_amount_out=terms.get("min_amount_out"),
+        max_total_fee=terms.get("max_total_fee"),
+        wait=bool(terms.get("wait", True)),
+        wait_timeout=float(terms.get("wait_timeout", DEFAULT_SWAP_TIMEOUT)),
+        poll_interval=float(terms.get("poll_interval", DEFAULT_SWAP_POLL_INTERVAL)),
+        trusted_routers=pins.get("trusted_routers"),
+        registry=client._registry,
+        max_slippage=client._max_slippage,
+        unsafe_trust_service_parties=bool(pins.get("unsafe_trust_service_parties")),
+        unsafe_trust_router_output=bool(pins.get("unsafe_trust_router_output")),
+        requote=terms.get("requote", 0),
+        accept_quote=None,
+        asks=bool(terms.get("accept_quote")),
     )
+    transport = client._transport_for(None if isinstance(signer, UnavailableSigner) else signer)
+    return swap(plan, clock=client.clock), transport

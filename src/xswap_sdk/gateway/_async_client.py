@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any, Final, Literal, Unpack
 import httpx
 
 from .. import _async_web3 as web3io
-from .. import _resume as resumes
 from .._async_base_client import AsyncAPIClient
 from .._clock import SYSTEM_CLOCK, Clock
 from .._framing import BareJSON
@@ -35,7 +34,7 @@ from .._polling import wait_options
 from .._simulation import check_simulate_option
 from ..errors import InvalidInputError, NotFoundError, WebhookSignatureError
 from ..events import RequestHook, ResponseHook, RetryHook
-from ..journal import JournalArg, ResumeResult, StepHook
+from ..journal import JournalArg, StepHook
 from ..policy import PolicyLike
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing.burn_intents import BurnIntent
@@ -47,7 +46,6 @@ from . import _call_journey as calls
 from . import _mint_journey as mints
 from . import _operations as operations
 from . import _recovery as recoveries
-from . import _resume_journey as resumed_journeys
 from . import _transfer_journey as transfers
 from . import _x402_operations as x402_operations
 from ._operations import (
@@ -151,6 +149,7 @@ class AsyncGatewayClient(AsyncAPIClient):
     """
 
     _service = GATEWAY_SERVICE
+    _journey_client = "gateway"
     _framing = BareJSON()
 
     def __init__(
@@ -573,7 +572,12 @@ class AsyncGatewayClient(AsyncAPIClient):
             enable_forwarder=enable_forwarder,
         )
         del signed  # the operation holds the signatures sealed; keep them out of this frame
-        return await self._transport.run(operations.transfer_journey(operation), options)
+        flow = operations.transfer_journey(
+            operation,
+            max_attestation_size=max_attestation_size,
+            enable_forwarder=enable_forwarder,
+        )
+        return await self._transport.run(flow, options)
 
     async def send_transfer(
         self,
@@ -672,10 +676,10 @@ class AsyncGatewayClient(AsyncAPIClient):
         The call is checked to mint exactly the burn intents signed for the transfer
         (`TransferResult.mint_call`), web3 to be on its chain, and simulated like
         `xswap_sdk.simulation.send_call` does, before it is signed; the signed bytes
-        are journaled before they are broadcast. When ``transfer.journey_id`` names a
-        journey of this client's journal, the mint is appended to that ``transfer``
-        journey; otherwise it is a ``mint`` journey of its own. Resume never sends a
-        mint twice (see `resume`).
+        are journaled before they are broadcast, in a ``mint`` journey whose terms are
+        the attestation and the intents. Resume never sends a mint twice (see
+        `resume`); a Gateway notification of the mint is recorded on this journey and
+        on the transfer's (both know its transfer id).
 
         Args:
             transfer: the `TransferResult` of `transfer` or `send_transfer` (or one
@@ -715,12 +719,7 @@ class AsyncGatewayClient(AsyncAPIClient):
             self.domain_of(chain_id)
         plan = mints.plan_mint(chain_id, simulate)
         flow = mints.mint_journey(
-            transfer,
-            plan,
-            sender,
-            web3io.async_chain_io(web3, signer),
-            self._registry,
-            mints.continued(self.journal, transfer.journey_id),
+            transfer, plan, sender, web3io.async_chain_io(web3, signer), self._registry
         )
         return await self._transport.run(flow, options)
 
@@ -846,74 +845,6 @@ class AsyncGatewayClient(AsyncAPIClient):
             recovery.call, web3=web3, signer=signer, simulate=checked, **options
         )
         return recovery.result(sent)
-
-    async def resume(
-        self,
-        journey_id: str,
-        *,
-        force: bool = False,
-        web3: AsyncWeb3[Any] | None = None,
-        signer: Signer | None = None,
-        **options: Unpack[RequestOptions],
-    ) -> ResumeResult:
-        """Finish a ``transfer``, ``mint`` or ``call`` journey from the client's journal
-        after a crash.
-
-        The journaled signed intents are resent only when they provably never left;
-        a request that may have arrived is never sent again (Gateway has no lookup but
-        by transfer id: the journey is marked ``needs_attention``). An attestation in
-        the journal is minted when the journey was asked to mint (`send_transfer` with
-        ``web3``, `mint`) or ``web3`` is given; without ``web3`` such a journey needs
-        attention and says how to finish, and one never asked to mint ends with the
-        `TransferResult` to mint from. A mint that may have been broadcast is never sent
-        again: its journaled hash is looked up on the chain, then at Gateway; when
-        neither knows it, the journey needs attention. See ``docs/journeys.md``.
-
-        Args:
-            journey_id: the journey's id (``result.journey_id``, ``xswap journeys``).
-            force: resume even though a live process of this host started (or last
-                resumed) the journey; only when that process is not this journey's.
-            web3: a `web3.AsyncWeb3` on the destination chain, to mint (or to look a
-                mint's receipt up).
-            signer: who sends a mint not signed yet, or signs a `send_transfer`
-                stopped before it signed (run again from its start, when it had no
-                ``accept_quote`` hook); ``XSWAP_PRIVATE_KEY`` by default.
-            **options: per-call options for these calls (`RequestOptions`): ``timeout``,
-                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
-                ``extra_body``; see "Per-call options" in the configuration guide.
-
-        Returns:
-            The journey as it now stands, and its `TransferResult` (its ``mint`` set
-            once minted) or, for a ``mint`` journey, its `MintResult`; for a ``call``
-            journey, its `xswap_sdk.simulation.SentCall`.
-
-        Raises:
-            InvalidInputError: a journey still run by a live process (without
-                ``force``), no journal, no such journey, web3 on another chain, or a
-                mint to sign with no signer.
-        """
-        journey = resumes.load(
-            self.journal,
-            journey_id,
-            (mints.TRANSFER_KIND, mints.MINT_KIND, calls.KIND),
-            force=force,
-        )
-        if journey.kind == calls.KIND:
-            io = None if web3 is None else web3io.async_chain_io(web3, None)
-            flow = calls.resume_call(journey, io)
-            return resumes.finish(self.journal, journey, await self._transport.run(flow, options))
-        if signer is None:
-            signer = resumes.env_signer()
-        else:
-            signer_address(signer)  # a bad one is refused before any I/O
-        context = resumed_journeys.Resumed(
-            io=None if web3 is None else web3io.async_chain_io(web3, signer),
-            signer=signer,
-            registry=self._registry,
-            testnet=self._testnet,
-        )
-        flow = resumed_journeys.resume_transfer(journey, context)
-        return resumes.finish(self.journal, journey, await self._transport.run(flow, options))
 
     async def get_transfer(
         self, transfer_id: str, **options: Unpack[RequestOptions]

@@ -1,32 +1,35 @@
 """A Gateway contract call (a withdrawal, a delegate, a mint built by hand) sent as a
 journey of kind ``call``: `GatewayClient.send_call`.
 
-The flow checks that web3 is on the call's chain, starts the journey with the call
-(what it is: no secret but a mint's attestation signature, which resume needs), simulates
-it like `xswap_sdk.simulation.send_call` (``verified``), sends it with
+The flow starts the journey with the call (what it is: no secret but a mint's
+attestation signature, which the mint needs), checks that web3 is on the call's chain,
+simulates it like `xswap_sdk.simulation.send_call` (``verified``), sends it with
 `xswap_sdk._chain_steps.send` (``signed``: the raw bytes, before they leave;
 ``broadcast``; ``confirmed``) and, for a ``gatewayMint``, writes ``minted``.
 
-Resume (`resume_call`) never signs again: a transaction that may have been broadcast is
-looked for by its journaled hash (its receipt, with web3), else the journey needs
-attention; one signed and never broadcast is broadcast from its journaled bytes (the
-same transaction: it can be mined once at most); one stopped before it was signed ends
-``failed`` (nothing was sent).
+Resume replays it (`rebuild`, see ``xswap_sdk._journey``): a transaction that may have
+been broadcast is looked up by its hash, and its signed bytes sent again only when the
+chain does not have it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .._async_web3 import call_transaction
-from .._chain_steps import ChainIO, broadcast, need, on_chain, send, settled
+from .._chain_steps import ChainIO, on_chain, send
 from .._flow import Begin, Chain, Flow, Record
+from .._simulation import check_simulate_option
+from ..errors import InvalidInputError
 from ..journal import Journey
 from ..signing.calls import ContractCall
-from ..simulation import SentCall, SimulateOption
+from ..signing.signer import signer_address
+from ..simulation import SentCall, SimulateOption, Simulation
 
-__all__ = ["KIND", "call_journey", "resume_call"]
+if TYPE_CHECKING:
+    from .._kinds import ResumeInputs
+
+__all__ = ["KIND", "call_journey", "chain_of", "rebuild"]
 
 KIND: Final = "call"
 """The journey kind of `GatewayClient.send_call`."""
@@ -34,72 +37,45 @@ KIND: Final = "call"
 _MINT_FUNCTION: Final = "gatewayMint"
 
 
+def _simulation(value: Any) -> Simulation | None:
+    return None if value is None else Simulation.model_validate(value)
+
+
 def call_journey(
     call: ContractCall, sender: str, io: ChainIO, simulate: SimulateOption
 ) -> Flow[SentCall]:
     """The ``call`` journey of ``call``, sent by ``sender`` through ``io``."""
     fields, intent = call_transaction(call, sender)
-    yield from on_chain(io, call.chain_id)
     journey_id = yield Begin(
         KIND, {"call": call.model_dump(mode="json"), "sender": sender, "simulate": simulate}
     )
-    check = need(io.simulate, "simulate")
-    simulation = yield Chain(lambda: check(sender, [intent], simulate))
-    yield Record("verified", data={"what": call.function, "simulation": simulation})
+    yield from on_chain(io, call.chain_id)
+    simulation: Simulation | None = yield Chain(
+        io, "simulate", (sender, [intent], simulate), call.function, decode=_simulation
+    )
+    yield Record("verified", data={"what": call.function, "simulated": simulation is not None})
     tx_hash = yield from send(io, fields, call.function)
-    return (yield from _done(call, tx_hash, journey_id, simulation))
-
-
-def _done(
-    call: ContractCall, tx_hash: str, journey_id: str | None, simulation: Any
-) -> Flow[SentCall]:
     if call.function.startswith(_MINT_FUNCTION):
-        yield Record("minted", data={"tx_hash": tx_hash, "chain_id": call.chain_id})
+        yield Record(
+            "minted", data={"tx_hash": tx_hash, "chain_id": call.chain_id}, identities=(tx_hash,)
+        )
     return SentCall(call=call, tx_hash=tx_hash, simulation=simulation, journey_id=journey_id)
 
 
-def _steps(journey: Journey, step: str) -> list[Mapping[str, Any]]:
-    return [s.data for s in journey.steps if s.step == step]
+def chain_of(terms: Any) -> int | None:
+    """The chain a ``call`` journey sends on."""
+    call = terms.get("call")
+    chain = call.get("chain_id") if isinstance(call, dict) else None
+    return chain if isinstance(chain, int) else None
 
 
-def resume_call(journey: Journey, io: ChainIO | None) -> Flow[SentCall | None]:
-    """Resume a ``call`` journey by the rules of the module docstring."""
-    if journey.state in ("completed", "failed"):
-        return None
-    call = ContractCall.model_validate(journey.arguments["call"])
-    if io is not None:
-        yield from on_chain(io, call.chain_id)
-    yield Begin(KIND, {"from": journey.state}, resume=journey.id)
-    verified = journey.last("verified")
-    simulation = verified.data.get("simulation") if verified is not None else None
-    sent, signed = _steps(journey, "broadcast"), _steps(journey, "signed")
-    if sent:
-        known = yield from settled(journey, io, call.function)
-        if known is None:
-            return None
-        return (yield from _done(call, known, journey.id, simulation))
-    if not signed:
-        yield Record(
-            "failed",
-            "not_sent",
-            {"reason": "the call was never signed; nothing is at stake"},
-            state="failed",
-        )
-        return None
-    if io is None:
-        yield Record(
-            "needs_attention",
-            "not_sent",
-            {
-                "reason": "the call is signed and was never sent",
-                "next": f"resume with web3= on chain {call.chain_id} (or xswap resume "
-                f"--rpc-url URL {journey.id}): its journaled bytes are sent",
-            },
-            state="needs_attention",
-        )
-        return None
-    last = signed[-1]
-    tx_hash = yield from broadcast(
-        io, dict(last.get("fields") or {}), last.get("raw"), call.function
-    )
-    return (yield from _done(call, tx_hash, journey.id, simulation))
+def rebuild(client: Any, journey: Journey, inputs: ResumeInputs) -> tuple[Flow[Any], Any]:
+    """A ``call`` journey's flow, built again from its terms (see ``xswap_sdk._kinds``),
+    the call read again as any input."""
+    terms = journey.terms
+    call = ContractCall.model_validate(terms.get("call"))
+    sender = str(terms.get("sender", ""))
+    if inputs.signer is not None and signer_address(inputs.signer) != sender:
+        raise InvalidInputError("signer", f"must be the call's sender {sender}")
+    simulate = check_simulate_option(terms.get("simulate", "auto"))
+    return call_journey(call, sender, inputs.io, simulate), client._transport

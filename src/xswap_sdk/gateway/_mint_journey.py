@@ -6,50 +6,54 @@
 `xswap_sdk._chain_steps.send` (``signed``: the raw bytes, before they leave;
 ``broadcast``; ``confirmed``) and writes ``minted``. `GatewayClient.send_transfer` runs
 it after the attestation, in the transfer's journey; `mint_journey`
-(``GatewayClient.mint``) runs it appended to the transfer's own journey when the
-client's journal has it (`continued`), else as a journey of kind ``mint``.
+(``GatewayClient.mint``) runs it as a journey of kind ``mint``, whose terms are the
+attestation and the signed intents it must mint (checked again on resume).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .._async_web3 import call_transaction
-from .._chain_steps import ChainIO, need, on_chain, send
+from .._chain_steps import ChainIO, on_chain, send
 from .._flow import Begin, Chain, Flow, Record
 from .._simulation import check_simulate_option
 from ..errors import InvalidInputError
-from ..journal import Journal
+from ..journal import Journey
 from ..registry import Registry
 from ..signing.burn_intents import BurnIntent
-from ..simulation import SimulateOption
+from ..signing.signer import signer_address
+from ..simulation import SimulateOption, Simulation
 from .models import MintResult, TransferResult
+
+if TYPE_CHECKING:
+    from .._kinds import ResumeInputs
 
 __all__ = [
     "MINT",
     "MINT_KIND",
     "TRANSFER_KIND",
     "MintPlan",
-    "continued",
+    "chain_of",
     "destination",
     "destination_of",
     "mint_journey",
     "mint_steps",
-    "minted_step",
     "plan_mint",
+    "rebuild",
 ]
 
 TRANSFER_KIND: Final = "transfer"
 """The journey kind of ``GatewayClient.transfer`` and ``send_transfer``."""
 
 MINT_KIND: Final = "mint"
-"""The journey kind of ``GatewayClient.mint`` of a transfer with no journey of its own."""
+"""The journey kind of ``GatewayClient.mint``."""
 
 MINT: Final = "mint"
-"""The key of the mint plan in a journey's ``started`` (or ``resumed``) data, and the
-``what`` of the mint's chain steps."""
+"""The key of the mint plan in a journey's terms, and the ``what`` of the mint's chain
+steps."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,27 +110,8 @@ def destination_of(result: TransferResult, registry: Registry, testnet: bool) ->
     return destination(result.intents, registry, testnet)
 
 
-def continued(journal: Journal | None, journey_id: str | None) -> str | None:
-    """``journey_id`` when it is a ``transfer`` journey of ``journal`` (a mint is
-    appended to it), else ``None`` (the mint is a journey of its own).
-
-    Raises:
-        InvalidInputError: that journey minted the transfer already (an attestation
-            mints once: a second mint would only revert).
-    """
-    if journal is None or journey_id is None:
-        return None
-    journey = journal.journey(journey_id)
-    if journey is None or journey.kind != TRANSFER_KIND:
-        return None
-    minted = journey.last("minted")
-    if minted is not None:
-        raise InvalidInputError(
-            "transfer",
-            f"was minted already by journey {journey_id} (transaction "
-            f"{minted.data.get('tx_hash')}); an attestation mints once",
-        )
-    return journey_id
+def _simulation(value: Any) -> Simulation | None:
+    return None if value is None else Simulation.model_validate(value)
 
 
 def mint_steps(
@@ -136,42 +121,32 @@ def mint_steps(
     io: ChainIO,
     registry: Registry,
     journey_id: str | None,
-    *,
-    reopen: bool = False,
 ) -> Flow[MintResult]:
     """Check the mint call against the signed intents, simulate it, send it (the signed
-    bytes written before they leave) and write ``minted``. ``reopen`` sets the
-    journey ``running`` again (a completed transfer journey the mint is appended to)."""
+    bytes written before they leave) and write ``minted``."""
     call = result.mint_call(plan.chain_id, registry=registry)
     fields, intent = call_transaction(call, sender)
-    check = need(io.simulate, "simulate")
-    simulation = yield Chain(lambda: check(sender, [intent], plan.simulate))
+    simulation: Simulation | None = yield Chain(
+        io, "simulate", (sender, [intent], plan.simulate), MINT, decode=_simulation
+    )
     yield Record(
         "verified",
         data={
             "what": MINT,
             "chain_id": plan.chain_id,
             "transfer_id": result.transfer_id,
-            "simulation": simulation,
+            "simulated": simulation is not None,
         },
-        state="running" if reopen else None,
     )
     tx_hash = yield from send(io, fields, MINT)
-    return (
-        yield from minted_step(result.transfer_id, plan.chain_id, tx_hash, journey_id, simulation)
-    )
-
-
-def minted_step(
-    transfer_id: str, chain_id: int, tx_hash: str, journey_id: str | None, simulation: Any = None
-) -> Flow[MintResult]:
-    """Write ``minted`` and return the `MintResult`."""
     yield Record(
-        "minted", data={"tx_hash": tx_hash, "chain_id": chain_id, "transfer_id": transfer_id}
+        "minted",
+        data={"tx_hash": tx_hash, "chain_id": plan.chain_id, "transfer_id": result.transfer_id},
+        identities=(tx_hash, result.transfer_id),
     )
     return MintResult(
-        transfer_id=transfer_id,
-        chain_id=chain_id,
+        transfer_id=result.transfer_id,
+        chain_id=plan.chain_id,
         tx_hash=tx_hash,
         simulation=simulation,
         journey_id=journey_id,
@@ -184,30 +159,42 @@ def mint_journey(
     sender: str,
     io: ChainIO,
     registry: Registry,
-    continues: str | None,
 ) -> Flow[MintResult]:
-    """``GatewayClient.mint``: the mint of ``result``, appended to its ``transfer``
-    journey ``continues`` (in the client's journal), else a ``mint`` journey."""
-    yield from on_chain(io, plan.chain_id)
+    """``GatewayClient.mint``: the mint of ``result`` as a ``mint`` journey."""
     # Checked before the journey starts: a refused attestation leaves nothing to resume.
     result.mint_call(plan.chain_id, registry=registry)
-    if continues is not None:
-        journey_id = yield Begin(
-            TRANSFER_KIND, {"from": "completed", MINT: plan.data()}, resume=continues
-        )
-    else:
-        journey_id = yield Begin(
-            MINT_KIND,
-            {
-                "transfer": result.model_dump(mode="json", by_alias=True),
-                "intents": [intent.to_wire() for intent in result.intents],
-                MINT: plan.data(),
-            },
-        )
-    minted = yield from mint_steps(
-        result, plan, sender, io, registry, journey_id, reopen=continues is not None
+    journey_id = yield Begin(
+        MINT_KIND,
+        {
+            "transfer": result.model_dump(mode="json", by_alias=True),
+            "intents": [intent.to_wire() for intent in result.intents],
+            "sender": sender,
+            MINT: plan.data(),
+        },
     )
-    if continues is not None:
-        # The transfer journey was completed before: say it is again, now minted.
-        yield Record("completed", data={}, state="completed")
-    return minted
+    yield from on_chain(io, plan.chain_id)
+    return (yield from mint_steps(result, plan, sender, io, registry, journey_id))
+
+
+def chain_of(terms: Any) -> int | None:
+    """The chain a ``mint`` journey mints on."""
+    mint = terms.get(MINT)
+    chain = mint.get("chain_id") if isinstance(mint, Mapping) else None
+    return chain if isinstance(chain, int) else None
+
+
+def rebuild(client: Any, journey: Journey, inputs: ResumeInputs) -> tuple[Flow[Any], Any]:
+    """A ``mint`` journey's flow, built again from its terms (see ``xswap_sdk._kinds``):
+    the attestation read again and checked again against the journaled intents before
+    anything is sent."""
+    terms = journey.terms
+    result = TransferResult.model_validate(terms.get("transfer"))
+    result = result.with_intents(list(terms.get("intents") or []))
+    sender = str(terms.get("sender", ""))
+    if inputs.signer is not None and signer_address(inputs.signer) != sender:
+        raise InvalidInputError("signer", f"must be the mint's sender {sender}")
+    mint = terms.get(MINT)
+    if not isinstance(mint, Mapping):
+        raise InvalidInputError("journey_id", "its terms hold no mint")
+    plan = plan_mint(int(mint["chain_id"]), mint.get("simulate", "auto"))
+    return mint_journey(result, plan, sender, inputs.io, client._registry), client._transport

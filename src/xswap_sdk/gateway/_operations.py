@@ -23,7 +23,6 @@ from pydantic import ValidationError
 
 from .._clock import Clock
 from .._flow import Begin, Call, Flow, Record
-from .._journey import request_data
 from .._models import check_argument, validate_request
 from .._operation import Operation, parser
 from .._polling import check_wait_arguments, poll
@@ -61,9 +60,9 @@ from .models import (
 )
 
 __all__ = [
-    "attested_data",
     "journaled_intents",
     "transfer_journey",
+    "attested",
     "DEFAULT_BALANCE_POLL_INTERVAL",
     "DEFAULT_BALANCE_TIMEOUT",
     "DEFAULT_FEE_CAP_BASE",
@@ -364,6 +363,8 @@ def transfer(
         idempotent=False,
         auth="none",
         secrets=tuple(item["signature"] for item in body),
+        # Burn intents are used once, by salt: sending them again cannot transfer twice.
+        single_use=True,
     )
 
 
@@ -398,22 +399,38 @@ def typed_refusals(operation: Operation[T]) -> Flow[T]:
     return result
 
 
-def transfer_journey(operation: Operation[TransferResult]) -> Flow[TransferResult]:
-    """``POST /v1/transfer`` as a journey of kind ``transfer``: ``signed`` (the exact
-    signed intents), ``submitted``, ``attested`` (the attestation and Gateway's
-    signature: what a mint needs, kept so a crash after it loses nothing)."""
-    # The intents were signed before the journey starts: keep them from the first step.
-    journey_id: str | None = yield Begin("transfer", request_data(operation))
-    yield Record("signed", data=request_data(operation))
+def transfer_journey(
+    operation: Operation[TransferResult],
+    *,
+    max_attestation_size: int | None,
+    enable_forwarder: bool | None,
+) -> Flow[TransferResult]:
+    """``POST /v1/transfer`` of intents its caller signed, as a journey of kind
+    ``transfer``: its terms are the exact request (the signed intents), then
+    ``submitted`` and ``attested`` (the transfer id, which the journal indexes). On
+    resume the same bytes are sent again when they may not have arrived: burn intents
+    are used once."""
+    journey_id: str | None = yield Begin(
+        "transfer",
+        {
+            "submitted": operation.json,
+            "max_attestation_size": max_attestation_size,
+            "enable_forwarder": enable_forwarder,
+        },
+    )
     result: TransferResult = yield from typed_refusals(operation)
-    yield Record("attested", data=attested_data(result))
+    yield from attested(result)
     result._journey_id = journey_id
     return result
 
 
-def attested_data(result: TransferResult) -> dict[str, Any]:
-    """What the ``attested`` step keeps: the answer, enough to mint from."""
-    return {"result": result.model_dump(mode="json", by_alias=True)}
+def attested(result: TransferResult) -> Flow[None]:
+    """The ``attested`` step: the transfer id (indexed, for webhooks and recovery)."""
+    yield Record(
+        "attested",
+        data={"transfer_id": result.transfer_id},
+        identities=(result.transfer_id,),
+    )
 
 
 def journaled_intents(body: Sequence[Mapping[str, Any]]) -> list[Any]:

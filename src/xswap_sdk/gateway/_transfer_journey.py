@@ -8,18 +8,22 @@ with web3, the mint (`_mint_journey.mint_steps`). A fee-floor refusal (HTTP 400
 ``InsufficientMaxFeeError``: nothing was transferred) is ``requoted`` and estimated
 again, up to ``requote`` times; the new estimate is checked again and offered to
 ``accept_quote`` before it is signed. Any other failure of the request keeps the
-transport's rules: a request that may have arrived is never sent or signed again.
+journey driver's rules: a request that may have arrived is sent again only as the same
+bytes (burn intents are used once), and nothing is signed again.
+
+`rebuild` builds the same flow from a journey's terms, for resume (see
+``xswap_sdk._kinds``); a plain `GatewayClient.transfer` (intents its caller signed) is
+rebuilt from its journaled request, its signatures checked again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .._chain_steps import ChainIO, on_chain
+from .._chain_steps import ChainIO, UnavailableSigner, on_chain
 from .._flow import Begin, Flow, Record
-from .._journey import request_data
 from .._models import check_argument
 from .._requote import again, check_requote, offer
 from ..errors import (
@@ -27,17 +31,26 @@ from ..errors import (
     InvalidInputError,
     UnsafePayloadError,
 )
+from ..journal import Journey
 from ..registry import Registry
 from ..signing._fields import pad_address
 from ..signing.burn_intents import BurnIntent, as_intent, as_intents, check_signable
-from ..signing.signed_intents import _check_source_signer, sign_burn_intent, sign_burn_intent_set
+from ..signing.signed_intents import (
+    _check_source_signer,
+    signed_from_wire,
+    signing_burn_intent,
+    signing_burn_intent_set,
+)
 from ..signing.signer import Signer, signer_address
 from ..types import TokenAmount
 from . import _operations as operations
 from ._mint_journey import MINT, TRANSFER_KIND, MintPlan, destination, mint_steps, plan_mint
 from .models import EstimatedTransfer, TransferResult
 
-__all__ = ["TransferPlan", "plan_transfer", "send_transfer"]
+if TYPE_CHECKING:
+    from .._kinds import ResumeInputs
+
+__all__ = ["TransferPlan", "chain_of", "plan_transfer", "rebuild", "send_transfer"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,15 +83,18 @@ class TransferPlan:
     mint: MintPlan | None
     registry: Registry
 
-    def data(self) -> dict[str, Any]:
-        """What a ``transfer`` journey is started with: the checked arguments, no signer."""
+    asks: bool = False
+
+    def terms(self) -> dict[str, Any]:
+        """What a ``transfer`` journey is started with, and rebuilt from: the checked
+        arguments, no signer."""
         return {
             "sender": self.sender,
             "intents": [intent.to_wire() for intent in self.intents],
             "as_set": self.as_set,
             "max_fee_cap": self.max_fee_cap,
             "requote": self.requote,
-            "accept_quote": self.accept_quote is not None,
+            "accept_quote": self.asks,
             "max_attestation_size": self.max_attestation_size,
             "enable_forwarder": self.enable_forwarder,
             MINT: None if self.mint is None else self.mint.data(),
@@ -98,6 +114,7 @@ def plan_transfer(
     enable_forwarder: bool | None,
     registry: Registry,
     testnet: bool,
+    asks: bool | None = None,
 ) -> TransferPlan:
     """Check every argument of `send_transfer`, before any I/O.
 
@@ -134,33 +151,31 @@ def plan_transfer(
         enable_forwarder=forwarder,
         mint=plan,
         registry=registry,
+        asks=accept_quote is not None if asks is None else asks,
     )
 
 
 # ------------------------------------------------------------------------------ send
 
 
-def send_transfer(
-    plan: TransferPlan, io: ChainIO | None, *, journey: str | None = None
-) -> Flow[TransferResult]:
+def send_transfer(plan: TransferPlan, io: ChainIO | None) -> Flow[TransferResult]:
     """The one-call transfer: estimate, checks, signature, ``POST /v1/transfer`` (again
     after a fee-floor refusal, up to ``plan.requote`` times) and, with ``plan.mint``,
-    the mint sent with ``io``. ``journey`` continues that one (a resume of a transfer
-    stopped before it signed)."""
+    the mint sent with ``io``."""
+    journey_id: str | None = yield Begin(TRANSFER_KIND, plan.terms())
     if plan.mint is not None:
         # Before anything is signed: a mint on another chain would burn unminted.
         assert io is not None
         yield from on_chain(io, plan.mint.chain_id)
-    journey_id: str | None = yield Begin(TRANSFER_KIND, plan.data(), resume=journey)
     requoted = 0
     while True:
         estimated: list[EstimatedTransfer] = yield from operations.typed_refusals(
             operations.estimate(list(plan.intents), max_attestation_size=plan.max_attestation_size)
         )
-        yield Record("quoted", data={"estimate": estimated})
+        yield Record("quoted", data={"estimated": len(estimated)})
         intents = _applied(plan, estimated)
-        if requoted:
-            offer(plan.accept_quote, estimated, "estimate")
+        if requoted and plan.asks:
+            yield from offer(plan.accept_quote, estimated, "estimate")
         yield Record(
             "verified",
             data={
@@ -169,14 +184,16 @@ def send_transfer(
                 "max_fee_cap": plan.max_fee_cap,
             },
         )
+        signed = yield from _signed(plan, intents)
+        yield Record("signed", data={"what": "burn intents", "intents": len(intents)})
         # The signatures are held only by the operation, which seals them: this frame
         # is in the traceback if the request fails.
         operation = operations.transfer(
-            _signed(plan, intents),
+            signed,
             max_attestation_size=plan.max_attestation_size,
             enable_forwarder=plan.enable_forwarder,
         )
-        yield Record("signed", data=request_data(operation))
+        del signed
         try:
             result: TransferResult = yield from operations.typed_refusals(operation)
         except InsufficientMaxFeeError as exc:
@@ -192,7 +209,7 @@ def send_transfer(
             )
             continue
         break
-    yield Record("attested", data=operations.attested_data(result))
+    yield from operations.attested(result)
     result._journey_id = journey_id
     if plan.mint is None:
         return result
@@ -215,7 +232,62 @@ def _applied(plan: TransferPlan, estimated: list[EstimatedTransfer]) -> list[Bur
     ]
 
 
-def _signed(plan: TransferPlan, intents: list[BurnIntent]) -> Any:
+def _signed(plan: TransferPlan, intents: list[BurnIntent]) -> Flow[Any]:
     if plan.as_set:
-        return sign_burn_intent_set(intents, plan.signer)
-    return sign_burn_intent(intents[0], plan.signer)
+        return (yield from signing_burn_intent_set(intents, plan.signer))
+    return (yield from signing_burn_intent(intents[0], plan.signer))
+
+
+def chain_of(terms: Any) -> int | None:
+    """The chain a ``transfer`` journey mints on, when it was asked to mint."""
+    mint = terms.get(MINT)
+    chain = mint.get("chain_id") if isinstance(mint, Mapping) else None
+    return chain if isinstance(chain, int) else None
+
+
+def rebuild(client: Any, journey: Journey, inputs: ResumeInputs) -> tuple[Flow[Any], Any]:
+    """A ``transfer`` journey's flow, built again from its terms (see
+    ``xswap_sdk._kinds``): `send_transfer` with the same intents and caps, or a plain
+    ``transfer`` of the journaled signed request (its signatures checked again)."""
+    terms = journey.terms
+    if "submitted" in terms:
+        body = terms["submitted"]
+        if not isinstance(body, list):
+            raise InvalidInputError("journey_id", "its terms hold no signed request")
+        signed = [
+            signed_from_wire(item, f"journey terms: submitted[{n}]") for n, item in enumerate(body)
+        ]
+        operation = operations.transfer(
+            signed,
+            max_attestation_size=terms.get("max_attestation_size"),
+            enable_forwarder=terms.get("enable_forwarder"),
+        )
+        flow = operations.transfer_journey(
+            operation,
+            max_attestation_size=terms.get("max_attestation_size"),
+            enable_forwarder=terms.get("enable_forwarder"),
+        )
+        return flow, client._transport
+    sender = str(terms.get("sender", ""))
+    signer = inputs.signer
+    if signer is None:
+        signer = UnavailableSigner(sender)
+    elif signer_address(signer) != sender:
+        raise InvalidInputError("signer", f"must be the intents' signer {sender}")
+    wire = terms.get("intents") or []
+    mint = terms.get(MINT)
+    plan = plan_transfer(
+        signer,
+        wire if terms.get("as_set") else wire[0] if wire else None,  # type: ignore[arg-type]
+        max_fee_cap=terms.get("max_fee_cap"),  # type: ignore[arg-type]
+        requote=terms.get("requote", 0),
+        accept_quote=None,
+        mint=isinstance(mint, Mapping),
+        simulate=mint.get("simulate", "auto") if isinstance(mint, Mapping) else "auto",
+        max_attestation_size=terms.get("max_attestation_size"),
+        enable_forwarder=terms.get("enable_forwarder"),
+        registry=client._registry,
+        testnet=client._testnet,
+        asks=bool(terms.get("accept_quote")),
+    )
+    return send_transfer(plan, inputs.io), client._transport

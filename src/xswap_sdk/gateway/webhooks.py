@@ -27,7 +27,6 @@ import binascii
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Final, Literal
 
@@ -226,14 +225,6 @@ class NotificationDeduplicator:
         return len(self._seen)
 
 
-# What each notification type advances: the journey kinds it can be about, and the step
-# it records on them. A mint is a transfer journey's last step (``mint`` journeys, when
-# a client writes them, are matched the same way).
-_ADVANCES: Final[Mapping[str, tuple[tuple[str, ...], str]]] = {
-    "gateway.deposit.finalized": (("deposit",), "finalized"),
-    "gateway.mint.finalized": (("transfer", "mint"), "minted"),
-    "gateway.mint.forwarded": (("transfer", "mint"), "minted"),
-}
 # A journey still waiting (or left for a person) is over once Gateway says its money
 # arrived; a completed or failed one only gains the step.
 _WAITING: Final = ("running", "needs_attention")
@@ -291,10 +282,16 @@ def advance_journeys(journal: JournalArg, notification: WebhookNotification) -> 
 
 
 def _advance(journal: Journal, notification: WebhookNotification) -> list[str]:
-    advances = _ADVANCES.get(str(notification.notification_type))
-    if advances is None:
+    from .._kinds import KINDS
+
+    kind_type = str(notification.notification_type)
+    steps = {
+        name: kind.notifications[kind_type]
+        for name, kind in KINDS.items()
+        if kind_type in kind.notifications
+    }
+    if not steps:
         return []
-    kinds, step = advances
     event = notification.notification
     tx_hash = _text(event.get("txHash"))
     transfer_id = _text(event.get("transferId"))
@@ -306,22 +303,25 @@ def _advance(journal: Journal, notification: WebhookNotification) -> list[str]:
         "amount": _text(event.get("amount")),
         "timestamp": str(notification.timestamp),
     }
+    # The journeys that recorded what the notification names (the journal's index of
+    # identities, not a scan): each of a matching kind, matched by a field its kind
+    # is identified by, and still lacking this notification.
+    found: dict[str, set[str]] = {}
+    for identity, field in ((tx_hash, "txHash"), (transfer_id, "transferId")):
+        for key in {identity, identity.lower()} if identity is not None else ():
+            for journey_id in journal.find(key):
+                found.setdefault(journey_id, set()).add(field)
     advanced: list[str] = []
-    for journey in journal.journeys():
-        if journey.kind not in kinds or _recorded(journey, notification.notification_id):
+    for journey_id, fields in found.items():
+        journey = journal.journey(journey_id)
+        if journey is None or journey.kind not in steps or not journey.authentic:
             continue
-        hashes = {h.lower() for h in _values(journey, "tx_hash")}
-        if not (
-            (tx_hash is not None and tx_hash.lower() in hashes)
-            or (
-                step == "minted"
-                and transfer_id is not None
-                and transfer_id in _values(journey, "transferId")
-            )
-        ):
+        if not fields & set(KINDS[journey.kind].identities):
+            continue
+        if _recorded(journey, notification.notification_id):
             continue
         state: JourneyState | None = "completed" if journey.state in _WAITING else None
-        journal.record(journey.id, step, "ok", data, state=state)
+        journal.record(journey.id, steps[journey.kind], "ok", data, state=state)
         advanced.append(journey.id)
     return advanced
 
@@ -332,11 +332,3 @@ def _text(value: object) -> str | None:
 
 def _recorded(journey: Journey, notification_id: str) -> bool:
     return any(s.data.get("notification_id") == notification_id for s in journey.steps)
-
-
-def _values(journey: Journey, key: str) -> set[str]:
-    """Every string journaled under ``key`` in the journey's steps, at any depth (the
-    attested step keeps the transfer id inside its ``result``)."""
-    from .._journey import journaled
-
-    return {value for step in journey.steps for value in journaled(step.data, (key,), str)}

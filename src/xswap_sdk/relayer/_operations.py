@@ -19,11 +19,9 @@ import httpx
 
 from .._clock import Clock
 from .._flow import Begin, Call, Flow, Record
-from .._journey import request_data
 from .._models import check_argument, refuse_unawaited, validate_request
 from .._operation import Operation, parser
 from .._polling import check_wait_arguments, poll
-from .._resume import ResumeSpec, resend
 from ..chains import ChainFamily
 from ..errors import InvalidInputError, NotFoundError, RelayFailedError, ResponseValidationError
 from ..journal import Journey
@@ -270,7 +268,8 @@ def build_signed_tx_request(
 def submit_signed_tx(
     paths: RelayerPaths, request: SubmitSignedTxRequest
 ) -> Operation[SubmitTxResult]:
-    """``POST /api/submit-signed-tx``: the relayer funds the sender, then broadcasts."""
+    """``POST /api/submit-signed-tx``: the relayer funds the sender, then broadcasts.
+    Single-use: the transaction's nonce lets it be mined once, however often it is sent."""
     return Operation(
         "POST",
         paths.submit_signed_tx,
@@ -278,6 +277,7 @@ def submit_signed_tx(
         json=request.to_wire(),
         idempotent=False,
         auth="required",
+        single_use=True,
     )
 
 
@@ -313,49 +313,66 @@ def submit_tx_sync(
     )
 
 
-def _journey_data(request: SubmitTxRequest, operation: Operation[Any]) -> dict[str, Any]:
-    # The request is complete before the journey starts: keep it from the first step.
-    return {"chain_id": request.chain_id, "to": request.to, **request_data(operation)}
+def _terms(request: SubmitTxRequest | SubmitSignedTxRequest) -> dict[str, Any]:
+    """A request as a journey's terms: its fields by name, as `build_submit_request`
+    (or `build_signed_tx_request`) takes them back."""
+    return request.model_dump(mode="json", by_alias=False, exclude_none=True)
 
 
 def relay(
-    operation: Operation[SubmitTxResult], request: SubmitTxRequest, submissions: Submissions
+    paths: RelayerPaths, request: SubmitTxRequest, submissions: Submissions
 ) -> Flow[SubmitTxResult]:
-    """Send ``POST /api/submit-tx`` (`submit_tx`, `relay`): a journey of kind ``relay``
-    (``signed``: the exact body; ``submitted``: the relayer's transaction id)."""
-    result: SubmitTxResult = yield from _relay_journey(operation, _journey_data(request, operation))
+    """Send ``POST /api/submit-tx`` (`submit_tx`, `relay`) as a journey of kind ``relay``
+    (``submitted``: the exact body, then the relayer's transaction id). Never sent twice:
+    the relayer signs and pays for it itself, so one that may have arrived needs
+    attention on resume."""
+    journey_id: str | None = yield Begin("relay", {"submit": "tx", "request": _terms(request)})
+    result: SubmitTxResult = yield Call(submit_tx(paths, request))
     submissions.remember(result.tx_id, request)
+    result._journey_id = journey_id
     return result
 
 
-def relay_signed(
-    operation: Operation[SubmitTxResult], request: SubmitSignedTxRequest
-) -> Flow[SubmitTxResult]:
-    """Send ``POST /api/submit-signed-tx`` (`relay_signed_tx`): a journey of kind
-    ``relay`` too (resumed the same way: the journaled body, sent again only when it
-    provably never left)."""
-    data = {"chain_id": request.chain_id, "from": request.from_address, **request_data(operation)}
-    return (yield from _relay_journey(operation, data))
-
-
-def _relay_journey(
-    operation: Operation[SubmitTxResult], started: dict[str, Any]
-) -> Flow[SubmitTxResult]:
-    journey_id: str | None = yield Begin("relay", started)
-    yield Record("signed", data=request_data(operation))
-    result: SubmitTxResult = yield Call(operation)
+def relay_signed(paths: RelayerPaths, request: SubmitSignedTxRequest) -> Flow[SubmitTxResult]:
+    """Send ``POST /api/submit-signed-tx`` (`relay_signed_tx`) as a journey of kind
+    ``relay``: the caller's signed transaction can be mined once (its nonce), so one
+    that may have arrived is sent again on resume."""
+    journey_id: str | None = yield Begin(
+        "relay", {"submit": "signed_tx", "request": _terms(request)}
+    )
+    result: SubmitTxResult = yield Call(submit_signed_tx(paths, request))
     result._journey_id = journey_id
     return result
 
 
 def relay_sync(
-    operation: Operation[RelayStatus], request: SubmitTxRequest, submissions: Submissions
+    paths: RelayerPaths,
+    request: SubmitTxRequest,
+    submissions: Submissions,
+    *,
+    timeout_ms: int,
+    include_receipt: bool | None,
+    include_revert_info: bool | None,
 ) -> Flow[RelayStatus]:
     """Send ``POST /api/submit-tx-sync`` and refuse a record of another chain or target
     (its outcome stays unknown: the transaction was sent). A journey of kind
-    ``relay_sync``: ``signed``, ``submitted``, ``executed``."""
-    journey_id: str | None = yield Begin("relay_sync", _journey_data(request, operation))
-    yield Record("signed", data=request_data(operation))
+    ``relay_sync``: ``submitted``, ``executed``."""
+    operation = submit_tx_sync(
+        paths,
+        request,
+        timeout_ms=timeout_ms,
+        include_receipt=include_receipt,
+        include_revert_info=include_revert_info,
+    )
+    journey_id: str | None = yield Begin(
+        "relay_sync",
+        {
+            "request": _terms(request),
+            "timeout_ms": timeout_ms,
+            "include_receipt": include_receipt,
+            "include_revert_info": include_revert_info,
+        },
+    )
     record: RelayStatus = yield Call(operation)
     submitted = Submitted(request.chain_id, request.to)
     check_record(
@@ -369,6 +386,38 @@ def relay_sync(
     yield Record("executed", data={"status": record.status, "tx_id": record.id})
     record._journey_id = journey_id
     return record
+
+
+def rebuild(client: Any, journey: Journey, inputs: Any) -> tuple[Flow[Any], Any]:
+    """A ``relay`` or ``relay_sync`` journey's flow, built again from its terms (see
+    ``xswap_sdk._kinds``): the same request, checked again."""
+    terms = journey.terms
+    fields = dict(terms.get("request") or {})
+    flow: Flow[Any]
+    if journey.kind == "relay" and terms.get("submit") == "signed_tx":
+        flow = relay_signed(client.paths, build_signed_tx_request(**_signed_fields(fields)))
+    else:
+        request = build_submit_request(chain_families=client.chain_families, **fields)
+        if journey.kind == "relay":
+            flow = relay(client.paths, request, client._submissions)
+        else:
+            flow = relay_sync(
+                client.paths,
+                request,
+                client._submissions,
+                timeout_ms=terms.get("timeout_ms"),  # type: ignore[arg-type]
+                include_receipt=terms.get("include_receipt"),
+                include_revert_info=terms.get("include_revert_info"),
+            )
+    return flow, client._transport
+
+
+def _signed_fields(fields: Mapping[str, Any]) -> dict[str, Any]:
+    names = ("signed_tx", "min_balance_required", "from_address", "chain_id", "label")
+    unknown = set(fields) - set(names)
+    if unknown:
+        raise InvalidInputError("journey_id", f"its terms hold unknown fields: {sorted(unknown)}")
+    return {name: fields.get(name) for name in names}
 
 
 def get_relay_status(
@@ -472,32 +521,4 @@ def wait_for_hash(
         timeout_message=timeout_message,
         # Right after submission the record may not be readable yet.
         not_yet_visible=(NotFoundError,),
-    )
-
-
-def resume_spec(journey: Journey) -> ResumeSpec[Any]:
-    """How a ``relay`` or ``relay_sync`` journey is resumed (see ``xswap_sdk._resume``):
-    resend the journaled transaction only when it never left; the relayer has no lookup
-    but by its own id, so one that may have arrived needs attention."""
-    synchronous = journey.kind == "relay_sync"
-    timeout = None
-    if synchronous:
-        body = journey.arguments.get("body") or {}
-        wait_ms = int(body.get("timeoutMs", 30_000))
-        timeout = httpx.Timeout(wait_ms / 1000 + _SYNC_READ_MARGIN_S, connect=5.0)
-
-    def follow(answer: Any) -> Flow[Any]:
-        result: SubmitTxResult | RelayStatus
-        if synchronous:
-            result = RelayStatus.model_validate(answer)
-            yield Record("executed", data={"status": result.status, "tx_id": result.id})
-        else:
-            result = SubmitTxResult.model_validate(answer)
-        result._journey_id = journey.id
-        return result
-
-    parse = parser(RelayStatus if synchronous else SubmitTxResult)
-    return ResumeSpec(
-        resend=lambda request: resend(request, parse, auth="required", timeout=timeout),
-        follow=follow,
     )

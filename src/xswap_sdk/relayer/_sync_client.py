@@ -14,7 +14,6 @@ from typing import Any, Final, Unpack
 import httpx
 from pydantic import SecretStr
 
-from .. import _resume as resumes
 from .._auth import Auth
 from .._cache import DEFAULT_CHAIN_LIST_TTL, ChainListCache
 from .._clock import SYSTEM_CLOCK, Clock
@@ -35,7 +34,7 @@ from .._version import __version__
 from ..chains import ChainFamily, check_chain_families
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
-from ..journal import JournalArg, ResumeResult, StepHook
+from ..journal import JournalArg, StepHook
 from ..policy import PolicyLike
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing.eip7702 import SignedAuthorization
@@ -123,6 +122,7 @@ class RelayerClient(SyncAPIClient):
 
     _service = RELAYER_SERVICE
     _framing = SuccessEnvelope()
+    _journey_client = "relayer"
 
     def __init__(
         self,
@@ -284,8 +284,7 @@ class RelayerClient(SyncAPIClient):
             derivation_path=derivation_path,
             authorization_list=authorization_list,
         )
-        operation = operations.submit_tx(self.paths, request)
-        flow = operations.relay(operation, request, self._submissions)
+        flow = operations.relay(self.paths, request, self._submissions)
         return self._transport.run(flow, options)
 
     def relay(
@@ -363,8 +362,7 @@ class RelayerClient(SyncAPIClient):
             derivation_path=derivation_path,
             authorization_list=authorization_list,
         )
-        operation = operations.submit_tx(self.paths, request)
-        flow = operations.relay(operation, request, self._submissions)
+        flow = operations.relay(self.paths, request, self._submissions)
         result = self._transport.run(flow, options)
         return RelayedTxId(result.tx_id, result.journey_id)
 
@@ -455,14 +453,14 @@ class RelayerClient(SyncAPIClient):
             derivation_path=derivation_path,
             authorization_list=authorization_list,
         )
-        operation = operations.submit_tx_sync(
+        flow = operations.relay_sync(
             self.paths,
             request,
+            self._submissions,
             timeout_ms=timeout_ms,
             include_receipt=include_receipt,
             include_revert_info=include_revert_info,
         )
-        flow = operations.relay_sync(operation, request, self._submissions)
         return self._transport.run(flow, options)
 
     def relay_signed_tx(
@@ -511,35 +509,7 @@ class RelayerClient(SyncAPIClient):
             chain_id=chain_id,
             label=label,
         )
-        operation = operations.submit_signed_tx(self.paths, request)
-        return self._transport.run(operations.relay_signed(operation, request), options)
-
-    def resume(
-        self, journey_id: str, *, force: bool = False, **options: Unpack[RequestOptions]
-    ) -> ResumeResult:
-        """Finish a ``relay`` or ``relay_sync`` journey from the client's journal after a crash.
-
-        Resends the journaled transaction only when it never left, and never one paid
-        with x402 (its payment may settle).
-        Never sends the request a second time when it may have arrived: when the
-        service cannot tell, the journey is marked ``needs_attention`` and nothing is
-        sent. See ``docs/journeys.md``.
-
-        Args:
-            journey_id: the journey's id (``result.journey_id``, ``xswap journeys``).
-            force: resume even though a live process of this host started (or last
-                resumed) the journey; only when that process is not this journey's.
-            **options: per-call options for these calls (`RequestOptions`): ``timeout``,
-                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
-                ``extra_body``; see "Per-call options" in the configuration guide.
-
-        Raises:
-            InvalidInputError: a journey still run by a live process (without
-                ``force``), no journal, or no such ``relay`` or ``relay_sync`` journey.
-        """
-        journey = resumes.load(self.journal, journey_id, ("relay", "relay_sync"), force=force)
-        flow = resumes.resume(journey, operations.resume_spec(journey))
-        return resumes.finish(self.journal, journey, self._transport.run(flow, options))
+        return self._transport.run(operations.relay_signed(self.paths, request), options)
 
     def get_relay_status(
         self,

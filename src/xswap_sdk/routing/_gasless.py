@@ -27,17 +27,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .._cache import ChainListCache
+from .._chain_steps import UnavailableSigner
 from .._clock import Clock
-from .._flow import Begin, Call, Flow, Record
-from .._journey import request_data
+from .._flow import Begin, Call, Flow, Now, Record, Wait
 from .._logging import logger
 from .._models import check_argument
-from .._operation import Operation, parser
-from .._requote import again, check_requote, offer, restart_limit
-from .._resume import ResumeSpec, resend
+from .._operation import Operation
+from .._requote import again, check_requote, offer
 from ..errors import (
     APIError,
     InvalidInputError,
@@ -48,6 +47,7 @@ from ..errors import (
 from ..journal import Journey
 from ..registry import routing_contract_of
 from ..signing import Signer, sign_typed_data
+from ..signing.eip712 import signing_typed_data
 from ..signing.signer import signer_address
 from ..types import Address, ChainId
 from . import _operations as operations
@@ -61,6 +61,10 @@ from ._verification import (
     service_contract,
     unpinned_contract,
 )
+
+if TYPE_CHECKING:
+    from .._kinds import ResumeInputs
+
 from .models import (
     GaslessQuote,
     GaslessQuoteRequest,
@@ -75,7 +79,7 @@ __all__ = [
     "check_routing_contracts",
     "follow_gasless",
     "gasless_swap",
-    "resume_spec",
+    "rebuild",
     "routing_contract",
     "verified_quotes",
 ]
@@ -143,6 +147,8 @@ class _Verification:
     sign_unverified_payload: bool
     requote: int = 0
     accept_quote: Callable[[GaslessQuote], bool] | None = None
+    asks: bool = False
+    max_slippage: str | None = None
 
 
 def check_routing_contracts(routing_contracts: object) -> dict[int, str]:
@@ -181,6 +187,7 @@ def gasless_swap(
     max_slippage: object = None,
     requote: int = 0,
     accept_quote: Callable[[GaslessQuote], bool] | None = None,
+    asks: bool | None = None,
     **quote_fields: Any,
 ) -> Flow[GaslessSwapResult]:
     """Validate everything, then return the flow: ``GET /gasless/quote`` for the
@@ -214,6 +221,8 @@ def gasless_swap(
         requote: how many new quotes may replace one whose permit deadline passed
             before it was signed (0 to `xswap_sdk._requote.MAX_REQUOTES`).
         accept_quote: the caller's hook over each new quote, after its checks.
+        asks: whether a new quote is offered to ``accept_quote`` (by default when one
+            is given; a resumed journey whose caller gave one asks with no hook).
         **quote_fields: the arguments of ``GET /gasless/quote`` but ``sender``.
 
     Raises:
@@ -254,6 +263,8 @@ def gasless_swap(
         sign_unverified_payload,
         requote,
         accept_quote,
+        accept_quote is not None if asks is None else asks,
+        None if max_slippage is None else str(max_slippage),
     )
     return _run(
         paths,
@@ -359,20 +370,26 @@ def _run(
     poll_interval: float,
     is_done: Callable[[GaslessStatus], bool] | None,
     clock: Clock,
-    journey: str | None = None,
 ) -> Flow[GaslessSwapResult]:
     journey_id: str | None = yield Begin(
         "gasless_swap",
         {
-            "request": verification.request.model_dump(mode="json", by_alias=False),
+            "request": verification.request.model_dump(
+                mode="json", by_alias=False, exclude_none=True
+            ),
             "min_amount_out": verification.min_amount_out,
             "wait": wait,
             "wait_timeout": wait_timeout,
             "poll_interval": poll_interval,
             "requote": verification.requote,
-            "accept_quote": verification.accept_quote is not None,
+            "accept_quote": verification.asks,
+            "max_slippage": verification.max_slippage,
+            "pins": {
+                "spender": verification.spender,
+                "unsafe_trust_service_parties": verification.trust_service,
+                "sign_unverified_payload": verification.sign_unverified_payload,
+            },
         },
-        resume=journey,
     )
     spender: str | None = None
     if not verification.sign_unverified_payload:
@@ -396,7 +413,7 @@ def _run(
                 path=quote_operation.log_path,
             )
         quote = quotes[0]
-        yield Record("quoted", data={"quote": quote})
+        yield Record("quoted", data={"quote_id": quote.quote_id})
         if spender is None:
             logger.warning(
                 "signing gasless quote %s without checking its Permit2 payload "
@@ -404,24 +421,29 @@ def _run(
                 quote.quote_id,
             )
             break
+        now: float = yield Now()
         try:
-            check_quote(
-                quote, verification.request, spender, clock.time(), verification.min_amount_out
-            )
+            check_quote(quote, verification.request, spender, now, verification.min_amount_out)
         except QuoteRejectedError as exc:
             # Only a quote whose permit expired is asked again.
             requoted = yield from again(
                 exc, requoted, verification.requote, expired=(PERMIT_EXPIRED,)
             )
             continue
-        if requoted:
-            offer(verification.accept_quote, quote)
+        if requoted and verification.asks:
+            yield from offer(verification.accept_quote, quote)
         yield Record("verified", data={"spender": spender})
         break
+    try:
+        signature = yield from signing_typed_data(signer, quote.eip712)
+    except InvalidInputError as exc:
+        # The payload came from the service, not from the caller: not an input error.
+        raise SigningError(f"gasless quote {quote.quote_id} cannot be signed: {exc}") from exc
+    yield Record("signed", data={"what": "permit2", "quote_id": quote.quote_id})
     # Held only by the sealed operation: this frame is in the traceback if the
     # submission fails.
-    operation = operations.submit_gasless_swap(paths, quote.quote_id, sign_quote(signer, quote))
-    yield Record("signed", data=request_data(operation))
+    operation = operations.submit_gasless_swap(paths, quote.quote_id, signature)
+    del signature
     submission: GaslessSubmission = yield Call(operation)
     status = yield from follow_gasless(
         paths,
@@ -465,90 +487,51 @@ def follow_gasless(
             "check": f"xswap status gasless {submission.swap_id}",
         },
     )
-    status: GaslessStatus = yield from operations.wait_for_gasless_status(
-        paths,
-        submission.swap_id,
-        wait_timeout=wait_timeout,
-        poll_interval=poll_interval,
-        is_done=is_done,
-        clock=clock,
+    status: GaslessStatus = yield Wait(
+        operations.wait_for_gasless_status(
+            paths,
+            submission.swap_id,
+            wait_timeout=wait_timeout,
+            poll_interval=poll_interval,
+            is_done=is_done,
+            clock=clock,
+        ),
+        decode=GaslessStatus.model_validate,
     )
-    yield Record("executed", data={"status": status})
+    yield Record("executed", data={"status": status.status})
     return status
 
 
-def resume_spec(
-    paths: RoutingPaths,
-    journey: Journey,
-    *,
-    clock: Clock,
-    signer: Signer | None = None,
-    spender: str | None = None,
-    trust_service: bool = False,
-    chains: ChainListCache[SupportedChain] | None = None,
-    chains_key: str = "",
-) -> ResumeSpec[Any]:
-    """How a ``gasless_swap`` journey is resumed (see ``xswap_sdk._resume``): resend the
-    journaled signature, poll the status once submitted. The service has no lookup by
-    quote, so a submission that may have arrived needs attention. One stopped before it
-    signed is run again (a fresh quote, verified against ``spender``, the client's pin)
-    when ``signer`` is the quote's sender."""
-    args = journey.arguments
-    restart: Callable[[], Flow[GaslessSwapResult]] | None = None
-    asked = args.get("request") or {}
-    if signer is not None and signer_address(signer) == asked.get("sender"):
-        request = GaslessQuoteRequest.model_validate(asked)
-        verification = _Verification(
-            request,
-            spender,
-            trust_service,
-            chains,
-            chains_key,
-            args.get("min_amount_out"),
-            False,
-            restart_limit(args),
-        )
-
-        def restart() -> Flow[GaslessSwapResult]:
-            if spender is None and not trust_service:
-                raise unpinned_contract(request.from_chain)
-            return (
-                yield from _run(
-                    paths,
-                    operations.get_gasless_quote(paths, request),
-                    signer,
-                    verification,
-                    wait=bool(args.get("wait", True)),
-                    wait_timeout=float(args.get("wait_timeout", 300.0)),
-                    poll_interval=float(args.get("poll_interval", 2.0)),
-                    is_done=None,
-                    clock=clock,
-                    journey=journey.id,
-                )
-            )
-
-    def follow_answer(answer: Any) -> Flow[GaslessSwapResult]:
-        submission = GaslessSubmission.model_validate(answer)
-        status = yield from follow_gasless(
-            paths,
-            submission,
-            wait=bool(args.get("wait", True)),
-            wait_timeout=float(args.get("wait_timeout", 300.0)),
-            poll_interval=float(args.get("poll_interval", 2.0)),
-            is_done=None,
-            clock=clock,
-        )
-        quoted = journey.last("quoted")
-        quote = GaslessQuote.model_validate(quoted.data["quote"]) if quoted else None
-        return GaslessSwapResult(
-            quote=quote,  # type: ignore[arg-type]
-            submission=submission,
-            status=status,
-            journey_id=journey.id,
-        )
-
-    return ResumeSpec(
-        resend=lambda signed: resend(signed, parser(GaslessSubmission)),
-        follow=follow_answer,
-        restart=restart,
+def rebuild(client: Any, journey: Journey, inputs: ResumeInputs) -> tuple[Flow[Any], Any]:
+    """A ``gasless_swap`` journey's flow, built again from its terms (see
+    ``xswap_sdk._kinds``), with the pins it started with; every term checked again."""
+    terms = journey.terms
+    asked = dict(terms.get("request") or {})
+    sender = str(asked.pop("sender", ""))
+    signer = inputs.signer
+    if signer is None:
+        signer = UnavailableSigner(sender)
+    elif signer_address(signer) != sender:
+        raise InvalidInputError("signer", f"must be the gasless swap's sender {sender}")
+    pins = dict(terms.get("pins") or {})
+    flow = gasless_swap(
+        client.paths,
+        signer,
+        wait=bool(terms.get("wait")),
+        wait_timeout=float(terms.get("wait_timeout", 300.0)),
+        poll_interval=float(terms.get("poll_interval", 2.0)),
+        is_done=None,
+        clock=client.clock,
+        spender=pins.get("spender"),
+        trust_service=bool(pins.get("unsafe_trust_service_parties")),
+        chains=client._chains,
+        chains_key=client.base_url,
+        min_amount_out=terms.get("min_amount_out"),
+        sign_unverified_payload=bool(pins.get("sign_unverified_payload")),
+        max_slippage=terms.get("max_slippage"),
+        requote=terms.get("requote", 0),
+        accept_quote=None,
+        asks=bool(terms.get("accept_quote")),
+        **asked,
     )
+    return flow, client._transport

@@ -412,6 +412,8 @@ def submit_gasless_swap(
         json={"quoteId": checked_id, "signature": checked_signature},
         idempotent=False,
         secrets=(checked_signature, checked_signature[2:]),
+        # Its Permit2 nonce lets the signature move the tokens once, however often sent.
+        single_use=True,
     )
 
 

@@ -23,44 +23,58 @@ receiver, the floor of the slippage asked; no less guaranteed output than the ro
 caller chose; the routing contract; the simulation), is offered to ``accept_quote``,
 and only then signed.
 
-Resume (`resume_route`) never signs or sends a transaction again. A route transaction
-that may have been broadcast is looked for by its journaled hash: its receipt on the
-chain (when resume is given web3), else its record on ``/status``; found, the journey
-goes on (follows ``/status``); not found, it ends ``needs_attention``. One that stopped
-before its route transaction could have left ends ``failed`` (nothing of the route was
-sent; an approval already mined stays and is not sent again by a new `execute_route`).
-A journey written before the reads became steps (its transaction in ``started``) is
-resumed the same way.
+Resume replays the journey (`rebuild`, see ``xswap_sdk._journey``): its recorded reads,
+checks and signatures are fed back; a transaction that may have been broadcast is
+looked up by its hash and its signed bytes sent again only when the chain does not have
+it; and a resume that would sign something new (the route stopped before it signed)
+needs ``restart=True``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .. import _simulation as simulation
-from .._chain_steps import ChainIO, attention, mined, need, on_chain, send
+from .._cache import ChainListCache
+from .._chain_steps import ChainIO, on_chain, send
 from .._clock import Clock
-from .._flow import Begin, Call, Chain, Flow, Record
-from .._requote import again, offer
-from ..errors import InvalidInputError, QuoteRejectedError, XSwapError
+from .._flow import Begin, Call, Chain, Flow, Now, Record, Wait
+from .._models import check_argument
+from .._requote import again, check_requote, offer
+from .._simulation import check_simulate_option
+from ..errors import InvalidInputError, QuoteRejectedError
 from ..journal import Journey
+from ..signing.signer import signer_address
 from ..simulation import SimulateOption, Simulation
+from ..types import Address
 from . import _execution as execution
 from . import _operations as operations
 from ._execution import AllowanceCheck, ExecutionPlan, RouteExecution
+from ._gasless import routing_contract
 from ._operations import RoutingPaths
-from .models import Route, Transaction, TransactionStatus
+from .models import QuoteRequest, Route, SupportedChain, Transaction, TransactionStatus
 
-__all__ = ["KIND", "RouteRun", "resume_route", "route_journey"]
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from .._kinds import ResumeInputs
+
+__all__ = ["KIND", "RouteRun", "RouteWait", "chain_of", "rebuild", "route_journey"]
 
 KIND: Final = "route"
 """The journey kind of `RoutingClient.execute_route`."""
 
-DONE_STATES: Final = ("completed", "failed")
-
 _EXPIRED: Final = (execution.TX_EXPIRED, execution.ROUTE_EXPIRED)
+
+
+@dataclass(frozen=True, slots=True)
+class RouteWait:
+    """How `RoutingClient.execute_route` follows ``/status`` once sent."""
+
+    timeout: float
+    interval: float
+    is_done: Callable[[TransactionStatus], bool] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,24 +84,56 @@ class RouteRun:
     Attributes:
         plan: the checked route and the signer's address.
         paths: the service's paths.
-        contract: the flow giving the routing contract of the route's source chain.
+        pinned: the routing contract the caller (or the registry) pins, or ``None``.
+        trust_service: take the contract from the service's chain list when unpinned.
+        chains: the client's chain-list cache (for ``trust_service``).
+        chains_key: its key (the client's base URL).
         clock: the client's clock, by which expiries are checked.
         approve: approve exactly the route's amount when the allowance is short.
         simulate: the simulation option (`xswap_sdk.simulation.SimulateOption`).
-        follow: the ``/status`` wait for a transaction hash, or ``None`` not to wait.
+        wait: how to follow ``/status``, or ``None`` not to wait.
         requote: how many times an expired transaction (or route) may be built again.
         accept_quote: the caller's hook over each new route (or transaction).
+        asks: whether a new one is offered to ``accept_quote`` (see `xswap_sdk._flow.Ask`).
     """
 
     plan: ExecutionPlan
     paths: RoutingPaths
-    contract: Callable[[], Flow[str]]
+    pinned: str | None
+    trust_service: bool
+    chains: ChainListCache[SupportedChain] | None
+    chains_key: str
     clock: Clock
     approve: bool
     simulate: SimulateOption
-    follow: Callable[[str], Flow[TransactionStatus]] | None
+    wait: RouteWait | None
     requote: int = 0
     accept_quote: Callable[[Any], bool] | None = None
+    asks: bool = False
+
+    def terms(self) -> dict[str, Any]:
+        """What a ``route`` journey is started with, and rebuilt from (`rebuild`)."""
+        route = self.plan.route
+        request = route.request
+        return {
+            "chain_id": self.plan.chain_id,
+            "sender": self.plan.owner,
+            "route": route.to_wire(),
+            "request": None
+            if request is None
+            else request.model_dump(mode="json", by_alias=False, exclude_none=True),
+            "approve": self.approve,
+            "simulate": self.simulate,
+            "wait": None
+            if self.wait is None
+            else {"timeout": self.wait.timeout, "interval": self.wait.interval},
+            "requote": self.requote,
+            "accept_quote": self.asks,
+            "pins": {
+                "routing_contract": self.pinned,
+                "unsafe_trust_service_parties": self.trust_service,
+            },
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,22 +152,17 @@ def route_journey(run: RouteRun, io: ChainIO) -> Flow[RouteExecution]:
     """The whole ``route`` journey: reads and checks, approval, route transaction,
     ``/status`` (when waiting)."""
     plan = run.plan
-    journey_id = yield Begin(
-        KIND,
-        {
-            "chain_id": plan.chain_id,
-            "sender": plan.owner,
-            "route": plan.route.to_wire(),
-            "request": plan.route.request,
-            "approve": run.approve,
-            "simulate": run.simulate,
-            "requote": run.requote,
-            "wait": run.follow is not None,
-            "expected_seconds": _expected(plan),
-        },
-    )
+    journey_id = yield Begin(KIND, run.terms())
     yield from on_chain(io, plan.chain_id)
-    contract = yield from run.contract()
+    contract = yield from routing_contract(
+        run.paths,
+        plan.chain_id,
+        pinned=run.pinned,
+        trust_service=run.trust_service,
+        chains=run.chains,
+        chains_key=run.chains_key,
+        clock=run.clock,
+    )
     checked = yield from _verified(run, io, contract)
     allowance = checked.allowance
     if checked.approval is not None and allowance is not None:
@@ -129,7 +170,7 @@ def route_journey(run: RouteRun, io: ChainIO) -> Flow[RouteExecution]:
         allowance = allowance.model_copy(update={"approval_tx_hash": approval_hash})
         yield Record("approved", "ok", {"tx_hash": approval_hash})
     tx_hash = yield from send(io, checked.fields, "route")
-    status = yield from _follow(run.follow, tx_hash, _expected(checked.plan))
+    status = yield from _follow(run, checked.plan, tx_hash)
     return RouteExecution(
         transaction=checked.tx,
         tx_hash=tx_hash,
@@ -154,22 +195,21 @@ def _verified(run: RouteRun, io: ChainIO, contract: str) -> Flow[_Checked]:
             requoted = yield from again(
                 exc, requoted, run.requote, expired=_EXPIRED, data={"what": exc.argument}
             )
-            if execution.route_expired(plan.route, now=run.clock.time()):
+            now: float = yield Now()
+            if execution.route_expired(plan.route, now=now):
                 plan = yield from _quoted_again(run, plan)
             continue
-        if requoted:
+        if requoted and run.asks:
             if checked.plan.route is run.plan.route:
-                offer(run.accept_quote, checked.tx, "transaction")
+                yield from offer(run.accept_quote, checked.tx, "transaction")
             else:
-                offer(run.accept_quote, checked.plan.route, "route")
+                yield from offer(run.accept_quote, checked.plan.route, "route")
         yield Record(
             "verified",
             data={
                 "contract": contract,
                 "quote_id": checked.plan.route.quote_id,
-                "transaction": checked.tx,
-                "allowance": checked.allowance,
-                "approval": checked.approval,
+                "approval": checked.approval is not None,
                 "simulated": checked.simulation is not None,
                 "estimated_seconds": _expected(checked.plan),
             },
@@ -204,20 +244,24 @@ def _like(routes: list[Route], chosen: Route) -> Route:
     return same[0] if same else routes[0]
 
 
+def _simulation(value: Any) -> Simulation | None:
+    return None if value is None else Simulation.model_validate(value)
+
+
 def _checked(run: RouteRun, plan: ExecutionPlan, io: ChainIO, contract: str) -> Flow[_Checked]:
     """Everything before the first signature: build, check, read the allowance,
     decide the approval, simulate, and check the expiry again."""
-    clock = run.clock
-    execution.check_route_expiry(plan.route, now=clock.time())
+    now: float = yield Now()
+    execution.check_route_expiry(plan.route, now=now)
     tx: Transaction = yield Call(operations.build_path(run.paths, plan.route, plan.owner))
-    yield Record("quoted", data={"quote_id": plan.route.quote_id, "transaction": tx})
-    execution.check_transaction(tx, plan, contract, now=clock.time())
+    yield Record("quoted", data={"quote_id": plan.route.quote_id})
+    now = yield Now()
+    execution.check_transaction(tx, plan, contract, now=now)
     allowance = None
     approval = None
     token = plan.token
     if token is not None:
-        read = need(io.allowance, "allowance")
-        current = int((yield Chain(lambda: read(token, plan.owner, contract))))
+        current = int((yield Chain(io, "allowance", (token, plan.owner, contract), "route")))
         allowance = AllowanceCheck(
             chain_id=plan.chain_id,
             token=token,
@@ -240,11 +284,13 @@ def _checked(run: RouteRun, plan: ExecutionPlan, io: ChainIO, contract: str) -> 
     intents = [simulation.route_intent(fields, plan, contract)]
     if approval is not None and token is not None:
         intents.insert(0, simulation.approval_intent(approval, token, contract, plan.amount))
-    simulate = need(io.simulate, "simulate")
-    simulated = yield Chain(lambda: simulate(plan.owner, intents, run.simulate))
+    simulated: Simulation | None = yield Chain(
+        io, "simulate", (plan.owner, intents, run.simulate), "route", decode=_simulation
+    )
     # The reads and the simulation took time: the transaction must still be good when
     # it is signed.
-    execution.check_expiry(tx, now=clock.time())
+    now = yield Now()
+    execution.check_expiry(tx, now=now)
     return _Checked(plan, tx, fields, approval, allowance, simulated)
 
 
@@ -254,99 +300,64 @@ def _expected(plan: ExecutionPlan) -> float | None:
     return estimate / 1000 if isinstance(estimate, int) and estimate > 0 else None
 
 
-def _follow(
-    follow: Callable[[str], Flow[TransactionStatus]] | None,
-    tx_hash: str,
-    expected: object = None,
-) -> Flow[TransactionStatus | None]:
-    if follow is None:
+def _follow(run: RouteRun, plan: ExecutionPlan, tx_hash: str) -> Flow[TransactionStatus | None]:
+    wait = run.wait
+    if wait is None:
         return None
-    yield Record("waiting", "ok", {"tx_hash": tx_hash, "expected_seconds": expected})
-    status = yield from follow(tx_hash)
-    yield Record("executed", "ok", {"status": status})
+    yield Record("waiting", "ok", {"tx_hash": tx_hash, "expected_seconds": _expected(plan)})
+    status: TransactionStatus = yield Wait(
+        operations.wait_for_status(
+            run.paths,
+            tx_hash,
+            plan.chain_id,
+            plan.owner,
+            wait_timeout=wait.timeout,
+            poll_interval=wait.interval,
+            is_done=wait.is_done,
+            clock=run.clock,
+        ),
+        decode=TransactionStatus.model_validate,
+    )
+    yield Record("executed", "ok", {"status": status.status})
     return status
 
 
-def _last(journey: Journey, step: str, what: str) -> Mapping[str, Any] | None:
-    found: Mapping[str, Any] | None = None
-    for s in journey.steps:
-        if s.step == step and s.data.get("what") == what:
-            found = s.data
-    return found
+def chain_of(terms: Any) -> int | None:
+    """The chain of a ``route`` journey (its node is what a resume reads)."""
+    chain = terms.get("chain_id")
+    return chain if isinstance(chain, int) else None
 
 
-def _facts(journey: Journey) -> dict[str, Any]:
-    """What the journey checked before signing: its ``verified`` step over its
-    ``started`` one (a journey written before the reads were steps has it all in
-    ``started``)."""
-    facts = dict(journey.arguments)
-    verified = journey.last("verified")
-    if verified is not None:
-        facts.update(verified.data)
-        facts["expected_seconds"] = verified.data.get("estimated_seconds")
-    return facts
-
-
-def resume_route(
-    journey: Journey,
-    receipt: Callable[[str], Any] | None,
-    status: Callable[[str], Call[TransactionStatus]],
-    follow: Callable[[str], Flow[TransactionStatus]],
-) -> Flow[RouteExecution | None]:
-    """Resume a ``route`` journey by the rules of the module docstring."""
-    if journey.state in DONE_STATES:
-        return None
-    yield Begin(KIND, {"from": journey.state}, resume=journey.id)
-    args = _facts(journey)
-    sent = _last(journey, "broadcast", "route")
-    if sent is None:
-        approving = _last(journey, "broadcast", "approval")
-        if approving is not None and _last(journey, "confirmed", "approval") is None:
-            found = yield from mined(approving.get("tx_hash"), receipt, "approval")
-            if not found:
-                yield from attention("the approval")
-                return None
-        yield Record(
-            "failed",
-            "not_sent",
-            {
-                "reason": "the route transaction was never sent; nothing is at stake but an "
-                "approval, which a new execute_route uses instead of approving again",
-            },
-            state="failed",
-        )
-        return None
-    hashes = [
-        s.data.get("tx_hash")
-        for s in journey.steps
-        if s.step == "broadcast" and s.data.get("what") == "route"
-    ]
-    known = next((h for h in reversed(hashes) if isinstance(h, str)), None)
-    if _last(journey, "confirmed", "route") is None:
-        found = yield from mined(known, receipt, "route")
-        if not found and known is not None:
-            try:
-                record = yield status(known)
-            except XSwapError:
-                record = None
-            if record is not None:
-                yield Record("found", "ok", {"what": "route", "tx_hash": known})
-                found = True
-        if not found or known is None:
-            yield from attention("the route transaction")
-            return None
-    assert known is not None
-    allowance = args.get("allowance")
-    approved = journey.last("approved")
-    if allowance and approved is not None:
-        allowance = {**allowance, "approval_tx_hash": approved.data.get("tx_hash")}
-    result_status = yield from _follow(
-        follow if args.get("wait") else None, known, args.get("expected_seconds")
+def rebuild(client: Any, journey: Journey, inputs: ResumeInputs) -> tuple[Flow[Any], Any]:
+    """A ``route`` journey's flow, built again from its terms (see ``xswap_sdk._kinds``):
+    the route and what it answered read again, and checked again against the sender."""
+    terms = journey.terms
+    owner: str = check_argument("journey terms: sender", Address, terms.get("sender"))
+    if inputs.signer is not None and signer_address(inputs.signer) != owner:
+        raise InvalidInputError("signer", f"must be the route's sender {owner}")
+    route = Route.from_wire(terms.get("route"))
+    if terms.get("request") is not None:
+        route._request = QuoteRequest.model_validate(terms["request"])
+    plan = execution.plan_route(route, owner)
+    pins = dict(terms.get("pins") or {})
+    pinned = pins.get("routing_contract")
+    waited = terms.get("wait")
+    requote, _ = check_requote(terms.get("requote", 0), None)
+    run = RouteRun(
+        plan=plan,
+        paths=client.paths,
+        pinned=None if pinned is None else check_argument("journey terms: pins", Address, pinned),
+        trust_service=bool(pins.get("unsafe_trust_service_parties")),
+        chains=client._chains,
+        chains_key=client.base_url,
+        clock=client.clock,
+        approve=bool(terms.get("approve")),
+        simulate=check_simulate_option(terms.get("simulate", "auto")),
+        wait=None
+        if waited is None
+        else RouteWait(float(waited["timeout"]), float(waited["interval"])),
+        requote=requote,
+        accept_quote=None,
+        asks=bool(terms.get("accept_quote")),
     )
-    return RouteExecution(
-        transaction=Transaction.model_validate(args["transaction"]),
-        tx_hash=known,
-        allowance=AllowanceCheck.model_validate(allowance) if allowance else None,
-        status=result_status,
-        journey_id=journey.id,
-    )
+    return route_journey(run, inputs.io), client._transport

@@ -14,13 +14,10 @@ from typing import TYPE_CHECKING, Any, Final, Unpack
 import httpx
 from pydantic import SecretStr
 
-from .. import _resume as resumes
 from .. import _simulation as simulation
 from .. import _sync_web3 as web3io
 from .._cache import DEFAULT_CHAIN_LIST_TTL, ChainListCache
-from .._chain_steps import check_connected
 from .._clock import SYSTEM_CLOCK, Clock
-from .._flow import Call, Flow
 from .._framing import CodeEnvelope
 from .._options import (
     DEFAULT_MAX_RESPONSE_BYTES,
@@ -38,7 +35,7 @@ from .._simulation import check_simulate_option
 from .._sync_base_client import SyncAPIClient
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
-from ..journal import JournalArg, Journey, ResumeResult, StepHook
+from ..journal import JournalArg, StepHook
 from ..policy import PolicyLike
 from ..registry import routing_contract_of
 from ..signing import Signer
@@ -138,6 +135,7 @@ class RoutingClient(SyncAPIClient):
     """
 
     _service = ROUTING_SERVICE
+    _journey_client = "routing"
     _framing = CodeEnvelope()
 
     def __init__(
@@ -803,65 +801,6 @@ class RoutingClient(SyncAPIClient):
         )
         return self._transport.run(flow, wait_options(options))
 
-    def resume(
-        self,
-        journey_id: str,
-        *,
-        force: bool = False,
-        web3: Web3 | None = None,
-        **options: Unpack[RequestOptions],
-    ) -> ResumeResult:
-        """Finish a ``gasless_swap`` or ``route`` journey from the client's journal after
-        a crash.
-
-        Resends the journaled signature only when it never left; once submitted, polls
-        the status (with the journey's ``wait``). One stopped before it signed is run
-        again with a signer from ``XSWAP_PRIVATE_KEY`` (the quote's sender), else it
-        ends ``failed``: nothing was signed or sent.
-        Never sends the request a second time when it may have arrived: when the
-        service cannot tell, the journey is marked ``needs_attention`` and nothing is
-        sent. See ``docs/journeys.md``.
-
-        A ``route`` journey (`execute_route`) is never signed or sent again: a
-        transaction that may have been broadcast is looked for by its journaled hash, on
-        the chain (its receipt, with ``web3``) and on ``/status``; found, it is followed
-        (when the call waited); not found, the journey needs attention.
-
-        Args:
-            journey_id: the journey's id (``result.journey_id``, ``xswap journeys``).
-            force: resume even though a live process of this host started (or last
-                resumed) the journey; only when that process is not this journey's.
-            web3: for a ``route`` journey, a `web3.Web3` on its source chain, to
-                read the receipt of its transactions (without it, only ``/status``).
-            **options: per-call options for these calls (`RequestOptions`): ``timeout``,
-                ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
-                ``extra_body``; see "Per-call options" in the configuration guide.
-
-        Raises:
-            InvalidInputError: a journey still run by a live process (without
-                ``force``), no journal, or no such ``gasless_swap`` journey.
-        """
-        journey = resumes.load(
-            self.journal, journey_id, ("gasless_swap", route_journey.KIND), force=force
-        )
-        if journey.kind == route_journey.KIND:
-            return resumes.finish(self.journal, journey, self._resume_route(journey, web3, options))
-        from_chain = (journey.arguments.get("request") or {}).get("from_chain")
-        spec = gasless.resume_spec(
-            self.paths,
-            journey,
-            clock=self.clock,
-            signer=resumes.env_signer(),
-            spender=routing_contract_of(from_chain, self._routing_contracts)
-            if isinstance(from_chain, int)
-            else None,
-            trust_service=self._trust_service,
-            chains=self._chains,
-            chains_key=self.base_url,
-        )
-        flow = resumes.resume(journey, spec)
-        return resumes.finish(self.journal, journey, self._transport.run(flow, options))
-
     def gasless_swap(
         self,
         signer: Signer,
@@ -1106,79 +1045,23 @@ class RoutingClient(SyncAPIClient):
         pinned = routing_contract_of(plan.chain_id, self._routing_contracts)
         if pinned is None and not self._trust_service:
             raise verification.unpinned_contract(plan.chain_id)
-
-        def contract() -> Flow[str]:
-            return gasless.routing_contract(
-                self.paths,
-                plan.chain_id,
-                pinned=pinned,
-                trust_service=self._trust_service,
-                chains=self._chains,
-                chains_key=self.base_url,
-                clock=self.clock,
-            )
-
         run = route_journey.RouteRun(
             plan=plan,
             paths=self.paths,
-            contract=contract,
+            pinned=pinned,
+            trust_service=self._trust_service,
+            chains=self._chains,
+            chains_key=self.base_url,
             clock=self.clock,
             approve=approve,
             simulate=simulate,
-            follow=self._status_follower(
-                plan.chain_id, plan.owner, wait_timeout, poll_interval, predicate
-            )
-            if wait
-            else None,
+            wait=route_journey.RouteWait(wait_timeout, poll_interval, predicate) if wait else None,
             requote=requote,
             accept_quote=accept_quote,
+            asks=accept_quote is not None,
         )
         journey = route_journey.route_journey(run, web3io.chain_io(web3, signer))
         return self._transport.run(journey, options)
-
-    def _resume_route(
-        self, journey: Journey, web3: Web3 | None, options: RequestOptions
-    ) -> RouteExecution | None:
-        args = journey.arguments
-        chain_id, owner = args.get("chain_id"), args.get("sender")
-        if not isinstance(chain_id, int) or not isinstance(owner, str):
-            raise InvalidInputError("journey_id", f"journey {journey.id} has no route plan")
-        if web3 is not None:
-            check_connected(web3io.chain_id(web3), chain_id)
-
-        def status(tx_hash: str) -> Call[TransactionStatus]:
-            return Call(operations.get_status(self.paths, tx_hash, chain_id, owner))
-
-        follow = self._status_follower(
-            chain_id, owner, DEFAULT_WAIT_TIMEOUT, DEFAULT_POLL_INTERVAL, None
-        )
-        receipt = None if web3 is None else web3io.chain_io(web3, None).receipt
-        flow = route_journey.resume_route(journey, receipt, status, follow)
-        return self._transport.run(flow, options)
-
-    def _status_follower(
-        self,
-        chain_id: int,
-        owner: str,
-        wait_timeout: float,
-        poll_interval: float,
-        is_done: Callable[[TransactionStatus], bool] | None,
-    ) -> Callable[[str], Flow[TransactionStatus]]:
-        """The flow of `wait_for_status` for a route's transaction hash."""
-
-        def follow(tx_hash: str) -> Flow[TransactionStatus]:
-            return operations.wait_for_status(
-                self.paths,
-                tx_hash,
-                chain_id,
-                owner,
-                wait_timeout=wait_timeout,
-                poll_interval=poll_interval,
-                is_done=is_done,
-                clock=self.clock,
-            )
-
-        return follow
 
     def check_permit2_allowance(
         self,

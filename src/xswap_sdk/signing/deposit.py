@@ -7,17 +7,19 @@ and is written once in ``_async_permit_deposit.py``.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
+from .._flow import Flow
 from .._models import RequestModel, validate_request
 from ..errors import InvalidInputError, UnsafePayloadError
 from ..types import Address, Bytes32
 from ._fields import Uint256
 from .eip712 import domain_separator
-from .permit import PermitSignature, sign_permit
-from .signer import Signer, signer_address
+from .permit import DEFAULT_PERMIT_LIFETIME, PermitSignature, signing_permit
+from .signer import Signer, signed_now, signer_address
 
 if TYPE_CHECKING:
     from .._web3_support import PermitFacts
@@ -28,6 +30,7 @@ __all__ = [
     "deposit_arguments",
     "deposit_with_permit_calldata",
     "permit_deposit",
+    "permit_deposit_steps",
 ]
 
 DEPOSIT_WITH_PERMIT_SELECTOR = "0x8ef59739"
@@ -170,13 +173,27 @@ def _checked_domain(
 def permit_deposit(
     signer: Signer, args: _DepositArguments, facts: PermitFacts
 ) -> DepositTransaction:
-    """Sign the permit for what the chain said (``facts``) and build the deposit."""
+    """Sign the permit for what the chain said (``facts``) and build the deposit (its
+    deadline one hour from now when the arguments give none)."""
+    if args.deadline is None:
+        args = args.model_copy(update={"deadline": int(time.time()) + DEFAULT_PERMIT_LIFETIME})
+    return signed_now(permit_deposit_steps(signer, args, facts))
+
+
+def permit_deposit_steps(
+    signer: Signer, args: _DepositArguments, facts: PermitFacts
+) -> Flow[DepositTransaction]:
+    """`permit_deposit` as a flow (its permit a `xswap_sdk._flow.Sign` step); the
+    arguments' ``deadline`` must be set."""
     name, nonce, chain_id = facts.name, facts.nonce, facts.chain_id
     token_version = facts.version or args.usdc_version or _FALLBACK_USDC_VERSION
     _checked_domain(
         args, name=name, version=token_version, chain_id=chain_id, on_chain=facts.domain_separator
     )
-    permit = sign_permit(
+    deadline = args.deadline
+    if deadline is None:
+        raise InvalidInputError("deadline", "is needed to sign the permit in a flow")
+    permit = yield from signing_permit(
         signer,
         token_name=name,
         token_version=token_version,
@@ -185,7 +202,7 @@ def permit_deposit(
         spender=args.gateway_wallet,
         value=args.value,
         nonce=nonce,
-        deadline=args.deadline,
+        deadline=deadline,
     )
     data = deposit_with_permit_calldata(
         token=args.usdc,

@@ -24,6 +24,7 @@ from typing import Any, Literal, TypeVar
 from eth_hash.auto import keccak
 from pydantic import BaseModel, ConfigDict, Field
 
+from .._flow import Flow, Sign
 from .._models import RequestModel, check_argument, validate_request
 from ..errors import InvalidInputError
 from ..registry import DEFAULT_REGISTRY, Registry
@@ -31,7 +32,7 @@ from ..types import Address, Bytes32, ChainId
 from ._fields import Uint256, require_addresses
 from .calls import ContractCall
 from .eip712 import domain_separator, eip712_digest, type_hash
-from .signer import Signer, sign_eip712, signer_address
+from .signer import Signer, signed_now, signer_address
 
 __all__ = [
     "DEFAULT_AUTHORIZATION_LIFETIME",
@@ -49,6 +50,8 @@ __all__ = [
     "sign_deposit_authorization",
     "sign_receive_authorization",
     "sign_transfer_authorization",
+    "signing_authorization",
+    "signing_deposit_authorization",
 ]
 
 DEFAULT_AUTHORIZATION_LIFETIME = 3600
@@ -416,12 +419,32 @@ def _sign(
     now: float | None = None,
     **fields: Any,
 ) -> _Signed:
-    authorizer = signer_address(signer)
-    current = int(time.time() if now is None else now)
-    if valid_before is None:
-        valid_before = current + DEFAULT_AUTHORIZATION_LIFETIME
+    current = time.time() if now is None else now
     if nonce is None:
         nonce = "0x" + secrets.token_bytes(32).hex()
+    return signed_now(
+        signing_authorization(
+            result, signer, valid_before=valid_before, nonce=nonce, now=current, **fields
+        )
+    )
+
+
+def signing_authorization(
+    result: type[_Signed],
+    signer: Signer,
+    *,
+    valid_before: int | str | None,
+    nonce: str,
+    now: float,
+    **fields: Any,
+) -> Flow[_Signed]:
+    """An EIP-3009 authorization signed as a flow, its nonce and time given: the checks,
+    then one `xswap_sdk._flow.Sign` step (a journey's driver makes, or replays, the
+    signature)."""
+    authorizer = signer_address(signer)
+    current = int(now)
+    if valid_before is None:
+        valid_before = current + DEFAULT_AUTHORIZATION_LIFETIME
     args = _arguments(authorizer=authorizer, valid_before=valid_before, nonce=nonce, **fields)
     if args.valid_before <= current:
         # USDC: require(now < validBefore, "FiatTokenV2: authorization is expired").
@@ -431,7 +454,8 @@ def _sign(
             "refuses an expired authorization",
         )
     digest = _digest(args)
-    signature = sign_eip712(signer, digest, lambda: _payload(args))
+    hex_signature: str = yield Sign(signer, digest, lambda: _payload(args), what="authorization")
+    signature = bytes.fromhex(hex_signature[2:])
     return result(
         authorizer=args.authorizer,
         to=args.to,
@@ -447,7 +471,7 @@ def _sign(
         v=signature[64],
         r="0x" + signature[:32].hex(),
         s="0x" + signature[32:64].hex(),
-        signature="0x" + signature.hex(),
+        signature=hex_signature,
     )
 
 
@@ -509,14 +533,49 @@ def sign_deposit_authorization(
         UnsafePayloadError: the registry does not know ``chain_id``.
         SigningError: the signer failed, or signed for another address.
     """
+    return signed_now(
+        signing_deposit_authorization(
+            signer,
+            chain_id=chain_id,
+            value=value,
+            valid_after=valid_after,
+            valid_before=valid_before,
+            nonce="0x" + secrets.token_bytes(32).hex() if nonce is None else nonce,
+            now=time.time(),
+            token_name=token_name,
+            token_version=token_version,
+            registry=registry,
+        )
+    )
+
+
+def signing_deposit_authorization(
+    signer: Signer,
+    *,
+    chain_id: int,
+    value: int | str,
+    nonce: str,
+    now: float,
+    valid_after: int | str = 0,
+    valid_before: int | str | None = None,
+    token_name: str | None = None,
+    token_version: str | None = None,
+    registry: Registry | None = None,
+) -> Flow[ReceiveAuthorization]:
+    """`sign_deposit_authorization` as a flow, its nonce and time given (a journey's
+    `Random` and `Now` steps): the checks, then one `xswap_sdk._flow.Sign` step."""
     pins = DEFAULT_REGISTRY if registry is None else registry
     checked_chain = _checked_chain_id(chain_id)
     if check_argument("value", Uint256, value) == 0:
         raise InvalidInputError("value", _ZERO_DEPOSIT_RULE)
     chain = pins.chain(checked_chain)
     name, version = _token_domain(checked_chain, token_name, token_version, pins)
-    return sign_receive_authorization(
+    authorization: ReceiveAuthorization = yield from signing_authorization(
+        ReceiveAuthorization,
         signer,
+        valid_before=valid_before,
+        nonce=nonce,
+        now=now,
         token_name=name,
         token_version=version,
         chain_id=checked_chain,
@@ -524,9 +583,8 @@ def sign_deposit_authorization(
         to=chain.gateway_wallet,
         value=value,
         valid_after=valid_after,
-        valid_before=valid_before,
-        nonce=nonce,
     )
+    return authorization
 
 
 def _checked_chain_id(chain_id: object) -> int:

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any
 from eth_hash.auto import keccak
 
 from .._body import DEFAULT_MAX_NESTING, copy_json, value_nesting_depth
+from .._flow import Flow, Sign
 from ..errors import InvalidInputError
-from .signer import Signer, _with_policy, recover_digest, sign_eip712
+from .signer import Signer, _with_policy, recover_digest, signed_now
 
 if TYPE_CHECKING:
     from ..policy import PolicyLike
@@ -27,6 +28,7 @@ __all__ = [
     "eip712_digest",
     "recover_typed_data",
     "sign_typed_data",
+    "signing_typed_data",
     "type_hash",
     "typed_data_digest",
 ]
@@ -204,10 +206,15 @@ def sign_typed_data(
         SigningError: the signer failed, or signed for another address.
         PolicyRefusedError: a signing policy refused; nothing was signed.
     """
-    if policy is not None:
-        return _with_policy(policy, lambda: sign_typed_data(signer, typed_data))
+    return _with_policy(policy, lambda: signed_now(signing_typed_data(signer, typed_data)))
+
+
+def signing_typed_data(signer: Signer, typed_data: Mapping[str, Any]) -> Flow[str]:
+    """`sign_typed_data` as a flow: the payload read and checked, then one
+    `xswap_sdk._flow.Sign` step (a journey's driver makes, or replays, the signature)."""
     payload, digest = _prepared(typed_data)
-    return "0x" + sign_eip712(signer, digest, lambda: payload).hex()
+    signature: str = yield Sign(signer, digest, payload, what=str(payload.get("primaryType")))
+    return signature
 
 
 def recover_typed_data(typed_data: Mapping[str, Any], signature: str) -> str:

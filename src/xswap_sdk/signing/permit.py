@@ -9,14 +9,21 @@ from typing import Any
 from eth_hash.auto import keccak
 from pydantic import BaseModel, ConfigDict, Field
 
+from .._flow import Flow, Sign
 from .._models import RequestModel, validate_request
 from ..errors import InvalidInputError
 from ..types import Address, ChainId
 from ._fields import Uint256
 from .eip712 import domain_separator, eip712_digest, type_hash
-from .signer import Signer, sign_eip712, signer_address
+from .signer import Signer, signed_now, signer_address
 
-__all__ = ["DEFAULT_PERMIT_LIFETIME", "PermitSignature", "permit_typed_data", "sign_permit"]
+__all__ = [
+    "DEFAULT_PERMIT_LIFETIME",
+    "PermitSignature",
+    "permit_typed_data",
+    "sign_permit",
+    "signing_permit",
+]
 
 DEFAULT_PERMIT_LIFETIME = 3600
 """Seconds a permit stays valid when no ``deadline`` is given (the spec's one hour)."""
@@ -202,9 +209,40 @@ def sign_permit(
             the signer.
         SigningError: the signer failed, or signed for another address.
     """
-    address = signer_address(signer)
     if deadline is None:
         deadline = int(time.time()) + DEFAULT_PERMIT_LIFETIME
+    return signed_now(
+        signing_permit(
+            signer,
+            token_name=token_name,
+            token_version=token_version,
+            chain_id=chain_id,
+            token_address=token_address,
+            spender=spender,
+            value=value,
+            nonce=nonce,
+            deadline=deadline,
+            owner=owner,
+        )
+    )
+
+
+def signing_permit(
+    signer: Signer,
+    *,
+    token_name: str,
+    token_version: str,
+    chain_id: int,
+    token_address: str,
+    spender: str,
+    value: int | str,
+    nonce: int | str,
+    deadline: int | str,
+    owner: str | None = None,
+) -> Flow[PermitSignature]:
+    """`sign_permit` as a flow, its ``deadline`` given: the checks, then one
+    `xswap_sdk._flow.Sign` step (a journey's driver makes, or replays, the signature)."""
+    address = signer_address(signer)
     args = validate_request(
         _PermitArguments,
         token_name=token_name,
@@ -220,7 +258,8 @@ def sign_permit(
     if args.owner != address:
         raise InvalidInputError("owner", "must be the signer's address (the permit is theirs)")
     digest = _permit_digest(args)
-    signature = sign_eip712(signer, digest, lambda: _permit_payload(args))
+    hex_signature: str = yield Sign(signer, digest, lambda: _permit_payload(args), what="permit")
+    signature = bytes.fromhex(hex_signature[2:])
     return PermitSignature(
         owner=args.owner,
         spender=args.spender,
@@ -233,5 +272,5 @@ def sign_permit(
         v=signature[64],
         r="0x" + signature[:32].hex(),
         s="0x" + signature[32:64].hex(),
-        signature="0x" + signature.hex(),
+        signature=hex_signature,
     )

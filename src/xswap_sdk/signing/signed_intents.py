@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .._flow import Flow, Sign
 from ..errors import InvalidInputError
 from ._fields import pad_address
 from .burn_intents import (
@@ -19,7 +20,7 @@ from .burn_intents import (
     as_intents,
     check_signable,
 )
-from .signer import Signer, _with_policy, recover_digest, sign_eip712, signer_address
+from .signer import Signer, _with_policy, recover_digest, signed_now, signer_address
 
 if TYPE_CHECKING:
     from ..policy import PolicyLike
@@ -31,6 +32,9 @@ __all__ = [
     "recover_burn_intent_signer",
     "sign_burn_intent",
     "sign_burn_intent_set",
+    "signed_from_wire",
+    "signing_burn_intent",
+    "signing_burn_intent_set",
 ]
 
 
@@ -105,6 +109,46 @@ def _check_source_signer(intent: BurnIntent, padded_signer: str, argument: str) 
         )
 
 
+def signing_burn_intent(
+    intent: BurnIntent | Mapping[str, Any], signer: Signer
+) -> Flow[SignedBurnIntent]:
+    """`sign_burn_intent` as a flow: the checks, then one `xswap_sdk._flow.Sign` step (a
+    journey's driver makes, or replays, the signature)."""
+    checked = as_intent(intent)
+    check_signable(checked, "intent")
+    address = signer_address(signer)
+    _check_source_signer(checked, pad_address(address), "intent")
+    digest = _intent_digest(checked)
+    signature: str = yield Sign(
+        signer, digest, lambda: _typed_data("BurnIntent", checked.to_wire()), what="burn intent"
+    )
+    return SignedBurnIntent(
+        intent=checked, signer=address, digest="0x" + digest.hex(), signature=signature
+    )
+
+
+def signing_burn_intent_set(
+    intents: BurnIntentSet | Sequence[BurnIntent | Mapping[str, Any]], signer: Signer
+) -> Flow[SignedBurnIntentSet]:
+    """`sign_burn_intent_set` as a flow (see `signing_burn_intent`)."""
+    checked = as_intents(intents)
+    address = signer_address(signer)
+    padded = pad_address(address)
+    for index, intent in enumerate(checked):
+        check_signable(intent, f"intents[{index}]")
+        _check_source_signer(intent, padded, f"intents[{index}]")
+    digest = _set_digest(checked)
+    signature: str = yield Sign(
+        signer,
+        digest,
+        lambda: _typed_data("BurnIntentSet", {"intents": [i.to_wire() for i in checked]}),
+        what="burn intent set",
+    )
+    return SignedBurnIntentSet(
+        intents=tuple(checked), signer=address, digest="0x" + digest.hex(), signature=signature
+    )
+
+
 def sign_burn_intent(
     intent: BurnIntent | Mapping[str, Any], signer: Signer, *, policy: PolicyLike | None = None
 ) -> SignedBurnIntent:
@@ -126,17 +170,7 @@ def sign_burn_intent(
         SigningError: the signer failed, or signed for another address.
         PolicyRefusedError: a signing policy refused; nothing was signed.
     """
-    if policy is not None:
-        return _with_policy(policy, lambda: sign_burn_intent(intent, signer))
-    checked = as_intent(intent)
-    check_signable(checked, "intent")
-    address = signer_address(signer)
-    _check_source_signer(checked, pad_address(address), "intent")
-    digest = _intent_digest(checked)
-    signature = sign_eip712(signer, digest, lambda: _typed_data("BurnIntent", checked.to_wire()))
-    return SignedBurnIntent(
-        intent=checked, signer=address, digest="0x" + digest.hex(), signature="0x" + signature.hex()
-    )
+    return _with_policy(policy, lambda: signed_now(signing_burn_intent(intent, signer)))
 
 
 def sign_burn_intent_set(
@@ -166,25 +200,41 @@ def sign_burn_intent_set(
         SigningError: the signer failed, or signed for another address.
         PolicyRefusedError: a signing policy refused; nothing was signed.
     """
-    if policy is not None:
-        return _with_policy(policy, lambda: sign_burn_intent_set(intents, signer))
-    checked = as_intents(intents)
-    address = signer_address(signer)
-    padded = pad_address(address)
-    for index, intent in enumerate(checked):
-        check_signable(intent, f"intents[{index}]")
-        _check_source_signer(intent, padded, f"intents[{index}]")
-    digest = _set_digest(checked)
-    signature = sign_eip712(
-        signer,
-        digest,
-        lambda: _typed_data("BurnIntentSet", {"intents": [i.to_wire() for i in checked]}),
-    )
+    return _with_policy(policy, lambda: signed_now(signing_burn_intent_set(intents, signer)))
+
+
+def signed_from_wire(
+    item: object, argument: str = "signed"
+) -> SignedBurnIntent | SignedBurnIntentSet:
+    """A signed intent or set as Gateway's transfer request carries it
+    (``{"burnIntent": ..., "signature": ...}`` or ``{"burnIntentSet": {"intents": [...]},
+    "signature": ...}``), read back and checked like any input: its signature must
+    recover to the ``sourceSigner`` of every intent.
+
+    Raises:
+        InvalidInputError: not such an element, or a signature of someone else.
+    """
+    if not isinstance(item, Mapping) or not isinstance(item.get("signature"), str):
+        raise InvalidInputError(argument, "must be a signed burn intent or set, as sent")
+    signature = str(item["signature"])
+    if "burnIntent" in item:
+        intents = [as_intent(item["burnIntent"], argument)]
+        digest = _intent_digest(intents[0])
+    elif isinstance(item.get("burnIntentSet"), Mapping):
+        intents = as_intents(item["burnIntentSet"].get("intents"), argument)
+        digest = _set_digest(intents)
+    else:
+        raise InvalidInputError(argument, "must hold a burnIntent or a burnIntentSet")
+    signer = recover_digest(digest, signature)
+    padded = pad_address(signer)
+    for index, intent in enumerate(intents):
+        _check_source_signer(intent, padded, f"{argument}[{index}]")
+    if "burnIntent" in item:
+        return SignedBurnIntent(
+            intent=intents[0], signer=signer, digest="0x" + digest.hex(), signature=signature
+        )
     return SignedBurnIntentSet(
-        intents=tuple(checked),
-        signer=address,
-        digest="0x" + digest.hex(),
-        signature="0x" + signature.hex(),
+        intents=tuple(intents), signer=signer, digest="0x" + digest.hex(), signature=signature
     )
 
 

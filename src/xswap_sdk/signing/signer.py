@@ -32,19 +32,22 @@ from eth_hash.auto import keccak
 
 from .._models import check_argument
 from .._policy_scope import ACTIVE
-from ..errors import InvalidInputError, SigningError
+from ..errors import InvalidInputError, MissingCredentialsError, SigningError
 from ..types import Address, to_checksum
 
 if TYPE_CHECKING:
     from eth_account.messages import SignableMessage
     from eth_account.signers.local import LocalAccount
 
+    from .._flow import Flow, Sign
     from ..policy import PolicyLike, SigningRequest
 
 T = TypeVar("T")
 
 __all__ = [
     "Signer",
+    "perform_sign",
+    "signed_now",
     "personal_sign",
     "personal_sign_digest",
     "recover_digest",
@@ -176,8 +179,8 @@ def _sign_locally(account: LocalAccount, digest: bytes) -> bytes:
 def _asked(address: str, digest: bytes, sign: Callable[[], object]) -> bytes:
     try:
         signed = sign()
-    except SigningError:
-        raise
+    except (SigningError, MissingCredentialsError):
+        raise  # the SDK's own: a resume's stand-in signer says what is missing
     except Exception as exc:
         raise SigningError(f"the signer failed to sign: {type(exc).__name__}") from exc
     return _checked(address, digest, signed)
@@ -391,3 +394,31 @@ def signer_address(signer: object, *, argument: str = "signer") -> str:
         )
     address: str = check_argument(f"{argument}.address", Address, signer.address)
     return address
+
+
+def perform_sign(step: Sign) -> str:
+    """Make the signature a `xswap_sdk._flow.Sign` step asks for (``0x`` hex), through
+    the signing gate and every policy in force."""
+    if step.kind == "message":
+        return personal_sign(step.signer, str(step.payload))
+    payload = step.payload
+    build: Callable[[], Mapping[str, Any]] = payload if callable(payload) else lambda: payload
+    return "0x" + sign_eip712(step.signer, step.digest, build).hex()
+
+
+def signed_now(flow: Flow[T]) -> T:
+    """Run a flow that only signs (yields `xswap_sdk._flow.Sign` steps) to its result,
+    making each signature at once: the public signing functions, written once as the
+    flows a journey replays."""
+    from .._flow import Sign
+
+    result: Any = None
+    while True:
+        try:
+            step = flow.send(result)
+        except StopIteration as stop:
+            return stop.value  # type: ignore[no-any-return]
+        if not isinstance(step, Sign):
+            flow.close()
+            raise TypeError(f"a signing flow yielded {type(step).__name__}, not Sign")
+        result = perform_sign(step)
