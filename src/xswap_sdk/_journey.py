@@ -29,6 +29,7 @@ flow takes again.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import time
@@ -362,9 +363,11 @@ class JourneyRun:
         if state is not None:
             self.ended = state
 
-        def write() -> None:
-            journal.append(journey_id, owner, rows, state=state, durable=durable, release=release)
-
+        # A partial of the journal's own method: an async driver awaits its coroutine
+        # when the journal has one (see xswap_sdk._journal_io).
+        write = functools.partial(
+            journal.append, journey_id, owner, rows, state=state, durable=durable, release=release
+        )
         self.last_write = time.monotonic()
         return write
 

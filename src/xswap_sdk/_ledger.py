@@ -461,7 +461,8 @@ class PostgresLedger(_DatabaseLedger):
     reaches no server); a server that cannot be reached then refuses the signature.
 
     Args:
-        url: a libpq URL (``postgresql://user:password@host:5432/db``).
+        url: a libpq URL (``postgresql://user:password@host:5432/db``), or one checked
+            already (a journal's).
         connect: makes a connection (autocommit mode: each transaction is explicit); a
             journal may hand its own. By default, one to ``url``.
 
@@ -472,8 +473,8 @@ class PostgresLedger(_DatabaseLedger):
 
     _dialect = _POSTGRES
 
-    def __init__(self, url: str, *, connect: Callable[[], Any] | None = None) -> None:
-        self._url = PostgresURL(url, argument="ledger")
+    def __init__(self, url: str | PostgresURL, *, connect: Callable[[], Any] | None = None) -> None:
+        self._url = url if isinstance(url, PostgresURL) else PostgresURL(url, argument="ledger")
         del url  # kept only as a secret
         super().__init__(connect or self._url.connect, self._url.shown)
 

@@ -104,6 +104,11 @@ class PostgresURL:
         if problem is not None:  # raised here, outside the except: no chained driver error
             raise InvalidInputError(argument, f"is not a valid libpq URL ({problem})")
 
+    @property
+    def has_password(self) -> bool:
+        """Whether the URL holds a password (in its user part or its query)."""
+        return bool(self._secrets)
+
     def scrub(self, text: str) -> str:
         """``text`` with this URL's passwords masked wherever they appear."""
         for secret in self._secrets:
@@ -126,6 +131,26 @@ class PostgresURL:
         problem = None
         try:
             return psycopg.connect(
+                self._url.get_secret_value(),
+                autocommit=True,
+                connect_timeout=_CONNECT_SECONDS,
+                **options,
+            )
+        except psycopg.Error as exc:
+            problem = f"{type(exc).__name__}: {self.first_line(exc)}"
+        raise PostgresUnavailable(f"cannot connect to {self.shown}: {problem}")
+
+    async def aconnect(self, **options: Any) -> psycopg.AsyncConnection[Any]:
+        """A new connection for asyncio code (autocommit: each transaction is explicit).
+
+        Raises:
+            PostgresUnavailable: the server cannot be reached or refused the login.
+        """
+        import psycopg
+
+        problem = None
+        try:
+            return await psycopg.AsyncConnection.connect(
                 self._url.get_secret_value(),
                 autocommit=True,
                 connect_timeout=_CONNECT_SECONDS,
