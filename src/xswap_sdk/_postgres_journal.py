@@ -300,8 +300,10 @@ class PostgresJournal:
     ) -> None:
         self.lease_seconds = _check_lease_seconds(lease_seconds)
         """How long a run's lease holds without renewal."""
-        checked = url if isinstance(url, PostgresURL) else PostgresURL(url, argument="journal")
-        del url  # kept only as a secret: no frame of an error below holds it
+        checked, refused = _checked(url)
+        del url  # kept only as a secret: no frame of an error holds it
+        if refused is not None:
+            raise refused
         self._url = checked
         self.shown = checked.shown
         """The server's URL with its password masked: what messages and reprs show."""
@@ -705,6 +707,17 @@ class PostgresJournal:
 
     def __repr__(self) -> str:
         return f"PostgresJournal({self.shown!r})"
+
+
+def _checked(url: str | PostgresURL) -> tuple[Any, InvalidInputError | None]:
+    """``url`` checked, or the error refusing it, with no traceback (whose frames hold
+    the URL): the caller raises it once it no longer holds the URL itself."""
+    if isinstance(url, PostgresURL):
+        return url, None
+    try:
+        return PostgresURL(url, argument="journal"), None
+    except InvalidInputError as exc:
+        return None, exc.with_traceback(None)
 
 
 def _drive(plan: _Plan[T], conn: Any, begin: str | None) -> T:
