@@ -79,7 +79,7 @@ from .journal import (
 )
 
 if TYPE_CHECKING:
-    from ._ledger import PostgresLedger
+    from ._ledger import SpendingLedger
 
 __all__ = ["POOL_SIZE", "PostgresJournal"]
 
@@ -293,7 +293,7 @@ class PostgresJournal:
 
     def __init__(
         self,
-        url: str | PostgresURL,
+        url: str,
         *,
         key: JournalKey | str | bytes | None = None,
         lease_seconds: float = DEFAULT_LEASE_SECONDS,
@@ -678,7 +678,7 @@ class PostgresJournal:
 
     # ------------------------------------------------------------------ the rest
 
-    def spending_ledger(self) -> PostgresLedger:
+    def spending_ledger(self) -> SpendingLedger:
         """A spending ledger in the journal's database (``Policy(ledger=journal)``):
         its own table, ``xswap_ledger``, on its own connection."""
         from ._ledger import PostgresLedger
@@ -709,11 +709,9 @@ class PostgresJournal:
         return f"PostgresJournal({self.shown!r})"
 
 
-def _checked(url: str | PostgresURL) -> tuple[Any, InvalidInputError | None]:
+def _checked(url: str) -> tuple[Any, InvalidInputError | None]:
     """``url`` checked, or the error refusing it, with no traceback (whose frames hold
     the URL): the caller raises it once it no longer holds the URL itself."""
-    if isinstance(url, PostgresURL):
-        return url, None
     try:
         return PostgresURL(url, argument="journal"), None
     except InvalidInputError as exc:

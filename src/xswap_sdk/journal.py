@@ -705,14 +705,12 @@ def open_journal(
 
 
 def _open_path(path: str | os.PathLike[str], key: JournalKey | None) -> Journal:
-    from ._postgres import PostgresURL, is_postgres_url
+    from ._postgres import is_postgres_url
 
     if is_postgres_url(path):
         from ._postgres_journal import PostgresJournal
 
-        url = PostgresURL(str(path), argument="journal")
-        del path  # kept only as a secret: no frame of an error below holds it
-        return PostgresJournal(url, key=key)
+        return PostgresJournal(str(path), key=key)
     from ._sqlite_journal import SQLiteJournal
 
     return SQLiteJournal(path, key=key)
