@@ -7,7 +7,9 @@ a coroutine, so one test body serves both.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import os
+import re
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
@@ -74,3 +76,33 @@ async def keyless_routing(
     client = cls(base_url=ROUTING_URL, clock=clock)
     yield client
     await resolve(client.close() if isinstance(client, RoutingClient) else client.aclose())
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[Any]:
+    """A PostgreSQL server for the session (see ``tests/postgres.py``): started on first
+    use, stopped at the end; the tests that need one are skipped, with how to get one,
+    where none can be had (and fail instead under ``XSWAP_TEST_POSTGRES_REQUIRED=1``)."""
+    from . import postgres
+
+    try:
+        server = postgres.start_server()
+    except postgres.UnavailableError as exc:
+        if os.environ.get(postgres.REQUIRED_ENV) == "1":
+            pytest.fail(f"{postgres.REQUIRED_ENV}=1, and {exc}")
+        pytest.skip(str(exc))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def postgres_url(postgres_server: Any, request: pytest.FixtureRequest) -> Iterator[str]:
+    """A libpq URL (password included) of a fresh database for the test module."""
+    from . import postgres
+
+    name = "t_" + re.sub(r"\W", "_", request.module.__name__.rsplit(".", 1)[-1]).lower()[:50]
+    url = postgres.create_database(postgres_server.url, name)
+    yield url
+    postgres.drop_database(postgres_server.url, name)

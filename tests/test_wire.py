@@ -74,6 +74,7 @@ ELSEWHERE = {
     ("gateway", "send_transfer"): "tests/gateway/test_transfer_journey.py (needs an EVM)",
     ("gateway", "mint"): "tests/gateway/test_transfer_journey.py (needs an EVM)",
     ("gateway", "send_call"): "tests/gateway/test_call_journey.py (needs an EVM)",
+    ("gateway", "recover_transfer"): "tests/gateway/test_recover_transfer.py (needs an EVM)",
     **{
         (service, "resume"): "tests/journal (needs a journal with an interrupted journey)"
         for service in ("flash", "routing", "relayer", "gateway")
@@ -497,6 +498,15 @@ def journal_opened(env: Env, value: Any, result: Any, error: BaseException | Non
     assert env.made[-1].journal.path == value
 
 
+def journal_keyed(env: Env, value: Any, result: Any, error: BaseException | None) -> None:
+    from xswap_sdk.journal import JournalKey
+
+    # The journal was made with this key: it keeps the key's fingerprint, and made its
+    # MACs with it (another key is refused at once).
+    journal = env.made[-1].journal
+    assert journal._key.fingerprint() == JournalKey.from_text(value, "k").fingerprint()
+
+
 def step_hook_kept(env: Env, value: Any, result: Any, error: BaseException | None) -> None:
     # A read is no journey: the hook is kept for the journeys (tests/journal).
     assert env.made[-1]._transport.hooks.on_step is value
@@ -510,6 +520,11 @@ def progress_shown(env: Env, value: Any, result: Any, error: BaseException | Non
 
 COMMON: dict[str, Sample] = {
     "journal": Sample(From(lambda env: Path(tempfile.mkdtemp()) / "wire.db"), journal_opened),
+    "journal_key": Sample(
+        "wire-journal-key-0123456789",
+        journal_keyed,
+        client={"journal": From(lambda env: Path(tempfile.mkdtemp()) / "keyed.db")},
+    ),
     "on_step": Sample(From(lambda env: Collect()), step_hook_kept),
     "progress": Sample(True, progress_shown),
     "timeout": Sample(1.25, timeout_applied),

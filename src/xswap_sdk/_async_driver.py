@@ -13,6 +13,7 @@ every step to are in ``xswap_sdk._journey``. Journal writes run off the event lo
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import os
 import time
@@ -613,11 +614,7 @@ def _touch(run: JourneyRun) -> Callable[[], None] | None:
     journal, journey_id, owner = run.journal, run.journey_id, run.owner
     if journal is None or journey_id is None or owner is None:
         return None
-
-    def write() -> None:
-        journal.append(journey_id, owner, [])
-
-    return write
+    return functools.partial(journal.append, journey_id, owner, [])
 
 
 def _keep(

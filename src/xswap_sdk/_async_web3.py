@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from eth_typing import ChecksumAddress
     from web3 import AsyncWeb3
 
-    from .signing.calls import ContractCall
+    from .signing.calls import ContractCall, ViewCall
     from .signing.signer import Signer
     from .simulation import SentCall, SimulateOption, Simulation
 
@@ -46,6 +46,7 @@ __all__ = [
     "async_sign_transaction",
     "async_chain_id",
     "async_permit_facts",
+    "async_read_views",
     "async_send_and_confirm",
     "async_send_call",
     "async_send_transaction",
@@ -90,6 +91,18 @@ async def async_allowance(web3: AsyncWeb3[Any], token: str, owner: str, spender:
     """``token.allowance(owner, spender)``."""
     call = allowance_call(token, owner, spender)
     return uint_from(await web3.eth.call(call), "allowance()")  # type: ignore[arg-type]
+
+
+async def async_read_views(
+    web3: AsyncWeb3[Any], on_chain: int, calls: Sequence[ViewCall]
+) -> list[int]:
+    """Each view's answer (``eth_call``), once web3 is checked to be on ``on_chain``.
+
+    Raises:
+        InvalidInputError: web3 is on another chain (argument ``web3``).
+    """
+    check_connected(await async_chain_id(web3), on_chain)
+    return [call.decode(await web3.eth.call(call.to_call())) for call in calls]  # type: ignore[arg-type]
 
 
 async def async_send_transaction(

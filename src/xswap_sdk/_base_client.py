@@ -104,6 +104,7 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
         limits: httpx.Limits | None = None,
         policy: PolicyLike | None = None,
         journal: JournalArg | None = None,
+        journal_key: str | bytes | None = None,
         on_step: StepHook | None = None,
         progress: bool = False,
     ) -> None:
@@ -131,6 +132,7 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
             allow_insecure_http=allow_insecure_http,
             policy=policy,
             journal=journal,
+            journal_key=journal_key,
         )
         self._transport = self._transport_type(  # type: ignore[assignment]
             options=self._options,
@@ -216,7 +218,8 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
             policy: another signing policy (`xswap_sdk.policy.Policy` or an approval
                 callable), or ``None`` for none.
             journal: another journal for the copy's money journeys: a path to an
-                SQLite file or a `xswap_sdk.journal.Journal`; ``None`` for none
+                SQLite file, a ``postgresql://`` URL (its key from
+                ``XSWAP_JOURNAL_KEY``) or a `xswap_sdk.journal.Journal`; ``None`` for none
                 (``XSWAP_JOURNAL`` is not read again).
             on_step: another step hook (see `xswap_sdk.journal.StepHook`), or ``None``
                 for none; the progress display stays as it was unless ``progress`` is

@@ -32,6 +32,7 @@ answer, which the resumed flow takes again or asks the service for (a request wr
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import time
@@ -392,9 +393,11 @@ class JourneyRun:
         else:
             self.ended, self.held_state = state, None
 
-        def write() -> None:
-            journal.append(journey_id, owner, rows, state=state, durable=durable, release=release)
-
+        # A partial of the journal's own method: an async driver awaits its coroutine
+        # when the journal has one (see xswap_sdk._journal_io).
+        write = functools.partial(
+            journal.append, journey_id, owner, rows, state=state, durable=durable, release=release
+        )
         self.last_write = time.monotonic()
         return write
 

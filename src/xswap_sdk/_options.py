@@ -556,15 +556,20 @@ def _check_policy(policy: object) -> Policy | None:
     return as_policy(policy)
 
 
-def _check_journal(journal: object, environ: Mapping[str, str] | None) -> Journal | None:
+def _check_journal(
+    journal: object, environ: Mapping[str, str] | None, key: str | bytes | None = None
+) -> Journal | None:
     """``journal=`` as a `xswap_sdk.journal.Journal`, else ``XSWAP_JOURNAL``'s; ``None``
-    (and nothing imported) when neither is given."""
+    (and nothing imported) when neither is given. ``key`` (else ``XSWAP_JOURNAL_KEY``)
+    is the key of one opened from a path or a URL."""
     env = os.environ if environ is None else environ
     if journal is None and not env.get("XSWAP_JOURNAL"):
+        if key is not None:
+            raise InvalidInputError("journal_key", "is given without a journal")
         return None
     from .journal import open_journal
 
-    return open_journal(journal, env)  # type: ignore[arg-type]
+    return open_journal(journal, env, key=key)  # type: ignore[arg-type]
 
 
 def _read_environment(
@@ -636,6 +641,7 @@ class ClientOptions:
         environ: Mapping[str, str] | None = None,
         policy: PolicyLike | None = None,
         journal: JournalArg | None = None,
+        journal_key: str | bytes | None = None,
     ) -> ClientOptions:
         """Resolve settings: arguments first, then environment variables, then defaults.
 
@@ -657,8 +663,10 @@ class ClientOptions:
             environ: the environment to read (``os.environ`` when ``None``).
             policy: a `xswap_sdk.policy.Policy`, or an approval callable, put in force
                 during each call of the client.
-            journal: a path or a `xswap_sdk.journal.Journal`; defaults to
-                ``XSWAP_JOURNAL``'s path, else none.
+            journal: a path, a ``postgresql://`` URL or a `xswap_sdk.journal.Journal`;
+                defaults to ``XSWAP_JOURNAL``'s, else none.
+            journal_key: the journal key of a journal given as a path or a URL;
+                defaults to ``XSWAP_JOURNAL_KEY``'s.
 
         Returns:
             The settings.
@@ -673,7 +681,9 @@ class ClientOptions:
             raise InvalidInputError("allow_insecure_http", "must be True or False")
         env_url, env_key = _read_environment(service, environ)
         environ_for_journal = (
-            None if environ is None else {k: v for k, v in environ.items() if k == "XSWAP_JOURNAL"}
+            None
+            if environ is None
+            else {k: v for k, v in environ.items() if k in ("XSWAP_JOURNAL", "XSWAP_JOURNAL_KEY")}
         )
         environ = None  # a caller's stand-in environment may hold secrets too
         if base_url:
@@ -702,7 +712,7 @@ class ClientOptions:
             max_response_bytes=check_max_response_bytes(max_response_bytes),
             allow_insecure_http=allow_insecure_http,
             policy=_check_policy(policy),
-            journal=_check_journal(journal, environ_for_journal),
+            journal=_check_journal(journal, environ_for_journal, journal_key),
         )
 
     def replace(
@@ -770,7 +780,8 @@ class ClientOptions:
         if not isinstance(policy, NotGiven):
             changes["policy"] = _check_policy(policy)
         if not isinstance(journal, NotGiven):
-            changes["journal"] = None if journal is None else _check_journal(journal, {})
+            # A journal opened from a URL or a path reads its key from XSWAP_JOURNAL_KEY.
+            changes["journal"] = None if journal is None else _check_journal(journal, None)
         return dataclasses.replace(self, **changes)
 
     def __repr__(self) -> str:

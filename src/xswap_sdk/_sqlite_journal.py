@@ -22,7 +22,7 @@ import sqlite3
 import threading
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -36,11 +36,22 @@ from .journal import (
     NewRow,
     Owner,
     Row,
+    _check_lease_seconds,
     _check_private_file,
     _key_file_key,
 )
 
-__all__ = ["SQLiteJournal", "row_mac", "terms_mac"]
+__all__ = [
+    "JOURNEY_COLUMNS",
+    "ROW_COLUMNS",
+    "SQLiteJournal",
+    "check_claim",
+    "check_state",
+    "read_journey",
+    "row_mac",
+    "taken_over",
+    "terms_mac",
+]
 
 _SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS xswap_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -78,10 +89,11 @@ CREATE TABLE IF NOT EXISTS xswap_identities (
 );
 """
 
-_JOURNEY_COLUMNS: Final = (
+JOURNEY_COLUMNS: Final = (
     "id, kind, state, created_at, updated_at, terms, mac, owner, owner_host, owner_pid, "
     "owner_started, lease_until"
 )
+"""The columns of a journey, in the order `read_journey` reads them."""
 
 
 def terms_mac(key: JournalKey, journey_id: str, kind: str, terms: str) -> str:
@@ -94,6 +106,97 @@ def row_mac(key: JournalKey, journey_id: str, seq: int, row: NewRow) -> str:
     pos = "" if row.pos is None else str(row.pos)
     return key.mac(
         "row", journey_id, str(seq), pos, row.step, row.status, row.data, row.body or b""
+    )
+
+
+ROW_COLUMNS: Final = "seq, pos, step, status, data, body, at, mac"
+"""The columns of a row, in the order `read_journey` reads them."""
+
+
+def read_journey(key: JournalKey, journey: Sequence[Any], rows: Iterable[Sequence[Any]]) -> Journey:
+    """A `Journey` from its row (``JOURNEY_COLUMNS``) and its rows (`ROW_COLUMNS`, in
+    ``seq`` order), its MACs checked with ``key``: the one reading any journal does."""
+    (
+        journey_id,
+        kind,
+        state,
+        created,
+        updated,
+        terms,
+        mac,
+        owner,
+        host,
+        pid,
+        started,
+        lease,
+    ) = journey
+    authentic = mac == terms_mac(key, journey_id, kind, terms)
+    read: list[Row] = []
+    for seq, pos, step, status, data, body, at, row_code in rows:
+        body = None if body is None else bytes(body)
+        if authentic and row_code != row_mac(
+            key, journey_id, seq, NewRow(pos, step, status, data, body)
+        ):
+            authentic = False
+        read.append(Row(seq, pos, step, status, _loads(data), body, at))
+    try:
+        parsed_terms = json.loads(terms)
+    except ValueError:
+        parsed_terms, authentic = {}, False
+    return Journey(
+        id=journey_id,
+        kind=kind,
+        state=state if state in STATES else "needs_attention",
+        created_at=created,
+        updated_at=updated,
+        terms=parsed_terms if isinstance(parsed_terms, dict) else {},
+        rows=tuple(read),
+        owner=None if owner is None else Owner(owner, host or "", pid or 0, started),
+        lease_until=lease,
+        authentic=authentic and isinstance(parsed_terms, dict),
+    )
+
+
+def check_state(state: object) -> None:
+    """Refuse a state that is not a `xswap_sdk.journal.JourneyState`.
+
+    Raises:
+        InvalidInputError: naming ``state``.
+    """
+    if state is not None and state not in STATES:
+        raise InvalidInputError("state", f"must be one of {', '.join(STATES)}")
+
+
+def check_claim(
+    journey_id: str, journey: Journey | None, owner: Owner, force: bool, now: float
+) -> Journey:
+    """``journey``, when ``owner`` may take its lease at ``now`` (`Journal.claim`'s rule).
+
+    Raises:
+        InvalidInputError: there is no such journey.
+        JourneyBusyError: another owner's lease still holds, and not ``force``.
+    """
+    if journey is None:
+        raise InvalidInputError("journey_id", f"no journey {journey_id} in the journal")
+    holder = journey.held_by_other(now)
+    if holder is not None and holder.token != owner.token and not force:
+        until = time.strftime("%H:%M:%S", time.localtime(journey.lease_until or now))
+        raise JourneyBusyError(
+            f"journey {journey_id} is being run by {holder.describe()} (its lease "
+            f"holds until {until}); nothing was signed or sent: resume it once that "
+            "run has ended",
+            journey_id=journey_id,
+            holder=holder.describe(),
+        )
+    return journey
+
+
+def taken_over(journey_id: str) -> JourneyBusyError:
+    """What `Journal.append` raises when its owner no longer holds the lease."""
+    return JourneyBusyError(
+        f"journey {journey_id} was taken over by another run (this one's lease "
+        "had run out); nothing more was written or sent by this one",
+        journey_id=journey_id,
     )
 
 
@@ -123,15 +226,10 @@ class SQLiteJournal:
     ) -> None:
         if not isinstance(path, str | os.PathLike) or not os.fspath(path):
             raise InvalidInputError("journal", "must be a path (str or os.PathLike) or a Journal")
-        if (
-            isinstance(lease_seconds, bool)
-            or not isinstance(lease_seconds, int | float)
-            or not 1 <= lease_seconds <= 86_400
-        ):
-            raise InvalidInputError("lease_seconds", "must be seconds from 1 to 86400")
+        seconds = _check_lease_seconds(lease_seconds)
         self.path = Path(os.fspath(path))
         """The journal's file."""
-        self.lease_seconds = float(lease_seconds)
+        self.lease_seconds = seconds
         """How long a run's lease holds without renewal."""
         self._lock = threading.Lock()
         memory = os.fspath(path) == ":memory:"
@@ -211,7 +309,7 @@ class SQLiteJournal:
         started = NewRow(0, "started", "started", "{}")
         with self._lock, self._transaction(durable=False):
             self._db.execute(
-                f"INSERT INTO xswap_journeys ({_JOURNEY_COLUMNS}) "
+                f"INSERT INTO xswap_journeys ({JOURNEY_COLUMNS}) "
                 "VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     journey_id,
@@ -234,19 +332,7 @@ class SQLiteJournal:
         """See `xswap_sdk.journal.Journal.claim`."""
         now = time.time()
         with self._lock, self._transaction(durable=False):
-            journey = self._read(journey_id)
-            if journey is None:
-                raise InvalidInputError("journey_id", f"no journey {journey_id} in the journal")
-            holder = journey.held_by_other(now)
-            if holder is not None and holder.token != owner.token and not force:
-                until = time.strftime("%H:%M:%S", time.localtime(journey.lease_until or now))
-                raise JourneyBusyError(
-                    f"journey {journey_id} is being run by {holder.describe()} (its lease "
-                    f"holds until {until}); nothing was signed or sent: resume it once that "
-                    "run has ended",
-                    journey_id=journey_id,
-                    holder=holder.describe(),
-                )
+            journey = check_claim(journey_id, self._read(journey_id), owner, force, now)
             self._db.execute(
                 "UPDATE xswap_journeys SET owner = ?, owner_host = ?, owner_pid = ?, "
                 "owner_started = ?, lease_until = ? WHERE id = ?",
@@ -272,8 +358,7 @@ class SQLiteJournal:
         release: bool = False,
     ) -> None:
         """See `xswap_sdk.journal.Journal.append`."""
-        if state is not None and state not in STATES:
-            raise InvalidInputError("state", f"must be one of {', '.join(STATES)}")
+        check_state(state)
         now = time.time()
         with self._lock, self._transaction(durable=durable):
             found = self._db.execute(
@@ -282,11 +367,7 @@ class SQLiteJournal:
                 (journey_id, journey_id),
             ).fetchone()
             if found is None or found[0] != owner.token:
-                raise JourneyBusyError(
-                    f"journey {journey_id} was taken over by another run (this one's lease "
-                    "had run out); nothing more was written or sent by this one",
-                    journey_id=journey_id,
-                )
+                raise taken_over(journey_id)
             self._insert(journey_id, found[1] + 1, rows, now)
             lease = None if release else now + self.lease_seconds
             self._db.execute(
@@ -305,8 +386,7 @@ class SQLiteJournal:
         state: JourneyState | None = None,
     ) -> None:
         """See `xswap_sdk.journal.Journal.record`."""
-        if state is not None and state not in STATES:
-            raise InvalidInputError("state", f"must be one of {', '.join(STATES)}")
+        check_state(state)
         now = time.time()
         row = NewRow(None, step, status, json.dumps(dict(data)))
         with self._lock, self._transaction(durable=True):
@@ -355,7 +435,7 @@ class SQLiteJournal:
 
     def journeys(self, *, states: Sequence[str] | None = None) -> list[Journey]:
         """See `xswap_sdk.journal.Journal.journeys`."""
-        query = f"SELECT {_JOURNEY_COLUMNS} FROM xswap_journeys"
+        query = f"SELECT {JOURNEY_COLUMNS} FROM xswap_journeys"
         params: list[Any] = []
         if states is not None:
             query += f" WHERE state IN ({', '.join('?' for _ in states)})"
@@ -376,54 +456,15 @@ class SQLiteJournal:
 
     def _read(self, journey_id: str) -> Journey | None:
         row = self._db.execute(
-            f"SELECT {_JOURNEY_COLUMNS} FROM xswap_journeys WHERE id = ?", (journey_id,)
+            f"SELECT {JOURNEY_COLUMNS} FROM xswap_journeys WHERE id = ?", (journey_id,)
         ).fetchone()
         return None if row is None else self._with_rows(row)
 
     def _with_rows(self, row: tuple[Any, ...]) -> Journey:
-        (
-            journey_id,
-            kind,
-            state,
-            created,
-            updated,
-            terms,
-            mac,
-            owner,
-            host,
-            pid,
-            started,
-            lease,
-        ) = row
-        key = self._key
-        authentic = mac == terms_mac(key, journey_id, kind, terms)
-        rows: list[Row] = []
-        for seq, pos, step, status, data, body, at, row_code in self._db.execute(
-            "SELECT seq, pos, step, status, data, body, at, mac FROM xswap_rows "
-            "WHERE journey_id = ? ORDER BY seq",
-            (journey_id,),
-        ):
-            if authentic and row_code != row_mac(
-                key, journey_id, seq, NewRow(pos, step, status, data, body)
-            ):
-                authentic = False
-            rows.append(Row(seq, pos, step, status, _loads(data), body, at))
-        try:
-            parsed_terms = json.loads(terms)
-        except ValueError:
-            parsed_terms, authentic = {}, False
-        return Journey(
-            id=journey_id,
-            kind=kind,
-            state=state if state in STATES else "needs_attention",
-            created_at=created,
-            updated_at=updated,
-            terms=parsed_terms if isinstance(parsed_terms, dict) else {},
-            rows=tuple(rows),
-            owner=None if owner is None else Owner(owner, host or "", pid or 0, started),
-            lease_until=lease,
-            authentic=authentic and isinstance(parsed_terms, dict),
+        rows = self._db.execute(
+            f"SELECT {ROW_COLUMNS} FROM xswap_rows WHERE journey_id = ? ORDER BY seq", (row[0],)
         )
+        return read_journey(self._key, row, rows)
 
     def close(self) -> None:
         """Close the database connection."""

@@ -8,6 +8,7 @@ by ``scripts/unasync.py``: read and edit that file.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import os
 import time
@@ -604,11 +605,7 @@ def _touch(run: JourneyRun) -> Callable[[], None] | None:
     journal, journey_id, owner = run.journal, run.journey_id, run.owner
     if journal is None or journey_id is None or owner is None:
         return None
-
-    def write() -> None:
-        journal.append(journey_id, owner, [])
-
-    return write
+    return functools.partial(journal.append, journey_id, owner, [])
 
 
 def _keep(

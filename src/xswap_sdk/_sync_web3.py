@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from eth_typing import ChecksumAddress
     from web3 import Web3
 
-    from .signing.calls import ContractCall
+    from .signing.calls import ContractCall, ViewCall
     from .signing.signer import Signer
     from .simulation import SentCall, SimulateOption, Simulation
 
@@ -42,6 +42,7 @@ __all__ = [
     "sign_transaction",
     "chain_id",
     "permit_facts",
+    "read_views",
     "send_and_confirm",
     "send_call",
     "send_transaction",
@@ -86,6 +87,16 @@ def allowance(web3: Web3, token: str, owner: str, spender: str) -> int:
     """``token.allowance(owner, spender)``."""
     call = allowance_call(token, owner, spender)
     return uint_from(web3.eth.call(call), "allowance()")  # type: ignore[arg-type]
+
+
+def read_views(web3: Web3, on_chain: int, calls: Sequence[ViewCall]) -> list[int]:
+    """Each view's answer (``eth_call``), once web3 is checked to be on ``on_chain``.
+
+    Raises:
+        InvalidInputError: web3 is on another chain (argument ``web3``).
+    """
+    check_connected(chain_id(web3), on_chain)
+    return [call.decode(web3.eth.call(call.to_call())) for call in calls]  # type: ignore[arg-type]
 
 
 def send_transaction(web3: Web3, signer: Signer, fields: dict[str, Any]) -> str:

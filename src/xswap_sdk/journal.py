@@ -1,8 +1,8 @@
 """A journal of money journeys: each step of a journey, written as the flow takes it, so
 that a crash can be recovered by replay.
 
-Give a client ``journal=`` (a path to an SQLite file, or any `Journal`), or set
-``XSWAP_JOURNAL`` to a path, and each money-moving call (a Flash ``swap`` or
+Give a client ``journal=`` (a path to an SQLite file, a ``postgresql://`` URL, or any
+`Journal`), or set ``XSWAP_JOURNAL`` to one, and each money-moving call (a Flash ``swap`` or
 ``submit_swap``, a ``gasless_swap``, a relayer ``relay``/``relay_sync``/``submit_tx``/
 ``relay_signed_tx``, a Gateway ``send_transfer``/``transfer``/``mint``/``send_call``, a
 ``route`` execution, a ``deposit`` sent by web3) writes a *journey*: its terms (the
@@ -20,7 +20,11 @@ answer: each journey's terms and steps carry a MAC made with the journal key
 beside it, ``<journal>.key``), and a journey whose MAC does not verify is refused. A
 journey is run in one place at a time: whoever runs or resumes it holds its lease.
 
-`SQLiteJournal` is the embedded default (the standard library's `sqlite3`, WAL mode).
+`SQLiteJournal` is the embedded default (the standard library's `sqlite3`, WAL mode);
+`PostgresJournal` is one journal for the workers of several hosts (psycopg 3, the
+``postgres`` extra; a journal key is required). A journal that also offers the
+`AsyncJournal` methods is awaited by the async clients; any other is called in a worker
+thread: a journal write never holds up an event loop.
 """
 
 from __future__ import annotations
@@ -45,9 +49,11 @@ from . import _html
 from .errors import InvalidInputError
 
 if TYPE_CHECKING:
+    from ._postgres_journal import PostgresJournal
     from ._sqlite_journal import SQLiteJournal
 
 __all__ = [
+    "AsyncJournal",
     "DEFAULT_LEASE_SECONDS",
     "JOURNAL_ENV",
     "JOURNAL_KEY_ENV",
@@ -60,6 +66,7 @@ __all__ = [
     "NewRow",
     "Owner",
     "PRIVATE_KEY_ENV",
+    "PostgresJournal",
     "ResumeResult",
     "Row",
     "SQLiteJournal",
@@ -69,12 +76,13 @@ __all__ = [
 ]
 
 JOURNAL_ENV: Final = "XSWAP_JOURNAL"
-"""The environment variable read for a journal path when a client gets no ``journal=``."""
+"""The environment variable read for a journal (a path, or a ``postgresql://`` URL) when a
+client gets no ``journal=``."""
 
 JOURNAL_KEY_ENV: Final = "XSWAP_JOURNAL_KEY"
 """The environment variable read for the journal key when a client gets no
 ``journal_key=``: any string of at least 16 characters (a random one: ``python -c
-"import secrets; print(secrets.token_hex(32))"``)."""
+"import secrets; print(secrets.token_hex(32))"``). Required for a PostgreSQL journal."""
 
 PRIVATE_KEY_ENV: Final = "XSWAP_PRIVATE_KEY"
 """The environment variable resume reads a signer's key from when a step needs a signer
@@ -90,12 +98,28 @@ JourneyState: TypeAlias = Literal["running", "completed", "failed", "needs_atten
 chain said so), or stopped where only a person can tell what happened."""
 
 JournalArg: TypeAlias = "str | os.PathLike[str] | Journal"
-"""What ``journal=`` takes: a path to an SQLite file, or a `Journal`."""
+"""What ``journal=`` takes: a path to an SQLite file, a ``postgresql://`` URL (a
+`PostgresJournal`), or a `Journal`."""
 
 STATES: Final = ("running", "completed", "failed", "needs_attention")
 DONE_STATES: Final = ("completed", "failed")
 
 _MIN_KEY_CHARS: Final = 16
+
+
+def _check_lease_seconds(lease_seconds: object) -> float:
+    """``lease_seconds=`` of a journal, checked: seconds from 1 to 86400.
+
+    Raises:
+        InvalidInputError: naming ``lease_seconds``.
+    """
+    if (
+        isinstance(lease_seconds, bool)
+        or not isinstance(lease_seconds, int | float)
+        or not 1 <= lease_seconds <= 86_400
+    ):
+        raise InvalidInputError("lease_seconds", "must be seconds from 1 to 86400")
+    return float(lease_seconds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -513,6 +537,59 @@ class Journal(Protocol):
         ...
 
 
+@runtime_checkable
+class AsyncJournal(Journal, Protocol):
+    """A `Journal` that an async client awaits: each method again, ``a``-prefixed, as a
+    coroutine on the running event loop (`PostgresJournal` is one). An async client
+    awaits ``journal.aappend(...)`` where a blocking one calls ``journal.append(...)``;
+    a journal without them is called in a worker thread (``asyncio.to_thread``)."""
+
+    async def acreate(self, kind: str, terms: str, owner: Owner) -> str:
+        """`Journal.create`, awaited."""
+        ...
+
+    async def aclaim(self, journey_id: str, owner: Owner, *, force: bool = False) -> Journey:
+        """`Journal.claim`, awaited."""
+        ...
+
+    async def aappend(
+        self,
+        journey_id: str,
+        owner: Owner,
+        rows: Sequence[NewRow],
+        *,
+        state: JourneyState | None = None,
+        durable: bool = False,
+        release: bool = False,
+    ) -> None:
+        """`Journal.append`, awaited."""
+        ...
+
+    async def arecord(
+        self,
+        journey_id: str,
+        step: str,
+        status: str,
+        data: Mapping[str, Any],
+        *,
+        state: JourneyState | None = None,
+    ) -> None:
+        """`Journal.record`, awaited."""
+        ...
+
+    async def ajourney(self, journey_id: str) -> Journey | None:
+        """`Journal.journey`, awaited."""
+        ...
+
+    async def ajourneys(self, *, states: Sequence[str] | None = None) -> list[Journey]:
+        """`Journal.journeys`, awaited."""
+        ...
+
+    async def afind(self, identity: str) -> list[str]:
+        """`Journal.find`, awaited."""
+        ...
+
+
 # ----------------------------------------------------------------------------- the key
 
 
@@ -628,14 +705,17 @@ def open_journal(
     *,
     key: str | bytes | None = None,
 ) -> Journal | None:
-    """The journal of ``journal=``: a `Journal` as given, an `SQLiteJournal` at a path,
-    else at ``XSWAP_JOURNAL``'s path, else ``None`` (nothing journaled). ``key`` (or
-    ``XSWAP_JOURNAL_KEY``) is the journal key of a journal opened from a path.
+    """The journal of ``journal=``: a `Journal` as given, a `PostgresJournal` at a
+    ``postgresql://`` (or ``postgres://``) URL, an `SQLiteJournal` at a path, else the
+    same of ``XSWAP_JOURNAL``, else ``None`` (nothing journaled). ``key`` (or
+    ``XSWAP_JOURNAL_KEY``) is the journal key of a journal opened from a path or a URL.
 
     Raises:
-        InvalidInputError: ``journal`` is neither a path nor a `Journal`, ``key`` is
-            given with a `Journal` (give it to the journal itself), or the key or the
-            file is refused.
+        InvalidInputError: ``journal`` is neither a path, a URL nor a `Journal`, ``key``
+            is given with a `Journal` (give it to the journal itself), the key or the
+            file is refused, or the URL is malformed or its server cannot be reached
+            (named ``journal``, or ``XSWAP_JOURNAL``; its password never shown).
+        MissingDependencyError: a URL without psycopg (the ``postgres`` extra).
     """
     env = os.environ if environ is None else environ
     if journal is None:
@@ -653,22 +733,36 @@ def open_journal(
     if isinstance(journal, Journal):
         if key is not None:
             raise InvalidInputError(
-                "journal_key", "is for a journal opened from a path: give the key to the Journal"
+                "journal_key",
+                "is for a journal opened from a path or a URL: give the key to the Journal",
             )
         return journal
-    raise InvalidInputError("journal", "must be a path (str or os.PathLike) or a Journal")
+    raise InvalidInputError(
+        "journal", "must be a path (str or os.PathLike), a postgresql:// URL or a Journal"
+    )
 
 
 def _open_path(path: str | os.PathLike[str], key: JournalKey | None) -> Journal:
+    from ._postgres import is_postgres_url
+
+    if is_postgres_url(path):
+        from ._postgres_journal import PostgresJournal
+
+        return PostgresJournal(str(path), key=key)
     from ._sqlite_journal import SQLiteJournal
 
     return SQLiteJournal(path, key=key)
 
 
 def __getattr__(name: str) -> Any:
-    # SQLiteJournal lives in its own module, loaded when first asked for.
+    # SQLiteJournal and PostgresJournal live in their own modules, loaded when first
+    # asked for.
     if name == "SQLiteJournal":
         from ._sqlite_journal import SQLiteJournal
 
         return SQLiteJournal
+    if name == "PostgresJournal":
+        from ._postgres_journal import PostgresJournal
+
+        return PostgresJournal
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -28,9 +28,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-import threading
-import time
-from collections import deque
+import os
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -39,9 +37,12 @@ from types import MappingProxyType
 from typing import Any, Final, TypeAlias
 
 from ._base58 import fold
+from ._ledger import DAY, Key, LedgerUnavailable, MemoryLedger, Over, Reservation, open_ledger
+from ._ledger import SpendingLedger as SpendingLedger
 from ._policy_scope import activated
 from ._slippage import DEFAULT_MAX_SLIPPAGE, _percent
 from .errors import InvalidInputError, PolicyRefusedError
+from .journal import Journal
 
 __all__ = [
     "AUTHORITY_GRANT",
@@ -49,15 +50,18 @@ __all__ = [
     "DEFAULT_MAX_SLIPPAGE",
     "NATIVE",
     "USDC",
+    "LedgerArg",
     "Policy",
     "PolicyLike",
     "SigningRequest",
+    "SpendingLedger",
     "as_policy",
     "use_policy",
 ]
 
-DAY: Final = 86_400.0
-"""The window of `Policy.max_per_day`, in seconds: a rolling 24 hours."""
+LedgerArg: TypeAlias = str | os.PathLike[str] | Journal | SpendingLedger
+"""What ``Policy(ledger=...)`` takes: a path to an SQLite file, a ``postgresql://`` URL,
+a journal (its file or its server), or a `SpendingLedger` to share."""
 
 NATIVE: Final = "native"
 """What `Policy.allowed_tokens` names a chain's native coin (ETH) by."""
@@ -182,65 +186,6 @@ def _unknown(request: SigningRequest, value: int | None, moves: bool) -> bool:
     return request.kind in _OPAQUE or (value is None and moves)
 
 
-_Key = tuple[str, str]
-
-
-class _Ledger:
-    """What each signer signed away per token in the last `DAY`: thread-safe.
-
-    An amount is reserved when the policy allows a signature and is kept only once the
-    signature is made (`commit`); a refused or failed signature gives it back
-    (`release`), so only what was signed counts.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        # Per key: the signatures of the last DAY (time, amount), oldest first, and
-        # their running total, so that a check costs the entries that expired, not all.
-        self._spent: dict[_Key, tuple[deque[tuple[float, int]], list[int]]] = {}
-        self.now: Callable[[], float] = time.time
-
-    def _total(self, key: _Key, now: float) -> int:
-        found = self._spent.get(key)
-        if found is None:
-            return 0
-        entries, total = found
-        while entries and entries[0][0] <= now - DAY:
-            total[0] -= entries.popleft()[1]
-        return total[0]
-
-    def reserve(self, amounts: Mapping[_Key, int], limit: int) -> tuple[_Key, int] | None:
-        """Reserve ``amounts`` if each key stays within ``limit``; else return the first
-        key that would not, with what it has already spent, and reserve nothing."""
-        with self._lock:
-            now = self.now()
-            for key, amount in amounts.items():
-                spent = self._total(key, now)
-                if spent + amount > limit:
-                    return key, spent
-            for key, amount in amounts.items():
-                entries, total = self._spent.setdefault(key, (deque(), [0]))
-                entries.append((now, amount))
-                total[0] += amount
-            return None
-
-    def release(self, amounts: Mapping[_Key, int]) -> None:
-        """Give back a reservation that was not signed."""
-        with self._lock:
-            for key, amount in amounts.items():
-                entries, total = self._spent.get(key, (deque(), [0]))
-                for index in range(len(entries) - 1, -1, -1):
-                    if entries[index][1] == amount:
-                        del entries[index]
-                        total[0] -= amount
-                        break
-
-    def spent(self, signer: str, token: str) -> int:
-        """What ``signer`` signed away of ``token`` in the last `DAY`."""
-        with self._lock:
-            return self._total((fold(signer), _token_key(token)), self.now())
-
-
 def _check_amount(value: object, argument: str) -> int | None:
     if value is None:
         return None
@@ -285,9 +230,10 @@ class Policy:
         max_per_signature: the most one signature may move (`SigningRequest.amount`;
             a burn-intent set's total).
         max_per_day: the most one signer may sign away per token in any rolling 24
-            hours (`DAY`), counted by this policy object across every client and call
-            that shares it, thread-safely, once each signature is made. Native USDC on
-            every chain the SDK pins counts as one token (`USDC`).
+            hours (`DAY`), counted across every client and call that shares this
+            policy, thread-safely, once each signature is made; with ``ledger=``,
+            across every process and host that shares the ledger, and across restarts.
+            Native USDC on every chain the SDK pins counts as one token (`USDC`).
         allowed_counterparties: the only parties that may receive funds or authority
             (addresses, and the ``host[:port]`` of sites to log in to), in any case;
             Solana accounts in base58, whose case counts (a burn intent minted on
@@ -305,13 +251,27 @@ class Policy:
         approve: asked last, with the `SigningRequest`; only ``True`` allows. An app can
             ask its user here, an agent's guardrail can vet the request. An exception it
             raises refuses too (and is chained to the error).
+        ledger: where ``max_per_day`` counts (`LedgerArg`): by default in this policy
+            object's memory (a restart, or another worker, starts from zero); a path to
+            an SQLite file (created ``0600``; a journal's file is fine), a
+            ``postgresql://`` URL (the ``postgres`` extra), a journal, or a
+            `SpendingLedger` keep the counts in a table of their own (``xswap_ledger``),
+            shared by every process that uses it and kept across restarts. Each
+            signature's amounts are reserved there before it is made, atomically with
+            the check of the cap, and given back if it is not made. A ledger that
+            cannot be used refuses the signature (rule ``max_per_day``). Once the policy
+            is made, this is the `SpendingLedger` opened (its ``repr`` never shows a
+            password). See "Running several workers" in ``docs/journeys.md``.
 
-    A copy made with `dataclasses.replace` starts a daily count of its own.
+    A copy made with `dataclasses.replace` starts a daily count of its own, unless it
+    counts in a ``ledger``, which the copy shares.
 
     Raises:
         InvalidInputError: a rule of the wrong type (a negative cap, a string where a
             collection of strings is needed, a slippage that is not a percent, an
-            ``async`` approval hook).
+            ``async`` approval hook); a ``ledger`` without ``max_per_day``, or one that
+            cannot be opened (a malformed URL, a file that cannot be created).
+        MissingDependencyError: a ``postgresql://`` ledger without psycopg installed.
     """
 
     max_per_signature: int | None = None
@@ -321,7 +281,10 @@ class Policy:
     max_fee: int | None = None
     max_slippage: Decimal = DEFAULT_MAX_SLIPPAGE
     approve: Callable[[SigningRequest], bool] | None = None
-    _ledger: _Ledger = field(default_factory=_Ledger, init=False, repr=False, compare=False)
+    ledger: LedgerArg | None = None
+    _ledger: SpendingLedger = field(
+        default_factory=MemoryLedger, init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         _check_amount(self.max_per_signature, "max_per_signature")
@@ -345,12 +308,27 @@ class Policy:
                 "called from inside the signing code (run a blocking question in it, or "
                 "decide from state your async code prepared)",
             )
+        if self.ledger is not None:
+            if self.max_per_day is None:
+                raise InvalidInputError(
+                    "ledger", "counts max_per_day: give max_per_day= too (or no ledger=)"
+                )
+            # Kept opened, not as given: a URL's password stays inside the ledger.
+            set_(self, "ledger", open_ledger(self.ledger))
+            set_(self, "_ledger", self.ledger)
 
     def spent_today(self, signer: str, token: str) -> int:
         """What ``signer`` signed away of ``token`` in the last 24 hours under this
         policy: a token address, ``"native"``, or ``"USDC"`` (native USDC on every chain
-        counts as one token; its address on any chain says the same)."""
-        return self._ledger.spent(signer, token)
+        counts as one token; its address on any chain says the same).
+
+        Raises:
+            PolicyRefusedError: the policy's ``ledger`` cannot be read.
+        """
+        try:
+            return self._ledger._spent((fold(signer), _token_key(token)))
+        except LedgerUnavailable as exc:
+            raise PolicyRefusedError("max_per_day", str(exc)) from None
 
     # The gate's side: admit a request (reserving its amounts), then settle.
 
@@ -362,7 +340,7 @@ class Policy:
         return (
             self.allowed_counterparties is not None
             and party is not None
-            and party.lower() in self.allowed_counterparties
+            and fold(party) in self.allowed_counterparties
         )
 
     def _check_grant(self, request: SigningRequest) -> None:
@@ -431,8 +409,8 @@ class Policy:
                 "max_per_day", "an amount that cannot be read cannot be counted", request
             )
 
-    def _amounts(self, request: SigningRequest) -> dict[_Key, int]:
-        amounts: dict[_Key, int] = {}
+    def _amounts(self, request: SigningRequest) -> dict[Key, int]:
+        amounts: dict[Key, int] = {}
         if request.kind == AUTHORITY_GRANT:
             return amounts  # a grant moves nothing itself: see _check_grant
         for part in request.parts:
@@ -441,41 +419,49 @@ class Policy:
                 amounts[key] = amounts.get(key, 0) + part.amount
         return amounts
 
-    def _admit(self, request: SigningRequest) -> dict[_Key, int]:
+    def _reserve(self, request: SigningRequest, limit: int) -> Reservation | None:
+        amounts = self._amounts(request)
+        if not amounts:
+            return None
+        try:
+            reserved = self._ledger._reserve(amounts, limit)
+        except LedgerUnavailable as exc:
+            raise self._refuse("max_per_day", str(exc), request) from None
+        if isinstance(reserved, Over):
+            raise self._refuse(
+                "max_per_day",
+                f"{reserved.key[1]}: {reserved.spent} already signed in the last 24 hours, "
+                f"so {amounts[reserved.key]} more is above the cap of {limit}",
+                request,
+            )
+        return reserved
+
+    def _admit(self, request: SigningRequest) -> Reservation | None:
         """Check every rule; return what was reserved in the daily ledger.
 
         Raises:
             PolicyRefusedError: a rule refused; nothing is reserved.
         """
         self._check_rules(request)
-        reserved: dict[_Key, int] = {}
+        reserved = None
         if self.max_per_day is not None:
-            reserved = self._amounts(request)
-            over = self._ledger.reserve(reserved, self.max_per_day)
-            if over is not None:
-                (_, token), spent = over
-                raise self._refuse(
-                    "max_per_day",
-                    f"{token}: {spent} already signed in the last 24 hours, so "
-                    f"{reserved[over[0]]} more is above the cap of {self.max_per_day}",
-                    request,
-                )
+            reserved = self._reserve(request, self.max_per_day)
         if self.approve is not None:
             try:
                 approved = self.approve(request)
             except Exception as exc:
-                self._ledger.release(reserved)
+                self._release(reserved)
                 raise self._refuse(
                     "approve", f"the approval hook raised {type(exc).__name__}", request
                 ) from exc
             if approved is not True:
-                self._ledger.release(reserved)
+                self._release(reserved)
                 raise self._refuse("approve", "the approval hook did not approve", request)
         return reserved
 
-    def _release(self, reserved: Mapping[_Key, int]) -> None:
-        if reserved:
-            self._ledger.release(reserved)
+    def _release(self, reserved: Reservation | None) -> None:
+        if reserved is not None:
+            self._ledger._release(reserved)
 
 
 PolicyLike: TypeAlias = Policy | Callable[[SigningRequest], bool]

@@ -22,11 +22,14 @@ from ..support import resolve
 CHAIN_ID = 8453
 MINTER = DEFAULT_REGISTRY.chain(CHAIN_ID).gateway_minter
 _STOP = b"\x00"  # runtime code that ends every call successfully
+# Runtime code answering every call with one 32-byte word: 0 (a view's "false"), or 1.
+ANSWERS_FALSE = bytes.fromhex("60206000f3")  # RETURN(0, 32) of zeroed memory
+ANSWERS_TRUE = bytes.fromhex("600160005260206000f3")  # MSTORE(0, 1); RETURN(0, 32)
 
 
-def _backend() -> PyEVMBackend:
+def _backend(minter: bytes = _STOP) -> PyEVMBackend:
     state = PyEVMBackend.generate_genesis_state(num_accounts=1)
-    state[to_canonical_address(MINTER)] = {"balance": 0, "nonce": 1, "code": _STOP, "storage": {}}
+    state[to_canonical_address(MINTER)] = {"balance": 0, "nonce": 1, "code": minter, "storage": {}}
     state[to_canonical_address(TEST_SIGNER.address)] = {
         "balance": 10**20,
         "nonce": 0,
@@ -42,10 +45,11 @@ def _endpoints(chain_id: int) -> dict[str, Any]:
     return {**API_ENDPOINTS, "eth": {**API_ENDPOINTS["eth"], "chainId": lambda *_: chain_id}}
 
 
-def destination(kind: str, chain_id: int = CHAIN_ID) -> Any:
+def destination(kind: str, chain_id: int = CHAIN_ID, *, minter: bytes = _STOP) -> Any:
     """A web3 (blocking for ``"sync"``, async otherwise) on a fresh chain 8453 (or one
-    that says it is ``chain_id``)."""
-    tester = EthereumTester(_backend())
+    that says it is ``chain_id``), the GatewayMinter's code ``minter`` (one of this
+    module's: by default it stops at once, answering nothing)."""
+    tester = EthereumTester(_backend(minter))
     if kind == "sync":
         return Web3(EthereumTesterProvider(tester, api_endpoints=_endpoints(chain_id)))
     provider = AsyncEthereumTesterProvider()

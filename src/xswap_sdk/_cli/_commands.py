@@ -4,7 +4,7 @@ command modules. A new command is one more module (importing `_command` and
 
 from __future__ import annotations
 
-from . import _balances, _journeys, _login, _quote, _sandbox, _status
+from . import _balances, _journeys, _login, _quote, _recover, _sandbox, _status
 from ._command import Command
 
 __all__ = ["COMMANDS"]
@@ -16,6 +16,7 @@ COMMANDS: tuple[Command, ...] = (
     _login.COMMAND,
     _journeys.JOURNEYS,
     _journeys.RESUME,
+    _recover.COMMAND,
     _sandbox.COMMAND,
 )
 """Every command; ``_app`` builds its parser from them."""

@@ -1,8 +1,11 @@
 """``xswap journeys`` and ``xswap resume``: the money journeys in a journal, and
 finishing the interrupted ones (see ``docs/journeys.md``).
 
-The journal is ``--journal PATH``, else ``XSWAP_JOURNAL``; its key ``XSWAP_JOURNAL_KEY``
-(else the key file beside an SQLite journal). ``resume`` uses the client of each
+The journal is ``--journal PATH`` (an SQLite file, or a ``postgresql://`` URL without a
+password: libpq reads it from ``PGPASSWORD`` or ``~/.pgpass``, since a command line shows
+in the process list), else ``XSWAP_JOURNAL`` (a URL there may hold one); its key
+``XSWAP_JOURNAL_KEY`` (else the key file beside an SQLite journal; required for
+PostgreSQL). ``resume`` uses the client of each
 journey's kind (the table of journey kinds, ``xswap_sdk._kinds``), configured from the
 usual ``XSWAP_*`` variables, signs with ``XSWAP_PRIVATE_KEY`` where a step needs a
 signer, and reads the chain of a route, deposit, transfer, mint or call journey from the
@@ -60,22 +63,42 @@ def _journal_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--journal",
         metavar="PATH",
-        help="the journal's SQLite file (default: $XSWAP_JOURNAL); its key is "
-        "$XSWAP_JOURNAL_KEY, else the key file beside it",
+        help="the journal's SQLite file, or a postgresql:// URL without its password "
+        "(libpq reads PGPASSWORD or ~/.pgpass) (default: $XSWAP_JOURNAL); its key is "
+        "$XSWAP_JOURNAL_KEY, else the key file beside an SQLite file",
     )
 
 
 def _open(args: argparse.Namespace) -> tuple[str, Journal]:
+    """The journal, and where it is as messages show it (a URL's password masked)."""
+    from .._postgres import PostgresURL, is_postgres_url
     from ..journal import JOURNAL_ENV, open_journal
 
-    path = args.journal or os.environ.get(JOURNAL_ENV)
-    if not path:
+    given: str | None = args.journal
+    where = given or os.environ.get(JOURNAL_ENV)
+    if not where:
         raise InvalidInputError("--journal", f"is needed (or set {JOURNAL_ENV})")
-    if not os.path.exists(path):
-        raise InvalidInputError("--journal", f"no journal at {path}")
-    journal = open_journal(path)
+    argument = "--journal" if given else JOURNAL_ENV
+    if is_postgres_url(where):
+        shown = PostgresURL(where, argument=argument)
+        if given and shown.has_password:
+            raise InvalidInputError(
+                "--journal",
+                "holds a password, which a command line shows to every user of the host: "
+                f"set {JOURNAL_ENV} to the URL instead, or leave the password out for "
+                "libpq to read from PGPASSWORD or ~/.pgpass",
+            )
+        where = shown.shown
+    elif not os.path.exists(where):
+        raise InvalidInputError(argument, f"no journal at {where}")
+    try:
+        journal = open_journal(given)  # None: XSWAP_JOURNAL's
+    except InvalidInputError as exc:
+        if exc.argument != "journal":
+            raise
+        raise InvalidInputError(argument, exc.rule) from None
     assert journal is not None
-    return path, journal
+    return where, journal
 
 
 def _when(seconds: float) -> str:

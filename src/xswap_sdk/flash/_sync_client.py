@@ -186,7 +186,11 @@ class FlashClient(SyncAPIClient):
         limits: the pool of the httpx client the SDK creates (default 100 connections).
         policy: a signing policy whatever a call signs must pass (`xswap_sdk.policy`).
         journal: where money journeys are written, for `resume` (`xswap_sdk.journal`):
-            a path or a `Journal`; ``XSWAP_JOURNAL`` by default. Sensitive: signatures.
+            a path, a ``postgresql://`` URL or a `Journal`; ``XSWAP_JOURNAL`` by
+            default. Sensitive: signatures.
+        journal_key: the key of the journal's MACs, for a journal given as a path or
+            a URL; ``XSWAP_JOURNAL_KEY`` by default. Required for PostgreSQL; an SQLite
+            file without one keeps a key file beside it.
         on_step: called with each `xswap_sdk.journal.StepEvent` of a money journey.
         progress: one line per money-journey step on stderr (scripts, notebooks).
 
@@ -236,6 +240,7 @@ class FlashClient(SyncAPIClient):
         limits: httpx.Limits | None = None,
         policy: PolicyLike | None = None,
         journal: JournalArg | None = None,
+        journal_key: str | bytes | None = None,
         on_step: StepHook | None = None,
         progress: bool = False,
         max_slippage: Decimal | float | int | str | None = None,
@@ -279,6 +284,7 @@ class FlashClient(SyncAPIClient):
             limits=limits,
             policy=policy,
             journal=journal,
+            journal_key=journal_key,
             on_step=on_step,
             progress=progress,
         )

@@ -5,7 +5,8 @@ the swap backend spends (``get_balances``, ``wait_for_gateway_balance`` while a 
 finalizes) and follow a burn at Circle (``transfer``, ``get_transfer``,
 ``wait_for_transfer``); ``send_transfer`` runs a whole transfer, estimate to mint, as
 one journey (fee-floor re-quotes, a `MintResult` with ``web3``), ``mint`` mints a
-transfer's attestation as journey steps, and ``resume`` finishes either after a crash.
+transfer's attestation as journey steps, and ``resume`` finishes either after a crash;
+``recover_transfer`` mints a stuck transfer from its id alone (`RecoveredTransfer`).
 `build_transfer_intent` builds a direct transfer's burn intent
 from the registry, and `apply_estimate` takes Gateway's fee estimate into your own
 burn intent without taking anything else from it. Pending deposits (``get_deposits``),
@@ -54,6 +55,7 @@ if _typing.TYPE_CHECKING:
         GatewayInfo,
         IntentFee,
         MintResult,
+        RecoveredTransfer,
         TransferDetails,
         TransferFees,
         TransferIntentSummary,
@@ -105,6 +107,7 @@ __all__ = [
     "GatewayInfo",
     "IntentFee",
     "MintResult",
+    "RecoveredTransfer",
     "NotificationDeduplicator",
     "NotificationPublicKey",
     "PendingDeposit",
@@ -161,6 +164,7 @@ _HOMES = {
     "NotificationPublicKey": (".webhooks", "NotificationPublicKey"),
     "PendingDeposit": (".x402", "PendingDeposit"),
     "PendingDeposits": (".x402", "PendingDeposits"),
+    "RecoveredTransfer": (".models", "RecoveredTransfer"),
     "TERMINAL_TRANSFER_STATES": (".models", "TERMINAL_TRANSFER_STATES"),
     "TransferDetails": (".models", "TransferDetails"),
     "TransferFees": (".models", "TransferFees"),

@@ -16,6 +16,7 @@ import httpx
 from .. import _sync_web3 as web3io
 from .._clock import SYSTEM_CLOCK, Clock
 from .._framing import BareJSON
+from .._models import check_argument
 from .._options import (
     DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_MAX_RETRIES,
@@ -40,9 +41,11 @@ from ..signing.calls import ContractCall
 from ..signing.signer import Signer, signer_address
 from ..signing.solana import SolanaSigner
 from ..simulation import SentCall, SimulateOption
+from ..types import Address
 from . import _call_journey as calls
 from . import _mint_journey as mints
 from . import _operations as operations
+from . import _recovery as recoveries
 from . import _transfer_journey as transfers
 from . import _x402_operations as x402_operations
 from ._operations import (
@@ -61,6 +64,7 @@ from .models import (
     GatewayBalances,
     GatewayInfo,
     MintResult,
+    RecoveredTransfer,
     TransferDetails,
     TransferResult,
 )
@@ -133,7 +137,11 @@ class GatewayClient(SyncAPIClient):
         limits: the pool of the httpx client the SDK creates (default 100 connections).
         policy: a signing policy whatever a call signs must pass (`xswap_sdk.policy`).
         journal: where money journeys are written, for `resume` (`xswap_sdk.journal`):
-            a path or a `Journal`; ``XSWAP_JOURNAL`` by default. Sensitive: signatures.
+            a path, a ``postgresql://`` URL or a `Journal`; ``XSWAP_JOURNAL`` by
+            default. Sensitive: signatures.
+        journal_key: the key of the journal's MACs, for a journal given as a path or
+            a URL; ``XSWAP_JOURNAL_KEY`` by default. Required for PostgreSQL; an SQLite
+            file without one keeps a key file beside it.
         on_step: called with each `xswap_sdk.journal.StepEvent` of a money journey.
         progress: one line per money-journey step on stderr (scripts, notebooks).
 
@@ -170,6 +178,7 @@ class GatewayClient(SyncAPIClient):
         limits: httpx.Limits | None = None,
         policy: PolicyLike | None = None,
         journal: JournalArg | None = None,
+        journal_key: str | bytes | None = None,
         on_step: StepHook | None = None,
         progress: bool = False,
     ) -> None:
@@ -191,6 +200,7 @@ class GatewayClient(SyncAPIClient):
             limits=limits,
             policy=policy,
             journal=journal,
+            journal_key=journal_key,
             on_step=on_step,
             progress=progress,
         )
@@ -804,6 +814,80 @@ class GatewayClient(SyncAPIClient):
         io = web3io.chain_io(web3, signer)
         flow = calls.call_journey(call, sender, io, checked, unsafe_any_call=read is None)
         return self._transport.run(flow, options)
+
+    def recover_transfer(
+        self,
+        transfer_id: str,
+        *,
+        recipient: str,
+        web3: Web3,
+        signer: Signer,
+        simulate: SimulateOption = "auto",
+        **options: Unpack[RequestOptions],
+    ) -> RecoveredTransfer:
+        """Mint a stuck transfer from its id alone, with no journal and no signed intents
+        at hand: read it and its attestation from Gateway (``GET /v1/transfer/{id}``),
+        check it, and mint it on its destination chain, or say it was minted already.
+
+        Every attested transfer must pay ``recipient``, in the native USDC of its
+        destination chain as the registry pins it, through that chain's pinned
+        GatewayMinter; its specs must be the transfer's (the ``transferSpecHash`` of
+        each of its burn intents), its signature one the minter accepts, and its
+        ``destinationCaller`` nobody or ``signer``. Anything that cannot be checked is
+        refused, named, before anything is signed. Whether it was minted is read from
+        the minter on the chain (``isTransferSpecHashUsed``), not from Gateway's status.
+        The mint is sent as `send_call` sends a call: simulated (``simulate=``), the
+        signed bytes journaled before they leave when the client has a journal.
+
+        Args:
+            transfer_id: the transfer's id (a UUID: ``TransferResult.transfer_id``, a
+                webhook's, or Gateway's explorer).
+            recipient: who must receive it, as you meant to pay (the check that makes
+                minting safe without the signed intents).
+            web3: a connected `web3.Web3` on the transfer's destination chain.
+            signer: who sends the mint and pays its gas (anyone may, unless the
+                transfer names a ``destinationCaller``).
+            simulate: ``"auto"`` (default), ``True`` or ``False`` (see
+                `xswap_sdk.simulation`).
+            **options: per-call options for each request (`RequestOptions`):
+                ``timeout``, ``max_retries``, ``deadline``, ``extra_headers``,
+                ``extra_query`` and ``extra_body``; see "Per-call options" in the
+                configuration guide.
+
+        Returns:
+            What was done (`RecoveredTransfer`): ``minted_already``, the mint's
+            ``tx_hash``, the amount and its recipient.
+
+        Raises:
+            InvalidInputError: a bad argument (``transfer_id`` not a UUID, ``recipient``
+                not an address), or web3 on another chain (nothing sent).
+            NotFoundError: Gateway knows no such transfer.
+            TransferFailedError: it ``expired``: its attestation can no longer be minted.
+            UnsafePayloadError: the transfer pays someone else, another token, on
+                another chain or minter; its attestation is missing, malformed or not
+                its burn intents'; or it names another ``destinationCaller`` (the field
+                is named; nothing signed).
+            SimulationError: the mint's simulation reverted or moved what it does not
+                mean (not sent).
+            SwapFailedError: the mint reverted.
+        """
+        check_argument("recipient", Address, recipient)
+        sender = signer_address(signer)
+        checked = check_simulate_option(simulate)
+        details = self.get_transfer(transfer_id, **options)
+        recovery = recoveries.plan_recovery(
+            transfer_id,
+            details,
+            recipient=recipient,
+            sender=sender,
+            registry=self._registry,
+            testnet=self._testnet,
+        )
+        used = web3io.read_views(web3, recovery.chain.chain_id, recovery.used_calls())
+        if recovery.minted_already(used):
+            return recovery.result(None)
+        sent = self.send_call(recovery.call, web3=web3, signer=signer, simulate=checked, **options)
+        return recovery.result(sent)
 
     def get_transfer(self, transfer_id: str, **options: Unpack[RequestOptions]) -> TransferDetails:
         """A transfer's record (``GET /v1/transfer/{id}``): its status, fees and

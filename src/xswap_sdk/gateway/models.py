@@ -33,7 +33,7 @@ from ..signing.burn_intents import BurnIntent
 from ..signing.calls import ContractCall
 from ..signing.gateway_wallet import gateway_mint_call
 from ..simulation import Simulation
-from ..types import UsdcUnits, to_checksum
+from ..types import Address, UsdcUnits, to_checksum
 
 if TYPE_CHECKING:
     from solders.instruction import Instruction
@@ -56,6 +56,7 @@ __all__ = [
     "GatewayInfo",
     "IntentFee",
     "MintResult",
+    "RecoveredTransfer",
     "TransferDetails",
     "TransferFees",
     "TransferIntentSummary",
@@ -332,6 +333,39 @@ class MintResult(BaseModel):
     journey_id: str | None = None
     """The journey the mint was written to (the transfer's, or a ``mint`` journey of its
     own), or ``None`` without a journal."""
+
+
+class RecoveredTransfer(BaseModel):
+    """What ``GatewayClient.recover_transfer`` did with a stuck transfer: minted it now,
+    or found it minted already, once every attested transfer was checked to pay
+    ``recipient`` in native USDC on its pinned destination chain."""
+
+    model_config = ConfigDict(frozen=True)
+
+    transfer_id: str
+    """Gateway's id of the transfer."""
+    chain_id: int
+    """Its destination chain."""
+    recipient: Address
+    """Who the attested transfers pay (checked)."""
+    value: int
+    """What they pay in all, in smallest USDC units (before any fee taken at the
+    destination: the attested values are minted as they are)."""
+    status: str
+    """Gateway's status of the transfer when it was read (``pending``, ``failed`` for a
+    forwarding that failed, ``confirmed``...)."""
+    minted_already: bool
+    """Whether the destination's GatewayMinter had minted it already (read on the chain:
+    ``isTransferSpecHashUsed``), so nothing was sent."""
+    tx_hash: str | None = None
+    """The mint's transaction hash: the one sent now, or when it was minted already the
+    one Gateway names (``None`` when Gateway names none)."""
+    simulation: Simulation | None = None
+    """The simulation of the mint sent now, or ``None`` (not simulated, or nothing
+    sent)."""
+    journey_id: str | None = None
+    """The ``call`` journey the mint was written to, or ``None`` without a journal (or
+    when nothing was sent)."""
 
 
 class TransferResult(WireModel):

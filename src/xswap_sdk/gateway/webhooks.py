@@ -264,7 +264,8 @@ def advance_journeys(journal: JournalArg, notification: WebhookNotification) -> 
     several workers take deliveries).
 
     Args:
-        journal: the journal the journeys were written to: a path to an SQLite file or a
+        journal: the journal the journeys were written to: a path to an SQLite file, a
+            ``postgresql://`` URL (its key from ``XSWAP_JOURNAL_KEY``) or a
             `xswap_sdk.journal.Journal`.
         notification: a notification that `verify_webhook` (or
             ``GatewayClient.verify_webhook``) returned: never an unverified body.
@@ -283,15 +284,16 @@ def advance_journeys(journal: JournalArg, notification: WebhookNotification) -> 
         )
     if journal is None:
         raise InvalidInputError("journal", "must be a path (str or os.PathLike) or a Journal")
-    from ..journal import SQLiteJournal, open_journal
+    from ..journal import open_journal
 
-    opened = open_journal(journal, {})
+    opened = open_journal(journal)  # from a path or a URL: its key from XSWAP_JOURNAL_KEY
     assert opened is not None
     try:
         return _advance(opened, notification)
     finally:
-        if opened is not journal and isinstance(opened, SQLiteJournal):
-            opened.close()  # opened here, from a path: closed here
+        close = getattr(opened, "close", None)
+        if opened is not journal and callable(close):
+            close()  # opened here, from a path or a URL: closed here
 
 
 def _advance(journal: Journal, notification: WebhookNotification) -> list[str]:

@@ -40,7 +40,6 @@ stay its own. Errors are ``{"message": "..."}``.
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -61,7 +60,12 @@ from ..signing import (
 from ..signing._fields import MAX_UINT64, read_word, to_word
 from ..signing.burn_intents import as_intent
 from ..types import Address, ChainId, TokenAmount, from_units
-from ._attestation import encode_attestation, encode_solana_attestation, sign_attestation
+from ._attestation import (
+    encode_attestation,
+    encode_solana_attestation,
+    encode_spec,
+    sign_attestation,
+)
 from ._catalog import CHAINS, Chain
 from ._http import HTTPError, Request, Response, Service, checked
 from ._nanopayments import NanopaymentsRoutes, X402Transfer
@@ -517,8 +521,9 @@ class GatewayService(NanopaymentsRoutes, Service):
 
     @staticmethod
     def _spec_hash(intent: BurnIntent) -> str:
-        canonical = json.dumps(intent.spec.to_wire(), sort_keys=True, separators=(",", ":"))
-        return "0x" + keccak(canonical.encode()).hex()
+        # Circle's transferSpecHash: keccak256 of the spec's bytes as attested, the hash
+        # the GatewayMinter marks used (TransferSpecLib.getHash, evm-gateway-contracts).
+        return "0x" + keccak(encode_spec(intent.spec.to_wire())).hex()
 
     def _fee(self, source: Chain) -> int:
         return source.gateway_min_fee + self._fee_rise

@@ -52,6 +52,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from eth_utils.crypto import keccak
+
 from .._base58 import encode
 from .._models import check_argument
 from ..errors import InvalidInputError, UnsafePayloadError
@@ -143,10 +145,16 @@ class GatewayAttestation:
         max_block_height: the last destination block it can be minted at.
         spec: the transfer it mints: ``spec.destination_recipient`` receives
             ``spec.value`` of ``spec.destination_token``.
+        spec_hash: the ``transferSpecHash``, ``0x`` hex: the keccak256 of the spec's
+            bytes as attested (``TransferSpecLib.getHash``), which the GatewayMinter
+            marks used when it mints (``isTransferSpecHashUsed``) and Gateway lists per
+            burn intent of the transfer (``GET /v1/transfer/{id}``); empty for an
+            attestation built by hand.
     """
 
     max_block_height: int
     spec: TransferSpec
+    spec_hash: str = ""
 
 
 class _MalformedError(Exception):
@@ -190,7 +198,8 @@ def _attestation(data: bytes, start: int) -> tuple[GatewayAttestation, int]:
     end = start + _HEADER + _uint(data, start + 36, 4)
     if end > len(data):
         raise _MalformedError(f"an attestation at byte {start} runs past the payload")
-    return GatewayAttestation(height, _spec(data[start + _HEADER : end])), end
+    spec = data[start + _HEADER : end]
+    return GatewayAttestation(height, _spec(spec), "0x" + keccak(spec).hex()), end
 
 
 def decode_attestation(payload: str | bytes) -> list[GatewayAttestation]:
@@ -408,6 +417,25 @@ def _check_not_empty(attestation: object, signature: object) -> None:
             raise InvalidInputError(argument, "must not be empty")
 
 
+def _check_destination(found: Sequence[GatewayAttestation], chain: GatewayChain) -> None:
+    """Refuse an attestation any of whose specs mints elsewhere than ``chain``'s pinned
+    GatewayMinter, or anything but its native USDC (the field is named)."""
+    pinned = {
+        "destination_domain": chain.domain,
+        "destination_contract": pad_address(chain.gateway_minter),
+        "destination_token": pad_address(chain.usdc),
+        "version": TRANSFER_SPEC_VERSION,
+    }
+    for index, entry in enumerate(found):
+        for name, value in pinned.items():
+            if getattr(entry.spec, name) != value:
+                raise UnsafePayloadError(
+                    f"attestation[{index}].spec.{_WIRE[name]}",
+                    expected=value,
+                    received=getattr(entry.spec, name),
+                )
+
+
 def _first_difference(theirs: TransferSpec, mine: TransferSpec) -> str:
     return next(name for name in _WIRE if getattr(theirs, name) != getattr(mine, name))
 
@@ -444,20 +472,7 @@ def check_attestation(
     _check_destinations(expected, chain)
     _check_signature(signature)
     found = decode_attestation(attestation)
-    pinned = {
-        "destination_domain": chain.domain,
-        "destination_contract": pad_address(chain.gateway_minter),
-        "destination_token": pad_address(chain.usdc),
-        "version": TRANSFER_SPEC_VERSION,
-    }
-    for index, entry in enumerate(found):
-        for name, value in pinned.items():
-            if getattr(entry.spec, name) != value:
-                raise UnsafePayloadError(
-                    f"attestation[{index}].spec.{_WIRE[name]}",
-                    expected=value,
-                    received=getattr(entry.spec, name),
-                )
+    _check_destination(found, chain)
     if len(found) != len(expected):
         raise UnsafePayloadError(
             "attestation",

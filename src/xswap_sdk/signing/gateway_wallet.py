@@ -79,6 +79,7 @@ SELECTORS: dict[str, str] = {
     "removeDelegate(address,address)": "0x020d308d",
     "isAuthorizedForBalance(address,address,address)": "0x74392bf3",
     "gatewayMint(bytes,bytes)": "0x9fb01cc5",
+    "isTransferSpecHashUsed(bytes32)": "0x17580158",
 }
 """The 4-byte selector of every gateway function the SDK calls, by Solidity signature
 (checked against Circle's compiled ABI and keccak256 in the tests)."""
@@ -639,8 +640,27 @@ def gateway_mint_call(
                 f"is for a mint on Solana; on {chain.name} whoever sends the call pays",
             )
     check_attestation(attestation, signature, intents=intents, chain=chain)
-    payload = check_argument("attestation", HexBytes, attestation)
-    signed = check_argument("signature", HexBytes, signature)
+    return _mint_call(chain, attestation, signature)
+
+
+def _spec_hash_used_call(chain: GatewayChain, spec_hash: str) -> ViewCall:
+    """``isTransferSpecHashUsed(spec_hash)`` on ``chain``'s GatewayMinter: whether a
+    transfer spec was minted there (the minter marks its hash used when it mints it)."""
+    function = "isTransferSpecHashUsed(bytes32)"
+    return ViewCall(
+        to=chain.gateway_minter,
+        data=_encode(function, [bytes.fromhex(spec_hash.removeprefix("0x"))]),
+        chain_id=chain.chain_id,
+        function=function,
+        returns="bool",
+    )
+
+
+def _mint_call(chain: GatewayChain, attestation: str, signature: str) -> ContractCall:
+    """``gatewayMint(attestation, signature)`` on ``chain``'s GatewayMinter, for an
+    attestation already checked (`gateway_mint_call`, or a recovery's own check)."""
+    payload: str = check_argument("attestation", HexBytes, attestation)
+    signed: str = check_argument("signature", HexBytes, signature)
     function = "gatewayMint(bytes,bytes)"
     return ContractCall(
         to=chain.gateway_minter,

@@ -1,0 +1,95 @@
+"""A stuck transfer rescued from its id on Circle's real GatewayMinter (anvil, at Base's
+address): `GatewayClient.recover_transfer` reads the sandbox's record (attestation
+included, as Circle's ``GET /v1/transfer/{id}`` returns it), checks it, simulates and
+sends the mint; asked again, the real minter's ``isTransferSpecHashUsed`` says it was
+minted already (so the sandbox's ``transferSpecHash`` is the contract's), and nothing is
+sent twice."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from xswap_sdk import errors
+from xswap_sdk.gateway import build_transfer_intent
+from xswap_sdk.sandbox import Sandbox
+from xswap_sdk.sandbox._attestation import ATTESTER as SANDBOX_ATTESTER
+from xswap_sdk.signing import sign_burn_intent
+from xswap_sdk.testing import TEST_SIGNER
+
+from ..support import resolve
+from .conftest import MINTER, USDC, Anvil, calldata
+from .test_simulation import RECIPIENT, Connect, _balance, _nonce, connect, sb  # noqa: F401
+
+pytestmark = pytest.mark.anvil
+
+VALUE = 4_000_000
+
+
+def _gateway(sb: Sandbox, kind: str) -> Any:  # noqa: F811
+    return sb.gateway_client() if kind == "sync" else sb.async_gateway_client()
+
+
+def _stuck(anvil: Anvil, sb: Sandbox) -> str:  # noqa: F811
+    # The minter trusts the sandbox's attester, as Circle's trusts Circle's.
+    anvil.send(MINTER, calldata("addAttestationSigner(address)", SANDBOX_ATTESTER.address))
+    sb.fund(TEST_SIGNER.address, 42161, 30_000_000)
+    intent = build_transfer_intent(
+        source_chain_id=42161,
+        destination_chain_id=8453,
+        depositor=TEST_SIGNER.address,
+        recipient=RECIPIENT.lower(),
+        value=VALUE,
+    )
+    with sb.gateway_client() as gateway:
+        return gateway.transfer(sign_burn_intent(intent, TEST_SIGNER)).transfer_id
+
+
+async def test_a_stuck_transfer_is_minted_once_from_its_id(
+    sb: Sandbox,  # noqa: F811
+    kind: str,
+    anvil: Anvil,
+    connect: Connect,  # noqa: F811
+) -> None:
+    transfer_id = _stuck(anvil, sb)
+    web3 = connect(anvil.url)
+    gateway = _gateway(sb, kind)
+    before = _nonce(anvil)
+    recovered = await resolve(
+        gateway.recover_transfer(
+            transfer_id, recipient=RECIPIENT.lower(), web3=web3, signer=TEST_SIGNER, simulate=True
+        )
+    )
+    assert not recovered.minted_already
+    assert recovered.simulation is not None
+    assert recovered.simulation.transactions == ("mint",)
+    assert _balance(anvil, USDC, RECIPIENT) == VALUE
+    assert _nonce(anvil) == before + 1
+    again = await resolve(
+        gateway.recover_transfer(
+            transfer_id, recipient=RECIPIENT.lower(), web3=web3, signer=TEST_SIGNER
+        )
+    )
+    assert again.minted_already
+    assert _balance(anvil, USDC, RECIPIENT) == VALUE  # minted once
+    assert _nonce(anvil) == before + 1
+
+
+async def test_a_stuck_transfer_to_someone_else_is_not_minted(
+    sb: Sandbox,  # noqa: F811
+    kind: str,
+    anvil: Anvil,
+    connect: Connect,  # noqa: F811
+) -> None:
+    transfer_id = _stuck(anvil, sb)
+    with pytest.raises(errors.UnsafePayloadError, match="destinationRecipient"):
+        await resolve(
+            _gateway(sb, kind).recover_transfer(
+                transfer_id,
+                recipient=TEST_SIGNER.address,
+                web3=connect(anvil.url),
+                signer=TEST_SIGNER,
+            )
+        )
+    assert _balance(anvil, USDC, RECIPIENT) == 0
