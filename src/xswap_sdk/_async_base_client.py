@@ -16,7 +16,7 @@ from ._base_client import APIClientBase, checked_claim, release
 from ._journal_io import async_journal_call
 from ._journey import Resumption
 from ._options import RequestOptions
-from .journal import Journey, Owner, ResumeResult
+from .journal import DONE_STATES, Journey, Owner, ResumeResult
 
 if TYPE_CHECKING:
     from web3 import AsyncWeb3
@@ -133,6 +133,11 @@ class AsyncAPIClient(APIClientBase[httpx.AsyncClient, AsyncTransport]):
             return None, None
         owner = Owner.this_process()
         claimed = await async_journal_call(journal.claim, str(journey_id), owner, force=bool(force))
+        if claimed.state in DONE_STATES:
+            # Another run ended it between the first read and the claim: the claim read
+            # it in the lease's own transaction, so this is the state that counts.
+            await async_journal_call(release, journal, claimed.id, owner)
+            return None, None
         return checked_claim(claimed), owner
 
     async def _journey_now(self, journey_id: str) -> Journey:

@@ -17,7 +17,7 @@ from ._journal_io import journal_call
 from ._journey import Resumption
 from ._options import RequestOptions
 from ._sync_transport import SyncTransport
-from .journal import Journey, Owner, ResumeResult
+from .journal import DONE_STATES, Journey, Owner, ResumeResult
 
 if TYPE_CHECKING:
     from web3 import Web3
@@ -132,6 +132,11 @@ class SyncAPIClient(APIClientBase[httpx.Client, SyncTransport]):
             return None, None
         owner = Owner.this_process()
         claimed = journal_call(journal.claim, str(journey_id), owner, force=bool(force))
+        if claimed.state in DONE_STATES:
+            # Another run ended it between the first read and the claim: the claim read
+            # it in the lease's own transaction, so this is the state that counts.
+            journal_call(release, journal, claimed.id, owner)
+            return None, None
         return checked_claim(claimed), owner
 
     def _journey_now(self, journey_id: str) -> Journey:

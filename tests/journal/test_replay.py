@@ -162,20 +162,21 @@ def _signed_relays(sb: Sandbox) -> list[Any]:
 
 
 def test_two_resumes_in_two_threads_run_the_journey_once(tmp_path: Path) -> None:
+    """The second resume starts while the first holds the lease: it is told so."""
     path = tmp_path / "j.db"
     with Sandbox() as sb:
         journey_id = _stopped_relay(sb, path)
-        gate = threading.Barrier(2)
         outcomes: list[Any] = []
+        inside = threading.Event()
         hold = threading.Event()
 
         def slow(event: StepEvent) -> None:
             if event.step == "resumed":
+                inside.set()
                 hold.wait(5)  # the first holds its lease while the second tries
 
         def resume(index: int) -> None:
             relayer = sb.relayer_client(journal=path, on_step=slow if index == 0 else None)
-            gate.wait()
             try:
                 outcomes.append(relayer.resume(journey_id).state)
             except errors.JourneyBusyError as busy:
@@ -183,17 +184,43 @@ def test_two_resumes_in_two_threads_run_the_journey_once(tmp_path: Path) -> None
             finally:
                 hold.set()
 
-        threads = [threading.Thread(target=resume, args=(n,)) for n in range(2)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=30)
+        first = threading.Thread(target=resume, args=(0,))
+        first.start()
+        assert inside.wait(10)
+        resume(1)
+        first.join(timeout=30)
         sent = _signed_relays(sb)
     states = [o for o in outcomes if isinstance(o, str)]
     busy = [o for o in outcomes if isinstance(o, errors.JourneyBusyError)]
     assert states == ["completed"]
     assert len(busy) == 1
     assert busy[0].journey_id == journey_id
+    assert len(sent) == 1
+
+
+def test_a_resume_that_claims_a_journey_just_ended_leaves_it(tmp_path: Path) -> None:
+    """A resume that read the journey running, then claims it after another run ended
+    it, runs nothing and writes nothing (the claim's own read is the one that counts)."""
+    path = tmp_path / "j.db"
+    with Sandbox() as sb:
+        journey_id = _stopped_relay(sb, path)
+        late = sb.relayer_client(journal=path)
+        real_claim = SQLiteJournal.claim
+
+        def claim_after_another_run(self: SQLiteJournal, *args: Any, **kwargs: Any) -> Any:
+            SQLiteJournal.claim = real_claim  # type: ignore[method-assign]
+            assert sb.relayer_client(journal=path).resume(journey_id).state == "completed"
+            return real_claim(self, *args, **kwargs)
+
+        SQLiteJournal.claim = claim_after_another_run  # type: ignore[method-assign]
+        try:
+            assert late.resume(journey_id).state == "completed"
+        finally:
+            SQLiteJournal.claim = real_claim  # type: ignore[method-assign]
+        sent = _signed_relays(sb)
+    journey = SQLiteJournal(path).journey(journey_id)
+    assert journey is not None
+    assert [s.step for s in journey.steps].count("resumed") == 1
     assert len(sent) == 1
 
 
