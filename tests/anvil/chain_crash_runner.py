@@ -164,6 +164,9 @@ def one_run(anvil_url: str, base_url: str, journey: str, flavour: str, directory
                 await close(web3)
 
         state = asyncio.run(resume(interrupted.id)).state
+        # A deposit that does not wait is over once the node accepted its transaction,
+        # maybe before it was mined: read the chain once the node has mined it all.
+        settled(w3)
     chain = {
         "transactions": account_transactions(w3, block),
         "nonce": w3.eth.get_transaction_count(ME) - nonce,

@@ -19,6 +19,7 @@ from xswap_sdk.journal import SQLiteJournal, StepEvent
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.testing import TEST_SIGNER
 
+from .chain_journeys import settled
 from .conftest import USDC, WETH, Anvil
 from .test_simulation import SAME_CHAIN, _configure
 
@@ -58,6 +59,9 @@ def _resume(capsys: pytest.CaptureFixture[str], path: Path, *argv: str) -> tuple
 
 
 def _nonce(anvil: Anvil) -> int:
+    """The account's nonce once the node has mined what it accepted (anvil answers a
+    send before it mines; a deposit that does not wait ends right then)."""
+    settled(anvil.w3)
     return int(anvil.w3.eth.get_transaction_count(TEST_SIGNER.address))
 
 
