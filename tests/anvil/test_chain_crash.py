@@ -335,6 +335,7 @@ async def test_a_transaction_still_in_the_mempool_is_waited_for_and_completes_on
     assert record is not None
     assert record.state == "completed"
     # One transaction of each kind the journey sends, each once.
+    settled(indexed.w3)
     assert indexed.w3.eth.get_transaction_count(ME) - nonce == SENDS[final]
 
 
