@@ -51,6 +51,7 @@ __all__ = [
     "DEFAULT_TOTAL_FEE_CAP_INTENTS",
     "OutputTerms",
     "TrustedRouters",
+    "check_expiry",
     "check_fee",
     "check_intents",
     "check_listed_chain",
@@ -246,6 +247,16 @@ def check_quote_terms(
                 expected=f"at least {min_amount_out} (min_amount_out)",
                 received=out,
             )
+    check_expiry(quote, now)
+
+
+def check_expiry(quote: Quote, now: float | None) -> None:
+    """Check that the quote has not expired at ``now`` (Unix seconds; ``None`` checks
+    nothing: a quote without ``expires_at`` does not parse).
+
+    Raises:
+        QuoteRejectedError: the quote has expired; ask for a new one.
+    """
     expires = quote.expires_at_seconds
     if now is not None and now >= expires:
         raise QuoteRejectedError(
@@ -610,6 +621,13 @@ def check_intents(
     for index, (intent, chain_id) in enumerate(zip(intents, source_chain_ids, strict=True)):
         where = f"intents[{index}]"
         source = registry.chain(chain_id)
+        if source.family != "evm" or destination.family != "evm":
+            # A swap order spends and mints on EVM chains, where the router is.
+            raise UnsafePayloadError(
+                f"{where}.spec.sourceDomain",
+                expected="an EVM source and destination chain",
+                received=f"{source.name} ({chain_id}) to {destination.name}",
+            )
         if source.testnet != destination.testnet:
             raise UnsafePayloadError(
                 f"{where}.spec.sourceDomain",
