@@ -56,7 +56,7 @@ from ..signing.signed_intents import (
     _signing_checked_intents,
 )
 from ..signing.signer import Signer, _signed_now, signer_address
-from ..types import Address, Bytes32, ChainId, TokenAmount, format_amount
+from ..types import Address, Bytes32, ChainId, TokenAmount, _same_address, format_amount
 from . import _trust
 from .models import Chain, GatewayBalance, Quote
 
@@ -316,7 +316,7 @@ def _balances(balances: object, user: str) -> dict[int, int]:
     if isinstance(balances, GatewayBalance):
         found: dict[int, int] = {}
         for entry in balances.balances:
-            if entry.depositor.lower() != user.lower():
+            if not _same_address(entry.depositor, user):
                 raise InvalidInputError(
                     "balances", f"are those of {entry.depositor}, not of user {user}"
                 )

@@ -42,7 +42,15 @@ from ..gateway._operations import DEFAULT_FEE_CAP_BASE, DEFAULT_FEE_CAP_BPS, def
 from ..registry import GatewayChain, Registry, SwapRouter
 from ..signing._fields import pad_address
 from ..signing.burn_intents import BurnIntent, signable_problem
-from ..types import MAX_UINT256, USDC_DECIMALS, Address, ChainId, from_units, to_checksum
+from ..types import (
+    MAX_UINT256,
+    USDC_DECIMALS,
+    Address,
+    ChainId,
+    _same_address,
+    from_units,
+    to_checksum,
+)
 from .models import Chain, Quote, QuoteRequest
 
 __all__ = [
@@ -232,7 +240,7 @@ def check_quote_terms(
                 hint="The quote is not for the amount asked.",
             )
         token_out = quote.token_out.address
-        if token_out.lower() != request.output_token.lower():
+        if not _same_address(token_out, request.output_token):
             raise UnsafePayloadError(
                 "quote.token_out.address",
                 expected=request.output_token,
@@ -295,10 +303,6 @@ def check_trusted_routers(trusted_routers: object) -> TrustedRouters | None:
     return checked
 
 
-def _same(listed: object, pinned: str) -> bool:
-    return isinstance(listed, str) and listed.lower() == pinned.lower()
-
-
 def pinned_chain(registry: Registry, chain_id: int, listed: Chain | None) -> GatewayChain:
     """The registry's entry for ``chain_id``, after checking the backend's entry.
 
@@ -327,7 +331,7 @@ def check_listed_chain(listed: Chain, pinned: GatewayChain) -> None:
         ("gatewayMinter", listed.gateway_minter, pinned.gateway_minter),
         ("usdc.address", listed.usdc.address, pinned.usdc),
     ):
-        if not _same(value, expected):
+        if not _same_address(value, expected):
             raise UnsafePayloadError(f"{where}.{field}", expected=expected, received=value)
 
 
@@ -374,7 +378,7 @@ def pinned_router(
         UnsafePayloadError: the router is not the chain list's, or is not pinned; the
             message names the router, the chain and how to pin it.
     """
-    if listed is not None and not _same(listed.router_address, router):
+    if listed is not None and not _same_address(listed.router_address, router):
         raise UnsafePayloadError(
             "quote.swap_router_address",
             expected=f"chain {chain_id}'s routerAddress {listed.router_address}",
@@ -510,13 +514,13 @@ def check_router_output(
                 received=f"{router.output_format!r} data without it",
             )
     for part in parts:
-        if part.recipient is not None and part.recipient.lower() != terms.recipient.lower():
+        if part.recipient is not None and not _same_address(part.recipient, terms.recipient):
             raise UnsafePayloadError(
                 f"{part.field}.recipient",
                 expected=f"{terms.recipient} (your recipient, or the signer)",
                 received=part.recipient,
             )
-        if part.token_out is not None and part.token_out.lower() != terms.token_out.lower():
+        if part.token_out is not None and not _same_address(part.token_out, terms.token_out):
             raise UnsafePayloadError(
                 f"{part.field}.tokenOut", expected=terms.token_out, received=part.token_out
             )
