@@ -39,6 +39,7 @@ from .._models import check_argument
 from .._slippage import DEFAULT_MAX_SLIPPAGE
 from ..errors import InvalidInputError, QuoteRejectedError, UnsafePayloadError
 from ..gateway._operations import DEFAULT_FEE_CAP_BASE, DEFAULT_FEE_CAP_BPS, default_fee_cap
+from ..registry import DEFAULT_TOTAL_FEE_CAP_INTENTS as _DEFAULT_TOTAL_FEE_CAP_INTENTS
 from ..registry import GatewayChain, Registry, SwapRouter
 from ..signing._fields import pad_address
 from ..signing.burn_intents import BurnIntent, signable_problem
@@ -143,9 +144,9 @@ def check_fee(quote: Quote, *, amount: int, max_fee_cap: int | None) -> None:
         )
 
 
-DEFAULT_TOTAL_FEE_CAP_INTENTS: Final = 2
+DEFAULT_TOTAL_FEE_CAP_INTENTS: Final = _DEFAULT_TOTAL_FEE_CAP_INTENTS
 """How many intents at the fixed part of the default cap the default *total* cap
-allows: an order from two source chains at the spec's default ``maxFee`` passes."""
+allows (`xswap_sdk.registry.DEFAULT_TOTAL_FEE_CAP_INTENTS`)."""
 
 
 def default_max_total_fee(amount: int) -> int:
