@@ -3,6 +3,7 @@
     python scripts/trace_swap.py            # AsyncFlashClient.swap
     python scripts/trace_swap.py --sync     # FlashClient.swap
     python scripts/trace_swap.py --path     # also print the signer's path, entry by entry
+    python scripts/trace_swap.py --reach    # a wider path: the signer anywhere in reach
 
 One swap of 20 USDC into WETH on Base, from two source chains (a ``BurnIntentSet``),
 against the in-process sandbox, with the client logged in beforehand (the login is its
@@ -21,6 +22,11 @@ call from the moment ``swap`` is entered until the order's signature is made (th
   layer (`_LAYERS`, top to bottom: the client, the engine that drives flows, the flows,
   the checks, signing, the base) is above the layer of the entry before it: the path
   going back up instead of down.
+
+With ``--reach``, a call is on the path when the signer can be reached from its
+arguments through two hops of SDK objects' fields or a generator's locals (the
+transport holding the login holding the signer, the flow holding its plan): every
+method of an object that keeps the signer counts, not only the hand-offs.
 
 The numbers are a measure of this one swap: another swap (one source, a requote, a
 policy in force) takes other paths.
@@ -123,11 +129,27 @@ def _field(value: object, name: str) -> object:
     return None
 
 
+def _fields(value: object) -> list[object]:
+    """The fields of an SDK object, or the locals of a suspended generator/coroutine."""
+    frame = getattr(value, "gi_frame", None) or getattr(value, "cr_frame", None)
+    if isinstance(frame, FrameType):
+        return list(frame.f_locals.values())
+    if not (type(value).__module__ or "").startswith("xswap_sdk"):
+        return []
+    own = getattr(value, "__dict__", None)
+    found = list(own.values()) if isinstance(own, dict) else []
+    for cls in type(value).__mro__:
+        for name in getattr(cls, "__slots__", ()):
+            found.append(_field(value, name))
+    return found
+
+
 @dataclasses.dataclass
 class Trace:
     """What one swap ran."""
 
     signer: object
+    reach: int = 0
     rules: collections.Counter[str] = dataclasses.field(default_factory=collections.Counter)
     path: list[tuple[str, str, int]] = dataclasses.field(default_factory=list)
     signed: bool = False
@@ -137,11 +159,21 @@ class Trace:
         code = frame.f_code
         names = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
         local = frame.f_locals
+        if self.reach:
+            return any(self._reaches(local.get(name), self.reach, set()) for name in names)
         for name in names:
             value = local.get(name)
             if value is self.signer or _field(value, "signer") is self.signer:
                 return True
         return False
+
+    def _reaches(self, value: object, hops: int, seen: set[int]) -> bool:
+        if value is self.signer:
+            return True
+        if hops == 0 or id(value) in seen:
+            return False
+        seen.add(id(value))
+        return any(self._reaches(field, hops - 1, seen) for field in _fields(value))
 
     def profile(self, frame: FrameType, event: str, arg: Any) -> None:
         if self.signed:
@@ -193,8 +225,8 @@ def _fund(sb: Sandbox) -> None:
     sb.fund(TEST_SIGNER.address, 42161, 15_000_000)
 
 
-def _traced(call: Callable[[], Any]) -> Trace:
-    trace = Trace(TEST_SIGNER)
+def _traced(call: Callable[[], Any], reach: int) -> Trace:
+    trace = Trace(TEST_SIGNER, reach)
     sys.setprofile(trace.profile)
     try:
         call()
@@ -205,16 +237,16 @@ def _traced(call: Callable[[], Any]) -> Trace:
     return trace
 
 
-def trace_sync() -> Trace:
+def trace_sync(reach: int = 0) -> Trace:
     """Trace `FlashClient.swap`."""
     with Sandbox() as sb:
         _fund(sb)
         flash = sb.flash_client(signer=TEST_SIGNER)
         flash.login()
-        return _traced(lambda: flash.swap(TEST_SIGNER, **_swap_args()))
+        return _traced(lambda: flash.swap(TEST_SIGNER, **_swap_args()), reach)
 
 
-def trace_async() -> Trace:
+def trace_async(reach: int = 0) -> Trace:
     """Trace `AsyncFlashClient.swap`."""
 
     async def main() -> Trace:
@@ -228,7 +260,7 @@ def trace_async() -> Trace:
                 await flash.swap(TEST_SIGNER, **_swap_args())
 
             # The profile hook is per thread: set it around the awaited swap only.
-            trace = Trace(TEST_SIGNER)
+            trace = Trace(TEST_SIGNER, reach)
             sys.setprofile(trace.profile)
             try:
                 await swapping()
@@ -265,8 +297,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sync", action="store_true", help="trace FlashClient.swap")
     parser.add_argument("--path", action="store_true", help="print the signer's path")
+    parser.add_argument(
+        "--reach", action="store_true", help="follow the signer two hops into objects"
+    )
     args = parser.parse_args()
-    trace = trace_sync() if args.sync else trace_async()
+    reach = 2 if args.reach else 0
+    trace = trace_sync(reach) if args.sync else trace_async(reach)
     report(trace, show_path=args.path)
 
 

@@ -862,7 +862,7 @@ class AsyncFlashClient(AsyncAPIClient):
             requote=requote,
             accept_quote=accept_quote,
         )
-        auth.check_identity(self._session, plan.user)
+        auth.check_identity(self._session, plan.user, plan.signer)
         transport = self._transport_for(signer)
         # Log in before the flow starts, so a refused login costs no quote.
         await transport.ensure_login(options)

@@ -246,14 +246,16 @@ class FlashAuth(Auth):
         return f"FlashAuth({self.state!r})"
 
 
-def check_identity(session: SessionState, address: str) -> None:
+def check_identity(session: SessionState, address: str, signer: Signer | None = None) -> None:
     """Refuse to act for ``address`` with a session that belongs to someone else.
 
     The backend ties the JWT to one wallet; an order signed by another would be
-    submitted under the wrong login.
+    submitted under the wrong login. ``signer``, when given, is the signer whose
+    address ``address`` is (a swap plan's): when the session's signer is that very
+    object, its address is not read again.
     """
     known = [session.session.user_address] if session.session else []
-    if session.signer is not None:
+    if session.signer is not None and session.signer is not signer:
         known.append(signer_address(session.signer))
     for other in known:
         if other is not None and not _same_address(other, address):

@@ -857,7 +857,7 @@ class FlashClient(SyncAPIClient):
             requote=requote,
             accept_quote=accept_quote,
         )
-        auth.check_identity(self._session, plan.user)
+        auth.check_identity(self._session, plan.user, plan.signer)
         transport = self._transport_for(signer)
         # Log in before the flow starts, so a refused login costs no quote.
         transport.ensure_login(options)
