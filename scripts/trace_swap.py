@@ -227,11 +227,12 @@ def _fund(sb: Sandbox) -> None:
 
 def _traced(call: Callable[[], Any], reach: int) -> Trace:
     trace = Trace(TEST_SIGNER, reach)
+    before = sys.getprofile()
     sys.setprofile(trace.profile)
     try:
         call()
     finally:
-        sys.setprofile(None)
+        sys.setprofile(before)
     if not trace.signed:
         raise SystemExit("the swap ended without signing its order")
     return trace
@@ -261,11 +262,12 @@ def trace_async(reach: int = 0) -> Trace:
 
             # The profile hook is per thread: set it around the awaited swap only.
             trace = Trace(TEST_SIGNER, reach)
+            before = sys.getprofile()
             sys.setprofile(trace.profile)
             try:
                 await swapping()
             finally:
-                sys.setprofile(None)
+                sys.setprofile(before)
             if not trace.signed:
                 raise SystemExit("the swap ended without signing its order")
             done.append(trace)

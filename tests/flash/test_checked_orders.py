@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import importlib.util
 import pickle
+import sys
 from collections import Counter
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -140,6 +144,26 @@ def test_a_clients_checked_order_is_signed_without_a_second_check(runs: Counter[
     assert signed.signer == TEST_SIGNER.address
     assert runs["check_intents"] == 1
     assert runs["pinned_router"] == 1
+
+
+def _trace_script() -> ModuleType:
+    script = Path(__file__).resolve().parents[2] / "scripts" / "trace_swap.py"
+    spec = importlib.util.spec_from_file_location("trace_swap", script)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("trace_swap", module)  # its dataclasses look their module up
+    spec.loader.exec_module(sys.modules["trace_swap"])
+    return sys.modules["trace_swap"]
+
+
+@pytest.mark.parametrize("flavour", ["sync", "async"])
+def test_the_signer_reaches_the_signature_by_a_short_one_way_path(flavour: str) -> None:
+    trace_swap = _trace_script()
+    trace = trace_swap.trace_sync() if flavour == "sync" else trace_swap.trace_async()
+    assert len(trace.path) < 25
+    assert trace.returns_up < 5
+    assert {rule: trace.rules[f"flash._trust.{rule}"] for rule in RULES} == dict.fromkeys(RULES, 1)
 
 
 # ------------------------------------------------------------------ the proof
