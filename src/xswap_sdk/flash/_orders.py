@@ -570,7 +570,9 @@ def build_order(
             given.
 
     Returns:
-        The order, ready for `sign_order`.
+        The order, ready for `sign_order`: a checked order, which `sign_order` signs
+        without checking it again while it is unchanged and signed under the same
+        ``registry``, ``trusted_routers`` and ``unsafe_*`` flags (see `Order`).
 
     Raises:
         UnsafePayloadError: the quote or the chain list disagrees with what was asked

@@ -113,7 +113,8 @@ class SwapPlan:
         sources: the caller's choice of source chains, if any.
         max_fee_cap: the caller's fee cap; ``None`` for the default cap.
         min_amount_out: the least output accepted, if given.
-        trusted_routers: the caller's pinned routers, if given.
+        trusted_routers: the caller's pinned routers, if given, checked once here: the
+            order is built and signed with this very mapping, which its proof holds.
         registry: the pinned chains, contracts and routers.
         max_total_fee: the caller's cap on the sum of the intents' ``maxFee``.
         unsafe_trust_service_parties: accept a router nobody pinned (DANGEROUS).
