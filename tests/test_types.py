@@ -126,3 +126,19 @@ def test_hex_bytes() -> None:
     for bad in ("0xabc", "abcd", "0xgg", 5):
         with pytest.raises(InvalidInputError, match="even number of digits"):
             check_argument("data", HexBytes, bad)
+
+
+def test_one_address_comparison() -> None:
+    from xswap_sdk.types import _same_address
+
+    evm = "0xA7a7a7A7a7a7a7a7A7a7a7A7a7a7a7A7a7a7a7a7"
+    assert _same_address(evm, evm.lower())
+    assert _same_address(evm.upper().replace("0X", "0x"), evm)
+    assert not _same_address(evm, "0x" + "0" * 40)
+    # Base58 (Solana) is case-sensitive: two cases are two accounts.
+    mint = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"
+    assert _same_address(mint, mint)
+    assert not _same_address(mint, mint.lower())
+    for nothing in (None, 5, b"0x00"):
+        assert not _same_address(nothing, evm)
+        assert not _same_address(evm, nothing)

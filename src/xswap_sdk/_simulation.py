@@ -22,6 +22,7 @@ from .simulation import (
     Simulation,
     SimulationMethod,
 )
+from .types import _same_address
 
 if TYPE_CHECKING:
     from .routing._execution import ExecutionPlan
@@ -198,19 +199,17 @@ def movements_of(result: Any, count: int) -> tuple[list[Mapping[str, Any]], list
     return calls, movements
 
 
-def _same(left: str | None, right: str | None) -> bool:
-    return left is not None and right is not None and left.lower() == right.lower()
-
-
 Check = Callable[[Intent, str, list[AssetMovement]], str | None]
 
 
 def _only_the_input_leaves(intent: Intent, owner: str, moves: list[AssetMovement]) -> str | None:
     sent = 0
     for move in moves:
-        if move.kind not in ("native", "transfer") or not _same(move.from_, owner):
+        if move.kind not in ("native", "transfer") or not _same_address(move.from_, owner):
             continue
-        if not (_same(move.token, intent.token) and _same(move.to, intent.counterparty)):
+        if not (
+            _same_address(move.token, intent.token) and _same_address(move.to, intent.counterparty)
+        ):
             return (
                 f"{move.amount} of {move.token} would leave {owner} for {move.to}; only "
                 f"{intent.spend} of {intent.token} to {intent.counterparty} may"
@@ -225,9 +224,11 @@ def _approvals_to_the_pinned_spender(
     intent: Intent, owner: str, moves: list[AssetMovement]
 ) -> str | None:
     for move in moves:
-        if move.kind != "approval" or not _same(move.from_, owner):
+        if move.kind != "approval" or not _same_address(move.from_, owner):
             continue
-        if not (_same(move.token, intent.token) and _same(move.to, intent.counterparty)):
+        if not (
+            _same_address(move.token, intent.token) and _same_address(move.to, intent.counterparty)
+        ):
             return (
                 f"{owner} would approve {move.to} over {move.token}: the call means no "
                 "such approval"
@@ -244,9 +245,9 @@ def _approves_exactly(intent: Intent, owner: str, moves: list[AssetMovement]) ->
     for move in moves:
         if (
             move.kind == "approval"
-            and _same(move.from_, owner)
-            and _same(move.token, intent.token)
-            and _same(move.to, intent.counterparty)
+            and _same_address(move.from_, owner)
+            and _same_address(move.token, intent.token)
+            and _same_address(move.to, intent.counterparty)
             and move.amount == intent.approval
         ):
             return None
@@ -258,8 +259,8 @@ def _received(moves: Iterable[AssetMovement], token: str | None, receiver: str |
         move.amount
         for move in moves
         if move.kind in ("native", "transfer")
-        and _same(move.token, token)
-        and _same(move.to, receiver)
+        and _same_address(move.token, token)
+        and _same_address(move.to, receiver)
     )
 
 
@@ -283,11 +284,11 @@ def _gateway_credits_the_owner(
     owner = intent.depositor or sender
     credited = 0
     for move in moves:
-        if move.kind != "deposit" or not _same(move.to, intent.counterparty):
+        if move.kind != "deposit" or not _same_address(move.to, intent.counterparty):
             continue
         # Whom the wallet credits is its Deposited event's depositor: a credit to anyone
         # else (with the owner's USDC moved in all the same) is not this deposit.
-        if not (_same(move.token, intent.token) and _same(move.from_, owner)):
+        if not (_same_address(move.token, intent.token) and _same_address(move.from_, owner)):
             return (
                 f"the GatewayWallet {intent.counterparty} would credit {move.from_} with "
                 f"{move.amount} of {move.token}, not the depositor {owner}"
@@ -525,7 +526,7 @@ def intent_of_call(function: str, fields: Mapping[str, Any], data: bytes, sender
         words = [data[4 + 32 * i : 36 + 32 * i] for i in range(3)]
         token, depositor = ("0x" + word[12:].hex() for word in words[:2])
         value = int.from_bytes(words[2], "big")
-        own = _same(depositor, sender)
+        own = _same_address(depositor, sender)
         return Intent(
             "deposit", fields, token=token, counterparty=str(fields["to"]),
             spend=value if own else 0, approval=value if own else 0, depositor=depositor,

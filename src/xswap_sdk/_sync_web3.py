@@ -25,6 +25,7 @@ from ._web3_support import (
     transaction_gate,
     uint_from,
 )
+from .types import _same_address
 
 if TYPE_CHECKING:
     from eth_typing import ChecksumAddress
@@ -328,7 +329,7 @@ def call_transaction(call: ContractCall, sender: str) -> tuple[dict[str, Any], _
     """
     from .errors import InvalidInputError
 
-    if call.sender is not None and call.sender.lower() != sender.lower():
+    if call.sender is not None and not _same_address(call.sender, sender):
         raise InvalidInputError("signer", f"must be {call.sender}: {call.function} acts on it")
     from .signing.call_reading import read_call
 

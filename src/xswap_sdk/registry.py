@@ -83,7 +83,10 @@ from .errors import InvalidInputError, UnsafePayloadError
 from .types import to_checksum
 
 __all__ = [
+    "DEFAULT_FEE_CAP_BPS",
+    "DEFAULT_MAX_FEE",
     "DEFAULT_REGISTRY",
+    "DEFAULT_TOTAL_FEE_CAP_INTENTS",
     "FINALITY_SECONDS",
     "GATEWAY_MINTER_MAINNET",
     "GATEWAY_MINTER_TESTNET",
@@ -99,6 +102,27 @@ __all__ = [
     "SwapRouter",
     "routing_contract_of",
 ]
+
+# The default caps on what Circle Gateway may charge: one place, read by signing
+# (burn_intents.DEFAULT_MAX_FEE), gateway (its fee estimate's cap) and flash (the swap's
+# fee caps, flash._trust.default_max_fee_cap and default_max_total_fee).
+
+DEFAULT_MAX_FEE: Final = 2_010_000
+"""2.01 USDC: a burn intent's default ``maxFee``, and the fixed part of the default cap
+on a gateway fee, per burn intent. Source: the swap backend's spec ("``maxFee`` is the
+gateway fee (quote ``fees.gateway_fee``); the helper default is 2010000 smallest
+units"), the value Circle's own kit writes by default (2 010 000, for a Solana source
+too). Circle Gateway's gas fee per source chain is at most 2.00 USDC (Ethereum; cents
+elsewhere), so it covers every chain."""
+
+DEFAULT_FEE_CAP_BPS: Final = 1
+"""The proportional part of the default cap on a gateway fee, in basis points of the
+amount: 1 bp, twice Circle Gateway's transfer fee (0.5 bp of the value) for headroom."""
+
+DEFAULT_TOTAL_FEE_CAP_INTENTS: Final = 2
+"""How many intents at `DEFAULT_MAX_FEE` the default cap on an order's *total* fee
+allows: an order from two source chains at the spec's default ``maxFee`` passes; one
+spread over more chains by the reported balances needs the caller's own cap."""
 
 PERMIT2: Final = "0x000000000022D473030F116dDEE9F6B43aC78BA3"
 """Uniswap's Permit2, deployed at the same address on every EVM chain (CREATE2)."""

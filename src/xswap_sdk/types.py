@@ -83,6 +83,20 @@ def to_checksum(value: object) -> str:
     return checksummed
 
 
+def _same_address(left: object, right: object) -> bool:
+    """Whether two addresses name the same account: the SDK's one address comparison.
+
+    EVM addresses (``0x`` hex) are compared case aside, since a checksum is only a
+    case; any other address (a Solana account in base58, whose case is part of it)
+    exactly. Anything that is not a str is no address, and matches nothing.
+    """
+    if not isinstance(left, str) or not isinstance(right, str):
+        return False
+    if left[:2] in ("0x", "0X") and right[:2] in ("0x", "0X"):
+        return left.lower() == right.lower()
+    return left == right
+
+
 @functools.lru_cache(maxsize=4096)
 def _checksum(body: str) -> str:
     # EIP-55 written out: eth_utils' version validates and converts several times over

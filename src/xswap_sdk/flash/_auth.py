@@ -37,6 +37,7 @@ from ..errors import (
     SigningError,
 )
 from ..signing.signer import Signer, personal_sign, signer_address
+from ..types import _same_address
 from . import _operations as operations
 from ._login_message import LoginBudget, check_login_message, shared_login_budget
 from .models import AuthMessage, AuthVerification
@@ -245,17 +246,19 @@ class FlashAuth(Auth):
         return f"FlashAuth({self.state!r})"
 
 
-def check_identity(session: SessionState, address: str) -> None:
+def check_identity(session: SessionState, address: str, signer: Signer | None = None) -> None:
     """Refuse to act for ``address`` with a session that belongs to someone else.
 
     The backend ties the JWT to one wallet; an order signed by another would be
-    submitted under the wrong login.
+    submitted under the wrong login. ``signer``, when given, is the signer whose
+    address ``address`` is (a swap plan's): when the session's signer is that very
+    object, its address is not read again.
     """
     known = [session.session.user_address] if session.session else []
-    if session.signer is not None:
+    if session.signer is not None and session.signer is not signer:
         known.append(signer_address(session.signer))
     for other in known:
-        if other is not None and other.lower() != address.lower():
+        if other is not None and not _same_address(other, address):
             raise InvalidInputError(
                 "signer",
                 f"is {address}, but this client is logged in as {other}: use a client "
@@ -339,7 +342,7 @@ def _login_steps(
         raise LoginError(f"login failed: the signature was not accepted ({exc})") from exc
     if not verified.token.get_secret_value().strip():
         raise LoginError("login failed: the backend returned an empty token")
-    if verified.user_address is not None and verified.user_address.lower() != address.lower():
+    if verified.user_address is not None and not _same_address(verified.user_address, address):
         # A token for someone else would sign our swaps in their name: refuse it.
         raise LoginError(
             f"login failed: the backend logged in {verified.user_address}, not {address}"

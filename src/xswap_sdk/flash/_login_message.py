@@ -26,7 +26,7 @@ from typing import Final, Protocol
 
 from .._clock import SYSTEM_CLOCK
 from ..errors import LoginError, LoginRateLimitError, UnsafePayloadError
-from ..types import to_checksum
+from ..types import _same_address, to_checksum
 
 __all__ = [
     "DEFAULT_LOGINS_PER_MINUTE",
@@ -144,7 +144,7 @@ def check_siwe_message(message: str, *, address: str, host: str) -> None:
             received=header.group("authority"),
             hint="This is a Sign-In with Ethereum message for another site.",
         )
-    if len(lines) < 2 or lines[1].strip().lower() != account.lower():
+    if len(lines) < 2 or not _same_address(lines[1].strip(), account):
         raise UnsafePayloadError(
             "auth message account",
             expected=account,
@@ -259,7 +259,7 @@ def check_login_message(
                 hint="This is a Sign-In with Ethereum message for another site.",
             )
         following = message[header.end() :].lstrip("\r\n").split("\n", 1)[0].strip()
-        if following.lower() != account.lower():
+        if not _same_address(following, account):
             raise UnsafePayloadError("auth message account", expected=account, received=following)
         uri = _URI_LINE.search(message, header.end())
         if uri is not None:

@@ -9,8 +9,10 @@ Verify before signing. The domains, Gateway contracts and USDC addresses written
 the intents come from `xswap_sdk.registry`, not from the backend: the backend's chain
 list is compared with the registry and refused (`UnsafePayloadError`) where it differs.
 The quote's router, amounts, output token, expiry and fee are checked too (see
-``xswap_sdk.flash._trust``), and `sign_order` checks every field of every intent again
-right before signing.
+``xswap_sdk.flash._trust``). The order `build_order` returns is a checked order: it
+carries what it was checked against, bound to its content, and `sign_order` signs it as
+checked under the same pins; any other order (built by hand, changed, copied, read back)
+it checks in full, every field of every intent, right before signing.
 
 Source selection, when ``sources`` is not given: the fewest chains that can cover the
 amount. A chain can give at most its balance less the intent's ``maxFee`` (Circle
@@ -24,10 +26,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Final, Literal
 
 from eth_hash.auto import keccak
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError
 
 from .._flow import Flow
 from .._models import check_argument, invalid_input, refuse_unawaited
@@ -36,10 +38,12 @@ from ..errors import (
     InvalidInputError,
     UnsafePayloadError,
 )
-from ..registry import DEFAULT_REGISTRY, GatewayChain, Registry
+from ..registry import DEFAULT_REGISTRY, GatewayChain, Registry, SwapRouter
 from ..signing.burn_intents import (
     MAX_INTENTS_PER_SET,
     BurnIntent,
+    _intent_digest,
+    _set_digest,
     build_burn_intent,
     burn_intent_set_typed_data,
     burn_intent_typed_data,
@@ -49,9 +53,10 @@ from ..signing.signed_intents import (
     SignedBurnIntentSet,
     _signing_burn_intent,
     _signing_burn_intent_set,
+    _signing_checked_intents,
 )
 from ..signing.signer import Signer, _signed_now, signer_address
-from ..types import Address, Bytes32, ChainId, TokenAmount, format_amount
+from ..types import Address, Bytes32, ChainId, TokenAmount, _same_address, format_amount
 from . import _trust
 from .models import Chain, GatewayBalance, Quote
 
@@ -101,8 +106,55 @@ class OrderSource(BaseModel):
     balance: int
 
 
+_SEAL: Final = object()
+"""This module's own mark on a `_Proof`: a proof made anywhere else is not one."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Proof:
+    """What `build_order` checked an order against, bound to what it checked.
+
+    Only `_assemble` makes one, after every check of `build_order` passed, and puts it on
+    the `Order` it built. `sign_order` takes it as the order's checks only while it
+    still describes the order: the same content (``content``, every field but the
+    intents, as plain values), the same intents (``digest``, the EIP-712 digest they are
+    signed under) and the same pins (the registry itself, the trusted routers, the two
+    ``unsafe_*`` flags). Anything else, and any order without one, is checked in full.
+    """
+
+    seal: object
+    content: tuple[object, ...]
+    digest: bytes
+    registry: Registry
+    trusted_routers: _trust.TrustedRouters | None
+    trust_service: bool
+    trust_output: bool
+    router: SwapRouter
+    terms: _trust.OutputTerms
+    max_fee_cap: int | None
+    max_total_fee: int | None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> None:
+        # A deep copy of an order is another order, whose pins are copies: unchecked.
+        return None
+
+    def __reduce__(self) -> tuple[Any, tuple[()]]:
+        # Pickled and read back, an order is checked in full, like any order from outside.
+        return _no_proof, ()
+
+
+def _no_proof() -> None:
+    """What a `_Proof` becomes when its order is pickled: none."""
+
+
 class Order(BaseModel):
     """Burn intents ready to sign, and what ``POST /swap`` needs beside them.
+
+    An order from `build_order` is a *checked* order: it carries, privately, what
+    `build_order` verified (the pinned router with its format, the terms, the caps and
+    the pins), bound to its content. `sign_order` signs a checked order without
+    checking it again when given the same pins, and checks any other order (built by
+    hand, copied with changes, read back from elsewhere) in full.
 
     Attributes:
         user: the depositor and signer of every intent (checksummed).
@@ -130,6 +182,14 @@ class Order(BaseModel):
     swap_calldata: str | None = None
     terms: _trust.OutputTerms | None = None
     hook_data: str | None = None
+
+    _proof: _Proof | None = PrivateAttr(default=None)
+
+    def __eq__(self, other: object) -> bool:
+        # Equal fields make equal orders, checked or not (the proof is no field).
+        if not isinstance(other, Order):
+            return NotImplemented
+        return type(self) is type(other) and self.__dict__ == other.__dict__
 
     @property
     def primary_type(self) -> Literal["BurnIntent", "BurnIntentSet"]:
@@ -256,7 +316,7 @@ def _balances(balances: object, user: str) -> dict[int, int]:
     if isinstance(balances, GatewayBalance):
         found: dict[int, int] = {}
         for entry in balances.balances:
-            if entry.depositor.lower() != user.lower():
+            if not _same_address(entry.depositor, user):
                 raise InvalidInputError(
                     "balances", f"are those of {entry.depositor}, not of user {user}"
                 )
@@ -510,7 +570,9 @@ def build_order(
             given.
 
     Returns:
-        The order, ready for `sign_order`.
+        The order, ready for `sign_order`: a checked order, which `sign_order` signs
+        without checking it again while it is unchanged and signed under the same
+        ``registry``, ``trusted_routers`` and ``unsafe_*`` flags (see `Order`).
 
     Raises:
         UnsafePayloadError: the quote or the chain list disagrees with what was asked
@@ -543,27 +605,120 @@ def build_order(
     )
     trust_service = _flag("unsafe_trust_service_parties", unsafe_trust_service_parties)
     trust_output = _flag("unsafe_trust_router_output", unsafe_trust_router_output)
-    checked = _check_quote(
+    seed = None if salt_seed is None else check_argument("salt_seed", Bytes32, salt_seed)
+    return _build(
         checked_quote,
-        user=owner,
-        chain_id=destination_id,
+        _Asked(
+            user=owner,
+            chain_id=destination_id,
+            registry=pins,
+            trusted_routers=routers,
+            min_amount_out=least_out,
+            fee_cap=cap,
+            total_cap=total_cap,
+            recipient=wanted_recipient,
+            trust_service=trust_service,
+            trust_output=trust_output,
+        ),
         chains=chains,
-        registry=pins,
-        trusted_routers=routers,
-        min_amount_out=least_out,
-        fee_cap=cap,
+        balances=balances,
+        sources=sources,
+        max_fee=max_fee,
+        now=now,
+        seed=seed,
+        quote_checked=False,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Asked:
+    """`build_order`'s arguments once checked: what the order is checked against."""
+
+    user: str
+    chain_id: int
+    registry: Registry
+    trusted_routers: _trust.TrustedRouters | None
+    min_amount_out: int | None
+    fee_cap: int | None
+    total_cap: int | None
+    recipient: str | None
+    trust_service: bool
+    trust_output: bool
+
+
+def _build(
+    quote: Quote,
+    asked: _Asked,
+    *,
+    chains: object,
+    balances: object,
+    sources: Mapping[int, int] | None,
+    max_fee: object,
+    now: float | None,
+    seed: str | None,
+    quote_checked: bool,
+) -> Order:
+    """`build_order` from checked arguments: check the quote, pick the sources,
+    assemble and check the intents, and seal the order with its `_Proof`."""
+    checked = _check_quote(
+        quote,
+        asked,
+        chains=chains,
         # A single max_fee replaces the quote's fee everywhere: only then is it not checked.
         check_fee=not isinstance(max_fee, int) or isinstance(max_fee, bool),
         now=now,
-        recipient=wanted_recipient,
-        trust_service=trust_service,
-        trust_output=trust_output,
+        quote_checked=quote_checked,
     )
     picked = _pick_sources(
-        checked, balances=balances, sources=sources, max_fee=max_fee, max_total_fee=total_cap
+        checked, balances=balances, sources=sources, max_fee=max_fee, max_total_fee=asked.total_cap
     )
-    seed = None if salt_seed is None else check_argument("salt_seed", Bytes32, salt_seed)
     return _assemble(checked, picked, seed)
+
+
+def order_for_checked_quote(
+    quote: Quote,
+    *,
+    chains: Sequence[Chain],
+    balances: GatewayBalance,
+    user: str,
+    chain_id: int,
+    sources: Mapping[int, int] | None,
+    min_amount_out: int | None,
+    max_fee_cap: int | None,
+    max_total_fee: int | None,
+    trusted_routers: _trust.TrustedRouters | None,
+    registry: Registry,
+    unsafe_trust_service_parties: bool,
+    unsafe_trust_router_output: bool,
+    now: float,
+    salt_seed: str,
+) -> Order:
+    """`build_order` for the one-call swap, whose plan (`xswap_sdk.flash._swap.plan_swap`)
+    checked every argument and whose flow checked ``quote`` (`check_quote`: its terms and
+    its fee, with these caps) when it arrived: neither is checked again; the quote's
+    expiry is, at ``now``, and everything else `build_order` checks."""
+    return _build(
+        quote,
+        _Asked(
+            user=user,
+            chain_id=chain_id,
+            registry=registry,
+            trusted_routers=trusted_routers,
+            min_amount_out=min_amount_out,
+            fee_cap=max_fee_cap,
+            total_cap=max_total_fee,
+            recipient=None,
+            trust_service=unsafe_trust_service_parties,
+            trust_output=unsafe_trust_router_output,
+        ),
+        chains=chains,
+        balances=balances,
+        sources=sources,
+        max_fee=None,
+        now=now,
+        seed=salt_seed,
+        quote_checked=True,
+    )
 
 
 def _salt(seed: str | None, index: int) -> str | None:
@@ -591,33 +746,37 @@ class _Checked:
     """A quote checked against what was asked, the chain list and the registry."""
 
     quote: Quote
-    user: str
-    chain_id: int
-    registry: Registry
+    asked: _Asked
     chains: dict[int, Chain]
     destination: GatewayChain
     router: str
+    pinned: SwapRouter
     amount: int
     terms: _trust.OutputTerms
+
+    @property
+    def user(self) -> str:
+        return self.asked.user
+
+    @property
+    def registry(self) -> Registry:
+        return self.asked.registry
 
 
 def _check_quote(
     quote: Quote,
+    asked: _Asked,
     *,
-    user: str,
-    chain_id: int,
     chains: object,
-    registry: Registry,
-    trusted_routers: _trust.TrustedRouters | None,
-    min_amount_out: int | None,
-    fee_cap: int | None,
     check_fee: bool,
     now: float | None,
-    recipient: str | None,
-    trust_service: bool,
-    trust_output: bool,
+    quote_checked: bool,
 ) -> _Checked:
-    """Step one of `build_order`: the quote's router, terms, fee and router output."""
+    """Step one of `build_order`: the quote's router, terms, fee and router output.
+
+    With ``quote_checked`` (the one-call swap, which ran `check_quote` on this quote
+    with the same caps), the quote's terms and fee are not checked again; its expiry is.
+    """
     router = quote.swap_router_address
     try:
         router = check_argument("quote.swap_router_address", Address, router)
@@ -626,25 +785,30 @@ def _check_quote(
             "quote.swap_router_address", expected="an address", received=router
         ) from None
     known = _as_chains(chains)
-    _trust.check_quote_terms(quote, request=quote.request, now=now, min_amount_out=min_amount_out)
+    if quote_checked:
+        _trust.check_expiry(quote, now)
+    else:
+        _trust.check_quote_terms(
+            quote, request=quote.request, now=now, min_amount_out=asked.min_amount_out
+        )
     amount = _order_amount(quote)
-    if check_fee:
+    if check_fee and not quote_checked:
         # The quote's fee becomes a maxFee somewhere: it must be within the cap.
-        _trust.check_fee(quote, amount=amount, max_fee_cap=fee_cap)
-    listed, destination = _destination(known, chain_id, registry)
+        _trust.check_fee(quote, amount=amount, max_fee_cap=asked.fee_cap)
+    listed, destination = _destination(known, asked.chain_id, asked.registry)
     pinned = _trust.pinned_router(
         router,
-        chain_id=chain_id,
+        chain_id=asked.chain_id,
         listed=listed,
-        registry=registry,
-        trusted_routers=trusted_routers,
-        trust_service=trust_service,
+        registry=asked.registry,
+        trusted_routers=asked.trusted_routers,
+        trust_service=asked.trust_service,
     )
     terms = _trust.output_terms(
         quote,
-        user=user,
-        recipient=recipient,
-        min_amount_out=min_amount_out,
+        user=asked.user,
+        recipient=asked.recipient,
+        min_amount_out=asked.min_amount_out,
         slippage=quote.request.slippage if quote.request else None,
         amount=amount,
     )
@@ -652,11 +816,11 @@ def _check_quote(
         quote.hook_data,
         quote.swap_calldata,
         router=pinned,
-        registry=registry,
+        registry=asked.registry,
         terms=terms,
-        trust_output=trust_output,
+        trust_output=asked.trust_output,
     )
-    return _Checked(quote, user, chain_id, registry, known, destination, router, amount, terms)
+    return _Checked(quote, asked, known, destination, router, pinned, amount, terms)
 
 
 @dataclass(frozen=True, slots=True)
@@ -710,13 +874,16 @@ def _pick_sources(
 
 
 def _assemble(checked: _Checked, picked: _Picked, seed: str | None = None) -> Order:
-    """Step three of `build_order`: one burn intent per source, checked, in an order."""
+    """Step three of `build_order`: one burn intent per source, checked, in an order
+    sealed with its `_Proof`."""
     destination, pins = checked.destination, checked.registry
+    router = checked.router
     intents = []
     order_sources = []
     for index, (source_id, value) in enumerate(picked.chosen.items()):
-        # The backend's entry of every chain that gives must agree with the registry.
-        _trust.pinned_chain(pins, source_id, checked.chains[source_id])
+        if source_id != checked.asked.chain_id:  # the destination's was, in _check_quote
+            # The backend's entry of every chain that gives must agree with the registry.
+            _trust.pinned_chain(pins, source_id, checked.chains[source_id])
         source = picked.contracts[source_id]
         fee = picked.fee_of[source_id]
         intents.append(
@@ -728,7 +895,7 @@ def _assemble(checked: _Checked, picked: _Picked, seed: str | None = None) -> Or
                 source_token=source.usdc,
                 destination_token=destination.usdc,
                 user=checked.user,
-                recipient=checked.router,
+                recipient=router,
                 value=value,
                 hook_data=checked.quote.hook_data,
                 max_fee=fee,
@@ -750,19 +917,100 @@ def _assemble(checked: _Checked, picked: _Picked, seed: str | None = None) -> Or
         destination=destination,
         registry=pins,
         user=checked.user,
-        router=checked.router,
+        router=router,
     )
-    return Order(
+    order = Order(
         user=checked.user,
-        chain_id=checked.chain_id,
+        chain_id=checked.asked.chain_id,
         amount=checked.amount,
         sources=tuple(order_sources),
         intents=tuple(intents),
-        swap_router_address=checked.router,
+        swap_router_address=router,
         swap_calldata=checked.quote.swap_calldata,
         terms=checked.terms,
         hook_data=intents[0].spec.hook_data,
     )
+    _trust.check_order_terms(
+        order.intents,
+        values=[source.value for source in order.sources],
+        max_fees=[source.max_fee for source in order.sources],
+        amount=order.amount,
+        hook_data=order.hook_data,
+    )
+    asked = checked.asked
+    order._proof = _Proof(
+        seal=_SEAL,
+        content=_content(order),
+        digest=_digest(order.intents),
+        registry=pins,
+        trusted_routers=asked.trusted_routers,
+        trust_service=asked.trust_service,
+        trust_output=asked.trust_output,
+        router=checked.pinned,
+        terms=checked.terms,
+        max_fee_cap=asked.fee_cap,
+        max_total_fee=asked.total_cap,
+    )
+    return order
+
+
+def _content(order: Order) -> tuple[object, ...]:
+    """Every field of ``order`` but its intents, as plain values: what a `_Proof` holds
+    of it (the intents are held as their digest)."""
+    terms = order.terms
+    return (
+        order.user,
+        order.chain_id,
+        order.amount,
+        tuple((s.chain_id, s.domain, s.value, s.max_fee, s.balance) for s in order.sources),
+        order.swap_router_address,
+        order.swap_calldata,
+        None
+        if terms is None
+        else (terms.recipient, terms.token_out, terms.least_out, terms.amount_in),
+        order.hook_data,
+        len(order.intents),
+    )
+
+
+def _digest(intents: Sequence[BurnIntent]) -> bytes:
+    """The EIP-712 digest the order's intents are signed under: one ``BurnIntent``, or
+    a ``BurnIntentSet``."""
+    return _intent_digest(intents[0]) if len(intents) == 1 else _set_digest(intents)
+
+
+def _proven(
+    order: Order,
+    *,
+    registry: Registry,
+    trusted_routers: object,
+    trust_service: bool,
+    trust_output: bool,
+) -> bytes | None:
+    """The digest to sign when ``order`` carries `build_order`'s proof for these very
+    pins and is still what was checked; ``None`` (check it in full) otherwise."""
+    proof = order._proof
+    if type(proof) is not _Proof or proof.seal is not _SEAL:
+        return None
+    if (
+        proof.registry is not registry
+        or proof.trust_service is not trust_service
+        or proof.trust_output is not trust_output
+    ):
+        return None
+    if trusted_routers is not proof.trusted_routers and (
+        trusted_routers is None
+        or proof.trusted_routers is None
+        or _trust.check_trusted_routers(trusted_routers) != proof.trusted_routers
+    ):
+        return None
+    if proof.content != _content(order):
+        return None
+    try:
+        digest = _digest(order.intents)
+    except (OverflowError, ValueError, TypeError, AttributeError):
+        return None  # intents changed past what can be encoded: the full checks say how
+    return digest if digest == proof.digest else None
 
 
 def _flag(name: str, value: object) -> bool:
@@ -789,12 +1037,17 @@ def sign_order(
     """Sign an order: one ``BurnIntent`` for one source, one ``BurnIntentSet`` for
     several (signed once).
 
-    Right before signing, every field of every intent is checked again against the
-    registry and the order itself: the domains, Gateway contracts and USDC addresses of
-    its chains, the depositor and signer, the router as recipient and destination caller
-    (pinned in the registry or ``trusted_routers``), the hook data and calldata against
-    the order's ``terms`` (for a router of known format), one intent per source domain,
-    a positive value and transfer spec version 1.
+    An order `build_order` returned, unchanged since and signed with the same
+    ``registry`` (the same object), ``trusted_routers`` and ``unsafe_*`` flags, is
+    signed as it was checked: its checks passed on these very values, and are not run
+    again. Any other order (built by hand, changed or copied since, read back from
+    elsewhere, or signed under other pins) is checked in full right before signing,
+    every field of every intent against the registry and the order itself: the
+    domains, Gateway contracts and USDC addresses of its chains, the depositor and
+    signer, the router as recipient and destination caller (pinned in the registry or
+    ``trusted_routers``), the hook data and calldata against the order's ``terms`` (for
+    a router of known format), one intent per source domain, a positive value and
+    transfer spec version 1. The signer must be the order's user either way.
 
     Args:
         order: from `build_order`.
@@ -845,11 +1098,50 @@ def signing_order(
     if address != order.user:
         raise InvalidInputError("signer", f"must be the order's user {order.user}, not {address}")
     pins = DEFAULT_REGISTRY if registry is None else _registry(registry)
+    trust_service = _flag("unsafe_trust_service_parties", unsafe_trust_service_parties)
+    trust_output = _flag("unsafe_trust_router_output", unsafe_trust_router_output)
+    digest = _proven(
+        order,
+        registry=pins,
+        trusted_routers=trusted_routers,
+        trust_service=trust_service,
+        trust_output=trust_output,
+    )
+    if digest is not None:
+        # build_order checked this very order against these very pins.
+        proven = yield from _signing_checked_intents(order.intents, signer, address, digest)
+        return SignedOrder(order=order, signed=proven)
+    _check_order(
+        order,
+        registry=pins,
+        trusted_routers=_trust.check_trusted_routers(trusted_routers),
+        trust_service=trust_service,
+        trust_output=trust_output,
+    )
+    signed: SignedBurnIntent | SignedBurnIntentSet
+    if len(order.intents) == 1:
+        signed = yield from _signing_burn_intent(order.intents[0], signer)
+    else:
+        signed = yield from _signing_burn_intent_set(list(order.intents), signer)
+    return SignedOrder(order=order, signed=signed)
+
+
+def _check_order(
+    order: Order,
+    *,
+    registry: Registry,
+    trusted_routers: _trust.TrustedRouters | None,
+    trust_service: bool,
+    trust_output: bool,
+) -> None:
+    """Every check of an order that does not carry `build_order`'s proof for the pins
+    it is signed with: every field of every intent, the terms, the router and its
+    output, as `build_order` checks them."""
     _trust.check_intents(
         order.intents,
         source_chain_ids=[source.chain_id for source in order.sources],
-        destination=pins.chain(order.chain_id),
-        registry=pins,
+        destination=registry.chain(order.chain_id),
+        registry=registry,
         user=order.user,
         router=order.swap_router_address,
     )
@@ -864,11 +1156,10 @@ def signing_order(
         order.swap_router_address,
         chain_id=order.chain_id,
         listed=None,
-        registry=pins,
-        trusted_routers=_trust.check_trusted_routers(trusted_routers),
-        trust_service=_flag("unsafe_trust_service_parties", unsafe_trust_service_parties),
+        registry=registry,
+        trusted_routers=trusted_routers,
+        trust_service=trust_service,
     )
-    trust_output = _flag("unsafe_trust_router_output", unsafe_trust_router_output)
     if order.terms is None and not trust_output:
         raise UnsafePayloadError(
             "order.terms",
@@ -881,13 +1172,7 @@ def signing_order(
             order.intents[0].spec.hook_data,
             order.swap_calldata,
             router=pinned,
-            registry=pins,
+            registry=registry,
             terms=order.terms,
             trust_output=trust_output,
         )
-    signed: SignedBurnIntent | SignedBurnIntentSet
-    if len(order.intents) == 1:
-        signed = yield from _signing_burn_intent(order.intents[0], signer)
-    else:
-        signed = yield from _signing_burn_intent_set(list(order.intents), signer)
-    return SignedOrder(order=order, signed=signed)

@@ -57,7 +57,7 @@ if TYPE_CHECKING:
 from ..types import ChainId, TokenAmount
 from . import _operations as operations
 from . import _trust
-from ._orders import Order, SignedOrder, TrustedRoutersArg, build_order, signing_order
+from ._orders import Order, SignedOrder, TrustedRoutersArg, order_for_checked_quote, signing_order
 from .models import (
     Chain,
     HistoryPage,
@@ -113,7 +113,8 @@ class SwapPlan:
         sources: the caller's choice of source chains, if any.
         max_fee_cap: the caller's fee cap; ``None`` for the default cap.
         min_amount_out: the least output accepted, if given.
-        trusted_routers: the caller's pinned routers, if given.
+        trusted_routers: the caller's pinned routers, if given, checked once here: the
+            order is built and signed with this very mapping, which its proof holds.
         registry: the pinned chains, contracts and routers.
         max_total_fee: the caller's cap on the sum of the intents' ``maxFee``.
         unsafe_trust_service_parties: accept a router nobody pinned (DANGEROUS).
@@ -447,7 +448,9 @@ def _checked_order(plan: SwapPlan, quote: Quote, chains: list[Chain]) -> Flow[Or
     balances = yield Call(operations.get_balance(plan.user))
     seed: str = yield Random(32)
     now = yield Now()
-    order = build_order(
+    # The plan checked every argument, and check_quote the quote's terms and fee:
+    # the order is built without checking them again (its expiry, now, is).
+    order = order_for_checked_quote(
         quote,
         chains=chains,
         balances=balances,

@@ -403,8 +403,9 @@ class FlashClient(SyncAPIClient):
     def sign_order(self, order: Order, signer: Signer) -> SignedOrder:
         """Sign an order (one BurnIntent, or one BurnIntentSet); see `xswap_sdk.flash.sign_order`.
 
-        Every intent is checked again against the client's registry and trusted routers
-        right before it is signed.
+        An order from this client's `build_order`, unchanged since, is signed as it was
+        checked; any other order is checked in full against the client's registry and
+        trusted routers right before it is signed.
 
         Args:
             order: from `build_order`.
@@ -856,7 +857,7 @@ class FlashClient(SyncAPIClient):
             requote=requote,
             accept_quote=accept_quote,
         )
-        auth.check_identity(self._session, plan.user)
+        auth.check_identity(self._session, plan.user, plan.signer)
         transport = self._transport_for(signer)
         # Log in before the flow starts, so a refused login costs no quote.
         transport.ensure_login(options)

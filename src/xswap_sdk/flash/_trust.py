@@ -39,10 +39,19 @@ from .._models import check_argument
 from .._slippage import DEFAULT_MAX_SLIPPAGE
 from ..errors import InvalidInputError, QuoteRejectedError, UnsafePayloadError
 from ..gateway._operations import DEFAULT_FEE_CAP_BASE, DEFAULT_FEE_CAP_BPS, default_fee_cap
+from ..registry import DEFAULT_TOTAL_FEE_CAP_INTENTS as _DEFAULT_TOTAL_FEE_CAP_INTENTS
 from ..registry import GatewayChain, Registry, SwapRouter
 from ..signing._fields import pad_address
 from ..signing.burn_intents import BurnIntent, signable_problem
-from ..types import MAX_UINT256, USDC_DECIMALS, Address, ChainId, from_units, to_checksum
+from ..types import (
+    MAX_UINT256,
+    USDC_DECIMALS,
+    Address,
+    ChainId,
+    _same_address,
+    from_units,
+    to_checksum,
+)
 from .models import Chain, Quote, QuoteRequest
 
 __all__ = [
@@ -51,6 +60,7 @@ __all__ = [
     "DEFAULT_TOTAL_FEE_CAP_INTENTS",
     "OutputTerms",
     "TrustedRouters",
+    "check_expiry",
     "check_fee",
     "check_intents",
     "check_listed_chain",
@@ -134,9 +144,9 @@ def check_fee(quote: Quote, *, amount: int, max_fee_cap: int | None) -> None:
         )
 
 
-DEFAULT_TOTAL_FEE_CAP_INTENTS: Final = 2
+DEFAULT_TOTAL_FEE_CAP_INTENTS: Final = _DEFAULT_TOTAL_FEE_CAP_INTENTS
 """How many intents at the fixed part of the default cap the default *total* cap
-allows: an order from two source chains at the spec's default ``maxFee`` passes."""
+allows (`xswap_sdk.registry.DEFAULT_TOTAL_FEE_CAP_INTENTS`)."""
 
 
 def default_max_total_fee(amount: int) -> int:
@@ -231,7 +241,7 @@ def check_quote_terms(
                 hint="The quote is not for the amount asked.",
             )
         token_out = quote.token_out.address
-        if token_out.lower() != request.output_token.lower():
+        if not _same_address(token_out, request.output_token):
             raise UnsafePayloadError(
                 "quote.token_out.address",
                 expected=request.output_token,
@@ -246,6 +256,16 @@ def check_quote_terms(
                 expected=f"at least {min_amount_out} (min_amount_out)",
                 received=out,
             )
+    check_expiry(quote, now)
+
+
+def check_expiry(quote: Quote, now: float | None) -> None:
+    """Check that the quote has not expired at ``now`` (Unix seconds; ``None`` checks
+    nothing: a quote without ``expires_at`` does not parse).
+
+    Raises:
+        QuoteRejectedError: the quote has expired; ask for a new one.
+    """
     expires = quote.expires_at_seconds
     if now is not None and now >= expires:
         raise QuoteRejectedError(
@@ -284,10 +304,6 @@ def check_trusted_routers(trusted_routers: object) -> TrustedRouters | None:
     return checked
 
 
-def _same(listed: object, pinned: str) -> bool:
-    return isinstance(listed, str) and listed.lower() == pinned.lower()
-
-
 def pinned_chain(registry: Registry, chain_id: int, listed: Chain | None) -> GatewayChain:
     """The registry's entry for ``chain_id``, after checking the backend's entry.
 
@@ -316,7 +332,7 @@ def check_listed_chain(listed: Chain, pinned: GatewayChain) -> None:
         ("gatewayMinter", listed.gateway_minter, pinned.gateway_minter),
         ("usdc.address", listed.usdc.address, pinned.usdc),
     ):
-        if not _same(value, expected):
+        if not _same_address(value, expected):
             raise UnsafePayloadError(f"{where}.{field}", expected=expected, received=value)
 
 
@@ -363,7 +379,7 @@ def pinned_router(
         UnsafePayloadError: the router is not the chain list's, or is not pinned; the
             message names the router, the chain and how to pin it.
     """
-    if listed is not None and not _same(listed.router_address, router):
+    if listed is not None and not _same_address(listed.router_address, router):
         raise UnsafePayloadError(
             "quote.swap_router_address",
             expected=f"chain {chain_id}'s routerAddress {listed.router_address}",
@@ -499,13 +515,13 @@ def check_router_output(
                 received=f"{router.output_format!r} data without it",
             )
     for part in parts:
-        if part.recipient is not None and part.recipient.lower() != terms.recipient.lower():
+        if part.recipient is not None and not _same_address(part.recipient, terms.recipient):
             raise UnsafePayloadError(
                 f"{part.field}.recipient",
                 expected=f"{terms.recipient} (your recipient, or the signer)",
                 received=part.recipient,
             )
-        if part.token_out is not None and part.token_out.lower() != terms.token_out.lower():
+        if part.token_out is not None and not _same_address(part.token_out, terms.token_out):
             raise UnsafePayloadError(
                 f"{part.field}.tokenOut", expected=terms.token_out, received=part.token_out
             )
@@ -610,6 +626,13 @@ def check_intents(
     for index, (intent, chain_id) in enumerate(zip(intents, source_chain_ids, strict=True)):
         where = f"intents[{index}]"
         source = registry.chain(chain_id)
+        if source.family != "evm" or destination.family != "evm":
+            # A swap order spends and mints on EVM chains, where the router is.
+            raise UnsafePayloadError(
+                f"{where}.spec.sourceDomain",
+                expected="an EVM source and destination chain",
+                received=f"{source.name} ({chain_id}) to {destination.name}",
+            )
         if source.testnet != destination.testnet:
             raise UnsafePayloadError(
                 f"{where}.spec.sourceDomain",

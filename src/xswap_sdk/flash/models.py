@@ -44,6 +44,7 @@ from ..types import (
     TokenAmount,
     UsdcNumberUnits,
     UsdcUnits,
+    _same_address,
     from_units,
     to_units,
 )
@@ -377,7 +378,7 @@ class Quote(_SnakeModel):
             ("swap_router_address", self.swap_router_address, first.swap_router_address),
         )
         for where, new, old in same:
-            if new.lower() != old.lower():
+            if not _same_address(new, old):
                 return f"{where} is {new}, not {old} as first quoted"
         more_is_worse = (
             ("token_in.amount", self.token_in.amount, first.token_in.amount),

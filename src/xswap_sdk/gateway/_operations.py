@@ -36,6 +36,7 @@ from ..errors import (
     TransferFailedError,
     UnsafePayloadError,
 )
+from ..registry import DEFAULT_FEE_CAP_BPS as _DEFAULT_FEE_CAP_BPS
 from ..registry import DEFAULT_REGISTRY, GatewayChain, Registry
 from ..signing._fields import MAX_UINT64, pad_address, to_word
 from ..signing.attestations import expected_intents
@@ -103,14 +104,13 @@ _ZERO_WORD = "0x" + "00" * 32
 _BPS = 10_000
 # The swap backend's default cap on a burn intent's fee (flash._trust.default_max_fee_cap)
 # reads these too: flash depends on gateway, not the reverse.
-DEFAULT_FEE_CAP_BASE: Final = 2_010_000
-"""The fixed part of the default gateway fee cap, per burn intent: 2.01 USDC, the spec's
-helper default ``maxFee``. Circle Gateway's gas fee per source chain is at most 2.00 USDC
-(Ethereum; cents elsewhere), so this covers every chain."""
+DEFAULT_FEE_CAP_BASE: Final = DEFAULT_MAX_FEE
+"""The fixed part of the default gateway fee cap, per burn intent: 2.01 USDC
+(`xswap_sdk.registry.DEFAULT_MAX_FEE`, where its source is given)."""
 
-DEFAULT_FEE_CAP_BPS: Final = 1
-"""The proportional part of the default cap, in basis points of the amount swapped:
-1 bp, twice Circle Gateway's transfer fee (0.5 bp) for headroom."""
+DEFAULT_FEE_CAP_BPS: Final = _DEFAULT_FEE_CAP_BPS
+"""The proportional part of the default cap, in basis points of the amount swapped
+(`xswap_sdk.registry.DEFAULT_FEE_CAP_BPS`)."""
 
 Signed = SignedBurnIntent | SignedBurnIntentSet
 EstimateItem = BurnIntent | TransferSpec | Mapping[str, Any]

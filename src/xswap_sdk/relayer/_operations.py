@@ -29,7 +29,7 @@ from .._polling import check_wait_arguments, poll
 from ..chains import ChainFamily
 from ..errors import InvalidInputError, NotFoundError, RelayFailedError, ResponseValidationError
 from ..journal import Journey
-from ..types import Address, ChainId
+from ..types import Address, ChainId, _same_address
 from .models import (
     AccountInfo,
     RelayerChain,
@@ -112,13 +112,6 @@ class Submissions:
         return f"Submissions({len(self._by_id)})"
 
 
-def _same_target(theirs: str, ours: str) -> bool:
-    # EVM addresses in any case; other chains' accounts as written.
-    if theirs.startswith("0x") and ours.startswith("0x"):
-        return theirs.lower() == ours.lower()
-    return theirs == ours
-
-
 def _same_data(theirs: object, ours: str) -> bool:
     # Hex in any case, with or without 0x ("0x" and "" are both no calldata).
     if not isinstance(theirs, str):
@@ -154,7 +147,7 @@ def check_record(
         checks.append(
             ("chainId", record.chain_id, submitted.chain_id, record.chain_id == submitted.chain_id)
         )
-        checks.append(("to", record.to, submitted.to, _same_target(record.to, submitted.to)))
+        checks.append(("to", record.to, submitted.to, _same_address(record.to, submitted.to)))
         checks.append(
             (
                 "callData",

@@ -60,7 +60,7 @@ from ..signing.eip3009 import (
     sign_transfer_authorization,
 )
 from ..signing.signer import Signer, signer_address
-from ..types import to_checksum
+from ..types import _same_address, to_checksum
 
 __all__ = [
     "GATEWAY_BATCHED_DOMAIN_NAME",
@@ -188,12 +188,8 @@ def _whole(where: str, value: object, rule: str) -> int:
     raise UnsafePayloadError(where, expected=rule, received=value)
 
 
-def _same(where: str, value: object, pinned: str, what: str) -> None:
-    try:
-        matches = to_checksum(value) == pinned
-    except (InvalidInputError, TypeError, ValueError):
-        matches = False
-    if not matches:
+def _pinned(where: str, value: object, pinned: str, what: str) -> None:
+    if not _same_address(value, pinned):
         raise UnsafePayloadError(where, expected=f"{pinned} ({what})", received=value)
 
 
@@ -285,13 +281,13 @@ class X402Payer:
                 expected=GATEWAY_BATCHED_DOMAIN_VERSION,
                 received=extra.get("version"),
             )
-        _same(
+        _pinned(
             f"{where}.extra.verifyingContract",
             extra.get("verifyingContract"),
             chain.gateway_wallet,
             f"the GatewayWallet on {chain.name}",
         )
-        _same(f"{where}.asset", option.get("asset"), chain.usdc, f"USDC on {chain.name}")
+        _pinned(f"{where}.asset", option.get("asset"), chain.usdc, f"USDC on {chain.name}")
         amount = _whole(
             f"{where}.amount",
             option.get("amount", option.get("maxAmountRequired")),

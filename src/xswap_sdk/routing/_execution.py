@@ -53,7 +53,7 @@ from ..errors import InvalidInputError, QuoteRejectedError, UnsafePayloadError
 from ..registry import PERMIT2
 from ..signing.signer import Signer, signer_address
 from ..simulation import Simulation
-from ..types import Address, TokenAmount
+from ..types import Address, TokenAmount, _same_address
 from .models import BuildBestPathRequest, BuiltPath, Route, Transaction, TransactionStatus
 
 if TYPE_CHECKING:
@@ -186,10 +186,6 @@ def _web3(web3: object, web3_type: str, feature: str) -> None:
         raise InvalidInputError("web3", f"must be a web3.{web3_type} for this client")
 
 
-def _same(left: str, right: str) -> bool:
-    return left.lower() == right.lower()
-
-
 def plan_execution(
     signer: Signer, route: object, *, web3: object, web3_type: str, approve: object
 ) -> ExecutionPlan:
@@ -230,7 +226,7 @@ def plan_route(route: Route, owner: str) -> ExecutionPlan:
         ("route.fromToken.address", source.address, asked.from_token),
         ("route.sender", route.sender, asked.sender),
     ):
-        if not _same(str(received), str(expected)):
+        if not _same_address(str(received), str(expected)):
             raise UnsafePayloadError(field, expected=expected, received=received)
     for field, received_int, expected_int in (
         ("route.fromToken.chain", source.chain, asked.from_chain),
@@ -239,7 +235,7 @@ def plan_route(route: Route, owner: str) -> ExecutionPlan:
         if received_int != expected_int:
             raise UnsafePayloadError(field, expected=expected_int, received=received_int)
     check_route_terms(route)
-    if not _same(asked.sender, owner):
+    if not _same_address(asked.sender, owner):
         raise InvalidInputError("signer", f"must be the route's sender {asked.sender}, not {owner}")
     token = None if source.address.lower() in NATIVE_TOKENS else asked.from_token
     return ExecutionPlan(route, owner, asked.from_chain, token, asked.amount)
@@ -272,7 +268,7 @@ def check_route_terms(route: Route) -> None:
         ("route.receiver", route.receiver, receiver),
         ("route.toToken.address", target.address, asked.to_token),
     ):
-        if not _same(str(received), str(expected)):
+        if not _same_address(str(received), str(expected)):
             raise UnsafePayloadError(field, expected=expected, received=received)
     if target.chain != asked.to_chain:
         raise UnsafePayloadError(
@@ -340,7 +336,7 @@ def check_transaction(
     """
     if tx.chain != plan.chain_id:
         raise UnsafePayloadError("tx.chain", expected=plan.chain_id, received=tx.chain)
-    if not _same(tx.to, contract):
+    if not _same_address(tx.to, contract):
         raise UnsafePayloadError(
             "tx.to",
             expected=f"the routing contract of chain {plan.chain_id}, {contract}",
@@ -356,7 +352,7 @@ def check_transaction(
                 "tx.value", expected="0 (the input is an ERC-20)", received=value
             )
         target = tx.allowance_target
-        if target is None or not _same(target, contract):
+        if target is None or not _same_address(target, contract):
             raise UnsafePayloadError(
                 "tx.allowanceTarget",
                 expected=f"the contract the transaction calls, {contract}",

@@ -57,7 +57,7 @@ from eth_hash.auto import keccak
 
 from ..errors import QuoteRejectedError, UnsafePayloadError
 from ..registry import PERMIT2
-from ..types import MAX_UINT256
+from ..types import MAX_UINT256, _same_address
 from .models import AcquisitionMode, GaslessQuote, GaslessQuoteRequest
 
 __all__ = [
@@ -157,7 +157,7 @@ def _uint(field: str, value: object) -> int:
 def _address(field: str, value: object, expected: str) -> None:
     if not isinstance(value, str) or not _ADDRESS.fullmatch(value):
         raise UnsafePayloadError(field, expected=expected, received=value)
-    if value.lower() != expected.lower():
+    if not _same_address(value, expected):
         raise UnsafePayloadError(field, expected=expected, received=value)
 
 

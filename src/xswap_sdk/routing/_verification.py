@@ -20,7 +20,7 @@ from .._models import check_argument
 from ..errors import InvalidInputError, SigningError, UnsafePayloadError
 from ..registry import routing_contract_of
 from ..signing import recover_typed_data
-from ..types import Address, TokenAmount
+from ..types import Address, TokenAmount, _same_address
 from . import _operations as operations
 from ._permit2 import check_permit2_payload
 from .models import AcquisitionMode, GaslessQuote, GaslessQuoteRequest, SupportedChain
@@ -191,7 +191,7 @@ def check_submission(
         signed_by = None
     # Not kept in this frame, which an error tracker would capture with the refusal.
     del signature
-    if signed_by is None or signed_by.lower() != sender.lower():
+    if not _same_address(signed_by, sender):
         if sign_unverified_payload:
             logger.warning(
                 "submitting a signature that is not the sender's over the verified payload "

@@ -13,7 +13,7 @@ from pydantic import BeforeValidator, PlainSerializer
 
 from .._base58 import encode, solana_key_bytes
 from ..errors import UnsafePayloadError
-from ..types import _uint_parser, to_checksum
+from ..types import _same_address, _uint_parser, to_checksum
 
 __all__ = [
     "MAX_UINT64",
@@ -46,7 +46,7 @@ def require_addresses(*checks: tuple[str, str, str], hint: str | None = None) ->
     """Refuse the first ``(field, received, expected)`` whose two addresses differ (case
     aside: both are validated addresses) with an `UnsafePayloadError` naming the field."""
     for field, received, expected in checks:
-        if received.lower() != expected.lower():
+        if not _same_address(received, expected):
             raise UnsafePayloadError(field, expected=expected, received=received, hint=hint)
 
 

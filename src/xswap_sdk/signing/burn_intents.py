@@ -23,6 +23,7 @@ from pydantic import ConfigDict, Field, ValidationError
 
 from .._models import RequestModel, check_argument, invalid_input, validate_request
 from ..errors import InvalidInputError
+from ..registry import DEFAULT_MAX_FEE as _DEFAULT_MAX_FEE
 from ..types import MAX_UINT256, Address, Bytes32, HexBytes
 from ._fields import AddressOrBytes32, Uint32, Uint256, pad_address
 from .eip712 import domain_separator, eip712_digest, type_hash
@@ -52,8 +53,9 @@ __all__ = [
     "burn_intent_typed_data",
 ]
 
-DEFAULT_MAX_FEE = 2_010_000
-"""The spec's default ``maxFee`` (2.01 USDC); pass the quote's gateway fee when you have it."""
+DEFAULT_MAX_FEE = _DEFAULT_MAX_FEE
+"""The spec's default ``maxFee`` (2.01 USDC, `xswap_sdk.registry.DEFAULT_MAX_FEE`); pass
+the quote's gateway fee when you have it."""
 
 MAX_INTENTS_PER_SET = 16
 """Circle Gateway accepts at most 16 burn intents in one set."""

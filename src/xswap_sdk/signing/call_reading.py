@@ -37,7 +37,7 @@ from eth_hash.auto import keccak
 
 from ..errors import UnsafePayloadError
 from ..registry import DEFAULT_REGISTRY, GatewayChain, Registry
-from ..types import to_checksum
+from ..types import _same_address, to_checksum
 from .calls import ContractCall
 
 __all__ = ["KNOWN_FUNCTIONS", "UNLIMITED", "Contract", "ReadCall", "check_call", "read_call"]
@@ -128,7 +128,7 @@ def _contract(chain: GatewayChain, to: str) -> Contract | None:
         ("GatewayMinter", chain.gateway_minter),
         ("USDC", chain.usdc),
     ):
-        if to.lower() == address.lower():
+        if _same_address(to, address):
             return name  # type: ignore[return-value]
     return None
 
@@ -229,7 +229,7 @@ def _meaning(
     if name.startswith("deposit"):
         credited = args.get("depositor") or args.get("owner") or args.get("from") or sender
         source = args.get("owner") or args.get("from") or "the sender"
-        own = sender is not None and credited is not None and credited.lower() == sender.lower()
+        own = _same_address(credited, sender)
         return read(
             f"deposits {value} of {token} from {source} into the GatewayWallet {to}, "
             f"credited to {credited or 'the sender'}",
@@ -344,6 +344,6 @@ def check_call(
     if call.value != 0:
         _refuse("call.value", f"0 ({read.function} is not payable)", call.value)
     token = read.arguments.get("token")
-    if token is not None and token.lower() != chain.usdc.lower():
+    if token is not None and not _same_address(token, chain.usdc):
         _refuse("call.data.token", f"{chain.usdc} (USDC on chain {call.chain_id})", token)
     return read

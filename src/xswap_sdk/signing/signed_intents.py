@@ -215,6 +215,35 @@ def _signing_burn_intent(
     )
 
 
+def _signing_checked_intents(
+    intents: Sequence[BurnIntent], signer: Signer, address: str, digest: bytes
+) -> Flow[SignedBurnIntent | SignedBurnIntentSet]:
+    """Sign EVM intents whose every check the caller made, under ``digest``, which it
+    computed from them: one ``BurnIntent`` alone, or a ``BurnIntentSet``. One
+    `xswap_sdk._flow.Sign` step and nothing checked again: for a checked order
+    (`xswap_sdk.flash.build_order`) whose proof still holds, and for nothing else."""
+    if len(intents) == 1:
+        (intent,) = intents
+        signature: str = yield Sign(
+            signer,
+            digest,
+            lambda: _typed_data("BurnIntent", intent.to_wire()),
+            what="burn intent",
+        )
+        return SignedBurnIntent(
+            intent=intent, signer=address, digest="0x" + digest.hex(), signature=signature
+        )
+    signature = yield Sign(
+        signer,
+        digest,
+        lambda: _typed_data("BurnIntentSet", {"intents": [i.to_wire() for i in intents]}),
+        what="burn intent set",
+    )
+    return SignedBurnIntentSet(
+        intents=tuple(intents), signer=address, digest="0x" + digest.hex(), signature=signature
+    )
+
+
 def sign_burn_intent_set(
     intents: BurnIntentSet | Sequence[BurnIntent | Mapping[str, Any]],
     signer: Signer,
