@@ -23,8 +23,8 @@ from pydantic import SecretStr
 from ._auth import ApiKeyAuth, Auth
 from ._capture import RawResponse, capture_responses
 from ._clock import SYSTEM_CLOCK, Clock
+from ._concurrency import pool_size
 from ._framing import Framing
-from ._gate import pool_size
 from ._http import HTTPX, Stack, stack_of
 from ._keywords import KeywordCheck, keyword_checked, mark
 from ._logging import configure_from_env
@@ -161,7 +161,7 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
         made on first use with ``limits`` and `DEFAULT_TIMEOUT`; either way with a gate
         sized to it."""
         size = limits.max_connections if http_client is None else pool_size(http_client)
-        # The gate works around httpcore 1.0's pool; httpcore2's needs none (see _gate.py).
+        # The gate works around httpcore 1.0's pool; httpcore2's needs none (see _concurrency.py).
         gate = None if size is None or not stack.gated else self._transport_type.gate_type(size)
         http_client_type = self._http_client_type
 
