@@ -14,14 +14,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-from .errors import SimulationError
-from .simulation import (
+from ._simulation_models import (
     NATIVE_TOKEN,
     AssetMovement,
     SimulateOption,
     Simulation,
     SimulationMethod,
 )
+from .errors import InvalidInputError, SimulationError
 
 if TYPE_CHECKING:
     from .routing._execution import ExecutionPlan
@@ -97,7 +97,6 @@ def check_simulate_option(simulate: object) -> SimulateOption:
     Raises:
         InvalidInputError: not ``"auto"``, ``True`` or ``False``.
     """
-    from .errors import InvalidInputError
 
     if simulate is True or simulate is False or simulate == "auto":
         return simulate
