@@ -40,8 +40,7 @@ from .._policy_scope import APPROVED, active_policies
 from ..policy import AUTHORITY_GRANT, SigningRequest
 from ..registry import DEFAULT_REGISTRY, PERMIT2
 from ..types import to_checksum
-from ._fields import read_word, to_word
-from .eip3009 import GATEWAY_BATCHED_DOMAIN_NAME
+from ._fields import GATEWAY_BATCHED_DOMAIN_NAME, read_word, to_word
 
 __all__ = [
     "as_kind",

@@ -41,7 +41,6 @@ if TYPE_CHECKING:
 
     from .._flow import Flow, Sign
     from ..policy import PolicyLike, SigningRequest
-    from .solana import SolanaSigner
 
 T = TypeVar("T")
 
@@ -395,15 +394,22 @@ def signer_address(signer: object, *, argument: str = "signer") -> str:
     return address
 
 
+_OTHER_SCHEMES: dict[str, Callable[[Sign], str]] = {}
+"""How a `xswap_sdk._flow.Sign` step that is not an EVM signature is made, by its
+``kind``: `xswap_sdk.signing.solana`, which builds on this module, registers
+``"ed25519"`` when it is imported (every flow that yields such a step imports it), so
+this module never imports it back."""
+
+
 def _perform_sign(step: Sign) -> str:
     """Make the signature a `xswap_sdk._flow.Sign` step asks for (``0x`` hex), through
     the signing gate and every policy in force."""
+    if step.kind in _OTHER_SCHEMES:
+        return _OTHER_SCHEMES[step.kind](step)
     if step.kind == "ed25519":
-        from .solana import sign_solana_message, solana_public_key
-
-        solana = cast("SolanaSigner", step.signer)
-        key = solana_public_key(solana)
-        return "0x" + sign_solana_message(solana, key, step.digest, step.payload).hex()
+        raise SigningError(
+            "an Ed25519 (Solana) signature needs xswap_sdk.signing.solana, not imported"
+        )
     signer = cast(Signer, step.signer)
     if step.kind == "message":
         return personal_sign(signer, str(step.payload))
