@@ -276,6 +276,7 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
         if isinstance(step, Random):
             return "0x" + os.urandom(step.size).hex()
         if isinstance(step, Sign):
+            # lazy: the signer (coincurve), only when a flow signs
             from .signing.signer import _perform_sign
 
             return _perform_sign(step)

@@ -681,6 +681,7 @@ class PostgresJournal:
     def spending_ledger(self) -> SpendingLedger:
         """A spending ledger in the journal's database (``Policy(ledger=journal)``):
         its own table, ``xswap_ledger``, on its own connection."""
+        # lazy: the spending ledger, only when a policy keeps it in this journal
         from ._ledger import PostgresLedger
 
         return PostgresLedger(self._url)

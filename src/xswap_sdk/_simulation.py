@@ -97,7 +97,6 @@ def check_simulate_option(simulate: object) -> SimulateOption:
     Raises:
         InvalidInputError: not ``"auto"``, ``True`` or ``False``.
     """
-
     if simulate is True or simulate is False or simulate == "auto":
         return simulate
     raise InvalidInputError("simulate", "must be 'auto', True or False")
@@ -484,6 +483,7 @@ def attested_credits(payload: bytes) -> tuple[tuple[str, str, int], ...]:
     """
     # Circle's magic numbers and header sizes, from the one decoder of the encoding
     # (imported here: a routing client that never simulates a mint does not load it).
+    # lazy: the attestation decoder, only when a mint is simulated
     from .signing.attestations import (
         _HEADER,
         _SPEC_HEADER,

@@ -140,7 +140,6 @@ def sign_transaction(
     """The transaction from the signer, completed, and its signed raw bytes (0x hex) when
     the signer signs locally (nonce, chain, gas and fees read from the node); ``None``
     when the node holds the account and signs it as `broadcast` sends it."""
-
     owner = signer_address(signer)
     fields = {**fields, "from": owner}
     sign = getattr(signer, "sign_transaction", None)
@@ -294,7 +293,6 @@ def send_call(
     unsafe_any_call: bool = False,
 ) -> SentCall:
     """`xswap_sdk.simulation.send_call`: read, check, simulate, send and confirm."""
-
     checked = _simulation.check_simulate_option(simulate)
     if not isinstance(call, ContractCall):
         raise InvalidInputError("call", "must be a ContractCall from xswap_sdk.signing")
@@ -316,7 +314,6 @@ def call_transaction(call: ContractCall, sender: str) -> tuple[dict[str, Any], _
     Raises:
         InvalidInputError: the call acts on another account than ``sender``.
     """
-
     if call.sender is not None and call.sender.lower() != sender.lower():
         raise InvalidInputError("signer", f"must be {call.sender}: {call.function} acts on it")
 

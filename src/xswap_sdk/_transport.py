@@ -54,6 +54,7 @@ from ._options import (
     normalize_timeout,
 )
 from ._pool import ClientT, Pool
+from ._progress import with_progress
 from ._retry import is_retryable, parse_retry_after, retry_delay
 from ._version import __version__
 from .errors import (
@@ -187,8 +188,6 @@ class Hooks:
         if not isinstance(progress, bool):
             raise InvalidInputError("progress", "must be True or False")
         if progress:
-            from ._progress import with_progress
-
             on_step = with_progress(on_step)
         return cls(on_request, on_response, on_retry, on_step)
 

@@ -445,6 +445,7 @@ def describe_transaction(signer: str, fields: Mapping[str, Any]) -> SigningReque
       ERC-20 ``approve`` or Permit2 ``approve`` as an ``"authority_grant"`` to the
       spender (``amount`` ``None`` when unlimited);
     - any other call as its native value moving to ``to``."""
+    # lazy: the calldata reader (eth_abi), only for a transaction
     from .call_reading import read_call
 
     data = fields.get("data") or "0x"

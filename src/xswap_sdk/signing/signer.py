@@ -201,6 +201,7 @@ def sign_digest(signer: Signer, digest: bytes) -> bytes:
             hook says yes, lets it through).
     """
     if ACTIVE.get():
+        # lazy: the signing gate, only while a policy is in force
         from . import _gate
 
         address = signer_address(signer)
@@ -244,6 +245,7 @@ def sign_eip712(
         PolicyRefusedError: a signing policy in force refused; nothing was signed.
     """
     if ACTIVE.get():
+        # lazy: the signing gate, only while a policy is in force
         from . import _gate
 
         address = signer_address(signer)
@@ -329,6 +331,7 @@ def personal_sign(signer: Signer, message: str, *, policy: PolicyLike | None = N
         return _with_policy(policy, lambda: personal_sign(signer, message))
     digest = personal_sign_digest(message)
     if ACTIVE.get():
+        # lazy: the signing gate, only while a policy is in force
         from . import _gate
 
         address = signer_address(signer)
@@ -353,6 +356,7 @@ def _gated(describe: Callable[[ModuleType], SigningRequest]) -> AbstractContextM
     policy is in force, else `_gate.passing` with ``describe(_gate)`` as the request."""
     if not ACTIVE.get():
         return nullcontext()
+    # lazy: the signing gate, only while a policy is in force
     from . import _gate
 
     return _gate.passing(lambda: describe(_gate))
@@ -363,6 +367,7 @@ def _with_policy(policy: PolicyLike | None, call: Callable[[], T]) -> T:
     ``policy=`` argument of the public signing functions does."""
     if policy is None:
         return call()
+    # lazy: the policy module, only when policy= is given
     from ..policy import use_policy
 
     with use_policy(policy):
@@ -422,6 +427,7 @@ def _signed_now(flow: Flow[T]) -> T:
     """Run a flow that only signs (yields `xswap_sdk._flow.Sign` steps) to its result,
     making each signature at once: the public signing functions, written once as the
     flows a journey replays."""
+    # lazy: the flow steps, only when a flow is signed
     from .._flow import Sign
 
     result: Any = None

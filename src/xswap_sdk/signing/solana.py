@@ -454,6 +454,7 @@ def sign_solana_message(
         PolicyRefusedError: a signing policy refused; nothing was signed.
     """
     if ACTIVE.get():
+        # lazy: the signing gate, only while a policy is in force
         from . import _gate
 
         with _gate.passing(describe):
