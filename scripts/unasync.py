@@ -36,7 +36,7 @@ PACKAGE = ROOT / "src" / "xswap_sdk"
 # (async source, generated blocking module), relative to the package.
 PAIRS = [
     ("_async_web3.py", "_sync_web3.py"),
-    ("signing/_async_permit_deposit.py", "signing/_sync_permit_deposit.py"),
+    ("_async_permit_deposit.py", "_sync_permit_deposit.py"),
     ("_async_driver.py", "_sync_driver.py"),
     ("_async_transport.py", "_sync_transport.py"),
     ("_async_base_client.py", "_sync_base_client.py"),

@@ -21,7 +21,7 @@ from xswap_sdk import (
     RelayerClient,
     errors,
 )
-from xswap_sdk._gate import pool_size
+from xswap_sdk._concurrency import pool_size
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.testing import TEST_SIGNER
 
@@ -198,7 +198,7 @@ def test_the_client_s_own_settings_read_as_httpx_types() -> None:
     relayer = RelayerClient(api_key=KEY, http_client=http_client)
     assert relayer.timeout == httpx.Timeout(7.0, connect=2.0)
     # The pool's size is read as httpcore's is, but httpcore2's pool needs no in-flight
-    # gate (see xswap_sdk._gate); an httpx client of the same size gets one.
+    # gate (see xswap_sdk._concurrency); an httpx client of the same size gets one.
     assert pool_size(http_client) == 100
     assert relayer._transport.pool.gate is None
     assert relayer._transport.pool.stack.name == "httpx2"

@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from xswap_sdk import AsyncRelayerClient, RelayerClient, errors
-from xswap_sdk._gate import pool_size
+from xswap_sdk._concurrency import pool_size
 from xswap_sdk._options import DEFAULT_LIMITS, DEFAULT_TIMEOUT
 
 from .faultserver import FaultServer, ReceivedRequest, Reply, json_reply

@@ -40,7 +40,7 @@ from xswap_sdk import (
     VirtualClock,
     errors,
 )
-from xswap_sdk._gate import pool_size
+from xswap_sdk._concurrency import pool_size
 from xswap_sdk._policy_scope import active_policies
 from xswap_sdk.events import RequestEvent, ResponseEvent, RetryEvent
 from xswap_sdk.flash import Quote

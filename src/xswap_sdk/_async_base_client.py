@@ -113,6 +113,7 @@ class AsyncAPIClient(APIClientBase[httpx.AsyncClient, AsyncTransport]):
         try:
             io = None
             if web3 is not None:
+                # lazy: the web3 I/O, only when a journey with chain steps resumes on a web3
                 from ._async_web3 import async_chain_io
 
                 io = async_chain_io(web3, signer or self._signer_for_resume())

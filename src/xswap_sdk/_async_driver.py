@@ -44,6 +44,7 @@ from ._policy_scope import APPROVED
 from ._transport import Answer, async_settle, emit
 from .errors import (
     InvalidInputError,
+    JournalError,
     JourneyBusyError,
     MissingCredentialsError,
     RestartRequiredError,
@@ -268,6 +269,7 @@ class AsyncDriver:
         run.may_sign(f"a new {step.what or 'payload'}")
         if isinstance(step.signer, UnavailableSigner):
             raise step.signer.missing()
+        # lazy: the signer (coincurve), only when a journey signs
         from .signing.signer import _perform_sign
 
         signature = _perform_sign(step)
@@ -571,8 +573,6 @@ class AsyncDriver:
         except Exception as exc:
             await self._release_held(run)
             if before:
-                from .errors import JournalError
-
                 raise JournalError(
                     f"could not write the journal ({type(exc).__name__}) for {run.kind} "
                     f"journey {run.journey_id}: step {what}; nothing was sent",

@@ -26,8 +26,8 @@ import httpx
 
 from ._async_driver import AsyncDriver, answer_of
 from ._chain_steps import unavailable
+from ._concurrency import AsyncGate
 from ._flow import Ask, Begin, Call, Chain, Flow, Now, Random, Record, Sign, Sleep, Wait
-from ._gate import AsyncGate
 from ._journey import Resumption
 from ._operation import Operation
 from ._options import RequestOptions
@@ -276,6 +276,7 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
         if isinstance(step, Random):
             return "0x" + os.urandom(step.size).hex()
         if isinstance(step, Sign):
+            # lazy: the signer (coincurve), only when a flow signs
             from .signing.signer import _perform_sign
 
             return _perform_sign(step)

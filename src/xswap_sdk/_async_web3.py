@@ -18,6 +18,7 @@ from . import _simulation
 from ._chain_steps import ChainIO, check_connected
 from ._logging import logger
 from ._policy_scope import ACTIVE
+from ._simulation_models import SentCall, SimulateOption, Simulation
 from ._web3_support import (
     TOKEN_ABI,
     PermitFacts,
@@ -29,15 +30,16 @@ from ._web3_support import (
     transaction_gate,
     uint_from,
 )
+from .errors import InvalidInputError, MissingCredentialsError, SimulationError, WaitTimeoutError
+from .signing.call_reading import check_call, read_call
+from .signing.calls import ContractCall, ViewCall
+from .signing.signer import Signer, signer_address
 from .types import _same_address
 
 if TYPE_CHECKING:
     from eth_typing import ChecksumAddress
     from web3 import AsyncWeb3
 
-    from .signing.calls import ContractCall, ViewCall
-    from .signing.signer import Signer
-    from .simulation import SentCall, SimulateOption, Simulation
 
 __all__ = [
     "async_allowance",
@@ -118,7 +120,6 @@ def async_chain_io(web3: AsyncWeb3[Any], signer: Signer | None) -> ChainIO:
     """These helpers bound to ``web3`` and ``signer``, for a journey's `Chain` steps
     (``signer`` is ``None`` on resume, which never signs): the reads a journey makes
     before it signs (chain id, allowance, simulation) and its sends."""
-    from .errors import MissingCredentialsError
 
     def sign(fields: dict[str, Any]) -> Any:
         if signer is None:
@@ -150,9 +151,6 @@ async def async_sign_transaction(
     """The transaction from the signer, completed, and its signed raw bytes (0x hex) when
     the signer signs locally (nonce, chain, gas and fees read from the node); ``None``
     when the node holds the account and signs it as `async_broadcast` sends it."""
-    # Imported here: the signing package's permit deposit imports this module.
-    from .signing.signer import signer_address
-
     owner = signer_address(signer)
     fields = {**fields, "from": owner}
     sign = getattr(signer, "sign_transaction", None)
@@ -207,7 +205,6 @@ async def async_wait_for_success(web3: AsyncWeb3[Any], tx_hash: str, what: str) 
     except Exception as exc:  # web3's TimeExhausted, without importing web3 here
         if type(exc).__name__ != "TimeExhausted":
             raise
-        from .errors import WaitTimeoutError
 
         raise WaitTimeoutError(
             f"the {what} transaction {tx_hash} was not mined in time; it may still be: "
@@ -263,9 +260,6 @@ async def async_check_by_simulation(
             ``_simulation.RULES``; or ``simulate=True`` (or ``movements_required``) and
             the node cannot compare the movements.
     """
-    from .errors import SimulationError
-    from .simulation import Simulation
-
     if simulate is False or not intents:
         return None
     response = await _ask(web3, "eth_simulateV1", _simulation.simulate_params(sender, intents))
@@ -312,12 +306,6 @@ async def async_send_call(
     unsafe_any_call: bool = False,
 ) -> SentCall:
     """`xswap_sdk.simulation.async_send_call`: read, check, simulate, send and confirm."""
-    from .errors import InvalidInputError
-    from .signing.call_reading import check_call
-    from .signing.calls import ContractCall
-    from .signing.signer import signer_address
-    from .simulation import SentCall
-
     checked = _simulation.check_simulate_option(simulate)
     if not isinstance(call, ContractCall):
         raise InvalidInputError("call", "must be a ContractCall from xswap_sdk.signing")
@@ -339,11 +327,8 @@ def call_transaction(call: ContractCall, sender: str) -> tuple[dict[str, Any], _
     Raises:
         InvalidInputError: the call acts on another account than ``sender``.
     """
-    from .errors import InvalidInputError
-
     if call.sender is not None and not _same_address(call.sender, sender):
         raise InvalidInputError("signer", f"must be {call.sender}: {call.function} acts on it")
-    from .signing.call_reading import read_call
 
     fields = {"to": call.to, "data": call.data, "value": call.value}
     data = bytes.fromhex(call.data.removeprefix("0x"))

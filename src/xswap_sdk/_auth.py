@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import SecretStr
 
+from ._concurrency import LoopBound
 from ._flow import Flow
-from ._gate import LoopBound
 from ._operation import Operation
 from .errors import MissingCredentialsError
 

@@ -22,11 +22,13 @@ from pydantic import SecretStr
 
 from ._auth import ApiKeyAuth, Auth
 from ._capture import RawResponse, capture_responses
+from ._chain_steps import ChainIO, no_chain_io
 from ._clock import SYSTEM_CLOCK, Clock
+from ._concurrency import pool_size
 from ._framing import Framing
-from ._gate import pool_size
 from ._http import HTTPX, Stack, stack_of
 from ._keywords import KeywordCheck, keyword_checked, mark
+from ._kinds import KINDS, ResumeInputs, kinds_of
 from ._logging import configure_from_env
 from ._options import (
     DEFAULT_MAX_RESPONSE_BYTES,
@@ -44,11 +46,10 @@ from ._pool import Pool
 from ._transport import BaseTransport, Hooks
 from .errors import InvalidInputError, JourneyBusyError, JourneyTamperedError
 from .events import RequestHook, ResponseHook, RetryHook
-from .journal import DONE_STATES, Journal, JournalArg, Journey, Owner, StepHook
+from .journal import DONE_STATES, PRIVATE_KEY_ENV, Journal, JournalArg, Journey, Owner, StepHook
 from .policy import Policy, PolicyLike
 
 if TYPE_CHECKING:
-    from ._chain_steps import ChainIO
     from .signing.signer import Signer
 
 __all__ = ["APIClientBase", "checked_claim", "env_signer", "release"]
@@ -161,7 +162,7 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
         made on first use with ``limits`` and `DEFAULT_TIMEOUT`; either way with a gate
         sized to it."""
         size = limits.max_connections if http_client is None else pool_size(http_client)
-        # The gate works around httpcore 1.0's pool; httpcore2's needs none (see _gate.py).
+        # The gate works around httpcore 1.0's pool; httpcore2's needs none (see _concurrency.py).
         gate = None if size is None or not stack.gated else self._transport_type.gate_type(size)
         http_client_type = self._http_client_type
 
@@ -317,8 +318,6 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
                 another client's kind.
             JourneyTamperedError: its MAC does not verify.
         """
-        from ._kinds import kinds_of
-
         for name, flag in (("force", force), ("restart", restart)):
             if not isinstance(flag, bool):
                 raise InvalidInputError(name, "must be True or False")
@@ -354,8 +353,7 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
     ) -> tuple[Any, Any]:
         """The journey's flow built from its terms, and the transport to run it on (see
         ``xswap_sdk._kinds``)."""
-        from ._chain_steps import no_chain_io
-        from ._kinds import KINDS, ResumeInputs
+        # lazy: the signer (coincurve), only when a journey resumes with a signer
         from .signing.signer import signer_address
 
         if signer is not None:
@@ -422,8 +420,6 @@ def env_signer() -> Signer | None:
         InvalidInputError: the variable is set but is not a private key.
     """
     import os
-
-    from .journal import PRIVATE_KEY_ENV
 
     if not os.environ.get(PRIVATE_KEY_ENV):
         return None

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
+from ._base58 import is_solana_key
 from ._flow import Chain, Flow, Record
 from .errors import InvalidInputError, MissingCredentialsError
 
@@ -142,8 +143,6 @@ class UnavailableSolanaSigner(UnavailableSigner):
 def unavailable_signer(address: str) -> UnavailableEvmSigner | UnavailableSolanaSigner:
     """The `UnavailableSigner` of a journey signed by ``address`` (an EVM address, or a
     Solana key in base58)."""
-    from ._base58 import is_solana_key
-
     if is_solana_key(address):
         return UnavailableSolanaSigner(address)
     return UnavailableEvmSigner(address)

@@ -98,6 +98,7 @@ def _code(text: object, keep: int = 10) -> str:
 
 def _amount(units: object, decimals: int = 6, symbol: str | None = "USDC") -> str:
     """An amount in smallest units, written with its decimals (``12.50 USDC``)."""
+    # lazy: types loads pydantic; a journey's HTML is written without it until an amount shows
     from .types import format_amount
 
     if isinstance(units, bool) or not isinstance(units, int):
@@ -183,6 +184,7 @@ def flash_balance_html(balance: GatewayBalance) -> str:
 
 def _domain_name(domain: int) -> str:
     """The chains of a Gateway domain in the registry (mainnet / testnet)."""
+    # lazy: the registry (pydantic, the pinned chains), only for a Gateway domain's name
     from .registry import DEFAULT_REGISTRY
 
     names = [

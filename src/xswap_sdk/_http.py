@@ -45,7 +45,7 @@ class Stack:
         phases: each timeout error class, and the phase it ran out in.
         native: whether its types are httpx's own (no conversion at the edge).
         gated: whether its connection pool needs the SDK's in-flight gate (httpcore
-            1.0's does; httpcore2's does not: see ``xswap_sdk._gate``).
+            1.0's does; httpcore2's does not: see ``xswap_sdk._concurrency``).
     """
 
     name: str

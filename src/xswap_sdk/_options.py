@@ -551,6 +551,7 @@ def _check_policy(policy: object) -> Policy | None:
     """``policy=`` as a `xswap_sdk.policy.Policy` (imported only when one is given)."""
     if policy is None:
         return None
+    # lazy: policy= is rare: the policy module (and its ledger) only when one is given
     from .policy import as_policy
 
     return as_policy(policy)
@@ -567,6 +568,7 @@ def _check_journal(
         if key is not None:
             raise InvalidInputError("journal_key", "is given without a journal")
         return None
+    # lazy: journal= is rare: the journal only when one is given
     from .journal import open_journal
 
     return open_journal(journal, env, key=key)  # type: ignore[arg-type]

@@ -21,7 +21,26 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 if TYPE_CHECKING:
-    from .policy import Policy
+    from decimal import Decimal
+
+
+class InForce(Protocol):
+    """What this scope keeps, and what its readers ask of a policy in force: a
+    `xswap_sdk.policy.Policy`, described here rather than imported, since the policy
+    module builds on this one (``use_policy`` sets the scope)."""
+
+    @property
+    def max_slippage(self) -> Decimal:
+        """The largest slippage, in percent, a call may accept (``_slippage.py``)."""
+        ...
+
+    def _admit(self, request: Any) -> Any:
+        """Allow a signing request, or raise; what it reserved (the signing gate)."""
+        ...
+
+    def _release(self, reserved: Any) -> None:
+        """Give back what `_admit` reserved, when the signature was not made."""
+        ...
 
 
 class _Keywords(Protocol):
@@ -31,9 +50,9 @@ class _Keywords(Protocol):
     def check(self, owner: object, keywords: dict[str, Any]) -> None: ...
 
 
-__all__ = ["ACTIVE", "APPROVED", "activated", "active_policies", "scoped"]
+__all__ = ["ACTIVE", "APPROVED", "InForce", "activated", "active_policies", "scoped"]
 
-ACTIVE: Final[ContextVar[tuple[Policy, ...]]] = ContextVar("xswap_sdk_policies", default=())
+ACTIVE: Final[ContextVar[tuple[InForce, ...]]] = ContextVar("xswap_sdk_policies", default=())
 """The policies in force, outermost first; every one of them must allow a signature."""
 
 
@@ -42,13 +61,13 @@ APPROVED: Final[ContextVar[list[Any] | None]] = ContextVar("xswap_sdk_approved",
 journey runs (its ``signed`` step records them); ``None`` otherwise."""
 
 
-def active_policies() -> tuple[Policy, ...]:
+def active_policies() -> tuple[InForce, ...]:
     """The policies in force in this context (empty when none)."""
     return ACTIVE.get()
 
 
 @contextmanager
-def activated(policy: Policy | None) -> Iterator[None]:
+def activated(policy: InForce | None) -> Iterator[None]:
     """Put ``policy`` in force for the block, on top of those already in force.
 
     ``None``, or a policy already in force (a client method calling another), changes

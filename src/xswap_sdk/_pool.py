@@ -18,7 +18,7 @@ ClientT = TypeVar("ClientT", httpx.Client, httpx.AsyncClient)
 
 class Pool(Generic[ClientT]):
     """The httpx client, created on first use and shared by ``with_options`` copies,
-    with its in-flight gate (see ``xswap_sdk._gate``).
+    with its in-flight gate (see ``xswap_sdk._concurrency``).
 
     A client passed in by the caller is used as is and never closed by us; it may be an
     httpx2 client (``stack`` says which library: see ``xswap_sdk._http``).

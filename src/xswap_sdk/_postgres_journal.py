@@ -55,6 +55,16 @@ from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar
 
+from ._journal_core import (
+    DEFAULT_LEASE_SECONDS,
+    JOURNAL_KEY_ENV,
+    JournalKey,
+    Journey,
+    JourneyState,
+    NewRow,
+    Owner,
+    _check_lease_seconds,
+)
 from ._postgres import PostgresUnavailable, PostgresURL
 from ._sqlite_journal import (
     JOURNEY_COLUMNS,
@@ -67,16 +77,6 @@ from ._sqlite_journal import (
     terms_mac,
 )
 from .errors import InvalidInputError, JournalError
-from .journal import (
-    DEFAULT_LEASE_SECONDS,
-    JOURNAL_KEY_ENV,
-    JournalKey,
-    Journey,
-    JourneyState,
-    NewRow,
-    Owner,
-    _check_lease_seconds,
-)
 
 if TYPE_CHECKING:
     from ._ledger import SpendingLedger
@@ -681,6 +681,7 @@ class PostgresJournal:
     def spending_ledger(self) -> SpendingLedger:
         """A spending ledger in the journal's database (``Policy(ledger=journal)``):
         its own table, ``xswap_ledger``, on its own connection."""
+        # lazy: the spending ledger, only when a policy keeps it in this journal
         from ._ledger import PostgresLedger
 
         return PostgresLedger(self._url)

@@ -14,14 +14,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-from .errors import SimulationError
-from .simulation import (
+from ._simulation_models import (
     NATIVE_TOKEN,
     AssetMovement,
     SimulateOption,
     Simulation,
     SimulationMethod,
 )
+from .errors import InvalidInputError, SimulationError
 from .types import _same_address
 
 if TYPE_CHECKING:
@@ -98,8 +98,6 @@ def check_simulate_option(simulate: object) -> SimulateOption:
     Raises:
         InvalidInputError: not ``"auto"``, ``True`` or ``False``.
     """
-    from .errors import InvalidInputError
-
     if simulate is True or simulate is False or simulate == "auto":
         return simulate
     raise InvalidInputError("simulate", "must be 'auto', True or False")
@@ -486,6 +484,7 @@ def attested_credits(payload: bytes) -> tuple[tuple[str, str, int], ...]:
     """
     # Circle's magic numbers and header sizes, from the one decoder of the encoding
     # (imported here: a routing client that never simulates a mint does not load it).
+    # lazy: the attestation decoder, only when a mint is simulated
     from .signing.attestations import (
         _HEADER,
         _SPEC_HEADER,

@@ -26,8 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from .errors import InvalidInputError, JourneyBusyError
-from .journal import (
+from ._journal_core import (
     DEFAULT_LEASE_SECONDS,
     STATES,
     JournalKey,
@@ -40,6 +39,7 @@ from .journal import (
     _check_private_file,
     _key_file_key,
 )
+from .errors import InvalidInputError, JourneyBusyError
 
 __all__ = [
     "JOURNEY_COLUMNS",

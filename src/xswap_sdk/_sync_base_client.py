@@ -114,6 +114,7 @@ class SyncAPIClient(APIClientBase[httpx.Client, SyncTransport]):
         try:
             io = None
             if web3 is not None:
+                # lazy: the web3 I/O, only when a journey with chain steps resumes on a web3
                 from ._sync_web3 import chain_io
 
                 io = chain_io(web3, signer or self._signer_for_resume())

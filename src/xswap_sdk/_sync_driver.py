@@ -39,6 +39,7 @@ from ._policy_scope import APPROVED
 from ._transport import Answer, emit, settle
 from .errors import (
     InvalidInputError,
+    JournalError,
     JourneyBusyError,
     MissingCredentialsError,
     RestartRequiredError,
@@ -261,6 +262,7 @@ class Driver:
         run.may_sign(f"a new {step.what or 'payload'}")
         if isinstance(step.signer, UnavailableSigner):
             raise step.signer.missing()
+        # lazy: the signer (coincurve), only when a journey signs
         from .signing.signer import _perform_sign
 
         signature = _perform_sign(step)
@@ -562,8 +564,6 @@ class Driver:
         except Exception as exc:
             self._release_held(run)
             if before:
-                from .errors import JournalError
-
                 raise JournalError(
                     f"could not write the journal ({type(exc).__name__}) for {run.kind} "
                     f"journey {run.journey_id}: step {what}; nothing was sent",

@@ -15,8 +15,8 @@ from typing import Any, TypeVar
 import httpx
 
 from ._chain_steps import unavailable
+from ._concurrency import Gate
 from ._flow import Ask, Begin, Call, Chain, Flow, Now, Random, Record, Sign, Sleep, Wait
-from ._gate import Gate
 from ._journey import Resumption
 from ._operation import Operation
 from ._options import RequestOptions
@@ -264,6 +264,7 @@ class SyncTransport(BaseTransport[httpx.Client]):
         if isinstance(step, Random):
             return "0x" + os.urandom(step.size).hex()
         if isinstance(step, Sign):
+            # lazy: the signer (coincurve), only when a flow signs
             from .signing.signer import _perform_sign
 
             return _perform_sign(step)

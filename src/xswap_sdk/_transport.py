@@ -39,8 +39,8 @@ from ._auth import Auth
 from ._body import BoundedBody, decode_body, decode_error_body
 from ._capture import RawResponse, _captures, capture_responses
 from ._clock import SYSTEM_CLOCK, Clock
+from ._concurrency import AsyncGate, Gate
 from ._framing import Framing
-from ._gate import AsyncGate, Gate
 from ._logging import SENSITIVE_HEADERS, log_response, log_retry, logger
 from ._models import WireModel
 from ._operation import Operation
@@ -54,6 +54,7 @@ from ._options import (
     normalize_timeout,
 )
 from ._pool import ClientT, Pool
+from ._progress import with_progress
 from ._retry import is_retryable, parse_retry_after, retry_delay
 from ._version import __version__
 from .errors import (
@@ -187,8 +188,6 @@ class Hooks:
         if not isinstance(progress, bool):
             raise InvalidInputError("progress", "must be True or False")
         if progress:
-            from ._progress import with_progress
-
             on_step = with_progress(on_step)
         return cls(on_request, on_response, on_retry, on_step)
 
@@ -322,7 +321,7 @@ class BaseTransport(Generic[ClientT]):
     """The state and the non-I/O steps of a transport; see the module docstring."""
 
     gate_type: ClassVar[type[Gate] | type[AsyncGate]]
-    """Makes the in-flight gate of a pool of the given size (see ``xswap_sdk._gate``)."""
+    """Makes the in-flight gate of a pool of the given size (see ``xswap_sdk._concurrency``)."""
 
     def __init__(
         self,

@@ -131,6 +131,7 @@ def transaction_gate(owner: str, fields: Mapping[str, Any]) -> AbstractContextMa
     """The signing gate (`xswap_sdk.signing._gate.passing`) for a transaction that
     ``owner`` is about to sign, or have its node sign and send: every signing policy in
     force must allow it first. Nothing at all while no policy is in force."""
+    # lazy: the signer (coincurve), only when a transaction is signed or sent
     from .signing.signer import _gated
 
     described = dict(fields)

@@ -74,6 +74,7 @@ from several), and ``allowed_tokens=["USDC"]`` allows it on every chain."""
 
 @functools.cache
 def _native_usdc() -> frozenset[str]:
+    # lazy: the registry (pydantic, the pinned chains), only when a rule asks
     from .registry import DEFAULT_REGISTRY
 
     return frozenset(fold(chain.usdc) for chain in DEFAULT_REGISTRY)

@@ -36,7 +36,7 @@ from .journeys import resolve, start
 def _host() -> None:
     host = os.environ.get("XSWAP_TEST_HOST")
     if host:
-        import xswap_sdk.journal as journal_module
+        import xswap_sdk._journal_core as journal_module
 
         real = journal_module._process_identity
 

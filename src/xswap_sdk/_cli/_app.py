@@ -12,9 +12,10 @@ from typing import Any
 from .._version import __version__
 from ..errors import InvalidInputError, XSwapError
 
-# Command, ExitCode and exit_code_for live in _command; they are named here too for
-# _journeys, which imports them from this module until it imports them from _command.
+# Command, ExitCode and exit_code_for live in _command; the package names ExitCode from
+# here. No command imports this module: _commands lists them, and this module reads it.
 from ._command import Command, ExitCode, Parser, UsageError, exit_code_for, flag_error
+from ._commands import COMMANDS
 from ._output import Output, add_json_option
 
 __all__ = ["Command", "ExitCode", "build_parser", "commands", "exit_code_for", "main"]
@@ -22,10 +23,6 @@ __all__ = ["Command", "ExitCode", "build_parser", "commands", "exit_code_for", "
 
 def commands() -> tuple[Command, ...]:
     """The commands, in ``--help`` order (``_commands.COMMANDS``)."""
-    # Imported here, not at the top, while _journeys still imports this module: a
-    # module-level import would make the cycle _app -> _commands -> _journeys -> _app.
-    from ._commands import COMMANDS
-
     return COMMANDS
 
 

@@ -17,6 +17,7 @@ __all__ = ["flash", "gateway", "relayer", "routing"]
 
 def flash() -> FlashClient:
     """``XSWAP_FLASH_URL``; ``XSWAP_FLASH_JWT`` for the history."""
+    # lazy: a command loads only the client it uses
     from ..flash import FlashClient
 
     return FlashClient()
@@ -24,6 +25,7 @@ def flash() -> FlashClient:
 
 def gateway() -> GatewayClient:
     """``XSWAP_GATEWAY_URL``."""
+    # lazy: a command loads only the client it uses
     from ..gateway import GatewayClient
 
     return GatewayClient()
@@ -31,6 +33,7 @@ def gateway() -> GatewayClient:
 
 def relayer() -> RelayerClient:
     """``XSWAP_RELAYER_URL`` and ``XSWAP_RELAYER_API_KEY``."""
+    # lazy: a command loads only the client it uses
     from ..relayer import RelayerClient
 
     return RelayerClient()
@@ -38,6 +41,7 @@ def relayer() -> RelayerClient:
 
 def routing() -> RoutingClient:
     """``XSWAP_ROUTING_URL`` and ``XSWAP_ROUTING_API_KEY``."""
+    # lazy: a command loads only the client it uses
     from ..routing import RoutingClient
 
     return RoutingClient()

@@ -23,8 +23,10 @@ from __future__ import annotations
 import argparse
 import os
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
+from .._kinds import KINDS
+from .._postgres import PostgresURL, is_postgres_url
 from ..errors import (
     InvalidInputError,
     JourneyBusyError,
@@ -33,13 +35,11 @@ from ..errors import (
     RestartRequiredError,
     XSwapError,
 )
+from ..journal import JOURNAL_ENV, Journal, Journey, open_journal
 from ._command import Command, ExitCode, exit_code_for
 from ._ids import ids_or_all, resolve_id
 from ._nodes import RPC_URLS_ENV, Nodes, journey_chains
 from ._output import Output, table
-
-if TYPE_CHECKING:
-    from ..journal import Journal, Journey
 
 __all__ = ["JOURNEYS", "RESUME"]
 
@@ -71,9 +71,6 @@ def _journal_option(parser: argparse.ArgumentParser) -> None:
 
 def _open(args: argparse.Namespace) -> tuple[str, Journal]:
     """The journal, and where it is as messages show it (a URL's password masked)."""
-    from .._postgres import PostgresURL, is_postgres_url
-    from ..journal import JOURNAL_ENV, open_journal
-
     given: str | None = args.journal
     where = given or os.environ.get(JOURNAL_ENV)
     if not where:
@@ -132,21 +129,24 @@ def _journeys(args: argparse.Namespace, out: Output) -> int:
 
 
 def _client(kind: str, journal: Journal) -> Any:
-    from .._kinds import KINDS
 
     client = KINDS[kind].client
     if client == "flash":
+        # lazy: a resume loads only the client of its journey's kind
         from ..flash import FlashClient
 
         return FlashClient(journal=journal)
     if client == "routing":
+        # lazy: a resume loads only the client of its journey's kind
         from ..routing import RoutingClient
 
         return RoutingClient(journal=journal)
     if client == "relayer":
+        # lazy: a resume loads only the client of its journey's kind
         from ..relayer import RelayerClient
 
         return RelayerClient(journal=journal)
+    # lazy: a resume loads only the client of its journey's kind
     from ..gateway import GatewayClient
 
     return GatewayClient(journal=journal)

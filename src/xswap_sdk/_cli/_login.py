@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from .._base_client import env_signer
 from ..errors import InvalidInputError
 from ..journal import PRIVATE_KEY_ENV
 from . import _clients
@@ -52,8 +53,6 @@ def run(args: argparse.Namespace, out: Output) -> int:
         InvalidInputError: ``XSWAP_PRIVATE_KEY`` unset or not a private key.
         LoginError: the backend refused the login.
     """
-    from .._base_client import env_signer
-
     signer = env_signer()
     if signer is None:
         raise InvalidInputError(

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import httpx
 
+from .._kinds import KINDS
 from .._lazy import install_hint
 from .._options import is_loopback_host
 from ..errors import APIConnectionError, InvalidInputError
@@ -132,8 +133,6 @@ def journey_chains(journey: Journey) -> tuple[int, ...]:
     """The chain whose node resuming ``journey`` may read or send through, as its kind
     in the table of journey kinds says (``xswap_sdk._kinds``); empty for a kind that
     never touches a chain."""
-    from .._kinds import KINDS
-
     kind = KINDS.get(journey.kind)
     chain = None if kind is None else kind.chain_of(journey)
     return () if chain is None else (chain,)

@@ -51,6 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, out: Output) -> int:
     """Read, check and mint the transfer; print what was done."""
+    # lazy: the Gateway client, only for this command
     from ..gateway import GatewayClient
 
     signer = env_signer()

@@ -30,6 +30,7 @@ def run(args: argparse.Namespace, out: Output) -> int:
         UsageError: an option the sandbox's parser refuses.
         MissingDependencyError: the ``sandbox`` extra is not installed.
     """
+    # lazy: the sandbox (starlette, uvicorn: the sandbox extra), only to serve it
     from ..sandbox._cli import DESCRIPTION
     from ..sandbox._cli import add_arguments as server_arguments
     from ..sandbox._cli import run as serve

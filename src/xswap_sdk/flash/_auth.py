@@ -25,8 +25,8 @@ from pydantic import BaseModel, ConfigDict, SecretStr
 
 from .._auth import Auth, new_login_lock
 from .._clock import SYSTEM_CLOCK, Clock
+from .._concurrency import LoopBound
 from .._flow import Call, Flow
-from .._gate import LoopBound
 from .._operation import Operation
 from ..errors import (
     APIError,

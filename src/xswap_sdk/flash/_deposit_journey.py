@@ -49,6 +49,7 @@ from ._deposit import (
     deposit_target,
     simulated_deposit,
 )
+from .models import GatewayBalanceEntry
 
 if TYPE_CHECKING:
     from .._kinds import ResumeInputs
@@ -232,7 +233,6 @@ def deposit_journey(
 
 
 def _entry(value: Any) -> Any:
-    from .models import GatewayBalanceEntry
 
     return GatewayBalanceEntry.model_validate(value)
 

@@ -49,6 +49,7 @@ from ..signing.burn_intents import (
 )
 from ..signing.signed_intents import SignedBurnIntent, SignedBurnIntentSet
 from ..signing.solana import check_u64, is_solana_source, solana_account
+from ..signing.solana_programs import usdc_token_account
 from ..types import MAX_UINT256, Address, TokenAmount
 from .models import (
     BalancesRequest,
@@ -209,8 +210,6 @@ def build_transfer_intent(
             "destination_chain_id", "must be on the same network (mainnet or testnet) as the source"
         )
     if destination.family == "solana":
-        from ..signing.solana_programs import usdc_token_account
-
         try:
             account = usdc_token_account(
                 recipient,

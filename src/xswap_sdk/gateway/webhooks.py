@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 from pydantic import Field, ValidationError
 
+from .._kinds import KINDS
 from .._models import LenientInt, WireModel
 from ..errors import InvalidInputError, WebhookSignatureError
 
@@ -284,6 +285,7 @@ def advance_journeys(journal: JournalArg, notification: WebhookNotification) -> 
         )
     if journal is None:
         raise InvalidInputError("journal", "must be a path (str or os.PathLike) or a Journal")
+    # lazy: the journal, only for advance_journeys
     from ..journal import open_journal
 
     opened = open_journal(journal)  # from a path or a URL: its key from XSWAP_JOURNAL_KEY
@@ -297,7 +299,6 @@ def advance_journeys(journal: JournalArg, notification: WebhookNotification) -> 
 
 
 def _advance(journal: Journal, notification: WebhookNotification) -> list[str]:
-    from .._kinds import KINDS
 
     kind_type = str(notification.notification_type)
     steps = {

@@ -9,7 +9,7 @@ log does not record them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Final
+from typing import TYPE_CHECKING, Annotated, Any, Final, Protocol
 
 from pydantic import Field, StrictBool, StrictInt, StrictStr, ValidationError
 
@@ -28,9 +28,55 @@ from .faults import SERVICES, Fault
 from .flash import FLASH_CHAINS, SANDBOX_ROUTERS, chain_json
 
 if TYPE_CHECKING:
-    from ._sandbox import Sandbox
+    from collections.abc import Iterable
 
-__all__ = ["ControlService", "PREFIX"]
+    from .._clock import Clock
+    from .faults import Faults
+    from .flash import FlashService
+    from .relayer import RelayerService
+    from .routing import RoutingService
+
+
+class Controlled(Protocol):
+    """What the controls drive: the `Sandbox`, described here rather than imported,
+    since the sandbox builds its controls (``_sandbox.py`` imports this module)."""
+
+    @property
+    def clock(self) -> Clock:
+        """The sandbox's clock."""
+        ...
+
+    @property
+    def faults(self) -> Faults:
+        """The fault rules."""
+        ...
+
+    @property
+    def relayer(self) -> RelayerService:
+        """The relayer service."""
+        ...
+
+    @property
+    def flash(self) -> FlashService:
+        """The swap backend."""
+        ...
+
+    @property
+    def routing(self) -> RoutingService:
+        """The routing service."""
+        ...
+
+    @property
+    def requests(self) -> Iterable[Any]:
+        """Every request seen (`xswap_sdk.sandbox.RecordedRequest`)."""
+        ...
+
+    def fund(self, address: str, chain_id: int, amount: int | str) -> int:
+        """Give ``address`` USDC on ``chain_id``; its new balance."""
+        ...
+
+
+__all__ = ["PREFIX", "ControlService", "Controlled"]
 
 PREFIX: Final = "sandbox"
 """The path prefix of the controls: ``/sandbox/fund`` and so on."""
@@ -98,7 +144,7 @@ class ControlService(Service):
 
     name = PREFIX
 
-    def __init__(self, sandbox: Sandbox) -> None:
+    def __init__(self, sandbox: Controlled) -> None:
         super().__init__()
         self._sandbox = sandbox
         add = self.router.add

@@ -30,10 +30,14 @@ from ..signing.eip3009 import (
     GATEWAY_BATCHED_DOMAIN_NAME,
     GATEWAY_BATCHED_DOMAIN_VERSION,
     GATEWAY_MIN_BATCH_VALIDITY,
+    _arguments,
+    _digest,
 )
+from ..signing.signer import recover_digest
 from ._catalog import GATEWAY_WALLET, usdc
 from ._http import HTTPError, Request, Response
 from ._world import World, iso
+from .flash import FLASH_CHAINS
 
 if TYPE_CHECKING:
     from Crypto.PublicKey.ECC import EccKey
@@ -156,9 +160,6 @@ class NanopaymentsRoutes:
         Raises:
             HTTPError: 402 when the balance is short, 400 for anything else.
         """
-        from ..signing.eip3009 import _arguments, _digest
-        from ..signing.signer import recover_digest
-
         if not isinstance(authorization, dict):
             raise HTTPError(400, "invalid_payload: the authorization must be an object")
         try:
@@ -230,7 +231,6 @@ class NanopaymentsRoutes:
         )
 
     def _chain_of_domain(self, domain: object) -> Chain:
-        from .flash import FLASH_CHAINS
 
         chain = next((c for c in FLASH_CHAINS if c.gateway_domain == domain), None)
         if chain is None or isinstance(domain, bool):
@@ -256,7 +256,6 @@ class NanopaymentsRoutes:
     # ------------------------------------------------------------------ x402
 
     def _x402_supported(self, request: Request) -> Response:
-        from .flash import FLASH_CHAINS
 
         kinds = [
             {

@@ -28,6 +28,9 @@ from typing import Any, Final
 from eth_account import Account
 from eth_account.messages import encode_defunct, encode_typed_data
 
+from . import _ed25519
+from ._attestation import encode_burn_intent
+
 __all__ = [
     "check_solana_burn_intent",
     "recover_authorization",
@@ -112,9 +115,6 @@ def check_solana_burn_intent(intent: Mapping[str, Any], signature: str) -> None:
     Raises:
         ValueError: a malformed signature, or one that does not verify.
     """
-    from . import _ed25519
-    from ._attestation import encode_burn_intent
-
     text = str(signature)
     if len(text) != 130 or text[:2] != "0x":
         raise ValueError("an Ed25519 signature is 0x + 128 hex digits")

@@ -61,6 +61,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
 from .._router_formats import decode_sandbox_router, encode_sandbox_router
+from ._attestation import tampered
 from ._http import HTTPError, Request, Response, Service
 
 __all__ = [
@@ -515,8 +516,6 @@ class Faults:
         "value": 4_000_000_000, "destinationDomain": 0}``), signed again by the sandbox's
         attester, its signature cut or padded to ``signature_bytes`` (64 for an EIP-2098
         signature ``gatewayMint`` refuses)."""
-        from ._attestation import tampered
-
         fields = dict(changes or {})
         return self.tamper(
             lambda body: tampered(body, fields, signature_bytes),

@@ -39,8 +39,8 @@ import typing as _typing
 from .._exports import attach as _attach
 
 if _typing.TYPE_CHECKING:
-    from ._async_permit_deposit import async_prepare_deposit_with_permit
-    from ._sync_permit_deposit import prepare_deposit_with_permit
+    from .._async_permit_deposit import async_prepare_deposit_with_permit
+    from .._sync_permit_deposit import prepare_deposit_with_permit
     from .attestations import (
         GatewayAttestation,
         SolanaAttestation,
@@ -257,7 +257,7 @@ _HOMES = {
     "add_delegate_call": (".gateway_wallet", "add_delegate_call"),
     "address_to_bytes32": (".burn_intents", "address_to_bytes32"),
     "async_prepare_deposit_with_permit": (
-        "._async_permit_deposit",
+        ".._async_permit_deposit",
         "async_prepare_deposit_with_permit",
     ),
     "authorization_digest": (".eip7702", "authorization_digest"),
@@ -286,7 +286,7 @@ _HOMES = {
     "permit_typed_data": (".permit", "permit_typed_data"),
     "personal_sign": (".signer", "personal_sign"),
     "prepare_deposit_with_authorization": (".eip3009", "prepare_deposit_with_authorization"),
-    "prepare_deposit_with_permit": ("._sync_permit_deposit", "prepare_deposit_with_permit"),
+    "prepare_deposit_with_permit": (".._sync_permit_deposit", "prepare_deposit_with_permit"),
     "read_call": (".call_reading", "read_call"),
     "receive_authorization_typed_data": (".eip3009", "receive_authorization_typed_data"),
     "recover_authorization": (".eip7702", "recover_authorization"),

@@ -16,6 +16,7 @@ from ..errors import UnsafePayloadError
 from ..types import _same_address, _uint_parser, to_checksum
 
 __all__ = [
+    "GATEWAY_BATCHED_DOMAIN_NAME",
     "MAX_UINT64",
     "AddressOrBytes32",
     "Uint32",
@@ -25,6 +26,10 @@ __all__ = [
     "require_addresses",
     "to_word",
 ]
+
+GATEWAY_BATCHED_DOMAIN_NAME = "GatewayWalletBatched"
+"""The ``name`` of the EIP-712 domain of Circle Gateway's batched payments (x402 and
+``POST /v1/batch/submit``), whose verifying contract is the chain's GatewayWallet."""
 
 MAX_UINT64 = 2**64 - 1
 """The largest u64: Solana's programs read a burn intent's ``maxBlockHeight``,

@@ -40,8 +40,7 @@ from .._policy_scope import APPROVED, active_policies
 from ..policy import AUTHORITY_GRANT, SigningRequest
 from ..registry import DEFAULT_REGISTRY, PERMIT2
 from ..types import to_checksum
-from ._fields import read_word, to_word
-from .eip3009 import GATEWAY_BATCHED_DOMAIN_NAME
+from ._fields import GATEWAY_BATCHED_DOMAIN_NAME, read_word, to_word
 
 __all__ = [
     "as_kind",
@@ -446,6 +445,7 @@ def describe_transaction(signer: str, fields: Mapping[str, Any]) -> SigningReque
       ERC-20 ``approve`` or Permit2 ``approve`` as an ``"authority_grant"`` to the
       spender (``amount`` ``None`` when unlimited);
     - any other call as its native value moving to ``to``."""
+    # lazy: the calldata reader (eth_abi), only for a transaction
     from .call_reading import read_call
 
     data = fields.get("data") or "0x"

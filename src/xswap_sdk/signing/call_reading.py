@@ -35,7 +35,7 @@ from typing import Any, Final, Literal
 
 from eth_hash.auto import keccak
 
-from ..errors import UnsafePayloadError
+from ..errors import InvalidInputError, UnsafePayloadError
 from ..registry import DEFAULT_REGISTRY, GatewayChain, Registry
 from ..types import _same_address, to_checksum
 from .calls import ContractCall
@@ -302,8 +302,6 @@ def check_call(
             ``call.data``, ``call.function``, ``call.value``, ``call.data.token``).
         InvalidInputError: ``unsafe_any_call`` is not a bool.
     """
-    from ..errors import InvalidInputError
-
     if not isinstance(unsafe_any_call, bool):
         raise InvalidInputError("unsafe_any_call", "must be True or False")
     pins = DEFAULT_REGISTRY if registry is None else registry

@@ -29,7 +29,7 @@ from .._models import RequestModel, check_argument, validate_request
 from ..errors import InvalidInputError
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..types import Address, Bytes32, ChainId
-from ._fields import Uint256, require_addresses
+from ._fields import GATEWAY_BATCHED_DOMAIN_NAME, Uint256, require_addresses
 from .calls import ContractCall
 from .eip712 import domain_separator, eip712_digest, type_hash
 from .signer import Signer, _signed_now, signer_address
@@ -57,10 +57,6 @@ __all__ = [
 
 DEFAULT_AUTHORIZATION_LIFETIME = 3600
 """Seconds an authorization stays valid when no ``valid_before`` is given (one hour)."""
-
-GATEWAY_BATCHED_DOMAIN_NAME = "GatewayWalletBatched"
-"""The ``name`` of the EIP-712 domain of Circle Gateway's batched payments (x402 and
-``POST /v1/batch/submit``), whose verifying contract is the chain's GatewayWallet."""
 
 GATEWAY_BATCHED_DOMAIN_VERSION = "1"
 """The ``version`` of that domain."""

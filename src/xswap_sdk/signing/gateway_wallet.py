@@ -33,11 +33,11 @@ from .attestations import ExpectedIntents, check_attestation, check_solana_attes
 from .calls import ContractCall, ViewCall
 from .deposit import DEPOSIT_WITH_PERMIT_SELECTOR, deposit_with_permit_calldata
 from .permit import PermitSignature
+from .solana_programs import SolanaKey, gateway_mint_instruction
 
 if TYPE_CHECKING:
     from solders.instruction import Instruction
 
-    from .solana_programs import SolanaKey
 
 __all__ = [
     "DEPOSIT_WITH_PERMIT_BYTES_SELECTOR",
@@ -621,7 +621,6 @@ def gateway_mint_call(
                 "pays for it (base58)",
             )
         decoded = check_solana_attestation(attestation, signature, intents=intents, chain=chain)
-        from .solana_programs import gateway_mint_instruction
 
         payload: str = check_argument("attestation", HexBytes, attestation)
         signed: str = check_argument("signature", HexBytes, signature)

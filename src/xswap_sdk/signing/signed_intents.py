@@ -191,6 +191,7 @@ def _signing_burn_intent(
         message = solana_burn_intent_message(checked)
 
         def describe() -> Any:
+            # lazy: the signing gate, only while a policy is in force
             from ._gate import describe_solana_burn_intent
 
             return describe_solana_burn_intent(signed_by, checked.to_wire())

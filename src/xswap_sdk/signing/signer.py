@@ -41,7 +41,6 @@ if TYPE_CHECKING:
 
     from .._flow import Flow, Sign
     from ..policy import PolicyLike, SigningRequest
-    from .solana import SolanaSigner
 
 T = TypeVar("T")
 
@@ -202,6 +201,7 @@ def sign_digest(signer: Signer, digest: bytes) -> bytes:
             hook says yes, lets it through).
     """
     if ACTIVE.get():
+        # lazy: the signing gate, only while a policy is in force
         from . import _gate
 
         address = signer_address(signer)
@@ -245,6 +245,7 @@ def sign_eip712(
         PolicyRefusedError: a signing policy in force refused; nothing was signed.
     """
     if ACTIVE.get():
+        # lazy: the signing gate, only while a policy is in force
         from . import _gate
 
         address = signer_address(signer)
@@ -330,6 +331,7 @@ def personal_sign(signer: Signer, message: str, *, policy: PolicyLike | None = N
         return _with_policy(policy, lambda: personal_sign(signer, message))
     digest = personal_sign_digest(message)
     if ACTIVE.get():
+        # lazy: the signing gate, only while a policy is in force
         from . import _gate
 
         address = signer_address(signer)
@@ -354,6 +356,7 @@ def _gated(describe: Callable[[ModuleType], SigningRequest]) -> AbstractContextM
     policy is in force, else `_gate.passing` with ``describe(_gate)`` as the request."""
     if not ACTIVE.get():
         return nullcontext()
+    # lazy: the signing gate, only while a policy is in force
     from . import _gate
 
     return _gate.passing(lambda: describe(_gate))
@@ -364,6 +367,7 @@ def _with_policy(policy: PolicyLike | None, call: Callable[[], T]) -> T:
     ``policy=`` argument of the public signing functions does."""
     if policy is None:
         return call()
+    # lazy: the policy module, only when policy= is given
     from ..policy import use_policy
 
     with use_policy(policy):
@@ -395,15 +399,22 @@ def signer_address(signer: object, *, argument: str = "signer") -> str:
     return address
 
 
+_OTHER_SCHEMES: dict[str, Callable[[Sign], str]] = {}
+"""How a `xswap_sdk._flow.Sign` step that is not an EVM signature is made, by its
+``kind``: `xswap_sdk.signing.solana`, which builds on this module, registers
+``"ed25519"`` when it is imported (every flow that yields such a step imports it), so
+this module never imports it back."""
+
+
 def _perform_sign(step: Sign) -> str:
     """Make the signature a `xswap_sdk._flow.Sign` step asks for (``0x`` hex), through
     the signing gate and every policy in force."""
+    if step.kind in _OTHER_SCHEMES:
+        return _OTHER_SCHEMES[step.kind](step)
     if step.kind == "ed25519":
-        from .solana import sign_solana_message, solana_public_key
-
-        solana = cast("SolanaSigner", step.signer)
-        key = solana_public_key(solana)
-        return "0x" + sign_solana_message(solana, key, step.digest, step.payload).hex()
+        raise SigningError(
+            "an Ed25519 (Solana) signature needs xswap_sdk.signing.solana, not imported"
+        )
     signer = cast(Signer, step.signer)
     if step.kind == "message":
         return personal_sign(signer, str(step.payload))
@@ -416,6 +427,7 @@ def _signed_now(flow: Flow[T]) -> T:
     """Run a flow that only signs (yields `xswap_sdk._flow.Sign` steps) to its result,
     making each signature at once: the public signing functions, written once as the
     flows a journey replays."""
+    # lazy: the flow steps, only when a flow is signed
     from .._flow import Sign
 
     result: Any = None

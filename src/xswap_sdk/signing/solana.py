@@ -31,7 +31,16 @@ yours. Deriving token accounts and building Solana instructions does
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Final, NoReturn, Protocol, TypeGuard, runtime_checkable
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Final,
+    NoReturn,
+    Protocol,
+    TypeGuard,
+    cast,
+    runtime_checkable,
+)
 
 from .._base58 import KEY_BYTES, encode, solana_key_bytes
 from .._policy_scope import ACTIVE
@@ -39,8 +48,10 @@ from ..errors import InvalidInputError, SigningError, UnsafePayloadError
 from ..registry import DEFAULT_REGISTRY, GatewayChain, Registry
 from ._fields import MAX_UINT64, read_word, to_word
 from .burn_intents import BurnIntent, as_intent, burn_intent_bytes, check_signable
+from .signer import _OTHER_SCHEMES
 
 if TYPE_CHECKING:
+    from .._flow import Sign
     from ..policy import SigningRequest
 
 __all__ = [
@@ -443,8 +454,20 @@ def sign_solana_message(
         PolicyRefusedError: a signing policy refused; nothing was signed.
     """
     if ACTIVE.get():
+        # lazy: the signing gate, only while a policy is in force
         from . import _gate
 
         with _gate.passing(describe):
             return _ask(signer, public_key, message)
     return _ask(signer, public_key, message)
+
+
+def _perform_ed25519(step: Sign) -> str:
+    """An ``"ed25519"`` `xswap_sdk._flow.Sign` step, signed (``0x`` hex): what
+    `xswap_sdk.signing.signer._perform_sign` calls for one."""
+    solana = cast(SolanaSigner, step.signer)
+    key = solana_public_key(solana)
+    return "0x" + sign_solana_message(solana, key, step.digest, step.payload).hex()
+
+
+_OTHER_SCHEMES["ed25519"] = _perform_ed25519

@@ -67,17 +67,20 @@ def __getattr__(name: str) -> Any:
         globals()["TEST_SIGNER"] = signer
         return signer
     if name == "SeedSigner":
+        # lazy: PEP 562: a name of this package, loaded when first asked for
         from ._solana import SeedSigner
 
         globals()["SeedSigner"] = SeedSigner
         return SeedSigner
     if name == "TEST_SOLANA_SIGNER":
+        # lazy: PEP 562: a name of this package, loaded when first asked for
         from ._solana import SeedSigner
 
         solana = SeedSigner(bytes.fromhex(TEST_SOLANA_SEED[2:]))
         globals()["TEST_SOLANA_SIGNER"] = solana
         return solana
     if name == "VirtualClock":
+        # lazy: PEP 562: a name of this package, loaded when first asked for
         from .._clock import VirtualClock
 
         globals()["VirtualClock"] = VirtualClock

@@ -63,6 +63,7 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.fixture
 def xswap_sandbox(request: pytest.FixtureRequest) -> Iterator[Sandbox]:
     """A fresh sandbox, closed (with every client it made) after the test."""
+    # lazy: the sandbox (about 2 s), only for a test that asks for it
     from ..sandbox import Sandbox
 
     marker = request.node.get_closest_marker("xswap_sandbox")
@@ -79,6 +80,7 @@ def xswap_clock(xswap_sandbox: Sandbox) -> Clock:
 @pytest.fixture
 def xswap_signer() -> LocalAccount:
     """The fixed test signer (`xswap_sdk.testing.TEST_SIGNER`)."""
+    # lazy: eth_account, only for a test that asks for the signer; pytest loads this at every start
     from . import TEST_SIGNER
 
     return TEST_SIGNER
