@@ -33,9 +33,9 @@ from collections.abc import Callable
 from decimal import ROUND_HALF_EVEN, Context, Decimal, InvalidOperation
 from typing import Annotated
 
-from eth_hash.auto import keccak
 from pydantic import BeforeValidator, PlainSerializer
 
+from ._keccak import keccak
 from .errors import InvalidInputError
 
 __all__ = [

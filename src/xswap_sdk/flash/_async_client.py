@@ -10,6 +10,7 @@ logs in again once and resends once. A second 401 is raised.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from decimal import Decimal
@@ -135,6 +136,12 @@ def _flag(name: str, value: object) -> bool:
     if not isinstance(value, bool):
         raise InvalidInputError(name, "must be True or False")
     return value
+
+
+@functools.lru_cache(maxsize=64)
+def _netloc(base_url: str) -> str:
+    """The host (and port) of ``base_url``, parsed once per base URL, not per swap."""
+    return httpx.URL(base_url).netloc.decode("ascii")
 
 
 class AsyncFlashClient(AsyncAPIClient):
@@ -310,7 +317,7 @@ class AsyncFlashClient(AsyncAPIClient):
     @property
     def _host(self) -> str:
         # What a Sign-In with Ethereum message must name to be signed.
-        return httpx.URL(self.base_url).netloc.decode("ascii")
+        return _netloc(self.base_url)
 
     def _transport_for(self, signer: Signer | None) -> AsyncTransport:
         # The one-call swap may log in with its own signer when the client has none.

@@ -7,6 +7,7 @@ by ``scripts/unasync.py``: read and edit that file.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from decimal import Decimal
@@ -132,6 +133,12 @@ def _flag(name: str, value: object) -> bool:
     if not isinstance(value, bool):
         raise InvalidInputError(name, "must be True or False")
     return value
+
+
+@functools.lru_cache(maxsize=64)
+def _netloc(base_url: str) -> str:
+    """The host (and port) of ``base_url``, parsed once per base URL, not per swap."""
+    return httpx.URL(base_url).netloc.decode("ascii")
 
 
 class FlashClient(SyncAPIClient):
@@ -307,7 +314,7 @@ class FlashClient(SyncAPIClient):
     @property
     def _host(self) -> str:
         # What a Sign-In with Ethereum message must name to be signed.
-        return httpx.URL(self.base_url).netloc.decode("ascii")
+        return _netloc(self.base_url)
 
     def _transport_for(self, signer: Signer | None) -> SyncTransport:
         # The one-call swap may log in with its own signer when the client has none.
