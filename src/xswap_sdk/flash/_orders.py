@@ -26,10 +26,10 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from eth_hash.auto import keccak
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from .._flow import Flow
+from .._keccak import keccak
 from .._models import check_argument, invalid_input, refuse_unawaited
 from ..errors import (
     InsufficientBalanceError,
