@@ -270,8 +270,7 @@ class AsyncFlashClient(AsyncAPIClient):
         self._registry = DEFAULT_REGISTRY if registry is None else registry
         self._trusted_routers = check_trusted_routers(trusted_routers)
         if gateway is not None:
-            # lazy: a swap or a read does not need the Gateway client's code
-            from ..gateway import AsyncGatewayClient
+            from ..gateway import AsyncGatewayClient  # lazy: a read or a swap needs none of it
 
             if not isinstance(gateway, AsyncGatewayClient):
                 raise InvalidInputError("gateway", "must be an AsyncGatewayClient or None")
@@ -978,13 +977,12 @@ class AsyncFlashClient(AsyncAPIClient):
                 it may still: resume the journey or wait for the balance, never deposit
                 again.
         """
-        # lazy: deposits' code (web3 helpers, the relayer client, the deposit journey)
-        # loads at the first deposit, not with every Flash client
-        from .. import _async_web3 as web3io
-        from ..relayer import AsyncRelayerClient
-        from . import _deposit as deposits
-        from . import _deposit_journey as deposit_journeys
-        from ._deposit import DepositResult
+        # Deposits' code loads at the first deposit, not with every Flash client.
+        from .. import _async_web3 as web3io  # lazy: deposits only
+        from ..relayer import AsyncRelayerClient  # lazy: deposits only
+        from . import _deposit as deposits  # lazy: deposits only
+        from . import _deposit_journey as deposit_journeys  # lazy: deposits only
+        from ._deposit import DepositResult  # lazy: deposits only
 
         options = call_options(options, wait=wait)
         simulate = check_simulate_option(simulate)

@@ -172,20 +172,21 @@ class AsyncRelayerClient(AsyncAPIClient):
     ) -> None:
         self._payer: X402Payer | None = None
         if not (payer is None and max_payment is None and max_total_payment is None):
-            # lazy: the x402 payer and its signing code load only for a client that pays
-            from ._x402 import X402Payer, check_max_payment, check_max_total_payment
+            from ._x402 import (  # lazy: the payer's signing code, for a client that pays
+                X402Payer,
+                check_max_payment,
+                check_max_total_payment,
+            )
 
             cap = check_max_payment(payer, max_payment)
             total_cap = check_max_total_payment(payer, max_total_payment)
         if registry is not None:
-            # lazy: the registry (and its routers' formats) loads only when one is given
-            # here or a payer needs the default one
-            from ..registry import Registry
+            from ..registry import Registry  # lazy: only to check a registry given here
 
             if not isinstance(registry, Registry):
                 raise InvalidInputError("registry", "must be a xswap_sdk.registry.Registry or None")
         if payer is not None and cap is not None:
-            from ..registry import DEFAULT_REGISTRY  # lazy: as above
+            from ..registry import DEFAULT_REGISTRY  # lazy: only for a payer's checks
 
             pins = DEFAULT_REGISTRY if registry is None else registry
             self._payer = X402Payer(payer, cap, pins, clock, max_total_payment=total_cap)
