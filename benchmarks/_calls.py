@@ -310,7 +310,17 @@ def waiter_rows(base_url: str) -> list[Row]:
     return rows
 
 
-WAIT_DELAY_TRIALS = {0.005: 40, 0.05: 20}
+WAIT_DELAY_TRIALS = {0.005: 80, 0.05: 40}
+"""Trials per side at each interval. The flip moments are stratified (see `_phases`): with
+random ones, the median of 20 delays at 50 ms moved by a quarter from run to run."""
+
+
+def _phases(trials: int, rng: random.Random) -> list[float]:
+    """Flip delays, in intervals: ``2 + (i + 0.5) / trials`` for each trial, shuffled, so
+    that both sides meet the same spread of phases between the flip and the next poll."""
+    phases = [2 + (index + 0.5) / trials for index in range(trials)]
+    rng.shuffle(phases)
+    return phases
 
 
 def _raw_wait(client: httpx.Client, base_url: str, tx_id: str, interval: float) -> RelayStatus:
@@ -349,7 +359,8 @@ def _delay_row(flavour: str, interval: float, ours: list[float], raw: list[float
     ratio = mine / theirs
     return Row(
         f"{flavour} `wait_for_execution_hash` at {interval * 1000:g} ms: median delay from "
-        f"the record turning EXECUTED to the return ({len(ours)} trials each, interleaved)",
+        f"the record turning EXECUTED to the return ({len(ours)} trials each, interleaved, "
+        "same flip phases)",
         f"{ms(mine)} (quartiles {ms(quartiles[0])}-{ms(quartiles[2])})",
         f"a raw polling loop (read, parse, sleep the interval): {ms(theirs)} "
         f"(quartiles {ms(raw_quartiles[0])}-{ms(raw_quartiles[2])})",
@@ -368,9 +379,9 @@ def wait_delay_rows(base_url: str) -> list[Row]:
         raw = httpx.Client()
         sdk = RelayerClient(api_key=API_KEY, base_url=base_url)
         delays: dict[str, list[float]] = {"raw": [], "sdk": []}
-        for trial in range(trials):
+        for trial, phase in enumerate(_phases(trials, rng)):
             for side in ("raw", "sdk") if trial % 2 else ("sdk", "raw"):
-                tx_id, flip = _flip_id(rng.uniform(4, 8) * interval)
+                tx_id, flip = _flip_id(phase * interval)
                 if side == "raw":
                     _raw_wait(raw, base_url, tx_id, interval)
                 else:
@@ -384,9 +395,9 @@ def wait_delay_rows(base_url: str) -> list[Row]:
             raw = httpx.AsyncClient()
             sdk = AsyncRelayerClient(api_key=API_KEY, base_url=base_url)
             delays: dict[str, list[float]] = {"raw": [], "sdk": []}
-            for trial in range(trials):
+            for trial, phase in enumerate(_phases(trials, rng)):
                 for side in ("raw", "sdk") if trial % 2 else ("sdk", "raw"):
-                    tx_id, flip = _flip_id(rng.uniform(4, 8) * interval)
+                    tx_id, flip = _flip_id(phase * interval)
                     if side == "raw":
                         await _raw_wait_async(raw, base_url, tx_id, interval)
                     else:
