@@ -9,7 +9,9 @@
   at 100/100: throughput, and every failure.
 - ``wait_for_execution_hash`` on a record the server turns ``EXECUTED`` at a known
   moment: how long after that moment the call returns, against one poll interval plus
-  the round trip of the request that saw it, and how many requests it took.
+  the round trip of the request that saw it, and how many requests it took; and its
+  median delay against a raw polling loop's (read, parse, sleep the interval), at 5 ms
+  and 50 ms, the two interleaved trial by trial.
 """
 
 from __future__ import annotations
@@ -305,4 +307,105 @@ def waiter_rows(base_url: str) -> list[Row]:
             return trials
 
         rows.append(_wait_row("async", interval, asyncio.run(run_async())))
+    return rows
+
+
+WAIT_DELAY_TRIALS = {0.005: 80, 0.05: 40}
+"""Trials per side at each interval. The flip moments are stratified (see `_phases`): with
+random ones, the median of 20 delays at 50 ms moved by a quarter from run to run."""
+
+
+def _phases(trials: int, rng: random.Random) -> list[float]:
+    """Flip delays, in intervals: ``2 + (i + 0.5) / trials`` for each trial, shuffled, so
+    that both sides meet the same spread of phases between the flip and the next poll."""
+    phases = [2 + (index + 0.5) / trials for index in range(trials)]
+    rng.shuffle(phases)
+    return phases
+
+
+def _raw_wait(client: httpx.Client, base_url: str, tx_id: str, interval: float) -> RelayStatus:
+    """A raw polling loop: read, parse, stop when EXECUTED, else sleep one interval."""
+    while True:
+        response = client.get(
+            f"{base_url}/api/tx", params={"id": tx_id}, headers={"api-key": API_KEY}
+        )
+        response.raise_for_status()
+        record = RelayStatus.model_validate(json.loads(response.content)["data"])
+        if record.status == "EXECUTED":
+            return record
+        time.sleep(interval)
+
+
+async def _raw_wait_async(
+    client: httpx.AsyncClient, base_url: str, tx_id: str, interval: float
+) -> RelayStatus:
+    """`_raw_wait` with an `httpx.AsyncClient` and `asyncio.sleep`."""
+    while True:
+        response = await client.get(
+            f"{base_url}/api/tx", params={"id": tx_id}, headers={"api-key": API_KEY}
+        )
+        response.raise_for_status()
+        record = RelayStatus.model_validate(json.loads(response.content)["data"])
+        if record.status == "EXECUTED":
+            return record
+        await asyncio.sleep(interval)
+
+
+def _delay_row(flavour: str, interval: float, ours: list[float], raw: list[float]) -> Row:
+    """A row comparing the median delays after the flip, SDK against the raw loop."""
+    mine, theirs = statistics.median(ours), statistics.median(raw)
+    quartiles = statistics.quantiles(ours, n=4)
+    raw_quartiles = statistics.quantiles(raw, n=4)
+    ratio = mine / theirs
+    return Row(
+        f"{flavour} `wait_for_execution_hash` at {interval * 1000:g} ms: median delay from "
+        f"the record turning EXECUTED to the return ({len(ours)} trials each, interleaved, "
+        "same flip phases)",
+        f"{ms(mine)} (quartiles {ms(quartiles[0])}-{ms(quartiles[2])})",
+        f"a raw polling loop (read, parse, sleep the interval): {ms(theirs)} "
+        f"(quartiles {ms(raw_quartiles[0])}-{ms(raw_quartiles[2])})",
+        ratio,
+        "<= 1.25x",
+        ratio <= 1.25,
+    )
+
+
+def wait_delay_rows(base_url: str) -> list[Row]:
+    """A wait's median delay after the state changes, against a raw polling loop at the
+    same interval, blocking and async; trials alternate which side goes first."""
+    rows = []
+    rng = random.Random(30)
+    for interval, trials in WAIT_DELAY_TRIALS.items():
+        raw = httpx.Client()
+        sdk = RelayerClient(api_key=API_KEY, base_url=base_url)
+        delays: dict[str, list[float]] = {"raw": [], "sdk": []}
+        for trial, phase in enumerate(_phases(trials, rng)):
+            for side in ("raw", "sdk") if trial % 2 else ("sdk", "raw"):
+                tx_id, flip = _flip_id(phase * interval)
+                if side == "raw":
+                    _raw_wait(raw, base_url, tx_id, interval)
+                else:
+                    sdk.wait_for_execution_hash(tx_id, poll_interval_ms=interval * 1000)
+                delays[side].append(time.perf_counter() - flip)
+        sdk.close()
+        raw.close()
+        rows.append(_delay_row("blocking", interval, delays["sdk"], delays["raw"]))
+
+        async def run_async(interval: float = interval, trials: int = trials) -> list[Row]:
+            raw = httpx.AsyncClient()
+            sdk = AsyncRelayerClient(api_key=API_KEY, base_url=base_url)
+            delays: dict[str, list[float]] = {"raw": [], "sdk": []}
+            for trial, phase in enumerate(_phases(trials, rng)):
+                for side in ("raw", "sdk") if trial % 2 else ("sdk", "raw"):
+                    tx_id, flip = _flip_id(phase * interval)
+                    if side == "raw":
+                        await _raw_wait_async(raw, base_url, tx_id, interval)
+                    else:
+                        await sdk.wait_for_execution_hash(tx_id, poll_interval_ms=interval * 1000)
+                    delays[side].append(time.perf_counter() - flip)
+            await sdk.aclose()
+            await raw.aclose()
+            return [_delay_row("async", interval, delays["sdk"], delays["raw"])]
+
+        rows += asyncio.run(run_async())
     return rows

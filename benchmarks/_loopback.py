@@ -5,6 +5,10 @@ keeps connections alive, and is fast enough (one asyncio protocol, no framework)
 the client side, not the server, decides what the benchmarks measure. It runs in a
 child process so that it has a core of its own.
 
+It also answers a fixed body at each path of ``FIXED`` (the sandbox's answers to the
+other clients' first reads: Flash's and routing's supported chains, Gateway's info),
+written by the parent into a file whose path it passes as the first argument.
+
 A record whose id is ``flip-<unix time in ns>`` is ``PENDING`` until that moment and
 ``EXECUTED`` from then on: the waiter benchmark knows exactly when the state changed.
 
@@ -19,6 +23,7 @@ import contextlib
 import json
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -47,7 +52,7 @@ RECORD: dict[str, Any] = {
 _LIFETIME_S = 3600
 
 
-def _answer(status: int, payload: dict[str, Any]) -> bytes:
+def _answer(status: int, payload: Any) -> bytes:
     body = json.dumps(payload).encode()
     reason = {200: "OK", 404: "Not Found"}[status]
     head = (
@@ -61,8 +66,38 @@ _EXECUTED = _answer(200, {"success": True, "data": RECORD})
 _NOT_FOUND = _answer(404, {"success": False, "error": "not found"})
 
 
+FIXED_PATHS = {
+    "flash": "/flash/supported-chains",
+    "routing": "/routing/supported-chains",
+    "gateway": "/gateway/v1/info",
+}
+"""Where each other client's first read is answered, by service."""
+_FIXED: dict[str, bytes] = {}
+
+
+def fixed_bodies() -> dict[str, Any]:
+    """The sandbox's answers to ``FIXED_PATHS``, by path."""
+    from xswap_sdk.sandbox import Sandbox
+
+    sandbox = Sandbox()
+    client = sandbox.http_client()
+    bodies = {}
+    for service, path in FIXED_PATHS.items():
+        key = sandbox.api_keys.get(service)
+        answer = client.get(
+            sandbox.url(service) + path.removeprefix(f"/{service}"),
+            headers={"api-key": key} if key else {},
+        )
+        answer.raise_for_status()
+        bodies[path] = answer.json()
+    sandbox.close()
+    return bodies
+
+
 def _respond(target: str) -> bytes:
     url = urlsplit(target)
+    if url.path in _FIXED:
+        return _FIXED[url.path]
     if url.path != "/api/tx":
         return _NOT_FOUND
     tx_id = parse_qs(url.query).get("id", [TX_ID])[0]
@@ -106,8 +141,14 @@ async def _serve() -> None:
 @contextlib.contextmanager
 def loopback_server() -> Iterator[str]:
     """Start the server in a child process; yield its base URL; stop it."""
+    fixed = tempfile.NamedTemporaryFile("w", suffix=".json")  # noqa: SIM115
+    json.dump(fixed_bodies(), fixed)
+    fixed.flush()
     child = subprocess.Popen(
-        [sys.executable, __file__], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        [sys.executable, __file__, fixed.name],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert child.stdout is not None
@@ -120,8 +161,12 @@ def loopback_server() -> Iterator[str]:
             child.wait(timeout=5)
         except subprocess.TimeoutExpired:
             child.kill()
+        fixed.close()
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 1:
+        with open(sys.argv[1]) as bodies:
+            _FIXED.update({path: _answer(200, body) for path, body in json.load(bodies).items()})
     with contextlib.suppress(asyncio.TimeoutError, KeyboardInterrupt):
         asyncio.run(_serve())

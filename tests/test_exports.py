@@ -85,6 +85,46 @@ def test_import_loads_no_service_until_one_is_used() -> None:
     assert result.stdout.strip() == "ok"
 
 
+def test_a_first_read_loads_only_what_it_uses() -> None:
+    # Issue 30: a fresh process's first result pays for no code it does not run.
+    result = run_python(
+        """
+        import sys
+
+        from xswap_sdk import RelayerClient
+
+        RelayerClient(api_key="k" * 16, base_url="https://relayer.invalid")
+        # No payer: no x402 payer, no registry, no EIP-3009 signing; and keccak for
+        # checksums without cffi's C parser (nor eth_hash's importlib.metadata).
+        for unused in (
+            "xswap_sdk.relayer._x402",
+            "xswap_sdk.registry",
+            "xswap_sdk.signing.eip3009",
+            "pycparser",
+            "eth_hash",
+        ):
+            assert unused not in sys.modules, unused
+
+        from xswap_sdk import FlashClient
+
+        FlashClient(base_url="https://flash.invalid")
+        # A Flash read or swap needs no deposit code, nor the relayer's or Gateway's
+        # clients, nor eth_utils.
+        for unused in (
+            "xswap_sdk.flash._deposit",
+            "xswap_sdk.flash._deposit_journey",
+            "xswap_sdk.gateway._sync_client",
+            "xswap_sdk._sync_web3",
+            "eth_utils",
+        ):
+            assert unused not in sys.modules, unused
+        print("ok")
+        """
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok"
+
+
 @pytest.mark.parametrize("name", LAZY_PACKAGES)
 def test_the_table_of_names_is_the_type_checking_block(name: str) -> None:
     # The run-time table and the block type checkers read must agree, name for name.

@@ -19,7 +19,7 @@ complete.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from ._clock import Clock
 from ._flow import Call, Flow, Sleep
@@ -27,9 +27,24 @@ from ._operation import Operation
 from ._options import RequestOptions, WaitOptions, check_seconds
 from .errors import DeadlineExceededError, InvalidInputError, WaitTimeoutError, XSwapError
 
-__all__ = ["call_options", "check_wait_arguments", "poll", "wait_options"]
+__all__ = [
+    "DEFAULT_BALANCE_POLL_INTERVAL",
+    "DEFAULT_BALANCE_TIMEOUT",
+    "call_options",
+    "check_wait_arguments",
+    "poll",
+    "wait_options",
+]
 
 T = TypeVar("T")
+
+DEFAULT_BALANCE_TIMEOUT: Final = 1800.0
+"""Seconds `wait_for_gateway_balance` waits by default: a deposit counts once Gateway sees
+it in a finalized block, about 20 minutes on Ethereum and Base (13 to 19 on other
+rollups, seconds on Avalanche or Arc), so half an hour leaves a margin."""
+
+DEFAULT_BALANCE_POLL_INTERVAL: Final = 10.0
+"""Seconds between two balance reads while waiting."""
 
 _TOLERANCE = 1e-6
 

@@ -20,8 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from eth_hash.auto import keccak
-
+from ._keccak import keccak
 from .types import to_checksum
 
 __all__ = [

@@ -33,9 +33,9 @@ from collections.abc import Callable
 from decimal import ROUND_HALF_EVEN, Context, Decimal, InvalidOperation
 from typing import Annotated
 
-from eth_hash.auto import keccak
 from pydantic import BeforeValidator, PlainSerializer
 
+from ._keccak import keccak
 from .errors import InvalidInputError
 
 __all__ = [
@@ -74,7 +74,16 @@ def to_checksum(value: object) -> str:
     Raises:
         ValueError: not a 20-byte hex address, or mixed case with a wrong checksum.
     """
-    if not isinstance(value, str) or _ADDRESS_RE.fullmatch(value) is None:
+    if not isinstance(value, str):
+        raise ValueError("must be a 0x-prefixed 20-byte hex address (0x + 40 hex digits)")
+    return _checked(value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _checked(value: str) -> str:
+    # Cached by the string as given (a swap checks the same few addresses some fifty
+    # times); a refusal raises, and is not cached.
+    if _ADDRESS_RE.fullmatch(value) is None:
         raise ValueError("must be a 0x-prefixed 20-byte hex address (0x + 40 hex digits)")
     body = value[2:]
     checksummed = _checksum(body.lower())

@@ -10,6 +10,7 @@ logs in again once and resends once. A second 401 is raised.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from decimal import Decimal
@@ -18,7 +19,6 @@ from typing import TYPE_CHECKING, Any, Final, Unpack
 import httpx
 from pydantic import SecretStr
 
-from .. import _async_web3 as web3io
 from .._async_base_client import AsyncAPIClient
 from .._async_transport import AsyncTransport
 from .._chain_steps import no_chain_io
@@ -41,23 +41,18 @@ from .._simulation import check_simulate_option
 from .._slippage import check_slippage
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
-from ..gateway import AsyncGatewayClient
 from ..journal import JournalArg, StepHook
 from ..policy import PolicyLike
 from ..registry import DEFAULT_REGISTRY, Registry
-from ..relayer import AsyncRelayerClient
 from ..signing.signer import Signer, signer_address
 from ..simulation import SimulateOption
 from . import _auth as auth
 from . import _balance as balances
-from . import _deposit as deposits
-from . import _deposit_journey as deposit_journeys
 from . import _operations as operations
 from . import _orders as orders
 from . import _swap as swaps
 from ._auth import JWT_ENV, AuthSession, FlashAuth, SessionState
 from ._balance import DEFAULT_BALANCE_POLL_INTERVAL, DEFAULT_BALANCE_TIMEOUT
-from ._deposit import DepositMethod, DepositResult
 from ._login_message import check_login_message
 from ._orders import BalancesArg, ChainsArg, MaxFeeArg, Order, SignedOrder
 from ._swap import DEFAULT_SWAP_POLL_INTERVAL, DEFAULT_SWAP_TIMEOUT
@@ -81,6 +76,10 @@ from .models import (
 if TYPE_CHECKING:
     import httpx2
     from web3 import AsyncWeb3
+
+    from ..gateway import AsyncGatewayClient
+    from ..relayer import AsyncRelayerClient
+    from ._deposit import DepositMethod, DepositResult
 
 
 __all__ = ["FLASH_SERVICE", "AsyncFlashClient"]
@@ -135,6 +134,12 @@ def _flag(name: str, value: object) -> bool:
     if not isinstance(value, bool):
         raise InvalidInputError(name, "must be True or False")
     return value
+
+
+@functools.lru_cache(maxsize=64)
+def _netloc(base_url: str) -> str:
+    """The host (and port) of ``base_url``, parsed once per base URL, not per swap."""
+    return httpx.URL(base_url).netloc.decode("ascii")
 
 
 class AsyncFlashClient(AsyncAPIClient):
@@ -264,8 +269,11 @@ class AsyncFlashClient(AsyncAPIClient):
             raise InvalidInputError("registry", "must be a xswap_sdk.registry.Registry")
         self._registry = DEFAULT_REGISTRY if registry is None else registry
         self._trusted_routers = check_trusted_routers(trusted_routers)
-        if gateway is not None and not isinstance(gateway, AsyncGatewayClient):
-            raise InvalidInputError("gateway", "must be an AsyncGatewayClient or None")
+        if gateway is not None:
+            from ..gateway import AsyncGatewayClient  # lazy: a read or a swap needs none of it
+
+            if not isinstance(gateway, AsyncGatewayClient):
+                raise InvalidInputError("gateway", "must be an AsyncGatewayClient or None")
         self._gateway = gateway
         # Set before the base class builds the transport, which asks for the auth.
         self._session = _session_state(
@@ -310,7 +318,7 @@ class AsyncFlashClient(AsyncAPIClient):
     @property
     def _host(self) -> str:
         # What a Sign-In with Ethereum message must name to be signed.
-        return httpx.URL(self.base_url).netloc.decode("ascii")
+        return _netloc(self.base_url)
 
     def _transport_for(self, signer: Signer | None) -> AsyncTransport:
         # The one-call swap may log in with its own signer when the client has none.
@@ -970,6 +978,13 @@ class AsyncFlashClient(AsyncAPIClient):
                 it may still: resume the journey or wait for the balance, never deposit
                 again.
         """
+        # Deposits' code loads at the first deposit, not with every Flash client.
+        from .. import _async_web3 as web3io  # lazy: deposits only
+        from ..relayer import AsyncRelayerClient  # lazy: deposits only
+        from . import _deposit as deposits  # lazy: deposits only
+        from . import _deposit_journey as deposit_journeys  # lazy: deposits only
+        from ._deposit import DepositResult  # lazy: deposits only
+
         options = call_options(options, wait=wait)
         simulate = check_simulate_option(simulate)
         waiting = deposit_journeys.check_wait(wait, wait_timeout, poll_interval, relayer)

@@ -14,11 +14,15 @@ from typing import Any
 from .._clock import Clock
 from .._flow import Call, Flow
 from .._models import check_argument
-from .._polling import check_wait_arguments, poll
-from ..errors import InvalidInputError
 
 # The same wait as GatewayClient.wait_for_gateway_balance: a deposit counts once final.
-from ..gateway._operations import DEFAULT_BALANCE_POLL_INTERVAL, DEFAULT_BALANCE_TIMEOUT
+from .._polling import (
+    DEFAULT_BALANCE_POLL_INTERVAL,
+    DEFAULT_BALANCE_TIMEOUT,
+    check_wait_arguments,
+    poll,
+)
+from ..errors import InvalidInputError
 from ..types import Address, TokenAmount
 from . import _operations as operations
 from .models import GatewayBalance, GatewayBalanceEntry

@@ -28,10 +28,10 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Literal
 
-from eth_hash.auto import keccak
 from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError
 
 from .._flow import Flow
+from .._keccak import keccak
 from .._models import check_argument, invalid_input, refuse_unawaited
 from ..errors import (
     InsufficientBalanceError,

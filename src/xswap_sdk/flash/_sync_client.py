@@ -7,6 +7,7 @@ by ``scripts/unasync.py``: read and edit that file.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from decimal import Decimal
@@ -15,7 +16,6 @@ from typing import TYPE_CHECKING, Any, Final, Unpack
 import httpx
 from pydantic import SecretStr
 
-from .. import _sync_web3 as web3io
 from .._chain_steps import no_chain_io
 from .._clock import SYSTEM_CLOCK, Clock
 from .._framing import BareJSON
@@ -38,23 +38,18 @@ from .._sync_base_client import SyncAPIClient
 from .._sync_transport import SyncTransport
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
-from ..gateway import GatewayClient
 from ..journal import JournalArg, StepHook
 from ..policy import PolicyLike
 from ..registry import DEFAULT_REGISTRY, Registry
-from ..relayer import RelayerClient
 from ..signing.signer import Signer, signer_address
 from ..simulation import SimulateOption
 from . import _auth as auth
 from . import _balance as balances
-from . import _deposit as deposits
-from . import _deposit_journey as deposit_journeys
 from . import _operations as operations
 from . import _orders as orders
 from . import _swap as swaps
 from ._auth import JWT_ENV, AuthSession, FlashAuth, SessionState
 from ._balance import DEFAULT_BALANCE_POLL_INTERVAL, DEFAULT_BALANCE_TIMEOUT
-from ._deposit import DepositMethod, DepositResult
 from ._login_message import check_login_message
 from ._orders import BalancesArg, ChainsArg, MaxFeeArg, Order, SignedOrder
 from ._swap import DEFAULT_SWAP_POLL_INTERVAL, DEFAULT_SWAP_TIMEOUT
@@ -78,6 +73,10 @@ from .models import (
 if TYPE_CHECKING:
     import httpx2
     from web3 import Web3
+
+    from ..gateway import GatewayClient
+    from ..relayer import RelayerClient
+    from ._deposit import DepositMethod, DepositResult
 
 
 __all__ = ["FLASH_SERVICE", "FlashClient"]
@@ -132,6 +131,12 @@ def _flag(name: str, value: object) -> bool:
     if not isinstance(value, bool):
         raise InvalidInputError(name, "must be True or False")
     return value
+
+
+@functools.lru_cache(maxsize=64)
+def _netloc(base_url: str) -> str:
+    """The host (and port) of ``base_url``, parsed once per base URL, not per swap."""
+    return httpx.URL(base_url).netloc.decode("ascii")
 
 
 class FlashClient(SyncAPIClient):
@@ -261,8 +266,11 @@ class FlashClient(SyncAPIClient):
             raise InvalidInputError("registry", "must be a xswap_sdk.registry.Registry")
         self._registry = DEFAULT_REGISTRY if registry is None else registry
         self._trusted_routers = check_trusted_routers(trusted_routers)
-        if gateway is not None and not isinstance(gateway, GatewayClient):
-            raise InvalidInputError("gateway", "must be a GatewayClient or None")
+        if gateway is not None:
+            from ..gateway import GatewayClient  # lazy: a read or a swap needs none of it
+
+            if not isinstance(gateway, GatewayClient):
+                raise InvalidInputError("gateway", "must be a GatewayClient or None")
         self._gateway = gateway
         # Set before the base class builds the transport, which asks for the auth.
         self._session = _session_state(
@@ -307,7 +315,7 @@ class FlashClient(SyncAPIClient):
     @property
     def _host(self) -> str:
         # What a Sign-In with Ethereum message must name to be signed.
-        return httpx.URL(self.base_url).netloc.decode("ascii")
+        return _netloc(self.base_url)
 
     def _transport_for(self, signer: Signer | None) -> SyncTransport:
         # The one-call swap may log in with its own signer when the client has none.
@@ -965,6 +973,13 @@ class FlashClient(SyncAPIClient):
                 it may still: resume the journey or wait for the balance, never deposit
                 again.
         """
+        # Deposits' code loads at the first deposit, not with every Flash client.
+        from .. import _sync_web3 as web3io  # lazy: deposits only
+        from ..relayer import RelayerClient  # lazy: deposits only
+        from . import _deposit as deposits  # lazy: deposits only
+        from . import _deposit_journey as deposit_journeys  # lazy: deposits only
+        from ._deposit import DepositResult  # lazy: deposits only
+
         options = call_options(options, wait=wait)
         simulate = check_simulate_option(simulate)
         waiting = deposit_journeys.check_wait(wait, wait_timeout, poll_interval, relayer)

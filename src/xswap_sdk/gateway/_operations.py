@@ -26,7 +26,15 @@ from .._clock import Clock
 from .._flow import Begin, Call, Flow, Record
 from .._models import check_argument, validate_request
 from .._operation import Operation, parser
-from .._polling import check_wait_arguments, poll
+
+# Defined with the poller, so that Flash's balance wait reads them without loading
+# Gateway's operations (and their signing code).
+from .._polling import (
+    DEFAULT_BALANCE_POLL_INTERVAL,
+    DEFAULT_BALANCE_TIMEOUT,
+    check_wait_arguments,
+    poll,
+)
 from ..errors import (
     BadRequestError,
     InsufficientMaxFeeError,
@@ -81,14 +89,6 @@ __all__ = [
 ]
 
 T = TypeVar("T")
-
-DEFAULT_BALANCE_TIMEOUT: Final = 1800.0
-"""Seconds `wait_for_gateway_balance` waits by default: a deposit counts once Gateway sees
-it in a finalized block, about 20 minutes on Ethereum and Base (13 to 19 on other
-rollups, seconds on Avalanche or Arc), so half an hour leaves a margin."""
-
-DEFAULT_BALANCE_POLL_INTERVAL: Final = 10.0
-"""Seconds between two balance reads while waiting."""
 
 DEFAULT_TRANSFER_TIMEOUT: Final = 1800.0
 """Seconds `wait_for_transfer` waits by default for the mint to be final."""

@@ -36,12 +36,10 @@ from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
 from ..journal import JournalArg, StepHook
 from ..policy import PolicyLike
-from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing.eip7702 import SignedAuthorization
 from ..signing.signer import Signer
 from . import _operations as operations
 from ._operations import RelayerPaths
-from ._x402 import X402Payer, check_max_payment, check_max_total_payment
 from .models import (
     AccountInfo,
     RelayedTxId,
@@ -53,6 +51,9 @@ from .models import (
 
 if TYPE_CHECKING:
     import httpx2
+
+    from ..registry import Registry
+    from ._x402 import X402Payer
 
 
 __all__ = ["RELAYER_SERVICE", "RelayerClient"]
@@ -169,16 +170,26 @@ class RelayerClient(SyncAPIClient):
         registry: Registry | None = None,
         max_total_payment: int | None = None,
     ) -> None:
-        cap = check_max_payment(payer, max_payment)
-        total_cap = check_max_total_payment(payer, max_total_payment)
-        if registry is not None and not isinstance(registry, Registry):
-            raise InvalidInputError("registry", "must be a xswap_sdk.registry.Registry or None")
-        pins = DEFAULT_REGISTRY if registry is None else registry
-        self._payer = (
-            None
-            if payer is None or cap is None
-            else X402Payer(payer, cap, pins, clock, max_total_payment=total_cap)
-        )
+        self._payer: X402Payer | None = None
+        if not (payer is None and max_payment is None and max_total_payment is None):
+            from ._x402 import (  # lazy: the payer's signing code, for a client that pays
+                X402Payer,
+                check_max_payment,
+                check_max_total_payment,
+            )
+
+            cap = check_max_payment(payer, max_payment)
+            total_cap = check_max_total_payment(payer, max_total_payment)
+        if registry is not None:
+            from ..registry import Registry  # lazy: only to check a registry given here
+
+            if not isinstance(registry, Registry):
+                raise InvalidInputError("registry", "must be a xswap_sdk.registry.Registry or None")
+        if payer is not None and cap is not None:
+            from ..registry import DEFAULT_REGISTRY  # lazy: only for a payer's checks
+
+            pins = DEFAULT_REGISTRY if registry is None else registry
+            self._payer = X402Payer(payer, cap, pins, clock, max_total_payment=total_cap)
         super().__init__(
             api_key=api_key,
             base_url=base_url,

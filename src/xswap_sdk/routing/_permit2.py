@@ -53,8 +53,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, Final
 
-from eth_hash.auto import keccak
-
+from .._keccak import keccak
 from ..errors import QuoteRejectedError, UnsafePayloadError
 from ..registry import PERMIT2
 from ..types import MAX_UINT256, _same_address

@@ -52,9 +52,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from eth_utils.crypto import keccak
-
 from .._base58 import encode
+from .._keccak import keccak
 from .._models import check_argument
 from ..errors import InvalidInputError, UnsafePayloadError
 from ..registry import GatewayChain

@@ -18,9 +18,9 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from eth_hash.auto import keccak
 from pydantic import ConfigDict, Field, ValidationError
 
+from .._keccak import keccak
 from .._models import RequestModel, check_argument, invalid_input, validate_request
 from ..errors import InvalidInputError
 from ..registry import DEFAULT_MAX_FEE as _DEFAULT_MAX_FEE

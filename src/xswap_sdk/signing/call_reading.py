@@ -33,8 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-from eth_hash.auto import keccak
-
+from .._keccak import keccak
 from ..errors import InvalidInputError, UnsafePayloadError
 from ..registry import DEFAULT_REGISTRY, GatewayChain, Registry
 from ..types import _same_address, to_checksum

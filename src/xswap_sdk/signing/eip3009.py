@@ -21,10 +21,10 @@ import secrets
 import time
 from typing import Any, ClassVar, Literal, TypeVar
 
-from eth_hash.auto import keccak
 from pydantic import BaseModel, ConfigDict, Field
 
 from .._flow import Flow, Sign
+from .._keccak import keccak
 from .._models import RequestModel, check_argument, validate_request
 from ..errors import InvalidInputError
 from ..registry import DEFAULT_REGISTRY, Registry

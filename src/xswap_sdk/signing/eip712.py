@@ -13,10 +13,9 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from eth_hash.auto import keccak
-
 from .._body import DEFAULT_MAX_NESTING, copy_json, value_nesting_depth
 from .._flow import Flow, Sign
+from .._keccak import keccak
 from ..errors import InvalidInputError
 from .signer import Signer, _signed_now, _with_policy, recover_digest
 

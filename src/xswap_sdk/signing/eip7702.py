@@ -22,7 +22,6 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, ClassVar, Literal
 
-from eth_hash.auto import keccak
 from pydantic import (
     BeforeValidator,
     ConfigDict,
@@ -33,6 +32,7 @@ from pydantic import (
     model_validator,
 )
 
+from .._keccak import keccak
 from .._models import RequestModel, check_argument
 from ..errors import InvalidInputError, SigningError
 from ..types import MAX_UINT256, Address, ChainId, to_checksum

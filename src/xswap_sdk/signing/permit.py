@@ -6,10 +6,10 @@ import functools
 import time
 from typing import Any, ClassVar
 
-from eth_hash.auto import keccak
 from pydantic import BaseModel, ConfigDict, Field
 
 from .._flow import Flow, Sign
+from .._keccak import keccak
 from .._models import RequestModel, validate_request
 from ..errors import InvalidInputError
 from ..types import Address, ChainId

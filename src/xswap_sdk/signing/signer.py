@@ -28,8 +28,8 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast, runtime_checkable
 
 import coincurve
-from eth_hash.auto import keccak
 
+from .._keccak import keccak
 from .._models import check_argument
 from .._policy_scope import ACTIVE
 from ..errors import InvalidInputError, MissingCredentialsError, SigningError
