@@ -26,7 +26,7 @@ from xswap_sdk.flash import (
 from xswap_sdk.types import to_checksum
 
 from ..support import ADDRESS, FLASH_JWT, FLASH_URL, resolve
-from .backend import (
+from .payloads import (
     GATEWAY_MINTER,
     GATEWAY_WALLET,
     HOOK_DATA,
