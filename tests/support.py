@@ -10,10 +10,24 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+import xswap_sdk
+
 RELAYER_URL = "https://relayer.test"
 RELAYER_KEY = "relayer-key-7f3a9c1e5b"
 ADDRESS = "0x5a3Ca05337A87116A27A21b11cDE16D85efb3586"
 TX_ID = "65f1a2b3c4d5e6f708192a3b"
+
+
+CLIENTS: dict[str, tuple[type[Any], type[Any]]] = {
+    service: (getattr(xswap_sdk, f"{name}Client"), getattr(xswap_sdk, f"Async{name}Client"))
+    for service, name in (
+        ("relayer", "Relayer"),
+        ("routing", "Routing"),
+        ("flash", "Flash"),
+        ("gateway", "Gateway"),
+    )
+}
+"""Each service's clients, ``(sync, async)``."""
 
 
 async def resolve(value: Any) -> Any:
