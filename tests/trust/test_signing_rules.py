@@ -27,6 +27,7 @@ from xswap_sdk.signing import (
     sign_typed_data,
 )
 
+from ..support import permit2_typed_data
 from .support import (
     TEST_ADDRESS,
     TEST_KEY,
@@ -66,28 +67,7 @@ def wire_with(**spec: Any) -> dict[str, Any]:
 
 
 def permit2_payload() -> dict[str, Any]:
-    return {
-        "types": {
-            "PermitTransferFrom": [
-                {"name": "permitted", "type": "TokenPermissions"},
-                {"name": "spender", "type": "address"},
-                {"name": "nonce", "type": "uint256"},
-                {"name": "deadline", "type": "uint256"},
-            ],
-            "TokenPermissions": [
-                {"name": "token", "type": "address"},
-                {"name": "amount", "type": "uint256"},
-            ],
-        },
-        "domain": {"name": "Permit2", "chainId": "8453", "verifyingContract": PERMIT2},
-        "primaryType": "PermitTransferFrom",
-        "message": {
-            "permitted": {"token": USDC_BASE, "amount": "1000000"},
-            "spender": ROUTER,
-            "nonce": "7",
-            "deadline": "1735691400",
-        },
-    }
+    return permit2_typed_data(spender=ROUTER, nonce="7")
 
 
 # ------------------------------------------------------------------ what Gateway refuses
