@@ -1,7 +1,7 @@
 """Payloads in the swap backend's wire form, for tests that answer with them through
 pytest-httpx (the tests that need a backend with state use the SDK's sandbox: the
-``backend`` fixture), and `recover_order_signer`, which checks a signed order with
-eth_account only, from typed data built here from the JSON that was sent.
+``backend`` fixture), and `recover_order_signer`, which checks a signed order as the
+sandbox does, with eth_account, from the JSON that was sent.
 """
 
 from __future__ import annotations
@@ -9,11 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from eth_account import Account
-from eth_account.messages import encode_typed_data
-
 from xswap_sdk._router_formats import SANDBOX_ROUTER_FORMAT, encode_sandbox_router
 from xswap_sdk.registry import DEFAULT_REGISTRY, GatewayChain, Registry, SwapRouter
+from xswap_sdk.sandbox._oracle import recover_burn_intent, recover_burn_intent_set
 from xswap_sdk.types import to_checksum
 
 from ..support import ADDRESS
@@ -307,55 +305,13 @@ def history(records: Iterable[dict[str, Any]], page: int = 1, pages: int = 1) ->
 
 # ------------------------------------------------------------------ signed order checks
 
-_TYPES = {
-    "EIP712Domain": [{"name": "name", "type": "string"}, {"name": "version", "type": "string"}],
-    "TransferSpec": [
-        {"name": name, "type": kind}
-        for name, kind in (
-            ("version", "uint32"),
-            ("sourceDomain", "uint32"),
-            ("destinationDomain", "uint32"),
-            ("sourceContract", "bytes32"),
-            ("destinationContract", "bytes32"),
-            ("sourceToken", "bytes32"),
-            ("destinationToken", "bytes32"),
-            ("sourceDepositor", "bytes32"),
-            ("destinationRecipient", "bytes32"),
-            ("sourceSigner", "bytes32"),
-            ("destinationCaller", "bytes32"),
-            ("value", "uint256"),
-            ("salt", "bytes32"),
-            ("hookData", "bytes"),
-        )
-    ],
-    "BurnIntent": [
-        {"name": "maxBlockHeight", "type": "uint256"},
-        {"name": "maxFee", "type": "uint256"},
-        {"name": "spec", "type": "TransferSpec"},
-    ],
-    "BurnIntentSet": [{"name": "intents", "type": "BurnIntent[]"}],
-}
-
-
-def _message(intent: Mapping[str, Any]) -> dict[str, Any]:
-    spec = dict(intent["spec"])
-    spec["value"] = int(spec["value"])
-    return {
-        "maxBlockHeight": int(intent["maxBlockHeight"]),
-        "maxFee": int(intent["maxFee"]),
-        "spec": spec,
-    }
-
 
 def recover_order_signer(signed_order: list[dict[str, Any]]) -> str:
-    """Recover who signed a ``signedOrder`` array, with eth_account only: primary type
-    BurnIntent for one element, BurnIntentSet for several."""
-    intents = [_message(element["intent"]) for element in signed_order]
+    """Recover who signed a ``signedOrder`` array with the sandbox's oracle (eth_account,
+    not the SDK's signing code): primary type BurnIntent for one element, BurnIntentSet
+    for several."""
+    intents = [element["intent"] for element in signed_order]
+    signature = signed_order[0]["signature"]
     if len(intents) == 1:
-        types = {name: _TYPES[name] for name in ("EIP712Domain", "TransferSpec", "BurnIntent")}
-        typed = {"types": types, "primaryType": "BurnIntent", "message": intents[0]}
-    else:
-        typed = {"types": _TYPES, "primaryType": "BurnIntentSet", "message": {"intents": intents}}
-    typed["domain"] = {"name": "GatewayWallet", "version": "1"}
-    signable = encode_typed_data(full_message=typed)
-    return str(Account.recover_message(signable, signature=signed_order[0]["signature"]))
+        return recover_burn_intent(intents[0], signature)
+    return recover_burn_intent_set(intents, signature)

@@ -61,6 +61,7 @@ from ..signing._fields import MAX_UINT64, read_word, to_word
 from ..signing.burn_intents import as_intent
 from ..types import Address, ChainId, TokenAmount, from_units
 from ._attestation import (
+    SPEC_FIELDS,
     encode_attestation,
     encode_solana_attestation,
     encode_spec,
@@ -105,15 +106,8 @@ _FINALITY: Final = {**dict.fromkeys(_BLOCK_SECONDS, 1200.0), _SOLANA.id: 13.0}
 # burnIntentExpirationHeight), and how long an attestation stays mintable.
 _EXPIRATION_MARGIN: Final = 30
 _ATTESTATION_BLOCKS: Final = 10_000
-_ADDRESS_FIELDS: Final = (
-    "sourceContract",
-    "destinationContract",
-    "sourceToken",
-    "destinationToken",
-    "sourceDepositor",
-    "destinationRecipient",
-    "sourceSigner",
-    "destinationCaller",
+_ADDRESS_FIELDS: Final = tuple(
+    name for name, kind in SPEC_FIELDS if kind == "bytes32" and name != "salt"
 )
 
 Fate = Literal["failed", "expired"]
