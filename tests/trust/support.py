@@ -10,6 +10,21 @@ from eth_account import Account
 from eth_account.messages import SignableMessage, encode_typed_data
 from eth_account.signers.local import LocalAccount
 
+# Tokens the trust tests swap, and an address no honest party uses.
+ATTACKER = "0x" + "66" * 20
+USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
+USDC_ARBITRUM = "0xaf88d065e77c8cC2239327C5EDb3A432268e5831"
+WETH_ARBITRUM = "0x82aF49447D8a07e3bd95BD0d56f35241523fBab1"
+WETH_BASE = "0x4200000000000000000000000000000000000006"
+
+GASLESS: dict[str, Any] = {  # a gasless Base USDC -> Arbitrum WETH swap
+    "from_chain": 8453,
+    "to_chain": 42161,
+    "from_token": USDC_BASE,
+    "to_token": WETH_ARBITRUM,
+    "amount": 250_000_000,
+}
+
 # The shared vectors' public test key: never use it for funds.
 TEST_KEY = "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01789f8bd37"
 TEST_ADDRESS = "0x5a3Ca05337A87116A27A21b11cDE16D85efb3586"

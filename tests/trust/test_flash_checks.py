@@ -25,7 +25,7 @@ from ..flash.payloads import (
     quote,
     router_data,
 )
-from .support import TEST_ADDRESS, TEST_KEY, RecordingSigner
+from .support import ATTACKER, TEST_ADDRESS, TEST_KEY, RecordingSigner
 
 CHAINS = [Chain.model_validate(c) for c in chains()]
 HELD = {42161: 20_000_000, 8453: 20_000_000}
@@ -164,9 +164,6 @@ def test_the_service_router_only_with_the_loud_opt_in() -> None:
         )
     with pytest.raises(errors.InvalidInputError):
         order(unsafe_trust_service_parties="yes")
-
-
-ATTACKER = "0x" + "66" * 20
 
 
 @pytest.mark.parametrize(

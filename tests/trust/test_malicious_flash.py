@@ -21,10 +21,8 @@ from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.sandbox.flash import FLASH_CHAINS, SANDBOX_ROUTERS, chain_json
 
 from ..support import resolve
-from .support import TEST_ADDRESS, RecordingSigner
+from .support import ATTACKER, TEST_ADDRESS, WETH_ARBITRUM, RecordingSigner
 
-ATTACKER = "0x" + "66" * 20
-WETH_ARBITRUM = "0x82aF49447D8a07e3bd95BD0d56f35241523fBab1"
 SWAP: dict[str, Any] = {
     "input_amount": 40_000_000,
     "output_token": WETH_ARBITRUM,

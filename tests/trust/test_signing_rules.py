@@ -31,6 +31,7 @@ from ..support import permit2_typed_data
 from .support import (
     TEST_ADDRESS,
     TEST_KEY,
+    USDC_BASE,
     OtherKeySigner,
     RecordingSigner,
     TamperingSigner,
@@ -39,7 +40,6 @@ from .support import (
 WALLET = "0x77777777Dcc4d5A8B6E418Fd04D8997ef11000eE"
 MINTER = "0x2222222d7164433c4C09B0b0D809a9b52C04C205"
 USDC_ETHEREUM = "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"
-USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
 ROUTER = "0x1111111254EEB25477B68fb85Ed929f73A960582"
 
 
