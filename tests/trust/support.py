@@ -24,6 +24,12 @@ GASLESS: dict[str, Any] = {  # a gasless Base USDC -> Arbitrum WETH swap
     "to_token": WETH_ARBITRUM,
     "amount": 250_000_000,
 }
+SWAP: dict[str, Any] = {  # a 40 USDC swap to WETH on Arbitrum (flash)
+    "input_amount": 40_000_000,
+    "output_token": WETH_ARBITRUM,
+    "chain_id": 42161,
+    "slippage": "0.5",
+}
 
 # The shared vectors' public test key: never use it for funds.
 TEST_KEY = "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01789f8bd37"

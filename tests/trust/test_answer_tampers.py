@@ -39,11 +39,6 @@ def sb() -> Iterator[Sandbox]:
         yield sandbox
 
 
-@pytest.fixture
-def signer() -> RecordingSigner:
-    return RecordingSigner()
-
-
 def client(sb: Sandbox, kind: str, service: str, *args: Any) -> Any:
     return getattr(sb, f"{'' if kind == 'sync' else 'async_'}{service}_client")(*args)
 

@@ -5,7 +5,6 @@ the loudly named opt-ins are the only way to accept what the service chose."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,27 +20,7 @@ from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.sandbox.flash import FLASH_CHAINS, SANDBOX_ROUTERS, chain_json
 
 from ..support import resolve
-from .support import ATTACKER, TEST_ADDRESS, WETH_ARBITRUM, RecordingSigner
-
-SWAP: dict[str, Any] = {
-    "input_amount": 40_000_000,
-    "output_token": WETH_ARBITRUM,
-    "chain_id": 42161,
-    "slippage": "0.5",
-}
-
-
-@pytest.fixture
-def sb() -> Iterator[Sandbox]:
-    with Sandbox() as sandbox:
-        sandbox.fund(TEST_ADDRESS, 8453, 30_000_000)
-        sandbox.fund(TEST_ADDRESS, 42161, 25_000_000)
-        yield sandbox
-
-
-@pytest.fixture
-def signer() -> RecordingSigner:
-    return RecordingSigner()
+from .support import ATTACKER, SWAP, TEST_ADDRESS, WETH_ARBITRUM, RecordingSigner
 
 
 def client(sb: Sandbox, kind: str, signer: RecordingSigner, **kwargs: Any) -> Any:

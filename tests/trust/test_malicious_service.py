@@ -9,7 +9,6 @@ list of signatures the key made.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -25,35 +24,14 @@ from ..support import resolve
 from .support import (
     ATTACKER,
     GASLESS,
+    SWAP,
     TEST_ADDRESS,
     USDC_ARBITRUM,
     USDC_BASE,
-    WETH_ARBITRUM,
     WETH_BASE,
     RecordingSigner,
     run_flow,
 )
-
-SWAP: dict[str, Any] = {
-    "input_amount": 40_000_000,
-    "output_token": WETH_ARBITRUM,
-    "chain_id": 42161,
-    "slippage": "0.5",
-}
-
-
-@pytest.fixture
-def sb() -> Iterator[Sandbox]:
-    with Sandbox() as sandbox:
-        # Both chains give: Base 30 - 2.01 usable, then Arbitrum for the rest.
-        sandbox.fund(TEST_ADDRESS, 8453, 30_000_000)
-        sandbox.fund(TEST_ADDRESS, 42161, 25_000_000)
-        yield sandbox
-
-
-@pytest.fixture
-def signer() -> RecordingSigner:
-    return RecordingSigner()
 
 
 def flash(sb: Sandbox, kind: str, signer: RecordingSigner) -> Any:

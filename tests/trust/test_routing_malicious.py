@@ -52,11 +52,6 @@ def sb() -> Iterator[Sandbox]:
         yield sandbox
 
 
-@pytest.fixture
-def signer() -> RecordingSigner:
-    return RecordingSigner()
-
-
 def routing(sb: Sandbox, kind: str, **kwargs: Any) -> Any:
     make = sb.routing_client if kind == "sync" else sb.async_routing_client
     return make(**kwargs)
