@@ -18,6 +18,7 @@ from ..support import (
     USDC_BASE,
     resolve,
     routing_ok,
+    supported_chain_wire,
 )
 
 STATUS_URL = f"{ROUTING_URL}/status?txHash={SOURCE_TX_HASH}&fromChain=8453"
@@ -126,34 +127,22 @@ async def test_bad_input_is_refused_before_any_request(
 
 CHAINS = [
     {
-        "id": 8453,
+        **supported_chain_wire(8453, "0x1231deb6f5749ef6ce6943a275a1d3e7486f4eae"),
         "name": "base",
         "displayName": "Base",
         "logoUrl": "https://icons.test/base.svg",
         "explorerUrl": "https://basescan.org",
         "publicRpcUrl": "https://mainnet.base.org",
-        "serviceContract": "0x1231deb6f5749ef6ce6943a275a1d3e7486f4eae",
-        "chainType": "evm",
-        "isTestnet": False,
-        "nativeToken": {
-            "symbol": "ETH",
-            "name": "Ether",
-            "decimals": 18,
-            "logoUrl": "https://icons.test/eth.svg",
-            "marketdataId": "ethereum",
-        },
         "features": {"gaslessSwaps": True, "crossChain": True, "permit2": False},
     },
     {
+        **supported_chain_wire(999, "0x1231deb6f5749ef6ce6943a275a1d3e7486f4eae"),
         "id": "999",  # a decimal string: read as an int
         "name": "hyperevm",
         "displayName": "HyperEVM",
         "logoUrl": "https://icons.test/hyperevm.svg",
         "explorerUrl": "https://hyperevmscan.io",
         "publicRpcUrl": "https://rpc.hyperliquid.xyz/evm",
-        "serviceContract": "0x1231deb6f5749ef6ce6943a275a1d3e7486f4eae",
-        "chainType": "evm",
-        "isTestnet": False,
         "nativeToken": {
             "symbol": "HYPE",
             "name": "Hype",
@@ -161,7 +150,6 @@ CHAINS = [
             "logoUrl": "https://icons.test/hype.svg",
             "marketdataId": "hyperliquid",
         },
-        "features": {"gaslessSwaps": True, "crossChain": True, "permit2": True},
     },
 ]
 
