@@ -153,16 +153,20 @@ def test_a_flash_quote_shows_its_terms(sb: Sandbox) -> None:
     assert quote.swap_calldata not in quote._repr_html_()  # calldata is not for people
 
 
+# 25 USDC on Base to WETH on Arbitrum, for the test signer.
+ROUTE: dict[str, Any] = {
+    "from_chain": 8453,
+    "to_chain": 42161,
+    "from_token": USDC_BASE,
+    "to_token": WETH_ARBITRUM,
+    "amount": 25_000_000,
+    "sender": TEST_SIGNER.address,
+}
+
+
 def test_a_route_shows_its_tokens_fees_and_path(sb: Sandbox) -> None:
     routing = sb.routing_client()
-    routes = routing.get_quote(
-        from_chain=8453,
-        to_chain=42161,
-        from_token=USDC_BASE,
-        to_token=WETH_ARBITRUM,
-        amount=25_000_000,
-        sender=TEST_SIGNER.address,
-    )
+    routes = routing.get_quote(**ROUTE)
     route = routes[0]
     assert isinstance(route, Route)
     page = shown(route)
@@ -174,14 +178,7 @@ def test_a_route_shows_its_tokens_fees_and_path(sb: Sandbox) -> None:
 
 def test_a_gasless_quote_shows_its_terms_not_its_payload(sb: Sandbox) -> None:
     routing = sb.routing_client()
-    quote = routing.get_gasless_quote(
-        from_chain=8453,
-        to_chain=42161,
-        from_token=USDC_BASE,
-        to_token=WETH_ARBITRUM,
-        amount=25_000_000,
-        sender=TEST_SIGNER.address,
-    )[0]
+    quote = routing.get_gasless_quote(**ROUTE)[0]
     page = shown(quote)
     assert quote.quote_id[:8] in page.joined
     assert "verified yes" in page.joined
