@@ -30,6 +30,27 @@ CLIENTS: dict[str, tuple[type[Any], type[Any]]] = {
 """Each service's clients, ``(sync, async)``."""
 
 
+def recording_http_client(sandbox: Any, kind: str) -> tuple[Any, list[Any]]:
+    """An httpx client of ``kind`` served by ``sandbox``, and the list of every request
+    it sends."""
+    import httpx
+
+    seen: list[httpx.Request] = []
+
+    def record(request: httpx.Request) -> None:
+        seen.append(request)
+
+    async def arecord(request: httpx.Request) -> None:
+        seen.append(request)
+
+    http: Any = (
+        httpx.Client(transport=sandbox.transport, event_hooks={"request": [record]})
+        if kind == "sync"
+        else httpx.AsyncClient(transport=sandbox.transport, event_hooks={"request": [arecord]})
+    )
+    return http, seen
+
+
 async def resolve(value: Any) -> Any:
     """Await ``value`` if the async client returned a coroutine; pass it through otherwise."""
     return await value if inspect.isawaitable(value) else value
