@@ -243,11 +243,8 @@ class GatewayService(NanopaymentsRoutes, Service):
             raise HTTPError(400, f"chain {checked_id} is not served")
         return chain
 
-    def fund(self, address: str, chain_id: int, amount: int | str) -> int:
-        """Put ``amount`` USDC (smallest units) in ``address``'s Gateway balance on
-        ``chain_id`` at once; return the new balance. On Solana (`SOLANA`) ``address`` is
-        a base58 key and the balance Gateway's own; elsewhere it is the swap backend's
-        (`FlashService.fund`).
+    def _funds(self, address: str, chain_id: int, amount: int | str) -> tuple[Chain, str, int]:
+        """The chain, owner and amount of `fund` and `deposit`, checked.
 
         Raises:
             ValueError: a bad address or amount, or a chain Gateway does not serve here.
@@ -258,6 +255,18 @@ class GatewayService(NanopaymentsRoutes, Service):
             units: int = checked("amount", TokenAmount, amount)
         except HTTPError as exc:
             raise ValueError(exc.message) from None
+        return chain, owner, units
+
+    def fund(self, address: str, chain_id: int, amount: int | str) -> int:
+        """Put ``amount`` USDC (smallest units) in ``address``'s Gateway balance on
+        ``chain_id`` at once; return the new balance. On Solana (`SOLANA`) ``address`` is
+        a base58 key and the balance Gateway's own; elsewhere it is the swap backend's
+        (`FlashService.fund`).
+
+        Raises:
+            ValueError: a bad address or amount, or a chain Gateway does not serve here.
+        """
+        chain, owner, units = self._funds(address, chain_id, amount)
         if chain is not _SOLANA:
             return self._flash.fund(owner, chain.id, units)
         self._solana[owner] += units
@@ -288,12 +297,7 @@ class GatewayService(NanopaymentsRoutes, Service):
         Raises:
             ValueError: a bad address or amount, or a chain Gateway does not serve here.
         """
-        try:
-            chain = self._chain(chain_id)
-            owner = _owner("address", address, chain)
-            units: int = checked("amount", TokenAmount, amount)
-        except HTTPError as exc:
-            raise ValueError(exc.message) from None
+        chain, owner, units = self._funds(address, chain_id, amount)
         if units == 0:
             raise ValueError("amount must be positive (DepositValueMustBePositive)")
         self.fund(owner, chain.id, units)
