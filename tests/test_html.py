@@ -21,6 +21,8 @@ from xswap_sdk.routing import Route
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.testing import TEST_SIGNER
 
+from .support import FLASH_SWAP
+
 USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
 WETH_ARBITRUM = "0x82aF49447D8a07e3bd95BD0d56f35241523fBab1"
 HOSTILE = '<script>alert("x")</script>&'
@@ -81,10 +83,7 @@ def journaled(sb: Sandbox, tmp_path_factory: pytest.TempPathFactory) -> dict[str
     flash = sb.flash_client(signer=TEST_SIGNER, journal=path, on_step=events.append)
     result = flash.swap(
         TEST_SIGNER,
-        input_amount=10_000_000,
-        output_token=WETH_ARBITRUM,
-        chain_id=42161,
-        slippage="0.5",
+        **FLASH_SWAP,
         wait=True,
     )
     journey = flash.journal.journey(result.journey_id)

@@ -24,7 +24,7 @@ from xswap_sdk.signing import sign_burn_intent
 from xswap_sdk.testing import TEST_SIGNER
 
 from ..sandbox.test_server import free_port, serving, wait_until_up
-from ..support import SRC
+from ..support import FLASH_SWAP, SRC
 
 ME = TEST_SIGNER.address
 USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
@@ -174,13 +174,7 @@ def test_a_swap_by_its_hash(
 ) -> None:
     served.fund(ME, 42161, 20_000_000)
     with served.flash_client(signer=TEST_SIGNER) as flash:
-        submission = flash.swap(
-            TEST_SIGNER,
-            input_amount=10_000_000,
-            output_token=WETH_ARBITRUM,
-            chain_id=42161,
-            slippage="0.5",
-        )
+        submission = flash.swap(TEST_SIGNER, **FLASH_SWAP)
     code, data = xswap_json(capsys, "status", "swap", submission.transaction_hash)
     assert (code, data["verdict"]) == (ExitCode.UNKNOWN, "pending")
     served.wait(30)

@@ -12,6 +12,8 @@ from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.signing import sign_burn_intent
 from xswap_sdk.testing import TEST_SIGNER
 
+from ..support import FLASH_SWAP
+
 ME = TEST_SIGNER.address
 USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
 USDC_ARBITRUM = "0xaf88d065e77c8cC2239327C5EDb3A432268e5831"
@@ -54,10 +56,7 @@ def start(journey: str, api: Any, tag: str | None = None) -> Any:
     if journey == "swap":
         return api.swap(
             TEST_SIGNER,
-            input_amount=10_000_000,
-            output_token=WETH_ARBITRUM,
-            chain_id=42161,
-            slippage="0.5",
+            **FLASH_SWAP,
             wait=True,
             poll_interval=0.5,
         )
