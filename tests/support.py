@@ -306,6 +306,26 @@ FLASH_URL = "https://flash.test"
 FLASH_JWT = "eyJhbGciOiJIUzI1NiJ9.flash-jwt-initial.c2ln"
 
 
+def bridge_status_wire(status: str, dest_hash: str | None = None) -> dict[str, Any]:
+    """A bridge's ``GET /status`` answer (routing service) for ``SOURCE_TX_HASH`` from
+    Base to Arbitrum; its destination transaction ``dest_hash`` when known."""
+    return {
+        "status": status,
+        "srcTxDetails": {
+            "chainId": 8453,
+            "chainLogo": "https://icons.test/base.svg",
+            "timestamp": 1735689600,
+            "txHash": SOURCE_TX_HASH,
+        },
+        "destTxDetails": {
+            "chainId": 42161,
+            "chainLogo": "https://icons.test/arbitrum.svg",
+            "timestamp": 1735689690 if dest_hash else None,
+            "txHash": dest_hash,
+        },
+    }
+
+
 def supported_chain_wire(chain_id: int, service_contract: str) -> dict[str, Any]:
     """A chain as the routing service's ``GET /supported-chains`` lists it."""
     return {

@@ -16,6 +16,7 @@ from ..support import (
     TEST_ADDRESS,
     USDC_ARBITRUM,
     USDC_BASE,
+    bridge_status_wire,
     resolve,
     routing_ok,
     supported_chain_wire,
@@ -25,25 +26,13 @@ STATUS_URL = f"{ROUTING_URL}/status?txHash={SOURCE_TX_HASH}&fromChain=8453"
 DEST_HASH = "0x" + "de" * 32
 
 SPEC_STATUS = {
-    "status": "completed",
+    **bridge_status_wire("completed", DEST_HASH),
     "kind": "bridge",
     "routeKind": "directBridge",
     "swapId": "sw-1",
     "relayerTxId": "65f1a2b3c4d5e6f708192a3b",
     "updatedAtMs": 1735689700000,
     "provider": {"key": "cctp", "name": "Circle CCTP"},
-    "srcTxDetails": {
-        "chainId": 8453,
-        "chainLogo": "https://icons.test/base.svg",
-        "timestamp": 1735689600,
-        "txHash": SOURCE_TX_HASH,
-    },
-    "destTxDetails": {
-        "chainId": 42161,
-        "chainLogo": "https://icons.test/arb.svg",
-        "timestamp": 1735689690,
-        "txHash": DEST_HASH,
-    },
     "details": None,
     "fromToken": {"address": USDC_BASE, "symbol": "USDC"},
     "toToken": {"address": USDC_ARBITRUM, "symbol": "USDC"},
