@@ -18,11 +18,12 @@ import pytest
 from xswap_sdk import VirtualClock, __version__, errors
 from xswap_sdk._cli import ExitCode, main
 from xswap_sdk._cli._command import exit_code_for
-from xswap_sdk.gateway import apply_estimate, build_transfer_intent
+from xswap_sdk.gateway import apply_estimate
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.signing import sign_burn_intent
 from xswap_sdk.testing import TEST_SIGNER
 
+from ..gateway.support import transfer_intent
 from ..sandbox.test_server import free_port, serving, wait_until_up
 from ..support import FLASH_SWAP, SRC
 
@@ -201,13 +202,7 @@ def test_a_gateway_transfer_pending_then_done(
 ) -> None:
     served.fund(ME, 8453, 10_000_000)
     with served.gateway_client() as gateway:
-        intent = build_transfer_intent(
-            source_chain_id=8453,
-            destination_chain_id=42161,
-            depositor=ME,
-            recipient=ME,
-            value=4_000_000,
-        )
+        intent = transfer_intent(4_000_000)
         [estimate] = gateway.estimate(intent)
         result = gateway.transfer(sign_burn_intent(apply_estimate(intent, estimate), TEST_SIGNER))
     code, data = xswap_json(capsys, "status", "transfer", result.transfer_id)

@@ -7,11 +7,11 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from xswap_sdk.gateway import build_transfer_intent
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.signing import sign_burn_intent
 from xswap_sdk.testing import TEST_SIGNER
 
+from ..gateway.support import transfer_intent
 from ..support import FLASH_SWAP
 
 ME = TEST_SIGNER.address
@@ -77,14 +77,7 @@ def start(journey: str, api: Any, tag: str | None = None) -> Any:
         return api.relay_sync(
             chain_id=8453, to=USDC_BASE, call_data="0x", timeout_ms=5_000, label=tag
         )
-    intent = build_transfer_intent(
-        source_chain_id=8453,
-        destination_chain_id=42161,
-        depositor=ME,
-        recipient=ME,
-        value=4_000_000,
-        max_fee=2_000_000,
-    )
+    intent = transfer_intent(4_000_000, max_fee=2_000_000)
     return api.transfer(sign_burn_intent(intent, TEST_SIGNER))
 
 
