@@ -57,15 +57,11 @@ class RecordingSigner:
         return self._account.sign_message(signable_message)
 
     def sign_typed_data(
-        self,
-        domain_data: dict[str, Any] | None = None,
-        message_types: dict[str, Any] | None = None,
-        message_data: dict[str, Any] | None = None,
-        full_message: dict[str, Any] | None = None,
+        self, *parts: Any, full_message: dict[str, Any] | None = None, **other: Any
     ) -> object:
-        assert domain_data is None
-        assert message_types is None
-        assert message_data is None
+        # eth_account's domain_data, message_types and message_data: never used.
+        assert not parts
+        assert not other
         assert full_message is not None
         self.typed.append(copy.deepcopy(full_message))
         return self._account.sign_typed_data(full_message=full_message)
@@ -76,11 +72,7 @@ class TamperingSigner(RecordingSigner):
     numeric leaf (by one) before signing, so its signature is over different data."""
 
     def sign_typed_data(
-        self,
-        domain_data: dict[str, Any] | None = None,
-        message_types: dict[str, Any] | None = None,
-        message_data: dict[str, Any] | None = None,
-        full_message: dict[str, Any] | None = None,
+        self, *parts: Any, full_message: dict[str, Any] | None = None, **other: Any
     ) -> object:
         assert full_message is not None
         self.typed.append(copy.deepcopy(full_message))
