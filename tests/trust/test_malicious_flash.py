@@ -171,32 +171,22 @@ async def test_an_order_split_over_more_chains_cannot_multiply_the_fee_cap(
 async def test_a_slippage_above_the_maximum_is_refused_before_any_io(
     sb: Sandbox, kind: str, signer: RecordingSigner
 ) -> None:
+    terms = {
+        "input_amount": 1_000_000,
+        "output_token": WETH_ARBITRUM,
+        "chain_id": 42161,
+        "sender": TEST_ADDRESS,
+        "slippage": "5.5",
+    }
     flash = client(sb, kind, signer)
     with pytest.raises(errors.InvalidInputError) as info:
         await resolve(flash.swap(signer, **{**SWAP, "slippage": 50}))
     assert info.value.argument == "slippage"
     assert "max_slippage" in str(info.value)
     with pytest.raises(errors.InvalidInputError):
-        await resolve(
-            flash.get_quote(
-                input_amount=1_000_000,
-                output_token=WETH_ARBITRUM,
-                chain_id=42161,
-                sender=TEST_ADDRESS,
-                slippage="5.5",
-            )
-        )
+        await resolve(flash.get_quote(**terms))
     assert list(sb.requests) == []
-    quote = await resolve(
-        flash.get_quote(
-            input_amount=1_000_000,
-            output_token=WETH_ARBITRUM,
-            chain_id=42161,
-            sender=TEST_ADDRESS,
-            slippage="5.5",
-            max_slippage=6,
-        )
-    )
+    quote = await resolve(flash.get_quote(**terms, max_slippage=6))
     assert quote.request is not None
 
 
