@@ -10,10 +10,45 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+import xswap_sdk
+
 RELAYER_URL = "https://relayer.test"
 RELAYER_KEY = "relayer-key-7f3a9c1e5b"
 ADDRESS = "0x5a3Ca05337A87116A27A21b11cDE16D85efb3586"
 TX_ID = "65f1a2b3c4d5e6f708192a3b"
+
+
+CLIENTS: dict[str, tuple[type[Any], type[Any]]] = {
+    service: (getattr(xswap_sdk, f"{name}Client"), getattr(xswap_sdk, f"Async{name}Client"))
+    for service, name in (
+        ("relayer", "Relayer"),
+        ("routing", "Routing"),
+        ("flash", "Flash"),
+        ("gateway", "Gateway"),
+    )
+}
+"""Each service's clients, ``(sync, async)``."""
+
+
+def recording_http_client(sandbox: Any, kind: str) -> tuple[Any, list[Any]]:
+    """An httpx client of ``kind`` served by ``sandbox``, and the list of every request
+    it sends."""
+    import httpx
+
+    seen: list[httpx.Request] = []
+
+    def record(request: httpx.Request) -> None:
+        seen.append(request)
+
+    async def arecord(request: httpx.Request) -> None:
+        seen.append(request)
+
+    http: Any = (
+        httpx.Client(transport=sandbox.transport, event_hooks={"request": [record]})
+        if kind == "sync"
+        else httpx.AsyncClient(transport=sandbox.transport, event_hooks={"request": [arecord]})
+    )
+    return http, seen
 
 
 async def resolve(value: Any) -> Any:
@@ -72,6 +107,14 @@ ROUTING_KEY = "routing-key-2c8e4f6a1d"
 TEST_PRIVATE_KEY = "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01789f8bd37"
 TEST_ADDRESS = "0x5a3Ca05337A87116A27A21b11cDE16D85efb3586"  # of TEST_PRIVATE_KEY
 USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
+WETH_ARBITRUM_ADDRESS = "0x82aF49447D8a07e3bd95BD0d56f35241523fBab1"
+FLASH_SWAP: dict[str, Any] = {
+    "input_amount": 10_000_000,
+    "output_token": WETH_ARBITRUM_ADDRESS,
+    "chain_id": 42161,
+    "slippage": "0.5",
+}
+"""A swap backend swap of 10 USDC to WETH on Arbitrum (``client.swap(signer, **FLASH_SWAP)``)."""
 USDC_ARBITRUM = "0xaf88d065e77c8cC2239327C5EDb3A432268e5831"
 PERMIT2 = "0x000000000022D473030F116dDEE9F6B43aC78BA3"
 SOURCE_TX_HASH = "0x" + "5c" * 32
@@ -261,6 +304,26 @@ def gasless_status_wire(status: str, **fields: Any) -> dict[str, Any]:
 
 FLASH_URL = "https://flash.test"
 FLASH_JWT = "eyJhbGciOiJIUzI1NiJ9.flash-jwt-initial.c2ln"
+
+
+def bridge_status_wire(status: str, dest_hash: str | None = None) -> dict[str, Any]:
+    """A bridge's ``GET /status`` answer (routing service) for ``SOURCE_TX_HASH`` from
+    Base to Arbitrum; its destination transaction ``dest_hash`` when known."""
+    return {
+        "status": status,
+        "srcTxDetails": {
+            "chainId": 8453,
+            "chainLogo": "https://icons.test/base.svg",
+            "timestamp": 1735689600,
+            "txHash": SOURCE_TX_HASH,
+        },
+        "destTxDetails": {
+            "chainId": 42161,
+            "chainLogo": "https://icons.test/arbitrum.svg",
+            "timestamp": 1735689690 if dest_hash else None,
+            "txHash": dest_hash,
+        },
+    }
 
 
 def supported_chain_wire(chain_id: int, service_contract: str) -> dict[str, Any]:

@@ -21,6 +21,8 @@ from xswap_sdk.routing import Route
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.testing import TEST_SIGNER
 
+from .support import FLASH_SWAP
+
 USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
 WETH_ARBITRUM = "0x82aF49447D8a07e3bd95BD0d56f35241523fBab1"
 HOSTILE = '<script>alert("x")</script>&'
@@ -81,10 +83,7 @@ def journaled(sb: Sandbox, tmp_path_factory: pytest.TempPathFactory) -> dict[str
     flash = sb.flash_client(signer=TEST_SIGNER, journal=path, on_step=events.append)
     result = flash.swap(
         TEST_SIGNER,
-        input_amount=10_000_000,
-        output_token=WETH_ARBITRUM,
-        chain_id=42161,
-        slippage="0.5",
+        **FLASH_SWAP,
         wait=True,
     )
     journey = flash.journal.journey(result.journey_id)
@@ -153,16 +152,20 @@ def test_a_flash_quote_shows_its_terms(sb: Sandbox) -> None:
     assert quote.swap_calldata not in quote._repr_html_()  # calldata is not for people
 
 
+# 25 USDC on Base to WETH on Arbitrum, for the test signer.
+ROUTE: dict[str, Any] = {
+    "from_chain": 8453,
+    "to_chain": 42161,
+    "from_token": USDC_BASE,
+    "to_token": WETH_ARBITRUM,
+    "amount": 25_000_000,
+    "sender": TEST_SIGNER.address,
+}
+
+
 def test_a_route_shows_its_tokens_fees_and_path(sb: Sandbox) -> None:
     routing = sb.routing_client()
-    routes = routing.get_quote(
-        from_chain=8453,
-        to_chain=42161,
-        from_token=USDC_BASE,
-        to_token=WETH_ARBITRUM,
-        amount=25_000_000,
-        sender=TEST_SIGNER.address,
-    )
+    routes = routing.get_quote(**ROUTE)
     route = routes[0]
     assert isinstance(route, Route)
     page = shown(route)
@@ -174,14 +177,7 @@ def test_a_route_shows_its_tokens_fees_and_path(sb: Sandbox) -> None:
 
 def test_a_gasless_quote_shows_its_terms_not_its_payload(sb: Sandbox) -> None:
     routing = sb.routing_client()
-    quote = routing.get_gasless_quote(
-        from_chain=8453,
-        to_chain=42161,
-        from_token=USDC_BASE,
-        to_token=WETH_ARBITRUM,
-        amount=25_000_000,
-        sender=TEST_SIGNER.address,
-    )[0]
+    quote = routing.get_gasless_quote(**ROUTE)[0]
     page = shown(quote)
     assert quote.quote_id[:8] in page.joined
     assert "verified yes" in page.joined

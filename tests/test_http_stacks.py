@@ -26,7 +26,7 @@ from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.testing import TEST_SIGNER
 
 from .faultserver import FaultServer, delayed, json_reply, redirect
-from .support import ADDRESS, resolve
+from .support import ADDRESS, FLASH_SWAP, resolve
 from .test_hostile_network import CALLS, FAULTS, KEY, Call, Fault
 
 httpx2 = pytest.importorskip("httpx2")
@@ -164,10 +164,7 @@ async def test_every_service_answers_through_an_httpx2_client(kind: str) -> None
         swapped = await resolve(
             flash.swap(
                 TEST_SIGNER,
-                input_amount=10_000_000,
-                output_token=WETH_ARBITRUM,
-                chain_id=42161,
-                slippage="0.5",
+                **FLASH_SWAP,
                 wait=True,
             )
         )

@@ -19,27 +19,17 @@ import pytest
 
 from xswap_sdk import (
     AsyncFlashClient,
-    AsyncGatewayClient,
     AsyncRelayerClient,
-    AsyncRoutingClient,
     FlashClient,
-    GatewayClient,
     RelayerClient,
-    RoutingClient,
     errors,
 )
 from xswap_sdk._options import RequestOptions
 from xswap_sdk.testing import TEST_SIGNER
 
 from .frame_locals import assert_no_secret_in_frames
-from .support import resolve
+from .support import CLIENTS, resolve
 
-CLIENTS: dict[str, tuple[type[Any], type[Any]]] = {
-    "relayer": (RelayerClient, AsyncRelayerClient),
-    "routing": (RoutingClient, AsyncRoutingClient),
-    "flash": (FlashClient, AsyncFlashClient),
-    "gateway": (GatewayClient, AsyncGatewayClient),
-}
 OPTIONS = tuple(RequestOptions.__annotations__)
 
 

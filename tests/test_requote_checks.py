@@ -13,7 +13,7 @@ import pytest
 from xswap_sdk.flash.models import Quote
 from xswap_sdk.routing.models import GaslessQuote
 
-from .flash.backend import quote as flash_quote
+from .flash.payloads import quote as flash_quote
 from .support import gasless_quote_wire
 
 OTHER = "0x2222222222222222222222222222222222222222"

@@ -160,7 +160,7 @@ async def test_a_login_answer_that_does_not_fit_keeps_no_jwt(
 
     from xswap_sdk import AsyncFlashClient, FlashClient
 
-    from .flash.backend import siwe
+    from .flash.payloads import siwe
 
     account = Account.from_key(PRIVATE_KEY)
     flash_url = "https://flash.test"

@@ -15,57 +15,49 @@ import pytest
 from pytest_httpx import HTTPXMock
 
 from xswap_sdk import (
-    AsyncFlashClient,
-    AsyncGatewayClient,
-    AsyncRelayerClient,
-    AsyncRoutingClient,
-    FlashClient,
-    GatewayClient,
-    RelayerClient,
-    RoutingClient,
     errors,
 )
 from xswap_sdk.sandbox import Sandbox
 
-from .support import ADDRESS, FLASH_JWT, RELAYER_KEY, ROUTING_KEY, TX_ID, resolve
+from .support import ADDRESS, CLIENTS, FLASH_JWT, RELAYER_KEY, ROUTING_KEY, TX_ID, resolve
 
 HASH = "0x" + "ab" * 32
 
 # (client pair, method, positional arguments, keyword arguments, the wait's limit)
 WAITS: list[tuple[tuple[type[Any], type[Any]], str, tuple[Any, ...], dict[str, Any], str]] = [
-    ((RelayerClient, AsyncRelayerClient), "wait_for_execution_hash", (TX_ID,), {}, "timeout_ms"),
+    (CLIENTS["relayer"], "wait_for_execution_hash", (TX_ID,), {}, "timeout_ms"),
     (
-        (RelayerClient, AsyncRelayerClient),
+        CLIENTS["relayer"],
         "wait_for_pending_execution_hash",
         (TX_ID,),
         {},
         "timeout_ms",
     ),
     (
-        (RoutingClient, AsyncRoutingClient),
+        CLIENTS["routing"],
         "wait_for_status",
         (HASH, 8453, ADDRESS),
         {},
         "wait_timeout",
     ),
-    ((RoutingClient, AsyncRoutingClient), "wait_for_gasless_status", ("gs_1",), {}, "wait_timeout"),
-    ((FlashClient, AsyncFlashClient), "wait_for_swap", (HASH,), {}, "wait_timeout"),
+    (CLIENTS["routing"], "wait_for_gasless_status", ("gs_1",), {}, "wait_timeout"),
+    (CLIENTS["flash"], "wait_for_swap", (HASH,), {}, "wait_timeout"),
     (
-        (FlashClient, AsyncFlashClient),
+        CLIENTS["flash"],
         "wait_for_gateway_balance",
         (ADDRESS, 8453),
         {"at_least": 1},
         "wait_timeout",
     ),
     (
-        (GatewayClient, AsyncGatewayClient),
+        CLIENTS["gateway"],
         "wait_for_transfer",
         ("3f9b2a6e-4c1d-4e8f-9a7b-2d5c6e1f0a9b",),
         {},
         "wait_timeout",
     ),
     (
-        (GatewayClient, AsyncGatewayClient),
+        CLIENTS["gateway"],
         "wait_for_gateway_balance",
         (ADDRESS, 8453),
         {"at_least": 1},
@@ -77,11 +69,11 @@ WAITS: list[tuple[tuple[type[Any], type[Any]], str, tuple[Any, ...], dict[str, A
 def make(cls: type[Any]) -> Any:
     """A client that may send (nothing is registered with httpx_mock, so a request fails
     the test with a connection error, not the InvalidInputError asserted)."""
-    if cls in (RelayerClient, AsyncRelayerClient):
+    if cls in CLIENTS["relayer"]:
         return cls(api_key=RELAYER_KEY, base_url="https://relayer.test")
-    if cls in (RoutingClient, AsyncRoutingClient):
+    if cls in CLIENTS["routing"]:
         return cls(api_key=ROUTING_KEY, base_url="https://routing.test")
-    if cls in (FlashClient, AsyncFlashClient):
+    if cls in CLIENTS["flash"]:
         return cls(jwt=FLASH_JWT, base_url="https://flash.test")
     return cls(base_url="https://gateway.test")
 
@@ -90,7 +82,7 @@ def test_the_table_holds_every_wait_of_every_client() -> None:
     listed = {(pair[0].__name__, method) for pair, method, *_ in WAITS}
     found = {
         (cls.__name__, name)
-        for cls in (RelayerClient, RoutingClient, FlashClient, GatewayClient)
+        for cls, _ in CLIENTS.values()
         for name in dir(cls)
         if name.startswith("wait_")
     }
@@ -137,12 +129,9 @@ async def test_a_wait_refuses_timeout_before_sending_and_names_its_limit(
 @pytest.mark.parametrize("flavour", ["sync", "async"])
 async def test_a_swap_backend_wait_through_gateway_refuses_timeout_too(flavour: str) -> None:
     sandbox = Sandbox()
-    if flavour == "sync":
-        gateway: Any = sandbox.gateway_client()
-        flash: Any = FlashClient(jwt=FLASH_JWT, base_url="https://flash.test", gateway=gateway)
-    else:
-        gateway = sandbox.async_gateway_client()
-        flash = AsyncFlashClient(jwt=FLASH_JWT, base_url="https://flash.test", gateway=gateway)
+    gateway: Any = sandbox.gateway_client() if flavour == "sync" else sandbox.async_gateway_client()
+    cls = CLIENTS["flash"][flavour == "async"]
+    flash = cls(jwt=FLASH_JWT, base_url="https://flash.test", gateway=gateway)
     with pytest.raises(errors.InvalidInputError, match="pass wait_timeout="):
         await resolve(flash.wait_for_gateway_balance(ADDRESS, 8453, at_least=1, timeout=30))
 

@@ -29,14 +29,6 @@ import pytest
 from eth_account import Account
 
 from xswap_sdk import (
-    AsyncFlashClient,
-    AsyncGatewayClient,
-    AsyncRelayerClient,
-    AsyncRoutingClient,
-    FlashClient,
-    GatewayClient,
-    RelayerClient,
-    RoutingClient,
     VirtualClock,
     errors,
 )
@@ -55,14 +47,8 @@ from xswap_sdk.sandbox.flash import FLASH_CHAINS, SANDBOX_ROUTERS
 from xswap_sdk.signing import sign_authorization, sign_burn_intent
 from xswap_sdk.testing import TEST_SIGNER
 
-from .support import resolve
+from .support import CLIENTS, resolve
 
-CLIENTS: dict[str, tuple[type[Any], type[Any]]] = {
-    "relayer": (RelayerClient, AsyncRelayerClient),
-    "routing": (RoutingClient, AsyncRoutingClient),
-    "flash": (FlashClient, AsyncFlashClient),
-    "gateway": (GatewayClient, AsyncGatewayClient),
-}
 OPTIONS = ("timeout", "max_retries", "deadline", "extra_headers", "extra_query", "extra_body")
 """The request options every I/O method takes through ``**options``."""
 NOT_ARGUMENTS = {"close", "aclose", "capture_responses", "get_version"}

@@ -30,16 +30,14 @@ from typing import Any
 
 import pytest
 import requests
-import uvicorn
 from web3 import HTTPProvider, Web3
 
 from xswap_sdk import SystemClock, errors
 from xswap_sdk.journal import JournalStep, Journey, SQLiteJournal, StepEvent
 from xswap_sdk.sandbox import Sandbox
-from xswap_sdk.sandbox.server import create_app
 from xswap_sdk.testing import TEST_SIGNER
 
-from ..sandbox.test_server import free_port, wait_until_up
+from ..sandbox.test_server import serving
 from .chain_journeys import (
     AMOUNT,
     CROSS_CHAIN,
@@ -106,18 +104,9 @@ def served() -> Iterator[Sandbox]:
     """The sandbox served on a free port, on the real clock. A route's ``/status`` is
     ``completed`` once the indexer has seen its transaction: no resume waits for its
     next poll (5 s)."""
-    port = free_port()
-    sandbox = Sandbox(clock=SystemClock(), base_url=f"http://127.0.0.1:{port}")
-    sandbox.routing.status_delay = 0.0
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(sandbox), host="127.0.0.1", port=port, log_level="warning")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    wait_until_up(f"http://127.0.0.1:{port}/")
-    yield sandbox
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serving(SystemClock()) as sandbox:
+        sandbox.routing.status_delay = 0.0
+        yield sandbox
 
 
 class Indexer(threading.Thread):

@@ -18,13 +18,14 @@ import pytest
 from xswap_sdk import VirtualClock, __version__, errors
 from xswap_sdk._cli import ExitCode, main
 from xswap_sdk._cli._command import exit_code_for
-from xswap_sdk.gateway import apply_estimate, build_transfer_intent
+from xswap_sdk.gateway import apply_estimate
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.signing import sign_burn_intent
 from xswap_sdk.testing import TEST_SIGNER
 
+from ..gateway.support import transfer_intent
 from ..sandbox.test_server import free_port, serving, wait_until_up
-from ..support import SRC
+from ..support import FLASH_SWAP, SRC
 
 ME = TEST_SIGNER.address
 USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
@@ -174,13 +175,7 @@ def test_a_swap_by_its_hash(
 ) -> None:
     served.fund(ME, 42161, 20_000_000)
     with served.flash_client(signer=TEST_SIGNER) as flash:
-        submission = flash.swap(
-            TEST_SIGNER,
-            input_amount=10_000_000,
-            output_token=WETH_ARBITRUM,
-            chain_id=42161,
-            slippage="0.5",
-        )
+        submission = flash.swap(TEST_SIGNER, **FLASH_SWAP)
     code, data = xswap_json(capsys, "status", "swap", submission.transaction_hash)
     assert (code, data["verdict"]) == (ExitCode.UNKNOWN, "pending")
     served.wait(30)
@@ -207,13 +202,7 @@ def test_a_gateway_transfer_pending_then_done(
 ) -> None:
     served.fund(ME, 8453, 10_000_000)
     with served.gateway_client() as gateway:
-        intent = build_transfer_intent(
-            source_chain_id=8453,
-            destination_chain_id=42161,
-            depositor=ME,
-            recipient=ME,
-            value=4_000_000,
-        )
+        intent = transfer_intent(4_000_000)
         [estimate] = gateway.estimate(intent)
         result = gateway.transfer(sign_burn_intent(apply_estimate(intent, estimate), TEST_SIGNER))
     code, data = xswap_json(capsys, "status", "transfer", result.transfer_id)

@@ -1,11 +1,11 @@
-"""Fixtures for the swap backend tests: clients of both kinds, the test wallet, and a
-stateful stand-in of the backend. The in-process EVM fixtures of ``tests/evm`` are
-re-exported for the deposit tests."""
+"""Fixtures for the swap backend tests: clients of both kinds, the test wallet, and the
+SDK's sandbox answering for the backend (`backend`). The in-process EVM fixtures of
+``tests/evm`` are re-exported for the deposit tests."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import pytest
@@ -16,10 +16,13 @@ from pytest_httpx import HTTPXMock
 from xswap_sdk import AsyncFlashClient, FlashClient
 from xswap_sdk._clock import VirtualClock
 from xswap_sdk.registry import DEFAULT_REGISTRY
+from xswap_sdk.sandbox import Sandbox
+from xswap_sdk.sandbox.flash import SANDBOX_ROUTERS
 
 from ..evm.conftest import async_w3, compiled, deploy, deploy_async, w3  # noqa: F401
 from ..support import FLASH_JWT, FLASH_URL, TEST_PRIVATE_KEY, resolve
-from .backend import FakeFlash, pinned_routers
+from .payloads import pinned_routers
+from .sandboxed import JWT_SECRET, SandboxFlash
 
 
 @pytest.fixture
@@ -42,8 +45,10 @@ async def make_flash(kind: str, clock: VirtualClock) -> AsyncIterator[Callable[.
 
     def make(**kwargs: Any) -> Any:
         cls = FlashClient if kind == "sync" else AsyncFlashClient
-        # The stand-in's router is pinned, with its format, as a careful caller pins theirs.
-        kwargs["registry"] = pinned_routers(kwargs.get("registry") or DEFAULT_REGISTRY)
+        # The payloads' router and the sandbox's are pinned, with their format, as a
+        # careful caller pins theirs.
+        registry = pinned_routers(kwargs.get("registry") or DEFAULT_REGISTRY)
+        kwargs["registry"] = registry.with_routers(*SANDBOX_ROUTERS)
         client = cls(**{"base_url": FLASH_URL, "clock": clock, **kwargs})
         made.append(client)
         return client
@@ -60,10 +65,12 @@ def flash(make_flash: Callable[..., Any]) -> Any:
 
 
 @pytest.fixture
-def backend(httpx_mock: HTTPXMock) -> FakeFlash:
-    """The stand-in backend, answering every request to the flash URL."""
-    fake = FakeFlash()
+def backend(httpx_mock: HTTPXMock, clock: VirtualClock) -> Iterator[SandboxFlash]:
+    """The sandbox's swap backend, answering every request to the flash URL."""
+    sb = Sandbox(clock=clock, jwt_secret=JWT_SECRET, base_url=FLASH_URL)
+    fake = SandboxFlash(sb)
     httpx_mock.add_callback(
         fake, url=re.compile(rf"^{re.escape(FLASH_URL)}/.*"), is_reusable=True, is_optional=True
     )
-    return fake
+    yield fake
+    sb.close()

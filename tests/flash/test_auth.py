@@ -21,7 +21,8 @@ from xswap_sdk.flash import AuthSession
 from xswap_sdk.signing import recover_personal_sign
 
 from ..support import ADDRESS, FLASH_JWT, FLASH_URL, resolve
-from .backend import FakeFlash, auth_message, history, siwe, verification
+from .payloads import auth_message, history, siwe, verification
+from .sandboxed import SandboxFlash
 
 HISTORY = f"{FLASH_URL}/history?page=1&page_size=20"
 
@@ -31,25 +32,31 @@ def paths(httpx_mock: HTTPXMock) -> list[str]:
 
 
 async def test_login_signs_the_message_and_keeps_the_token(
-    make_flash: Any, backend: FakeFlash, wallet: LocalAccount, httpx_mock: HTTPXMock
+    make_flash: Any, backend: SandboxFlash, wallet: LocalAccount, httpx_mock: HTTPXMock
 ) -> None:
+    # A friend logged in before, straight at the sandbox: their code is one it knows.
+    with backend.sb.flash_client(signer=Account.create()) as friends:
+        code = friends.login().referral_code
+    backend.sb.requests.clear()
     client = make_flash(signer=wallet)
-    session = await resolve(client.login(referred_by_code="FRIEND"))
+    session = await resolve(client.login(referred_by_code=code))
     assert isinstance(session, AuthSession)
     assert session.user_address == ADDRESS
-    assert (session.referral_code, session.is_new_user) == ("REF123", True)
-    assert session.token.get_secret_value() == "jwt-login-1"
-    assert "jwt-login-1" not in repr(session)
-    assert "jwt-login-1" not in str(session)
+    assert session.is_new_user is True
+    assert session.referral_code not in (None, "", code)
+    token = session.token.get_secret_value()
+    assert token == backend.answer("/auth/verify")["token"]
+    assert token not in repr(session)
+    assert token not in str(session)
     assert client.session == session
     message_request, verify_request = httpx_mock.get_requests()
     assert json.loads(message_request.content) == {"userAddress": ADDRESS}
     verify = json.loads(verify_request.content)
-    assert verify["messageId"] == "msg-1"
-    assert verify["referredByCode"] == "FRIEND"
-    assert backend.logins == 1  # the stand-in recovered the wallet from the signature
+    assert verify["messageId"] == backend.answer("/auth/message")["messageId"]
+    assert verify["referredByCode"] == code
+    assert backend.logins == 1  # the sandbox recovered the wallet from the signature
     await resolve(client.get_history())
-    assert httpx_mock.get_requests()[-1].headers["authorization"] == "Bearer jwt-login-1"
+    assert httpx_mock.get_requests()[-1].headers["authorization"] == f"Bearer {token}"
 
 
 async def test_the_login_signature_recovers_to_the_signer(
@@ -69,7 +76,7 @@ async def test_the_login_signature_recovers_to_the_signer(
 
 
 async def test_a_client_with_a_signer_logs_in_lazily_once(
-    make_flash: Any, backend: FakeFlash, wallet: LocalAccount, httpx_mock: HTTPXMock
+    make_flash: Any, backend: SandboxFlash, wallet: LocalAccount, httpx_mock: HTTPXMock
 ) -> None:
     client = make_flash(signer=wallet)
     await resolve(client.get_supported_chains())  # needs no login
@@ -87,9 +94,9 @@ async def test_a_client_with_a_signer_logs_in_lazily_once(
 
 
 async def test_a_401_logs_in_again_once_and_resends_once(
-    make_flash: Any, backend: FakeFlash, wallet: LocalAccount, httpx_mock: HTTPXMock
+    make_flash: Any, backend: SandboxFlash, wallet: LocalAccount, httpx_mock: HTTPXMock
 ) -> None:
-    client = make_flash(signer=wallet, jwt=FLASH_JWT)
+    client = make_flash(signer=wallet, jwt=backend.jwt)
     await resolve(client.get_history())
     assert backend.logins == 0
     backend.expire_tokens()
@@ -102,7 +109,8 @@ async def test_a_401_logs_in_again_once_and_resends_once(
         "GET /history",
     ]
     auths = [r.headers.get("authorization") for r in httpx_mock.get_requests()]
-    assert auths == [f"Bearer {FLASH_JWT}"] * 2 + [None, None, "Bearer jwt-login-1"]
+    fresh = backend.answer("/auth/verify")["token"]
+    assert auths == [f"Bearer {backend.jwt}"] * 2 + [None, None, f"Bearer {fresh}"]
 
 
 async def test_a_second_401_is_raised_not_looped(
@@ -130,11 +138,11 @@ async def test_a_401_without_a_signer_is_raised(flash: Any, httpx_mock: HTTPXMoc
 
 
 def test_concurrent_threads_share_one_relogin(
-    backend: FakeFlash, wallet: LocalAccount, httpx_mock: HTTPXMock
+    backend: SandboxFlash, wallet: LocalAccount, httpx_mock: HTTPXMock
 ) -> None:
     workers = 6
     barrier = threading.Barrier(workers, timeout=30)
-    stale = f"Bearer {FLASH_JWT}"
+    stale = f"Bearer {backend.jwt}"
 
     def held_until_all_arrive(request: httpx.Request) -> httpx.Response:
         # Every worker's first request carries the stale token and is answered only when
@@ -143,7 +151,7 @@ def test_concurrent_threads_share_one_relogin(
             barrier.wait()
         return backend(request)
 
-    client = FlashClient(base_url=FLASH_URL, signer=wallet, jwt=FLASH_JWT)
+    client = FlashClient(base_url=FLASH_URL, signer=wallet, jwt=backend.jwt)
     backend.expire_tokens()
     httpx_mock.reset()
     httpx_mock.add_callback(held_until_all_arrive, is_reusable=True)
@@ -156,12 +164,12 @@ def test_concurrent_threads_share_one_relogin(
 
 
 async def test_concurrent_tasks_share_one_relogin(
-    backend: FakeFlash, wallet: LocalAccount, httpx_mock: HTTPXMock
+    backend: SandboxFlash, wallet: LocalAccount, httpx_mock: HTTPXMock
 ) -> None:
     tasks = 6
     arrived = 0
     all_in = asyncio.Event()
-    stale = f"Bearer {FLASH_JWT}"
+    stale = f"Bearer {backend.jwt}"
 
     async def held_until_all_arrive(request: httpx.Request) -> httpx.Response:
         nonlocal arrived
@@ -175,7 +183,7 @@ async def test_concurrent_tasks_share_one_relogin(
     backend.expire_tokens()
     httpx_mock.reset()
     httpx_mock.add_callback(held_until_all_arrive, is_reusable=True)
-    async with AsyncFlashClient(base_url=FLASH_URL, signer=wallet, jwt=FLASH_JWT) as client:
+    async with AsyncFlashClient(base_url=FLASH_URL, signer=wallet, jwt=backend.jwt) as client:
         pages = await asyncio.gather(*(client.get_history() for _ in range(tasks)))
     assert len(pages) == tasks
     assert backend.logins == 1
@@ -183,7 +191,7 @@ async def test_concurrent_tasks_share_one_relogin(
 
 
 async def test_concurrent_first_calls_share_one_lazy_login(
-    backend: FakeFlash, wallet: LocalAccount, kind: str
+    backend: SandboxFlash, wallet: LocalAccount, kind: str
 ) -> None:
     if kind == "sync":
         with (
@@ -198,7 +206,7 @@ async def test_concurrent_first_calls_share_one_lazy_login(
 
 
 def test_an_async_client_logs_in_again_from_a_second_event_loop(
-    backend: FakeFlash, wallet: LocalAccount, httpx_mock: HTTPXMock
+    backend: SandboxFlash, wallet: LocalAccount, httpx_mock: HTTPXMock
 ) -> None:
     # A notebook or script that calls asyncio.run twice with one client: the login lock
     # that concurrent calls waited on in the first loop must not refuse to wait in the
@@ -271,7 +279,7 @@ def test_bad_constructor_arguments(make_flash: Any, kwargs: dict[str, Any], argu
 
 
 async def test_with_options_copies_share_the_session(
-    make_flash: Any, backend: FakeFlash, wallet: LocalAccount
+    make_flash: Any, backend: SandboxFlash, wallet: LocalAccount
 ) -> None:
     client = make_flash(signer=wallet)
     copy = client.with_options(timeout=5)
@@ -337,7 +345,7 @@ async def test_a_signer_that_fails_raises_login_error(
 
 
 async def test_login_with_another_signer_switches_the_session(
-    make_flash: Any, backend: FakeFlash, wallet: LocalAccount
+    make_flash: Any, backend: SandboxFlash, wallet: LocalAccount
 ) -> None:
     other = Account.create()
     client = make_flash(signer=wallet)

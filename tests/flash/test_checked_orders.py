@@ -26,7 +26,7 @@ from xswap_sdk.signing import signed_intents
 from xswap_sdk.testing import TEST_SIGNER
 
 from ..support import ADDRESS, TEST_PRIVATE_KEY
-from .backend import chains, pinned_routers, quote, recover_order_signer
+from .payloads import chains, pinned_routers, quote, recover_order_signer
 
 CHAINS = [Chain.model_validate(c) for c in chains()]
 WALLET: LocalAccount = Account.from_key(TEST_PRIVATE_KEY)

@@ -21,7 +21,7 @@ from xswap_sdk.registry import DEFAULT_REGISTRY, GatewayChain
 from xswap_sdk.signing import DEPOSIT_WITH_PERMIT_SELECTOR
 
 from ..support import FLASH_URL, RELAYER_KEY, RELAYER_URL, TX_ID, relayer_ok, resolve
-from .backend import chain
+from .payloads import chain
 
 pytestmark = pytest.mark.evm
 

@@ -21,7 +21,7 @@ from xswap_sdk.journal import SQLiteJournal, StepEvent
 
 from ..support import resolve
 from . import test_deposit
-from .backend import balance
+from .payloads import balance
 from .test_deposit import CHAINS_URL, DEPOSIT, MINTED, Chain, deposited
 
 evm = test_deposit.evm  # the fixture: the test chain with USDC and the gateway wallet

@@ -26,7 +26,7 @@ from xswap_sdk.flash import (
 from xswap_sdk.types import to_checksum
 
 from ..support import ADDRESS, FLASH_JWT, FLASH_URL, resolve
-from .backend import (
+from .payloads import (
     GATEWAY_MINTER,
     GATEWAY_WALLET,
     HOOK_DATA,
@@ -37,6 +37,7 @@ from .backend import (
     balance,
     chain,
     history,
+    leaderboard_entry,
     pagination,
     quote,
     siwe,
@@ -308,19 +309,7 @@ async def test_history_defaults(flash: Any, httpx_mock: HTTPXMock) -> None:
 
 
 async def test_leaderboard_is_public_and_mixes_spellings(flash: Any, httpx_mock: HTTPXMock) -> None:
-    entry = {
-        "rank": 1,
-        "walletAddress": ADDRESS.lower(),
-        "totalVolume": "1500.25",
-        "totalVolumeRaw": "1500250000",
-        "swapCount": 12,
-        "referralCount": 2,
-        "referralVolume": "100",
-        "referralVolumeRaw": "100000000",
-        "combined_volume": "1600.25",
-        "referralCode": "TOP1",
-        "lastSwapAt": "2025-01-01T00:00:00Z",
-    }
+    entry = leaderboard_entry(1)
     httpx_mock.add_response(
         url=f"{FLASH_URL}/leaderboard?page=1&page_size=50&time_range=7d",
         json={"entries": [entry], "pagination": pagination(1, 1, size=50)},

@@ -30,7 +30,7 @@ from xswap_sdk.signing.signer import _signed_now
 
 from ..support import FLASH_URL, TEST_ADDRESS, resolve
 from ..trust.support import run_flow
-from .backend import balance, chain
+from .payloads import balance, chain
 
 BASE = DEFAULT_REGISTRY.chain(8453)
 

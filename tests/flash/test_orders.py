@@ -28,7 +28,7 @@ from xswap_sdk.signing import BurnIntent, burn_intent_set_digest, recover_burn_i
 from xswap_sdk.types import MAX_UINT256
 
 from ..support import ADDRESS, TEST_PRIVATE_KEY
-from .backend import (
+from .payloads import (
     DOMAINS,
     FEE,
     GATEWAY_MINTER,
@@ -49,7 +49,7 @@ from .backend import (
 CHAINS = [Chain.model_validate(c) for c in chains()]
 AMOUNT = 10_000_000
 WALLET: LocalAccount = Account.from_key(TEST_PRIVATE_KEY)
-REGISTRY = pinned_routers()  # the stand-in's router pinned, with its format
+REGISTRY = pinned_routers()  # the payloads' router pinned, with its format
 
 
 def word(address: str) -> str:

@@ -12,7 +12,7 @@ from xswap_sdk._pagination import Emit, PageWalk, walk_pages
 from xswap_sdk.flash import LeaderboardEntry, SwapRecord
 
 from ..support import FLASH_URL
-from .backend import history, leaderboard_entry, pagination, swap_record
+from .payloads import history, leaderboard_entry, pagination, swap_record
 
 
 async def collect(iterator: Any, limit: int | None = None) -> list[Any]:

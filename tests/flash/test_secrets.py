@@ -15,14 +15,14 @@ from pytest_httpx import HTTPXMock
 from xswap_sdk import errors
 
 from ..support import ADDRESS, TEST_PRIVATE_KEY, resolve
-from .backend import FakeFlash
+from .sandboxed import SandboxFlash
 
 PLANTED_JWT = "eyJhbGciOiJIUzI1NiJ9.PLANTED-flash-jwt.c2lnbmF0dXJl"
 
 
 async def test_no_jwt_or_signature_leaks(
     make_flash: Any,
-    backend: FakeFlash,
+    backend: SandboxFlash,
     wallet: LocalAccount,
     httpx_mock: HTTPXMock,
     caplog: pytest.LogCaptureFixture,
@@ -80,7 +80,7 @@ def test_a_swap_request_repr_hides_the_signed_order() -> None:
 
 
 async def test_captured_responses_keep_no_login_token(
-    make_flash: Any, backend: FakeFlash, wallet: LocalAccount
+    make_flash: Any, backend: SandboxFlash, wallet: LocalAccount
 ) -> None:
     client = make_flash(signer=wallet)
     with client.capture_responses() as responses:

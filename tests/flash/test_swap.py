@@ -1,4 +1,4 @@
-"""The one-call swap against a stateful stand-in backend: login, quote, checks, order,
+"""The one-call swap against the sandbox's swap backend: login, quote, checks, order,
 signature and one POST /swap; then the wait for its outcome."""
 
 from __future__ import annotations
@@ -14,18 +14,11 @@ from pytest_httpx import HTTPXMock
 from xswap_sdk import errors
 from xswap_sdk._clock import VirtualClock
 from xswap_sdk.flash._operations import check_slippage, slippage_bps
+from xswap_sdk.types import to_checksum
 
 from ..support import ADDRESS, FLASH_JWT, resolve
-from .backend import (
-    FEE,
-    START,
-    SWAP_CALLDATA,
-    SWAP_ROUTER,
-    WETH_BASE,
-    FakeFlash,
-    quote,
-    recover_order_signer,
-)
+from .payloads import FEE, START, WETH_BASE, recover_order_signer
+from .sandboxed import SandboxFlash
 
 SWAP = {
     "input_amount": 10_000_000,
@@ -36,12 +29,12 @@ SWAP = {
 
 
 async def test_swap_end_to_end(
-    make_flash: Any, backend: FakeFlash, wallet: LocalAccount, clock: VirtualClock
+    make_flash: Any, backend: SandboxFlash, wallet: LocalAccount, clock: VirtualClock
 ) -> None:
     client = make_flash()  # no token, no signer: the swap's signer logs in
     submission = await resolve(client.swap(wallet, **SWAP))
     assert submission.status == "pending"
-    assert submission.transaction_hash == "0x" + f"{1:064x}"
+    assert submission.transaction_hash == backend.answer("/swap")["transactionHash"]
     assert backend.logins == 1
     assert backend.count("POST", "/swap") == 1
     assert [r for r in backend.requests if r[1] != "/swap"][:3] == [
@@ -52,8 +45,9 @@ async def test_swap_end_to_end(
     (body,) = backend.swaps
     assert body["userAddress"] == ADDRESS
     assert body["chainId"] == 8453
-    assert body["swapRouterAddress"] == SWAP_ROUTER
-    assert body["swapCalldata"] == SWAP_CALLDATA
+    quoted = backend.answer("/quote")
+    assert body["swapRouterAddress"] == to_checksum(quoted["swap_router_address"])
+    assert body["swapCalldata"] == quoted["swap_calldata"]
     assert body["slippageBps"] == 150
     # Balances: Arbitrum 6, Base 9 => Base gives 6.99, Arbitrum 3.01, each with a 2.01 fee.
     order = body["signedOrder"]
@@ -64,7 +58,7 @@ async def test_swap_end_to_end(
 
 
 async def test_swap_with_the_clients_signer_and_a_single_source(
-    make_flash: Any, backend: FakeFlash, wallet: LocalAccount
+    make_flash: Any, backend: SandboxFlash, wallet: LocalAccount
 ) -> None:
     backend.held = {42161: 50_000_000}
     client = make_flash(signer=wallet)
@@ -76,10 +70,10 @@ async def test_swap_with_the_clients_signer_and_a_single_source(
 
 
 async def test_swap_sources_and_recipient(
-    make_flash: Any, backend: FakeFlash, wallet: LocalAccount, httpx_mock: HTTPXMock
+    make_flash: Any, backend: SandboxFlash, wallet: LocalAccount, httpx_mock: HTTPXMock
 ) -> None:
     backend.held = {42161: 20_000_000, 8453: 20_000_000}
-    client = make_flash(jwt=FLASH_JWT)
+    client = make_flash(jwt=backend.jwt)
     recipient = "0x" + "12" * 20
     await resolve(
         client.swap(
@@ -98,10 +92,10 @@ async def test_swap_sources_and_recipient(
 
 
 async def test_a_503_on_post_swap_is_not_retried(
-    make_flash: Any, backend: FakeFlash, wallet: LocalAccount
+    make_flash: Any, backend: SandboxFlash, wallet: LocalAccount
 ) -> None:
-    backend.swap_status = 503
-    client = make_flash(jwt=FLASH_JWT)
+    backend.sb.faults.server_error(503, service="flash", method="POST", path="/swap")
+    client = make_flash(jwt=backend.jwt)
     with pytest.raises(errors.InternalServerError) as info:
         await resolve(client.swap(wallet, **SWAP))
     assert info.value.outcome_unknown
@@ -110,9 +104,9 @@ async def test_a_503_on_post_swap_is_not_retried(
 
 
 async def test_a_401_on_post_swap_relogs_in_and_resends_once(
-    make_flash: Any, backend: FakeFlash, wallet: LocalAccount
+    make_flash: Any, backend: SandboxFlash, wallet: LocalAccount
 ) -> None:
-    client = make_flash(jwt=FLASH_JWT)
+    client = make_flash(jwt=backend.jwt)
     backend.expire_tokens()
     await resolve(client.swap(wallet, **SWAP))
     assert backend.count("POST", "/swap") == 2  # refused with 401, then accepted
@@ -121,9 +115,9 @@ async def test_a_401_on_post_swap_relogs_in_and_resends_once(
 
 
 async def test_wait_follows_the_swap_to_completed(
-    make_flash: Any, backend: FakeFlash, wallet: LocalAccount, clock: VirtualClock
+    make_flash: Any, backend: SandboxFlash, wallet: LocalAccount, clock: VirtualClock
 ) -> None:
-    backend.statuses = ["pending", "pending", "completed"]
+    assert backend.sb.flash.completion_delay == 8  # pending at 0 and 5 s, completed at 10
     client = make_flash(signer=wallet)
     submission = await resolve(client.swap(wallet, **SWAP, wait=True))
     assert submission.record is not None
@@ -138,7 +132,7 @@ async def test_wait_follows_the_swap_to_completed(
 
 
 async def test_without_wait_the_submission_keeps_the_status_it_was_given(
-    make_flash: Any, backend: FakeFlash, wallet: LocalAccount
+    make_flash: Any, backend: SandboxFlash, wallet: LocalAccount
 ) -> None:
     submission = await resolve(make_flash(signer=wallet).swap(wallet, **SWAP))
     assert (submission.status, submission.record) == ("pending", None)
@@ -146,9 +140,11 @@ async def test_without_wait_the_submission_keeps_the_status_it_was_given(
 
 
 async def test_an_accepted_swap_without_a_hash_to_follow_says_the_outcome_is_unknown(
-    make_flash: Any, backend: FakeFlash, wallet: LocalAccount
+    make_flash: Any, backend: SandboxFlash, wallet: LocalAccount
 ) -> None:
-    backend.swap_hash = ""
+    backend.sb.faults.tamper(
+        lambda body: {**body, "transactionHash": ""}, service="flash", method="POST", path="/swap"
+    )
     with pytest.raises(errors.ResponseValidationError) as info:
         await resolve(make_flash(signer=wallet).swap(wallet, **SWAP, wait=True))
     assert info.value.outcome_unknown is True  # the order was sent and answered 2xx
@@ -157,9 +153,9 @@ async def test_an_accepted_swap_without_a_hash_to_follow_says_the_outcome_is_unk
 
 
 async def test_wait_raises_swap_failed(
-    make_flash: Any, backend: FakeFlash, wallet: LocalAccount
+    make_flash: Any, backend: SandboxFlash, wallet: LocalAccount
 ) -> None:
-    backend.statuses = ["pending", "failed"]
+    backend.sb.flash.fail_next()
     client = make_flash(signer=wallet)
     with pytest.raises(errors.SwapFailedError) as info:
         await resolve(client.swap(wallet, **SWAP, wait=True))
@@ -168,9 +164,9 @@ async def test_wait_raises_swap_failed(
 
 
 async def test_wait_times_out_with_the_last_record(
-    make_flash: Any, backend: FakeFlash, wallet: LocalAccount, clock: VirtualClock
+    make_flash: Any, backend: SandboxFlash, wallet: LocalAccount, clock: VirtualClock
 ) -> None:
-    backend.statuses = ["pending"]
+    backend.sb.flash.completion_delay = 3600  # pending all along
     client = make_flash(signer=wallet)
     with pytest.raises(errors.WaitTimeoutError) as info:
         await resolve(client.swap(wallet, **SWAP, wait=True, wait_timeout=60, poll_interval=10))
@@ -181,17 +177,17 @@ async def test_wait_times_out_with_the_last_record(
 
 
 async def test_wait_for_swap_on_its_own(
-    make_flash: Any, backend: FakeFlash, wallet: LocalAccount
+    make_flash: Any, backend: SandboxFlash, wallet: LocalAccount
 ) -> None:
     client = make_flash(signer=wallet)
     submission = await resolve(client.swap(wallet, **SWAP))
-    backend.statuses = ["completed"]
+    # Pending now, completed after the sandbox's completion delay.
     record = await resolve(client.wait_for_swap("0x" + submission.transaction_hash[2:].upper()))
     assert record.status == "completed"
 
 
 async def test_wait_keeps_polling_while_the_swap_is_not_listed(
-    make_flash: Any, backend: FakeFlash, wallet: LocalAccount, clock: VirtualClock
+    make_flash: Any, backend: SandboxFlash, wallet: LocalAccount, clock: VirtualClock
 ) -> None:
     client = make_flash(signer=wallet)
     with pytest.raises(errors.WaitTimeoutError, match="not in the history yet"):
@@ -203,10 +199,11 @@ async def test_wait_keeps_polling_while_the_swap_is_not_listed(
 
 
 async def test_an_expired_quote_is_refused_before_signing(
-    make_flash: Any, backend: FakeFlash, wallet: LocalAccount, clock: VirtualClock
+    make_flash: Any, backend: SandboxFlash, wallet: LocalAccount, clock: VirtualClock
 ) -> None:
-    clock.advance(61)  # the quote expires at START + 60
-    client = make_flash(jwt=FLASH_JWT)
+    backend.sb.faults.tamper_flash_quote({"expires_at": START + 60})
+    clock.advance(61)
+    client = make_flash(jwt=backend.jwt)
     with pytest.raises(errors.QuoteRejectedError) as info:
         await resolve(client.swap(wallet, **SWAP))
     assert info.value.argument == "quote.expires_at"
@@ -218,10 +215,14 @@ async def test_an_expired_quote_is_refused_before_signing(
 
 @pytest.mark.parametrize("expires_at", [START + 60, (START + 60) * 1000])
 async def test_expiry_in_seconds_or_milliseconds(
-    make_flash: Any, backend: FakeFlash, wallet: LocalAccount, clock: VirtualClock, expires_at: int
+    make_flash: Any,
+    backend: SandboxFlash,
+    wallet: LocalAccount,
+    clock: VirtualClock,
+    expires_at: int,
 ) -> None:
-    backend.quote_changes = {"expires_at": expires_at}
-    client = make_flash(jwt=FLASH_JWT)
+    backend.sb.faults.tamper_flash_quote({"expires_at": expires_at}, times=None)
+    client = make_flash(jwt=backend.jwt)
     clock.advance(59)
     await resolve(client.swap(wallet, **SWAP))  # one second left: accepted
     clock.advance(1)
@@ -231,45 +232,45 @@ async def test_expiry_in_seconds_or_milliseconds(
 
 
 async def test_a_quote_without_expiry_is_refused(
-    make_flash: Any, backend: FakeFlash, wallet: LocalAccount
+    make_flash: Any, backend: SandboxFlash, wallet: LocalAccount
 ) -> None:
     # expires_at is in the spec's quote; one without it cannot be checked for expiry.
-    backend.quote_changes = {"expires_at": None}
+    backend.sb.faults.tamper_flash_quote({"expires_at": None})
     with pytest.raises(errors.ResponseValidationError, match="expires_at"):
-        await resolve(make_flash(jwt=FLASH_JWT).swap(wallet, **SWAP))
+        await resolve(make_flash(jwt=backend.jwt).swap(wallet, **SWAP))
     assert backend.swaps == []
 
 
-async def test_the_fee_cap(make_flash: Any, backend: FakeFlash, wallet: LocalAccount) -> None:
-    client = make_flash(jwt=FLASH_JWT)
+async def test_the_fee_cap(make_flash: Any, backend: SandboxFlash, wallet: LocalAccount) -> None:
+    client = make_flash(jwt=backend.jwt)
     await resolve(client.swap(wallet, **SWAP, max_fee_cap=FEE))  # equal: fine
     with pytest.raises(errors.QuoteRejectedError) as info:
         await resolve(client.swap(wallet, **SWAP, max_fee_cap=FEE - 1))
     assert info.value.argument == "quote.fees.gateway_fee"
     assert "above max_fee_cap" in info.value.rule
-    backend.quote_changes = {"gateway_fee": None}
+    backend.sb.faults.tamper_flash_quote({"fees.gateway_fee": None}, times=None)
     with pytest.raises(errors.ResponseValidationError, match=r"fees\.gateway_fee"):
         await resolve(client.swap(wallet, **SWAP, max_fee_cap=FEE))
     assert len(backend.swaps) == 1
 
 
 async def test_an_unsupported_destination_is_refused_before_quoting(
-    make_flash: Any, backend: FakeFlash, wallet: LocalAccount
+    make_flash: Any, backend: SandboxFlash, wallet: LocalAccount
 ) -> None:
-    client = make_flash(jwt=FLASH_JWT)
+    client = make_flash(jwt=backend.jwt)
     with pytest.raises(errors.InvalidInputError) as info:
         await resolve(client.swap(wallet, **{**SWAP, "chain_id": 56}))
     assert info.value.argument == "chain_id"
-    assert "supported: 1, 10, 137, 8453, 42161" in info.value.rule
+    assert "supported: 1, 8453, 42161" in info.value.rule
     assert backend.count("GET", "/quote") == 0
 
 
 async def test_a_quote_for_another_amount_is_refused(
-    make_flash: Any, backend: FakeFlash, wallet: LocalAccount
+    make_flash: Any, backend: SandboxFlash, wallet: LocalAccount
 ) -> None:
-    backend.quote_changes = {"token_in": {**quote()["token_in"], "amount": "9999999"}}
+    backend.sb.faults.tamper_flash_quote({"token_in.amount": "9999999"})
     with pytest.raises(errors.UnsafePayloadError) as info:
-        await resolve(make_flash(jwt=FLASH_JWT).swap(wallet, **SWAP))
+        await resolve(make_flash(jwt=backend.jwt).swap(wallet, **SWAP))
     assert info.value.field == "quote.token_in.amount"
     assert (info.value.expected, info.value.received) == (SWAP["input_amount"], 9_999_999)
     assert backend.swaps == []
@@ -277,21 +278,21 @@ async def test_a_quote_for_another_amount_is_refused(
 
 @pytest.mark.parametrize("field", ["swap_calldata", "swap_router_address"])
 async def test_a_quote_without_what_the_order_needs_is_refused(
-    make_flash: Any, backend: FakeFlash, wallet: LocalAccount, field: str
+    make_flash: Any, backend: SandboxFlash, wallet: LocalAccount, field: str
 ) -> None:
-    backend.quote_changes = {field: None}
+    backend.sb.faults.tamper_flash_quote({field: None})
     with pytest.raises(errors.ResponseValidationError) as info:
-        await resolve(make_flash(jwt=FLASH_JWT).swap(wallet, **SWAP))
+        await resolve(make_flash(jwt=backend.jwt).swap(wallet, **SWAP))
     assert f"first at {field}:" in str(info.value)
     assert backend.swaps == []
 
 
 async def test_a_shortfall_is_refused_before_signing(
-    make_flash: Any, backend: FakeFlash, wallet: LocalAccount
+    make_flash: Any, backend: SandboxFlash, wallet: LocalAccount
 ) -> None:
     backend.held = {42161: 3_000_000}
     with pytest.raises(errors.InsufficientBalanceError, match="short by"):
-        await resolve(make_flash(jwt=FLASH_JWT).swap(wallet, **SWAP))
+        await resolve(make_flash(jwt=backend.jwt).swap(wallet, **SWAP))
     assert backend.count("POST", "/swap") == 0
 
 

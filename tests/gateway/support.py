@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from xswap_sdk.gateway import build_transfer_intent
+from xswap_sdk.testing import TEST_SIGNER
+
 TRANSFER_ID = "3c90c3cc-0d44-4b50-8888-8dd25736052a"
 
 
@@ -72,3 +75,17 @@ def transfer_record(status: str, **fields: Any) -> dict[str, Any]:
     }
     record.update(fields)
     return record
+
+
+def transfer_intent(value: int = 5_000_000, **overrides: Any) -> Any:
+    """A direct transfer's intent of ``value`` from the test signer on Base to itself on
+    Arbitrum (`build_transfer_intent`'s arguments in ``overrides``)."""
+    arguments: dict[str, Any] = {
+        "source_chain_id": 8453,
+        "destination_chain_id": 42161,
+        "depositor": TEST_SIGNER.address,
+        "recipient": TEST_SIGNER.address,
+        "value": value,
+        **overrides,
+    }
+    return build_transfer_intent(**arguments)

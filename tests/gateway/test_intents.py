@@ -12,26 +12,18 @@ from hypothesis import strategies as st
 from xswap_sdk import errors
 from xswap_sdk.flash._orders import default_max_fee_cap
 from xswap_sdk.gateway import EstimatedBurnIntent, EstimatedTransfer, apply_estimate
-from xswap_sdk.gateway import build_transfer_intent as build
 from xswap_sdk.gateway._operations import default_fee_cap
 from xswap_sdk.registry import DEFAULT_REGISTRY
 from xswap_sdk.signing import address_to_bytes32
+
+from .support import transfer_intent
 
 ME = "0x5a3Ca05337A87116A27A21b11cDE16D85efb3586"
 BASE, ARBITRUM = DEFAULT_REGISTRY.chain(8453), DEFAULT_REGISTRY.chain(42161)
 
 
 def intent(value: int = 5_000_000, **overrides: Any) -> Any:
-    arguments: dict[str, Any] = {
-        "source_chain_id": 8453,
-        "destination_chain_id": 42161,
-        "depositor": ME,
-        "recipient": ME,
-        "value": value,
-        "salt": "0x" + "01" * 32,
-        **overrides,
-    }
-    return build(**arguments)
+    return transfer_intent(value, **{"salt": "0x" + "01" * 32, **overrides})
 
 
 def estimated(own: Any, *, fee: int = 10_000, height: int = 777, **spec: Any) -> Any:

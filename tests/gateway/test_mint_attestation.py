@@ -15,28 +15,21 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from xswap_sdk import errors
-from xswap_sdk.gateway import TransferResult, build_transfer_intent
+from xswap_sdk.gateway import TransferResult
 from xswap_sdk.registry import DEFAULT_REGISTRY
 from xswap_sdk.sandbox._attestation import encode_attestation, sign_attestation
 from xswap_sdk.signing import gateway_mint_call, sign_burn_intent, sign_burn_intent_set
 from xswap_sdk.signing.attestations import decode_attestation
 from xswap_sdk.testing import TEST_SIGNER as ACCOUNT
 
+from .support import transfer_intent
+
 ME = ACCOUNT.address
 ATTACKER = "0x" + "66" * 20
 ARBITRUM = DEFAULT_REGISTRY.chain(42161)
 
 
-def intent(value: int = 5_000_000, **overrides: Any) -> Any:
-    arguments: dict[str, Any] = {
-        "source_chain_id": 8453,
-        "destination_chain_id": 42161,
-        "depositor": ME,
-        "recipient": ME,
-        "value": value,
-        **overrides,
-    }
-    return build_transfer_intent(**arguments)
+intent = transfer_intent
 
 
 def attest(*intents: Any, height: int = 10**6, **changes: Any) -> tuple[str, str]:

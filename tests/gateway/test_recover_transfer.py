@@ -21,7 +21,7 @@ from xswap_sdk.signing import gateway_mint_call, sign_burn_intent
 from xswap_sdk.signing._fields import pad_address
 from xswap_sdk.testing import TEST_SIGNER
 
-from ..support import resolve
+from ..support import recording_http_client, resolve
 from .chain import ANSWERS_FALSE, ANSWERS_TRUE, destination, mints_sent
 
 ME = TEST_SIGNER.address
@@ -323,21 +323,7 @@ def _hashes(payload: bytes | str) -> list[str]:
 
 
 async def test_every_argument_of_recover_transfer_reaches_the_wire(sb: Sandbox, kind: str) -> None:
-    import httpx
-
-    seen: list[httpx.Request] = []
-
-    def record(request: httpx.Request) -> None:
-        seen.append(request)
-
-    async def arecord(request: httpx.Request) -> None:
-        seen.append(request)
-
-    http: Any = (
-        httpx.Client(transport=sb.transport, event_hooks={"request": [record]})
-        if kind == "sync"
-        else httpx.AsyncClient(transport=sb.transport, event_hooks={"request": [arecord]})
-    )
+    http, seen = recording_http_client(sb, kind)
     transfer_id, _ = stuck(sb)
     chain = destination(kind, minter=ANSWERS_FALSE)
     recovered = await resolve(

@@ -19,7 +19,7 @@ from xswap_sdk.sandbox._catalog import CHAINS
 from xswap_sdk.signing import sign_burn_intent
 from xswap_sdk.testing import TEST_SIGNER
 
-from ..support import resolve
+from ..support import recording_http_client, resolve
 from .chain import destination, mints_sent
 
 ME = TEST_SIGNER.address
@@ -330,21 +330,7 @@ async def test_a_list_of_intents_is_signed_as_one_set(sb: Sandbox, kind: str) ->
 async def test_every_argument_of_send_transfer_and_mint_reaches_the_wire(
     sb: Sandbox, kind: str, chain: Any
 ) -> None:
-    import httpx
-
-    seen: list[httpx.Request] = []
-
-    def record(request: httpx.Request) -> None:
-        seen.append(request)
-
-    async def arecord(request: httpx.Request) -> None:
-        seen.append(request)
-
-    http: Any = (
-        httpx.Client(transport=sb.transport, event_hooks={"request": [record]})
-        if kind == "sync"
-        else httpx.AsyncClient(transport=sb.transport, event_hooks={"request": [arecord]})
-    )
+    http, seen = recording_http_client(sb, kind)
     gateway = client(sb, kind, http_client=http)
     result = await resolve(
         gateway.send_transfer(

@@ -6,7 +6,6 @@ records nothing more; only ``Journal.record`` writes. Sync and async clients."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from xswap_sdk.testing import TEST_SIGNER
 from ..journal.chain_journeys import Crash
 from ..journal.chain_journeys import deposit_journey as chain_deposit
 from ..support import resolve
+from .support import transfer_intent
 from .test_nanopayments import receiver  # noqa: F401
 
 ME = TEST_SIGNER.address
@@ -126,14 +126,7 @@ async def test_a_mint_notification_is_recorded_on_its_transfer_journey(
     )
     results = []
     for _ in range(2):
-        intent = build_transfer_intent(
-            source_chain_id=8453,
-            destination_chain_id=42161,
-            depositor=ME,
-            recipient=ME,
-            value=4_000_000,
-            max_fee=2_000_000,
-        )
+        intent = transfer_intent(4_000_000, max_fee=2_000_000)
         results.append(await resolve(gateway.transfer(sign_burn_intent(intent, TEST_SIGNER))))
     mine, other = results
     event = {"transferId": mine.transfer_id, "domain": "3", "amount": "4.000000"}
@@ -225,16 +218,8 @@ def test_only_journal_record_writes_and_journeys_are_found_by_their_index(
             looked.append(identity)
             return ["j-1"] if identity == NOWHERE_TX else []
 
-        def record(
-            self,
-            journey_id: str,
-            step: str,
-            status: str,
-            data: Mapping[str, Any],
-            *,
-            state: JourneyState | None = None,
-        ) -> None:
-            recorded.append((journey_id, step, status, state))
+        def record(self, journey_id: str, step: str, status: str, *_: Any, **kw: Any) -> None:
+            recorded.append((journey_id, step, status, kw.get("state")))
 
         def journey(self, journey_id: str) -> Journey | None:
             return Journey("j-1", "deposit", "needs_attention", 0, 0, {}, rows)

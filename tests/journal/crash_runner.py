@@ -12,6 +12,7 @@ import asyncio
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +34,8 @@ def wired(base_url: str, journey: str, flavour: str, **kwargs: Any) -> Any:
     return client(local, journey, flavour, http_client=http, clock=SystemClock(), **kwargs)
 
 
-def crash_at(base_url: str, journey: str, flavour: str, at: int, journal: Path) -> None:
-    """The child: run the journey and die at its step ``at``."""
+def dies_at(at: int) -> Callable[[StepEvent], None]:
+    """A step hook that ends the process (exit code 17) at its step ``at``."""
     seen = 0
 
     def die(event: StepEvent) -> None:
@@ -42,6 +43,13 @@ def crash_at(base_url: str, journey: str, flavour: str, at: int, journal: Path) 
         seen += 1
         if seen == at + 1:
             os._exit(17)
+
+    return die
+
+
+def crash_at(base_url: str, journey: str, flavour: str, at: int, journal: Path) -> None:
+    """The child: run the journey and die at its step ``at``."""
+    die = dies_at(at)
 
     async def run() -> None:
         api = wired(base_url, journey, flavour, journal=journal, on_step=die)

@@ -19,24 +19,18 @@ from typing import Any
 
 from xswap_sdk import errors
 from xswap_sdk.gateway import build_transfer_intent
-from xswap_sdk.journal import SQLiteJournal, StepEvent
+from xswap_sdk.journal import SQLiteJournal
 from xswap_sdk.testing import TEST_SIGNER
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.journal.crash_runner import wired
+from tests.journal.crash_runner import dies_at, wired
 from tests.journal.journeys import resolve
 
 
 def crash_at(base_url: str, flavour: str, at: int, journal: Path) -> None:
     """The child: send the transfer and die at its step ``at``."""
-    seen = 0
-
-    def die(event: StepEvent) -> None:
-        nonlocal seen
-        seen += 1
-        if seen == at + 1:
-            os._exit(17)
+    die = dies_at(at)
 
     async def run() -> None:
         api = wired(base_url, "transfer", flavour, journal=journal, on_step=die)

@@ -7,10 +7,12 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from xswap_sdk.gateway import build_transfer_intent
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.signing import sign_burn_intent
 from xswap_sdk.testing import TEST_SIGNER
+
+from ..gateway.support import transfer_intent
+from ..support import FLASH_SWAP
 
 ME = TEST_SIGNER.address
 USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
@@ -54,10 +56,7 @@ def start(journey: str, api: Any, tag: str | None = None) -> Any:
     if journey == "swap":
         return api.swap(
             TEST_SIGNER,
-            input_amount=10_000_000,
-            output_token=WETH_ARBITRUM,
-            chain_id=42161,
-            slippage="0.5",
+            **FLASH_SWAP,
             wait=True,
             poll_interval=0.5,
         )
@@ -78,14 +77,7 @@ def start(journey: str, api: Any, tag: str | None = None) -> Any:
         return api.relay_sync(
             chain_id=8453, to=USDC_BASE, call_data="0x", timeout_ms=5_000, label=tag
         )
-    intent = build_transfer_intent(
-        source_chain_id=8453,
-        destination_chain_id=42161,
-        depositor=ME,
-        recipient=ME,
-        value=4_000_000,
-        max_fee=2_000_000,
-    )
+    intent = transfer_intent(4_000_000, max_fee=2_000_000)
     return api.transfer(sign_burn_intent(intent, TEST_SIGNER))
 
 

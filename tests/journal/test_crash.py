@@ -10,20 +10,17 @@ import json
 import os
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 
 from xswap_sdk import SystemClock
 from xswap_sdk.journal import Journey, SQLiteJournal
 from xswap_sdk.sandbox import RelayerTimings, Sandbox
-from xswap_sdk.sandbox.server import create_app
 from xswap_sdk.testing import TEST_PRIVATE_KEY
 
-from ..sandbox.test_server import free_port, wait_until_up
+from ..sandbox.test_server import serving
 from .journeys import ME, MONEY_PATH
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
@@ -36,20 +33,11 @@ STEPS = {"swap": 9, "gasless_swap": 9, "relay": 4, "relay_sync": 5, "transfer": 
 @pytest.fixture(scope="module")
 def served() -> Iterator[Sandbox]:
     """The sandbox served on a free port, on the real clock, with short timings."""
-    port = free_port()
-    sandbox = Sandbox(clock=SystemClock(), base_url=f"http://127.0.0.1:{port}")
-    sandbox.flash.completion_delay = 0.3
-    sandbox.relayer.timings = RelayerTimings(pickup=0.05, execution=0.1)
-    sandbox.fund(ME, 8453, 1_000_000_000)
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(sandbox), host="127.0.0.1", port=port, log_level="warning")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    wait_until_up(f"http://127.0.0.1:{port}/")
-    yield sandbox
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serving(SystemClock()) as sandbox:
+        sandbox.flash.completion_delay = 0.3
+        sandbox.relayer.timings = RelayerTimings(pickup=0.05, execution=0.1)
+        sandbox.fund(ME, 8453, 1_000_000_000)
+        yield sandbox
 
 
 @pytest.mark.parametrize("flavour", ["sync", "async"])

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +14,7 @@ from xswap_sdk import errors
 from xswap_sdk._journey import encode
 from xswap_sdk._progress import progress_line
 from xswap_sdk.journal import (
-    Journal,
     Journey,
-    NewRow,
     Owner,
     Row,
     SQLiteJournal,
@@ -29,85 +26,8 @@ from xswap_sdk.testing import TEST_PRIVATE_KEY, TEST_SIGNER
 
 from .journeys import USDC_BASE, client, fund, money_requests, resolve, start
 
-
-def test_the_sqlite_journal_keeps_journeys_and_their_steps(tmp_path: Path) -> None:
-    journal = SQLiteJournal(tmp_path / "j.db")
-    assert isinstance(journal, Journal)
-    me = Owner.this_process()
-    first = journal.create("relay", '{"chain_id": 8453}', me)
-    second = journal.create("swap", "{}", me)
-    journal.append(first, me, [NewRow(1, "submitted", "sending", '{"body": {"to": "0x1"}}')])
-    journal.append(first, me, [NewRow(None, "completed", "ok", "{}")], state="completed")
-    # Another connection (another process: xswap journeys) reads what was committed.
-    again = SQLiteJournal(tmp_path / "j.db")
-    journey = again.journey(first)
-    assert journey is not None
-    assert journey.state == "completed"
-    assert journey.authentic
-    assert [(s.seq, s.step, s.status) for s in journey.steps] == [
-        (0, "started", "started"),
-        (1, "submitted", "sending"),
-        (2, "completed", "ok"),
-    ]
-    assert journey.arguments == {"chain_id": 8453}
-    sent = journey.last("submitted")
-    assert sent is not None
-    assert sent.data == {"body": {"to": "0x1"}}
-    assert [j.id for j in again.journeys()] == [first, second]
-    assert [j.id for j in again.journeys(states=("running",))] == [second]
-    assert again.journey("nope") is None
-    assert journey.to_dict(show_signed=True)["steps"][1]["data"] == {"body": {"to": "0x1"}}
-    assert journey.to_dict()["steps"][1]["data"] == {"body": "(signed: --show-signed)"}
-    with pytest.raises(errors.InvalidInputError, match="state"):
-        journal.append(first, me, [], state="done")  # type: ignore[arg-type]
-
-
-def test_only_the_lease_holder_writes_and_a_second_claimant_is_refused(tmp_path: Path) -> None:
-    journal = SQLiteJournal(tmp_path / "j.db")
-    me, other = Owner.this_process(), Owner.this_process()
-    journey_id = journal.create("relay", "{}", me)
-    with pytest.raises(errors.JourneyBusyError) as busy:
-        journal.claim(journey_id, other)
-    assert busy.value.journey_id == journey_id
-    assert "nothing was signed or sent" in str(busy.value)
-    with pytest.raises(errors.JourneyBusyError):
-        journal.append(journey_id, other, [NewRow(1, "x", "ok", "{}")])
-    # Released, it is anyone's; the old holder can no longer write.
-    journal.append(journey_id, me, [], release=True)
-    journal.claim(journey_id, other)
-    with pytest.raises(errors.JourneyBusyError, match="taken over"):
-        journal.append(journey_id, me, [NewRow(1, "x", "ok", "{}")])
-    journey = journal.journey(journey_id)
-    assert journey is not None
-    assert [s.step for s in journey.steps] == ["started"]
-
-
-def test_a_lease_expires_and_a_dead_process_frees_it_at_once(tmp_path: Path) -> None:
-    import subprocess
-    import sys
-
-    journal = SQLiteJournal(tmp_path / "j.db", lease_seconds=1)
-    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
-    try:
-        host, _, _ = Owner.this_process().host, 0, 0
-        theirs = Owner("theirs", host, other.pid, None)
-        journey_id = journal.create("relay", "{}", theirs)
-        with pytest.raises(errors.JourneyBusyError, match=f"process {other.pid}"):
-            journal.claim(journey_id, Owner.this_process())
-        # force: the caller knows that process is not the journey's.
-        journal.claim(journey_id, Owner.this_process(), force=True)
-        elsewhere = Owner("elsewhere", "another-host#boot", 1, None)
-        second = journal.create("relay", "{}", elsewhere)
-        with pytest.raises(errors.JourneyBusyError):
-            journal.claim(second, Owner.this_process())
-        time.sleep(1.1)  # its lease runs out: any host may take it
-        journal.claim(second, Owner.this_process())
-    finally:
-        other.kill()
-        other.wait()
-    # The process is gone: its lease no longer holds, whatever its time.
-    gone = journal.create("relay", "{}", Owner("gone", theirs.host, other.pid, None))
-    journal.claim(gone, Owner.this_process())
+# Keeping journeys and leases (one holder writes; a lease expires, a dead process's at
+# once): the protocol tests of test_postgres_journal.py, run against SQLite and Postgres.
 
 
 def test_keys_and_tokens_are_never_written() -> None:

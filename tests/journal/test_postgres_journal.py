@@ -115,6 +115,11 @@ def test_a_journal_keeps_journeys_and_their_steps(make_journal: Make) -> None:
     ]
     assert journey.rows[1].body == b"\x00\xff"
     assert journey.arguments == {"chain_id": 8453}
+    sent = journey.last("submitted")
+    assert sent is not None
+    assert sent.data == {"body": {"to": "0x1"}}
+    assert journey.to_dict(show_signed=True)["steps"][1]["data"] == {"body": {"to": "0x1"}}
+    assert journey.to_dict()["steps"][1]["data"] == {"body": "(signed: --show-signed)"}
     assert [j.id for j in again.journeys()] == [first, second]
     assert [j.id for j in again.journeys(states=("running",))] == [second]
     assert [s.step for s in again.journeys(states=("running",))[0].steps] == ["started"]

@@ -40,7 +40,8 @@ from xswap_sdk.relayer import RelayerPaths
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.testing import TEST_PRIVATE_KEY, TEST_SIGNER
 
-from .journeys import WETH_ARBITRUM, client, fund, money_requests, resolve, start
+from ..support import FLASH_SWAP
+from .journeys import client, fund, money_requests, resolve, start
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -73,10 +74,7 @@ async def test_a_wait_that_times_out_after_the_swap_was_accepted_says_sent(
             await resolve(
                 flash.swap(
                     TEST_SIGNER,
-                    input_amount=10_000_000,
-                    output_token=WETH_ARBITRUM,
-                    chain_id=42161,
-                    slippage="0.5",
+                    **FLASH_SWAP,
                     wait=True,
                     wait_timeout=20,
                     poll_interval=5,

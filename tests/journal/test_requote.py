@@ -13,7 +13,8 @@ from xswap_sdk.journal import StepEvent
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.testing import TEST_SIGNER
 
-from .journeys import WETH_ARBITRUM, client, fund, resolve
+from ..support import FLASH_SWAP
+from .journeys import client, fund, resolve
 
 
 def expiring(sb: Sandbox) -> Any:
@@ -33,10 +34,7 @@ async def swap(flash: Any, **kwargs: Any) -> Any:
     return await resolve(
         flash.swap(
             TEST_SIGNER,
-            input_amount=10_000_000,
-            output_token=WETH_ARBITRUM,
-            chain_id=42161,
-            slippage="0.5",
+            **FLASH_SWAP,
             **kwargs,
         )
     )

@@ -29,6 +29,7 @@ from xswap_sdk.signing._gate import describe_transaction
 from xswap_sdk.signing.signer import sign_digest
 from xswap_sdk.testing import TEST_SIGNER
 
+from ..support import permit2_typed_data
 from .support import ARBITRUM, BASE, ROUTER, SPENDER, Hook, intent
 
 # EVM chains: a Solana source is signed by a Solana key (tests/signing/test_solana.py).
@@ -141,37 +142,17 @@ def test_a_set_is_one_request_with_a_leg_per_intent() -> None:
 
 
 def test_a_permit2_transfer_is_described_with_its_witness() -> None:
-    payload = {
-        "types": {
-            "EIP712Domain": [
-                {"name": "name", "type": "string"},
-                {"name": "chainId", "type": "uint256"},
-                {"name": "verifyingContract", "type": "address"},
-            ],
-            "PermitTransferFrom": [
-                {"name": "permitted", "type": "TokenPermissions"},
-                {"name": "spender", "type": "address"},
-                {"name": "nonce", "type": "uint256"},
-                {"name": "deadline", "type": "uint256"},
-            ],
-            "TokenPermissions": [
-                {"name": "token", "type": "address"},
-                {"name": "amount", "type": "uint256"},
-            ],
-        },
-        "domain": {
-            "name": "Permit2",
-            "chainId": "8453",
-            "verifyingContract": "0x000000000022D473030F116dDEE9F6B43aC78BA3",
-        },
-        "primaryType": "PermitTransferFrom",
-        "message": {
-            "permitted": {"token": BASE.usdc, "amount": "250000000"},
-            "spender": SPENDER,
-            "nonce": "7",
-            "deadline": "1900000000",
-        },
-    }
+    payload = permit2_typed_data(
+        permitted={"token": BASE.usdc, "amount": "250000000"},
+        spender=SPENDER,
+        nonce="7",
+        deadline="1900000000",
+    )
+    payload["types"]["EIP712Domain"] = [
+        {"name": "name", "type": "string"},
+        {"name": "chainId", "type": "uint256"},
+        {"name": "verifyingContract", "type": "address"},
+    ]
     request = seen(lambda: sign_typed_data(TEST_SIGNER, payload))
     assert (request.kind, request.chain_id, request.token) == ("permit2", 8453, BASE.usdc)
     assert (request.amount, request.counterparty) == (250_000_000, SPENDER)

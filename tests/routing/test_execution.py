@@ -14,7 +14,6 @@ anything is signed or sent.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -130,12 +129,6 @@ def _web3(kind: str, compiled: Compiled, sb: Sandbox) -> Any:
         async_provider.make_request = async_make_request  # type: ignore[method-assign]
         web3 = AsyncWeb3(async_provider)
     return web3
-
-
-@pytest.fixture
-def sb() -> Iterator[Sandbox]:
-    with Sandbox() as sandbox:
-        yield sandbox
 
 
 @pytest.fixture

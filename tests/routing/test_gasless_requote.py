@@ -212,16 +212,18 @@ async def test_requote_arguments_are_checked_before_any_io(
     assert not sb.requests.select("routing")
 
 
+class Crash(BaseException):
+    """The process dies right after the first quote arrived."""
+
+
+def crash(event: StepEvent) -> None:
+    if event.step == "quoted":
+        raise Crash
+
+
 async def test_a_resumed_swap_stopped_before_signing_runs_again_with_its_requote(
     sb: Sandbox, kind: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    class Crash(BaseException):
-        """The process dies right after the first quote arrived."""
-
-    def crash(event: StepEvent) -> None:
-        if event.step == "quoted":
-            raise Crash
-
     path = tmp_path / "j.db"
     routing = _client(sb, kind, journal=path, on_step=crash)
     with pytest.raises(Crash):
@@ -241,13 +243,6 @@ async def test_a_resumed_swap_stopped_before_signing_runs_again_with_its_requote
 async def test_a_resumed_swap_that_had_a_hook_never_signs_a_new_quote_unseen_by_it(
     sb: Sandbox, kind: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    class Crash(BaseException):
-        """The process dies right after the first quote arrived."""
-
-    def crash(event: StepEvent) -> None:
-        if event.step == "quoted":
-            raise Crash
-
     path = tmp_path / "j.db"
     routing = _client(sb, kind, journal=path, on_step=crash)
     with pytest.raises(Crash):

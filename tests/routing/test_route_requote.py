@@ -9,7 +9,6 @@ whole call is one ``route`` journey, whose reads and checks are steps."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,12 +32,6 @@ SIGNED_AND_SENT = [
     "signed", "broadcast", "broadcast", "confirmed", "approved",
     "signed", "broadcast", "broadcast", "confirmed", "waiting", "executed", "completed",
 ]  # fmt: skip
-
-
-@pytest.fixture
-def sb() -> Iterator[Sandbox]:
-    with Sandbox() as sandbox:
-        yield sandbox
 
 
 @pytest.fixture

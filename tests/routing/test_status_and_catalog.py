@@ -16,33 +16,23 @@ from ..support import (
     TEST_ADDRESS,
     USDC_ARBITRUM,
     USDC_BASE,
+    bridge_status_wire,
     resolve,
     routing_ok,
+    supported_chain_wire,
 )
 
 STATUS_URL = f"{ROUTING_URL}/status?txHash={SOURCE_TX_HASH}&fromChain=8453"
 DEST_HASH = "0x" + "de" * 32
 
 SPEC_STATUS = {
-    "status": "completed",
+    **bridge_status_wire("completed", DEST_HASH),
     "kind": "bridge",
     "routeKind": "directBridge",
     "swapId": "sw-1",
     "relayerTxId": "65f1a2b3c4d5e6f708192a3b",
     "updatedAtMs": 1735689700000,
     "provider": {"key": "cctp", "name": "Circle CCTP"},
-    "srcTxDetails": {
-        "chainId": 8453,
-        "chainLogo": "https://icons.test/base.svg",
-        "timestamp": 1735689600,
-        "txHash": SOURCE_TX_HASH,
-    },
-    "destTxDetails": {
-        "chainId": 42161,
-        "chainLogo": "https://icons.test/arb.svg",
-        "timestamp": 1735689690,
-        "txHash": DEST_HASH,
-    },
     "details": None,
     "fromToken": {"address": USDC_BASE, "symbol": "USDC"},
     "toToken": {"address": USDC_ARBITRUM, "symbol": "USDC"},
@@ -126,34 +116,22 @@ async def test_bad_input_is_refused_before_any_request(
 
 CHAINS = [
     {
-        "id": 8453,
+        **supported_chain_wire(8453, "0x1231deb6f5749ef6ce6943a275a1d3e7486f4eae"),
         "name": "base",
         "displayName": "Base",
         "logoUrl": "https://icons.test/base.svg",
         "explorerUrl": "https://basescan.org",
         "publicRpcUrl": "https://mainnet.base.org",
-        "serviceContract": "0x1231deb6f5749ef6ce6943a275a1d3e7486f4eae",
-        "chainType": "evm",
-        "isTestnet": False,
-        "nativeToken": {
-            "symbol": "ETH",
-            "name": "Ether",
-            "decimals": 18,
-            "logoUrl": "https://icons.test/eth.svg",
-            "marketdataId": "ethereum",
-        },
         "features": {"gaslessSwaps": True, "crossChain": True, "permit2": False},
     },
     {
+        **supported_chain_wire(999, "0x1231deb6f5749ef6ce6943a275a1d3e7486f4eae"),
         "id": "999",  # a decimal string: read as an int
         "name": "hyperevm",
         "displayName": "HyperEVM",
         "logoUrl": "https://icons.test/hyperevm.svg",
         "explorerUrl": "https://hyperevmscan.io",
         "publicRpcUrl": "https://rpc.hyperliquid.xyz/evm",
-        "serviceContract": "0x1231deb6f5749ef6ce6943a275a1d3e7486f4eae",
-        "chainType": "evm",
-        "isTestnet": False,
         "nativeToken": {
             "symbol": "HYPE",
             "name": "Hype",
@@ -161,7 +139,6 @@ CHAINS = [
             "logoUrl": "https://icons.test/hype.svg",
             "marketdataId": "hyperliquid",
         },
-        "features": {"gaslessSwaps": True, "crossChain": True, "permit2": True},
     },
 ]
 

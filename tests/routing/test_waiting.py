@@ -12,30 +12,20 @@ from xswap_sdk import errors
 from xswap_sdk._clock import VirtualClock
 from xswap_sdk.routing import DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT
 
-from ..support import ROUTING_URL, SOURCE_TX_HASH, SWAP_ID, gasless_status_wire, resolve, routing_ok
+from ..support import (
+    ROUTING_URL,
+    SOURCE_TX_HASH,
+    SWAP_ID,
+    bridge_status_wire,
+    gasless_status_wire,
+    resolve,
+    routing_ok,
+)
 
 GASLESS_URL = f"{ROUTING_URL}/gasless/status?id={SWAP_ID}"
 STATUS_URL = f"{ROUTING_URL}/status?txHash={SOURCE_TX_HASH}&fromChain=8453"
 EXECUTION_HASH = "0x" + "e7" * 32
 DEST_HASH = "0x" + "de" * 32
-
-
-def bridge_status(status: str, dest_hash: str | None = None) -> dict[str, Any]:
-    return {
-        "status": status,
-        "srcTxDetails": {
-            "chainId": 8453,
-            "chainLogo": "https://icons.test/base.svg",
-            "timestamp": 1735689600,
-            "txHash": SOURCE_TX_HASH,
-        },
-        "destTxDetails": {
-            "chainId": 42161,
-            "chainLogo": "https://icons.test/arbitrum.svg",
-            "timestamp": 1735689690 if dest_hash else None,
-            "txHash": dest_hash,
-        },
-    }
 
 
 def test_defaults_suit_minutes_long_bridges() -> None:
@@ -180,8 +170,10 @@ async def test_status_wait_returns_once_the_destination_hash_is_known(
     routing: Any, httpx_mock: HTTPXMock, clock: VirtualClock
 ) -> None:
     httpx_mock.add_response(url=STATUS_URL, status_code=404, text="unknown tx")
-    httpx_mock.add_response(url=STATUS_URL, json=routing_ok(bridge_status("bridging")))
-    httpx_mock.add_response(url=STATUS_URL, json=routing_ok(bridge_status("completed", DEST_HASH)))
+    httpx_mock.add_response(url=STATUS_URL, json=routing_ok(bridge_status_wire("bridging")))
+    httpx_mock.add_response(
+        url=STATUS_URL, json=routing_ok(bridge_status_wire("completed", DEST_HASH))
+    )
     record = await resolve(routing.wait_for_status(SOURCE_TX_HASH, 8453))
     assert record.destination_tx_hash_any == DEST_HASH
     assert clock.sleeps == [5.0, 5.0]
@@ -213,7 +205,7 @@ async def test_status_wait_with_the_callers_predicate_for_a_same_chain_swap(
 ) -> None:
     httpx_mock.add_response(
         url=f"{STATUS_URL}&userAddress=0x5a3Ca05337A87116A27A21b11cDE16D85efb3586",
-        json=routing_ok(bridge_status("completed")),
+        json=routing_ok(bridge_status_wire("completed")),
     )
     record = await resolve(
         routing.wait_for_status(
@@ -230,7 +222,7 @@ async def test_status_wait_times_out_with_the_last_record(
     routing: Any, httpx_mock: HTTPXMock, clock: VirtualClock
 ) -> None:
     httpx_mock.add_response(
-        url=STATUS_URL, json=routing_ok(bridge_status("bridging")), is_reusable=True
+        url=STATUS_URL, json=routing_ok(bridge_status_wire("bridging")), is_reusable=True
     )
     with pytest.raises(errors.WaitTimeoutError) as info:
         await resolve(routing.wait_for_status(SOURCE_TX_HASH, 8453, wait_timeout=30))

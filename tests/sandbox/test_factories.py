@@ -8,28 +8,15 @@ import inspect
 
 import pytest
 
-from xswap_sdk import (
-    AsyncFlashClient,
-    AsyncGatewayClient,
-    AsyncRelayerClient,
-    AsyncRoutingClient,
-    FlashClient,
-    GatewayClient,
-    RelayerClient,
-    RoutingClient,
-)
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.testing import TEST_SIGNER
 
+from ..support import CLIENTS
+
 FACTORIES = {
-    "flash_client": FlashClient,
-    "async_flash_client": AsyncFlashClient,
-    "routing_client": RoutingClient,
-    "async_routing_client": AsyncRoutingClient,
-    "relayer_client": RelayerClient,
-    "async_relayer_client": AsyncRelayerClient,
-    "gateway_client": GatewayClient,
-    "async_gateway_client": AsyncGatewayClient,
+    f"{prefix}{service}_client": pair[index]
+    for service, pair in CLIENTS.items()
+    for index, prefix in enumerate(("", "async_"))
 }
 
 

@@ -11,6 +11,8 @@ from eth_account.messages import encode_typed_data
 from eth_hash.auto import keccak
 from hypothesis import strategies as st
 
+from xswap_sdk.signing import BurnIntent, build_burn_intent
+
 # Vendored from viem/ethers known answers; see tests/data/README.md for the origin.
 VECTORS_FILE = Path(__file__).resolve().parents[1] / "data" / "signing-vectors.json"
 
@@ -101,3 +103,29 @@ def intent_wires(
             "spec": _spec(signer_word, signable=signable),
         }
     )
+
+
+# A Gateway transfer from Ethereum to Base, paid to a router: the burn intent tests'.
+USER = "0x5a3Ca05337A87116A27A21b11cDE16D85efb3586"
+ROUTER = "0x1111111254EEB25477B68fb85Ed929f73A960582"
+WALLET = "0x77777777Dcc4d5A8B6E418Fd04D8997ef11000eE"
+MINTER = "0x2222222d7164433c4C09B0b0D809a9b52C04C205"
+USDC_ETHEREUM = "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"
+USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
+
+
+def build_intent(**overrides: Any) -> BurnIntent:
+    """A burn intent of 1 USDC from ``USER`` on Ethereum to ``ROUTER`` on Base, with
+    ``overrides`` (`build_burn_intent`'s arguments)."""
+    arguments: dict[str, Any] = {
+        "source_domain": 0,
+        "destination_domain": 6,
+        "source_contract": WALLET,
+        "destination_contract": MINTER,
+        "source_token": USDC_ETHEREUM,
+        "destination_token": USDC_BASE,
+        "user": USER,
+        "recipient": ROUTER,
+        "value": 1_000_000,
+    }
+    return build_burn_intent(**{**arguments, **overrides})

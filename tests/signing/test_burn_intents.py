@@ -16,7 +16,6 @@ from xswap_sdk.signing import (
     BurnIntent,
     BurnIntentSet,
     address_to_bytes32,
-    build_burn_intent,
     burn_intent_digest,
     burn_intent_set_digest,
     burn_intent_set_typed_data,
@@ -28,33 +27,22 @@ from xswap_sdk.signing import (
 )
 from xswap_sdk.types import MAX_UINT256
 
-from .support import eth_account_digest, single_intent_wire, vector_case
-
-USER = "0x5a3Ca05337A87116A27A21b11cDE16D85efb3586"
-ROUTER = "0x1111111254EEB25477B68fb85Ed929f73A960582"
-WALLET = "0x77777777Dcc4d5A8B6E418Fd04D8997ef11000eE"
-MINTER = "0x2222222d7164433c4C09B0b0D809a9b52C04C205"
-USDC_ETHEREUM = "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"
-USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
+from .support import (
+    MINTER,
+    ROUTER,
+    USDC_BASE,
+    USDC_ETHEREUM,
+    USER,
+    WALLET,
+    build_intent,
+    eth_account_digest,
+    single_intent_wire,
+    vector_case,
+)
 
 
 def pad(address: str) -> str:
     return "0x" + "0" * 24 + address[2:].lower()
-
-
-def build(**overrides: Any) -> BurnIntent:
-    arguments: dict[str, Any] = {
-        "source_domain": 0,
-        "destination_domain": 6,
-        "source_contract": WALLET,
-        "destination_contract": MINTER,
-        "source_token": USDC_ETHEREUM,
-        "destination_token": USDC_BASE,
-        "user": USER,
-        "recipient": ROUTER,
-        "value": 1_000_000,
-    }
-    return build_burn_intent(**{**arguments, **overrides})
 
 
 def test_address_to_bytes32_lowercases_and_left_pads() -> None:
@@ -72,7 +60,7 @@ def test_address_to_bytes32_refuses_non_addresses(bad: object) -> None:
 
 
 def test_build_applies_the_spec_defaults() -> None:
-    intent = build()
+    intent = build_intent()
     spec = intent.spec
     assert spec.version == 1
     assert intent.max_fee == DEFAULT_MAX_FEE == 2_010_000
@@ -85,13 +73,13 @@ def test_build_applies_the_spec_defaults() -> None:
     assert spec.source_token == pad(USDC_ETHEREUM)
     assert spec.destination_token == pad(USDC_BASE)
     assert len(spec.salt) == 66
-    assert build().spec.salt != spec.salt
+    assert build_intent().spec.salt != spec.salt
 
 
 def test_build_takes_explicit_values() -> None:
     caller = "0x" + "ab" * 20
     solana_recipient = "0x" + "CD" * 32
-    intent = build(
+    intent = build_intent(
         source_signer=ROUTER,
         destination_caller=caller,
         recipient=solana_recipient,
@@ -139,7 +127,7 @@ def test_build_takes_explicit_values() -> None:
 )
 def test_build_names_the_bad_argument(argument: str, value: object) -> None:
     with pytest.raises(InvalidInputError) as caught:
-        build(**{argument: value})
+        build_intent(**{argument: value})
     assert caught.value.argument == argument
 
 
@@ -221,20 +209,20 @@ def test_unknown_wire_keys_are_refused() -> None:
 
 
 def test_typed_data_holds_only_the_types_needed() -> None:
-    intent = build()
+    intent = build_intent()
     single = burn_intent_typed_data(intent)
     assert single["primaryType"] == "BurnIntent"
     assert set(single["types"]) == {"EIP712Domain", "TransferSpec", "BurnIntent"}
     assert single["domain"] == {"name": "GatewayWallet", "version": "1"}
     assert single["message"] == intent.to_wire()
-    many = burn_intent_set_typed_data([intent, build()])
+    many = burn_intent_set_typed_data([intent, build_intent()])
     assert many["primaryType"] == "BurnIntentSet"
     assert set(many["types"]) == {"EIP712Domain", "TransferSpec", "BurnIntent", "BurnIntentSet"}
     assert many["message"]["intents"][0] == intent.to_wire()
 
 
 def test_typed_data_is_a_fresh_copy() -> None:
-    intent = build()
+    intent = build_intent()
     typed = burn_intent_typed_data(intent)
     typed["types"]["TransferSpec"].clear()
     typed["domain"]["chainId"] = 1
@@ -242,7 +230,11 @@ def test_typed_data_is_a_fresh_copy() -> None:
 
 
 def test_digests_match_eth_account() -> None:
-    intents = [build(), build(hook_data="0xdeadbeef"), build(value=MAX_UINT256)]
+    intents = [
+        build_intent(),
+        build_intent(hook_data="0xdeadbeef"),
+        build_intent(value=MAX_UINT256),
+    ]
     for intent in intents:
         assert burn_intent_digest(intent) == eth_account_digest(burn_intent_typed_data(intent))
     assert burn_intent_set_digest(intents) == eth_account_digest(
@@ -251,16 +243,18 @@ def test_digests_match_eth_account() -> None:
 
 
 def test_set_of_one_differs_from_the_intent_alone() -> None:
-    intent = build()
+    intent = build_intent()
     assert burn_intent_set_digest([intent]) != burn_intent_digest(intent)
 
 
 def test_empty_and_zero_hook_data_differ() -> None:
-    assert burn_intent_digest(build(hook_data="0x")) != burn_intent_digest(build(hook_data="0x00"))
+    assert burn_intent_digest(build_intent(hook_data="0x")) != burn_intent_digest(
+        build_intent(hook_data="0x00")
+    )
 
 
 def test_sign_and_recover_one_intent(account: LocalAccount) -> None:
-    intent = build()
+    intent = build_intent()
     signed = sign_burn_intent(intent, account)
     assert signed.signer == account.address
     assert signed.digest == burn_intent_digest(intent)
@@ -273,7 +267,7 @@ def test_sign_and_recover_one_intent(account: LocalAccount) -> None:
 
 
 def test_sign_and_recover_a_set(account: LocalAccount) -> None:
-    intents = [build(source_domain=domain) for domain in (0, 3, 6)]
+    intents = [build_intent(source_domain=domain) for domain in (0, 3, 6)]
     signed = sign_burn_intent_set(BurnIntentSet(intents=intents), account)
     assert signed.intents == tuple(intents)
     assert recover_burn_intent_set_signer(intents, signed.signature) == account.address
@@ -289,7 +283,7 @@ def test_sign_and_recover_a_set(account: LocalAccount) -> None:
 
 
 def test_a_changed_intent_recovers_someone_else(account: LocalAccount) -> None:
-    intent = build()
+    intent = build_intent()
     signed = sign_burn_intent(intent, account)
     wire = intent.to_wire()
     wire["spec"]["value"] = "1000001"
@@ -297,7 +291,7 @@ def test_a_changed_intent_recovers_someone_else(account: LocalAccount) -> None:
 
 
 def test_sixteen_intents_sign_and_seventeen_do_not(account: LocalAccount) -> None:
-    intents = [build() for _ in range(17)]
+    intents = [build_intent() for _ in range(17)]
     signed = sign_burn_intent_set(intents[:16], account)
     assert recover_burn_intent_set_signer(intents[:16], signed.signature) == account.address
     with pytest.raises(InvalidInputError) as caught:
@@ -322,28 +316,28 @@ def test_intents_must_be_a_list(account: LocalAccount, not_a_list: Any) -> None:
 
 
 def test_a_bad_intent_in_a_set_is_named_by_index(account: LocalAccount) -> None:
-    wire = build().to_wire()
+    wire = build_intent().to_wire()
     wire["spec"]["value"] = 1.5
     with pytest.raises(InvalidInputError) as caught:
-        sign_burn_intent_set([build(), build(), wire], account)
+        sign_burn_intent_set([build_intent(), build_intent(), wire], account)
     assert caught.value.argument == "intents[2].spec.value"
 
 
 def test_the_signer_must_be_the_source_signer(account: LocalAccount) -> None:
     someone_else = Account.create().address
     with pytest.raises(InvalidInputError) as caught:
-        sign_burn_intent(build(user=someone_else), account)
+        sign_burn_intent(build_intent(user=someone_else), account)
     assert caught.value.argument == "intent.spec.source_signer"
     with pytest.raises(InvalidInputError) as caught:
-        sign_burn_intent_set([build(), build(source_signer=someone_else)], account)
+        sign_burn_intent_set([build_intent(), build_intent(source_signer=someone_else)], account)
     assert caught.value.argument == "intents[1].spec.source_signer"
     # The depositor may differ from the signer; the signer is what must match.
-    sign_burn_intent(build(user=someone_else, source_signer=account.address), account)
+    sign_burn_intent(build_intent(user=someone_else, source_signer=account.address), account)
 
 
 def test_signed_results_do_not_print_the_signature(account: LocalAccount) -> None:
-    one = sign_burn_intent(build(), account)
-    many = sign_burn_intent_set([build()], account)
+    one = sign_burn_intent(build_intent(), account)
+    many = sign_burn_intent_set([build_intent()], account)
     for signed in (one, many):
         assert signed.signature[2:] not in repr(signed)
         assert signed.signature[2:] not in str(signed)

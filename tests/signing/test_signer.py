@@ -60,11 +60,7 @@ class RemoteSigner:
         return self._out(self._account.sign_message(signable_message))
 
     def sign_typed_data(
-        self,
-        domain_data: dict[str, Any] | None = None,
-        message_types: dict[str, Any] | None = None,
-        message_data: dict[str, Any] | None = None,
-        full_message: dict[str, Any] | None = None,
+        self, *parts: Any, full_message: dict[str, Any] | None = None, **other: Any
     ) -> object:
         self.calls.append("sign_typed_data")
         return self._account.sign_typed_data(full_message=full_message)

@@ -18,40 +18,17 @@ from xswap_sdk.signing import (
     typed_data_digest,
 )
 
+from ..support import permit2_typed_data
 from .support import eth_account_digest, single_intent_wire
 
 
 def permit2_quote() -> dict[str, Any]:
     """The shape of a gasless quote's ``eip712``: no domain version, chainId a string."""
-    return {
-        "types": {
-            "PermitTransferFrom": [
-                {"name": "permitted", "type": "TokenPermissions"},
-                {"name": "spender", "type": "address"},
-                {"name": "nonce", "type": "uint256"},
-                {"name": "deadline", "type": "uint256"},
-            ],
-            "TokenPermissions": [
-                {"name": "token", "type": "address"},
-                {"name": "amount", "type": "uint256"},
-            ],
-        },
-        "domain": {
-            "name": "Permit2",
-            "chainId": "8453",
-            "verifyingContract": "0x000000000022D473030F116dDEE9F6B43aC78BA3",
-        },
-        "primaryType": "PermitTransferFrom",
-        "message": {
-            "permitted": {
-                "token": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
-                "amount": "1000000",
-            },
-            "spender": "0x1111111254EEB25477B68fb85Ed929f73A960582",
-            "nonce": "1732000000000",
-            "deadline": "1767225600",
-        },
-    }
+    return permit2_typed_data(
+        spender="0x1111111254EEB25477B68fb85Ed929f73A960582",
+        nonce="1732000000000",
+        deadline="1767225600",
+    )
 
 
 def with_int_chain_id(payload: dict[str, Any]) -> dict[str, Any]:

@@ -10,6 +10,27 @@ from eth_account import Account
 from eth_account.messages import SignableMessage, encode_typed_data
 from eth_account.signers.local import LocalAccount
 
+# Tokens the trust tests swap, and an address no honest party uses.
+ATTACKER = "0x" + "66" * 20
+USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
+USDC_ARBITRUM = "0xaf88d065e77c8cC2239327C5EDb3A432268e5831"
+WETH_ARBITRUM = "0x82aF49447D8a07e3bd95BD0d56f35241523fBab1"
+WETH_BASE = "0x4200000000000000000000000000000000000006"
+
+GASLESS: dict[str, Any] = {  # a gasless Base USDC -> Arbitrum WETH swap
+    "from_chain": 8453,
+    "to_chain": 42161,
+    "from_token": USDC_BASE,
+    "to_token": WETH_ARBITRUM,
+    "amount": 250_000_000,
+}
+SWAP: dict[str, Any] = {  # a 40 USDC swap to WETH on Arbitrum (flash)
+    "input_amount": 40_000_000,
+    "output_token": WETH_ARBITRUM,
+    "chain_id": 42161,
+    "slippage": "0.5",
+}
+
 # The shared vectors' public test key: never use it for funds.
 TEST_KEY = "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01789f8bd37"
 TEST_ADDRESS = "0x5a3Ca05337A87116A27A21b11cDE16D85efb3586"
@@ -36,15 +57,11 @@ class RecordingSigner:
         return self._account.sign_message(signable_message)
 
     def sign_typed_data(
-        self,
-        domain_data: dict[str, Any] | None = None,
-        message_types: dict[str, Any] | None = None,
-        message_data: dict[str, Any] | None = None,
-        full_message: dict[str, Any] | None = None,
+        self, *parts: Any, full_message: dict[str, Any] | None = None, **other: Any
     ) -> object:
-        assert domain_data is None
-        assert message_types is None
-        assert message_data is None
+        # eth_account's domain_data, message_types and message_data: never used.
+        assert not parts
+        assert not other
         assert full_message is not None
         self.typed.append(copy.deepcopy(full_message))
         return self._account.sign_typed_data(full_message=full_message)
@@ -55,11 +72,7 @@ class TamperingSigner(RecordingSigner):
     numeric leaf (by one) before signing, so its signature is over different data."""
 
     def sign_typed_data(
-        self,
-        domain_data: dict[str, Any] | None = None,
-        message_types: dict[str, Any] | None = None,
-        message_data: dict[str, Any] | None = None,
-        full_message: dict[str, Any] | None = None,
+        self, *parts: Any, full_message: dict[str, Any] | None = None, **other: Any
     ) -> object:
         assert full_message is not None
         self.typed.append(copy.deepcopy(full_message))

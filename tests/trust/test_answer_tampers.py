@@ -21,23 +21,13 @@ from xswap_sdk.signing import sign_authorization, sign_burn_intent
 
 from ..frame_locals import assert_no_secret_in_frames
 from ..support import resolve
-from .support import TEST_ADDRESS, RecordingSigner
+from .support import ATTACKER, GASLESS, TEST_ADDRESS, WETH_ARBITRUM, RecordingSigner
 
-ATTACKER = "0x" + "66" * 20
-USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
-WETH_ARBITRUM = "0x82aF49447D8a07e3bd95BD0d56f35241523fBab1"
 SWAP: dict[str, Any] = {
     "input_amount": 10_000_000,
     "output_token": WETH_ARBITRUM,
     "chain_id": 42161,
     "slippage": "0.5",
-}
-GASLESS: dict[str, Any] = {
-    "from_chain": 8453,
-    "to_chain": 42161,
-    "from_token": USDC_BASE,
-    "to_token": WETH_ARBITRUM,
-    "amount": 250_000_000,
 }
 JWT = re.compile(r"eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*")
 
@@ -47,11 +37,6 @@ def sb() -> Iterator[Sandbox]:
     with Sandbox() as sandbox:
         sandbox.fund(TEST_ADDRESS, 8453, 30_000_000)
         yield sandbox
-
-
-@pytest.fixture
-def signer() -> RecordingSigner:
-    return RecordingSigner()
 
 
 def client(sb: Sandbox, kind: str, service: str, *args: Any) -> Any:

@@ -15,7 +15,7 @@ from xswap_sdk.flash._operations import quote_request
 from xswap_sdk.flash._orders import default_max_fee_cap
 from xswap_sdk.registry import DEFAULT_REGISTRY
 
-from ..flash.backend import (
+from ..flash.payloads import (
     FEE,
     START,
     SWAP_ROUTER,
@@ -25,12 +25,12 @@ from ..flash.backend import (
     quote,
     router_data,
 )
-from .support import TEST_ADDRESS, TEST_KEY, RecordingSigner
+from .support import ATTACKER, TEST_ADDRESS, TEST_KEY, RecordingSigner
 
 CHAINS = [Chain.model_validate(c) for c in chains()]
 HELD = {42161: 20_000_000, 8453: 20_000_000}
 WALLET = Account.from_key(TEST_KEY)
-REGISTRY = pinned_routers()  # the stand-in's router, pinned with its format
+REGISTRY = pinned_routers()  # the payloads' router, pinned with its format
 
 
 def asked(amount: int = 10_000_000, **changes: Any) -> Quote:
@@ -164,9 +164,6 @@ def test_the_service_router_only_with_the_loud_opt_in() -> None:
         )
     with pytest.raises(errors.InvalidInputError):
         order(unsafe_trust_service_parties="yes")
-
-
-ATTACKER = "0x" + "66" * 20
 
 
 @pytest.mark.parametrize(

@@ -15,10 +15,8 @@ from xswap_sdk.flash._deposit import DepositPlan, check_prepared, deposit_target
 from xswap_sdk.registry import DEFAULT_REGISTRY, GATEWAY_WALLET_MAINNET
 from xswap_sdk.signing import DepositTransaction, deposit_with_permit_calldata, sign_permit
 
-from ..flash.backend import chain
-from .support import TEST_ADDRESS, TEST_KEY
-
-USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
+from ..flash.payloads import chain
+from .support import TEST_ADDRESS, TEST_KEY, USDC_BASE
 
 
 def listed(chain_id: int = 8453, **changes: Any) -> list[Chain]:

@@ -26,11 +26,15 @@ from xswap_sdk.routing._permit2 import (
 )
 from xswap_sdk.sandbox import Sandbox
 
-from .support import TEST_ADDRESS, RecordingSigner, run_flow
+from .support import (
+    TEST_ADDRESS,
+    USDC_ARBITRUM,
+    USDC_BASE,
+    WETH_ARBITRUM,
+    RecordingSigner,
+    run_flow,
+)
 
-USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
-USDC_ARBITRUM = "0xaf88d065e77c8cC2239327C5EDb3A432268e5831"
-WETH_ARBITRUM = "0x82aF49447D8a07e3bd95BD0d56f35241523fBab1"
 SWAP: dict[str, Any] = {
     "from_chain": 8453,
     "to_chain": 42161,

@@ -5,7 +5,6 @@ the loudly named opt-ins are the only way to accept what the service chose."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,29 +20,7 @@ from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.sandbox.flash import FLASH_CHAINS, SANDBOX_ROUTERS, chain_json
 
 from ..support import resolve
-from .support import TEST_ADDRESS, RecordingSigner
-
-ATTACKER = "0x" + "66" * 20
-WETH_ARBITRUM = "0x82aF49447D8a07e3bd95BD0d56f35241523fBab1"
-SWAP: dict[str, Any] = {
-    "input_amount": 40_000_000,
-    "output_token": WETH_ARBITRUM,
-    "chain_id": 42161,
-    "slippage": "0.5",
-}
-
-
-@pytest.fixture
-def sb() -> Iterator[Sandbox]:
-    with Sandbox() as sandbox:
-        sandbox.fund(TEST_ADDRESS, 8453, 30_000_000)
-        sandbox.fund(TEST_ADDRESS, 42161, 25_000_000)
-        yield sandbox
-
-
-@pytest.fixture
-def signer() -> RecordingSigner:
-    return RecordingSigner()
+from .support import ATTACKER, SWAP, TEST_ADDRESS, WETH_ARBITRUM, RecordingSigner
 
 
 def client(sb: Sandbox, kind: str, signer: RecordingSigner, **kwargs: Any) -> Any:
@@ -194,32 +171,22 @@ async def test_an_order_split_over_more_chains_cannot_multiply_the_fee_cap(
 async def test_a_slippage_above_the_maximum_is_refused_before_any_io(
     sb: Sandbox, kind: str, signer: RecordingSigner
 ) -> None:
+    terms = {
+        "input_amount": 1_000_000,
+        "output_token": WETH_ARBITRUM,
+        "chain_id": 42161,
+        "sender": TEST_ADDRESS,
+        "slippage": "5.5",
+    }
     flash = client(sb, kind, signer)
     with pytest.raises(errors.InvalidInputError) as info:
         await resolve(flash.swap(signer, **{**SWAP, "slippage": 50}))
     assert info.value.argument == "slippage"
     assert "max_slippage" in str(info.value)
     with pytest.raises(errors.InvalidInputError):
-        await resolve(
-            flash.get_quote(
-                input_amount=1_000_000,
-                output_token=WETH_ARBITRUM,
-                chain_id=42161,
-                sender=TEST_ADDRESS,
-                slippage="5.5",
-            )
-        )
+        await resolve(flash.get_quote(**terms))
     assert list(sb.requests) == []
-    quote = await resolve(
-        flash.get_quote(
-            input_amount=1_000_000,
-            output_token=WETH_ARBITRUM,
-            chain_id=42161,
-            sender=TEST_ADDRESS,
-            slippage="5.5",
-            max_slippage=6,
-        )
-    )
+    quote = await resolve(flash.get_quote(**terms, max_slippage=6))
     assert quote.request is not None
 
 

@@ -9,7 +9,6 @@ list of signatures the key made.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,40 +21,17 @@ from xswap_sdk.sandbox.faults import REMOVE
 from xswap_sdk.signing import build_burn_intent, burn_intent_typed_data
 
 from ..support import resolve
-from .support import TEST_ADDRESS, RecordingSigner, run_flow
-
-ATTACKER = "0x" + "66" * 20
-USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
-USDC_ARBITRUM = "0xaf88d065e77c8cC2239327C5EDb3A432268e5831"
-WETH_ARBITRUM = "0x82aF49447D8a07e3bd95BD0d56f35241523fBab1"
-WETH_BASE = "0x4200000000000000000000000000000000000006"
-SWAP: dict[str, Any] = {
-    "input_amount": 40_000_000,
-    "output_token": WETH_ARBITRUM,
-    "chain_id": 42161,
-    "slippage": "0.5",
-}
-GASLESS: dict[str, Any] = {
-    "from_chain": 8453,
-    "to_chain": 42161,
-    "from_token": USDC_BASE,
-    "to_token": WETH_ARBITRUM,
-    "amount": 250_000_000,
-}
-
-
-@pytest.fixture
-def sb() -> Iterator[Sandbox]:
-    with Sandbox() as sandbox:
-        # Both chains give: Base 30 - 2.01 usable, then Arbitrum for the rest.
-        sandbox.fund(TEST_ADDRESS, 8453, 30_000_000)
-        sandbox.fund(TEST_ADDRESS, 42161, 25_000_000)
-        yield sandbox
-
-
-@pytest.fixture
-def signer() -> RecordingSigner:
-    return RecordingSigner()
+from .support import (
+    ATTACKER,
+    GASLESS,
+    SWAP,
+    TEST_ADDRESS,
+    USDC_ARBITRUM,
+    USDC_BASE,
+    WETH_BASE,
+    RecordingSigner,
+    run_flow,
+)
 
 
 def flash(sb: Sandbox, kind: str, signer: RecordingSigner) -> Any:

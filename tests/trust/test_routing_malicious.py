@@ -27,20 +27,15 @@ from xswap_sdk.sandbox._catalog import CHAINS
 from xswap_sdk.signing import sign_typed_data
 
 from ..support import resolve
-from .support import TEST_ADDRESS, RecordingSigner
+from .support import (
+    ATTACKER,
+    GASLESS,
+    TEST_ADDRESS,
+    USDC_ARBITRUM,
+    WETH_BASE,
+    RecordingSigner,
+)
 
-ATTACKER = "0x" + "66" * 20
-USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
-USDC_ARBITRUM = "0xaf88d065e77c8cC2239327C5EDb3A432268e5831"
-WETH_ARBITRUM = "0x82aF49447D8a07e3bd95BD0d56f35241523fBab1"
-WETH_BASE = "0x4200000000000000000000000000000000000006"
-GASLESS: dict[str, Any] = {
-    "from_chain": 8453,
-    "to_chain": 42161,
-    "from_token": USDC_BASE,
-    "to_token": WETH_ARBITRUM,
-    "amount": 250_000_000,
-}
 # From Arbitrum: a chain the registry does not pin.
 UNPINNED: dict[str, Any] = {
     "from_chain": 42161,
@@ -55,11 +50,6 @@ UNPINNED: dict[str, Any] = {
 def sb() -> Iterator[Sandbox]:
     with Sandbox() as sandbox:
         yield sandbox
-
-
-@pytest.fixture
-def signer() -> RecordingSigner:
-    return RecordingSigner()
 
 
 def routing(sb: Sandbox, kind: str, **kwargs: Any) -> Any:

@@ -11,7 +11,6 @@ from eth_account.messages import encode_defunct
 
 from xswap_sdk import errors
 from xswap_sdk.signing import (
-    build_burn_intent,
     burn_intent_set_typed_data,
     burn_intent_typed_data,
     deposit_with_permit_calldata,
@@ -27,36 +26,20 @@ from xswap_sdk.signing import (
     sign_typed_data,
 )
 
+from ..signing.support import ROUTER, WALLET, build_intent
+from ..support import permit2_typed_data
 from .support import (
     TEST_ADDRESS,
     TEST_KEY,
+    USDC_BASE,
     OtherKeySigner,
     RecordingSigner,
     TamperingSigner,
 )
 
-WALLET = "0x77777777Dcc4d5A8B6E418Fd04D8997ef11000eE"
-MINTER = "0x2222222d7164433c4C09B0b0D809a9b52C04C205"
-USDC_ETHEREUM = "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"
-USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
-ROUTER = "0x1111111254EEB25477B68fb85Ed929f73A960582"
-PERMIT2 = "0x000000000022D473030F116dDEE9F6B43aC78BA3"
-
 
 def intent(**overrides: Any) -> Any:
-    arguments: dict[str, Any] = {
-        "source_domain": 0,
-        "destination_domain": 6,
-        "source_contract": WALLET,
-        "destination_contract": MINTER,
-        "source_token": USDC_ETHEREUM,
-        "destination_token": USDC_BASE,
-        "user": TEST_ADDRESS,
-        "recipient": ROUTER,
-        "value": 1_000_000,
-        "salt": bytes(32),
-    }
-    return build_burn_intent(**{**arguments, **overrides})
+    return build_intent(**{"user": TEST_ADDRESS, "salt": bytes(32), **overrides})
 
 
 def wire_with(**spec: Any) -> dict[str, Any]:
@@ -66,28 +49,7 @@ def wire_with(**spec: Any) -> dict[str, Any]:
 
 
 def permit2_payload() -> dict[str, Any]:
-    return {
-        "types": {
-            "PermitTransferFrom": [
-                {"name": "permitted", "type": "TokenPermissions"},
-                {"name": "spender", "type": "address"},
-                {"name": "nonce", "type": "uint256"},
-                {"name": "deadline", "type": "uint256"},
-            ],
-            "TokenPermissions": [
-                {"name": "token", "type": "address"},
-                {"name": "amount", "type": "uint256"},
-            ],
-        },
-        "domain": {"name": "Permit2", "chainId": "8453", "verifyingContract": PERMIT2},
-        "primaryType": "PermitTransferFrom",
-        "message": {
-            "permitted": {"token": USDC_BASE, "amount": "1000000"},
-            "spender": ROUTER,
-            "nonce": "7",
-            "deadline": "1735691400",
-        },
-    }
+    return permit2_typed_data(spender=ROUTER, nonce="7")
 
 
 # ------------------------------------------------------------------ what Gateway refuses

@@ -49,6 +49,7 @@ from ..registry import DEFAULT_REGISTRY, GatewayChain, Registry
 from ..signing._fields import MAX_UINT64, pad_address, to_word
 from ..signing.attestations import expected_intents
 from ..signing.burn_intents import (
+    _TRANSFER_SPEC_FIELDS,
     DEFAULT_MAX_FEE,
     BurnIntent,
     TransferSpec,
@@ -675,17 +676,9 @@ def wait_for_balance(
 # ------------------------------------------------------------------------------ estimates
 
 
+# The spec's accounts: its bytes32 words but the salt.
 _SPEC_ACCOUNTS: Final = frozenset(
-    {
-        "sourceContract",
-        "destinationContract",
-        "sourceToken",
-        "destinationToken",
-        "sourceDepositor",
-        "destinationRecipient",
-        "sourceSigner",
-        "destinationCaller",
-    }
+    name for name, kind in _TRANSFER_SPEC_FIELDS if kind == "bytes32" and name != "salt"
 )
 
 

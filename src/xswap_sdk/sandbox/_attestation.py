@@ -29,6 +29,7 @@ from eth_hash.auto import keccak
 
 __all__ = [
     "ATTESTER",
+    "SPEC_FIELDS",
     "encode_attestation",
     "encode_burn_intent",
     "encode_solana_attestation",
@@ -50,7 +51,7 @@ _MAGIC: Final = {
     "intent": bytes.fromhex("070afbc2"),
     "reduced": bytes.fromhex("10cbb1ec"),
 }
-_FIELDS: Final = (
+SPEC_FIELDS: Final = (  # a TransferSpec's fixed words, in order (its hook data follows)
     ("version", "uint32"),
     ("sourceDomain", "uint32"),
     ("destinationDomain", "uint32"),
@@ -78,8 +79,8 @@ def _value(kind: str, value: Any) -> Any:
 def encode_spec(spec: Mapping[str, Any]) -> bytes:
     """A transfer spec (wire form: camelCase, bytes32 hex) in Circle's byte encoding."""
     hook = bytes.fromhex(str(spec.get("hookData", "0x")).removeprefix("0x"))
-    kinds = ["bytes4", *(kind for _, kind in _FIELDS), "uint32", "bytes"]
-    values = [_MAGIC["spec"], *(_value(kind, spec[name]) for name, kind in _FIELDS)]
+    kinds = ["bytes4", *(kind for _, kind in SPEC_FIELDS), "uint32", "bytes"]
+    values = [_MAGIC["spec"], *(_value(kind, spec[name]) for name, kind in SPEC_FIELDS)]
     return encode_packed(kinds, [*values, len(hook), hook])
 
 
@@ -167,7 +168,7 @@ def _decode(payload: bytes) -> list[tuple[int, dict[str, Any]]]:
         spec_bytes = payload[offset + 40 : offset + 40 + length]
         spec: dict[str, Any] = {}
         starts = [4]
-        for name, kind in _FIELDS:
+        for name, kind in SPEC_FIELDS:
             start, size = starts[-1], _SIZES[kind]
             raw = spec_bytes[start : start + size]
             spec[name] = "0x" + raw.hex() if kind == "bytes32" else int.from_bytes(raw, "big")

@@ -61,6 +61,7 @@ from ..signing._fields import MAX_UINT64, read_word, to_word
 from ..signing.burn_intents import as_intent
 from ..types import Address, ChainId, TokenAmount, from_units
 from ._attestation import (
+    SPEC_FIELDS,
     encode_attestation,
     encode_solana_attestation,
     encode_spec,
@@ -105,15 +106,8 @@ _FINALITY: Final = {**dict.fromkeys(_BLOCK_SECONDS, 1200.0), _SOLANA.id: 13.0}
 # burnIntentExpirationHeight), and how long an attestation stays mintable.
 _EXPIRATION_MARGIN: Final = 30
 _ATTESTATION_BLOCKS: Final = 10_000
-_ADDRESS_FIELDS: Final = (
-    "sourceContract",
-    "destinationContract",
-    "sourceToken",
-    "destinationToken",
-    "sourceDepositor",
-    "destinationRecipient",
-    "sourceSigner",
-    "destinationCaller",
+_ADDRESS_FIELDS: Final = tuple(
+    name for name, kind in SPEC_FIELDS if kind == "bytes32" and name != "salt"
 )
 
 Fate = Literal["failed", "expired"]
@@ -249,11 +243,8 @@ class GatewayService(NanopaymentsRoutes, Service):
             raise HTTPError(400, f"chain {checked_id} is not served")
         return chain
 
-    def fund(self, address: str, chain_id: int, amount: int | str) -> int:
-        """Put ``amount`` USDC (smallest units) in ``address``'s Gateway balance on
-        ``chain_id`` at once; return the new balance. On Solana (`SOLANA`) ``address`` is
-        a base58 key and the balance Gateway's own; elsewhere it is the swap backend's
-        (`FlashService.fund`).
+    def _funds(self, address: str, chain_id: int, amount: int | str) -> tuple[Chain, str, int]:
+        """The chain, owner and amount of `fund` and `deposit`, checked.
 
         Raises:
             ValueError: a bad address or amount, or a chain Gateway does not serve here.
@@ -264,6 +255,18 @@ class GatewayService(NanopaymentsRoutes, Service):
             units: int = checked("amount", TokenAmount, amount)
         except HTTPError as exc:
             raise ValueError(exc.message) from None
+        return chain, owner, units
+
+    def fund(self, address: str, chain_id: int, amount: int | str) -> int:
+        """Put ``amount`` USDC (smallest units) in ``address``'s Gateway balance on
+        ``chain_id`` at once; return the new balance. On Solana (`SOLANA`) ``address`` is
+        a base58 key and the balance Gateway's own; elsewhere it is the swap backend's
+        (`FlashService.fund`).
+
+        Raises:
+            ValueError: a bad address or amount, or a chain Gateway does not serve here.
+        """
+        chain, owner, units = self._funds(address, chain_id, amount)
         if chain is not _SOLANA:
             return self._flash.fund(owner, chain.id, units)
         self._solana[owner] += units
@@ -294,12 +297,7 @@ class GatewayService(NanopaymentsRoutes, Service):
         Raises:
             ValueError: a bad address or amount, or a chain Gateway does not serve here.
         """
-        try:
-            chain = self._chain(chain_id)
-            owner = _owner("address", address, chain)
-            units: int = checked("amount", TokenAmount, amount)
-        except HTTPError as exc:
-            raise ValueError(exc.message) from None
+        chain, owner, units = self._funds(address, chain_id, amount)
         if units == 0:
             raise ValueError("amount must be positive (DepositValueMustBePositive)")
         self.fund(owner, chain.id, units)

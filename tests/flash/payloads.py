@@ -1,29 +1,20 @@
-"""Payloads in the swap backend's wire form, and a small stateful stand-in of the backend.
-
-`FakeFlash` answers every endpoint the way the spec describes, and checks what it is
-sent the way the live service would: the login signature must recover (through
-eth_account, not the SDK) to the address that asked for the message, ``POST /swap``
-needs a bearer token it issued, and every signed order must recover, from typed data
-built here from the JSON that was sent, to its ``sourceSigner``.
+"""Payloads in the swap backend's wire form, for tests that answer with them through
+pytest-httpx (the tests that need a backend with state use the SDK's sandbox: the
+``backend`` fixture), and `recover_order_signer`, which checks a signed order as the
+sandbox does, with eth_account, from the JSON that was sent.
 """
 
 from __future__ import annotations
 
-import itertools
-import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
-
-import httpx
-from eth_account import Account
-from eth_account.messages import encode_defunct, encode_typed_data
 
 from xswap_sdk._router_formats import SANDBOX_ROUTER_FORMAT, encode_sandbox_router
 from xswap_sdk.registry import DEFAULT_REGISTRY, GatewayChain, Registry, SwapRouter
+from xswap_sdk.sandbox._oracle import recover_burn_intent, recover_burn_intent_set
 from xswap_sdk.types import to_checksum
 
-from ..support import ADDRESS, FLASH_JWT
+from ..support import ADDRESS
 
 START = 1_735_689_600  # VirtualClock's default start (2025-01-01T00:00:00Z)
 
@@ -53,7 +44,7 @@ def router_data(
     token_out: str = WETH_BASE,
     min_amount_out: int = QUOTED_OUT,
 ) -> tuple[str, str]:
-    """``(hook_data, swap_calldata)`` in the sandbox router's format, which the stand-in's
+    """``(hook_data, swap_calldata)`` in the sandbox router's format, which the payloads'
     router speaks too (pinned with it by `pinned_routers`)."""
     return encode_sandbox_router(
         quote_id=QUOTE_ID,
@@ -69,7 +60,7 @@ FEE = 2_010_000
 
 
 def pinned_routers(registry: Registry = DEFAULT_REGISTRY) -> Registry:
-    """``registry`` with the stand-in's router pinned, with its format, on each of its
+    """``registry`` with the payloads' router pinned, with its format, on each of its
     chains, as a caller pins the router they vetted."""
     return registry.with_routers(
         *(
@@ -80,7 +71,7 @@ def pinned_routers(registry: Registry = DEFAULT_REGISTRY) -> Registry:
 
 
 def siwe(address: str = ADDRESS, *, host: str = "flash.test", nonce: str = "n0nce1234") -> str:
-    """A Sign-In with Ethereum message for ``host`` (the stand-in's) and ``address``."""
+    """A Sign-In with Ethereum message for ``host`` (the payloads') and ``address``."""
     return (
         f"{host} wants you to sign in with your Ethereum account:\n{address}\n\n"
         "Sign in to Flash.\n\n"
@@ -314,166 +305,13 @@ def history(records: Iterable[dict[str, Any]], page: int = 1, pages: int = 1) ->
 
 # ------------------------------------------------------------------ signed order checks
 
-_TYPES = {
-    "EIP712Domain": [{"name": "name", "type": "string"}, {"name": "version", "type": "string"}],
-    "TransferSpec": [
-        {"name": name, "type": kind}
-        for name, kind in (
-            ("version", "uint32"),
-            ("sourceDomain", "uint32"),
-            ("destinationDomain", "uint32"),
-            ("sourceContract", "bytes32"),
-            ("destinationContract", "bytes32"),
-            ("sourceToken", "bytes32"),
-            ("destinationToken", "bytes32"),
-            ("sourceDepositor", "bytes32"),
-            ("destinationRecipient", "bytes32"),
-            ("sourceSigner", "bytes32"),
-            ("destinationCaller", "bytes32"),
-            ("value", "uint256"),
-            ("salt", "bytes32"),
-            ("hookData", "bytes"),
-        )
-    ],
-    "BurnIntent": [
-        {"name": "maxBlockHeight", "type": "uint256"},
-        {"name": "maxFee", "type": "uint256"},
-        {"name": "spec", "type": "TransferSpec"},
-    ],
-    "BurnIntentSet": [{"name": "intents", "type": "BurnIntent[]"}],
-}
-
-
-def _message(intent: Mapping[str, Any]) -> dict[str, Any]:
-    spec = dict(intent["spec"])
-    spec["value"] = int(spec["value"])
-    return {
-        "maxBlockHeight": int(intent["maxBlockHeight"]),
-        "maxFee": int(intent["maxFee"]),
-        "spec": spec,
-    }
-
 
 def recover_order_signer(signed_order: list[dict[str, Any]]) -> str:
-    """Recover who signed a ``signedOrder`` array, with eth_account only: primary type
-    BurnIntent for one element, BurnIntentSet for several."""
-    intents = [_message(element["intent"]) for element in signed_order]
+    """Recover who signed a ``signedOrder`` array with the sandbox's oracle (eth_account,
+    not the SDK's signing code): primary type BurnIntent for one element, BurnIntentSet
+    for several."""
+    intents = [element["intent"] for element in signed_order]
+    signature = signed_order[0]["signature"]
     if len(intents) == 1:
-        types = {name: _TYPES[name] for name in ("EIP712Domain", "TransferSpec", "BurnIntent")}
-        typed = {"types": types, "primaryType": "BurnIntent", "message": intents[0]}
-    else:
-        typed = {"types": _TYPES, "primaryType": "BurnIntentSet", "message": {"intents": intents}}
-    typed["domain"] = {"name": "GatewayWallet", "version": "1"}
-    signable = encode_typed_data(full_message=typed)
-    return str(Account.recover_message(signable, signature=signed_order[0]["signature"]))
-
-
-# ------------------------------------------------------------------ the stand-in
-
-
-@dataclass
-class FakeFlash:
-    """A stateful swap backend behind pytest-httpx (``httpx_mock.add_callback``)."""
-
-    chains: list[dict[str, Any]] = field(default_factory=chains)
-    held: dict[int, int] = field(default_factory=lambda: {42161: 6_000_000, 8453: 9_000_000})
-    quote_changes: dict[str, Any] = field(default_factory=dict)
-    statuses: list[str] = field(default_factory=lambda: ["pending", "completed"])
-    swap_status: int = 200
-    swap_hash: str | None = None  # when set, POST /swap answers this transactionHash
-    tokens: set[str] = field(default_factory=lambda: {FLASH_JWT})
-    logins: int = 0
-    messages: dict[str, tuple[str, str]] = field(default_factory=dict)
-    swaps: list[dict[str, Any]] = field(default_factory=list)
-    requests: list[tuple[str, str]] = field(default_factory=list)
-    _ids: Any = field(default_factory=lambda: itertools.count(1))
-
-    def expire_tokens(self) -> None:
-        """Every token issued so far is now refused with 401."""
-        self.tokens.clear()
-
-    def count(self, method: str, path: str) -> int:
-        """How many requests were received for ``method path``."""
-        return self.requests.count((method, path))
-
-    def _authorized(self, request: httpx.Request) -> bool:
-        header = request.headers.get("authorization", "")
-        return header.startswith("Bearer ") and header[7:] in self.tokens
-
-    def __call__(self, request: httpx.Request) -> httpx.Response:
-        path = request.url.path
-        self.requests.append((request.method, path))
-        body = json.loads(request.content) if request.content else None
-        if path in AUTH_PATHS and not self._authorized(request):
-            return httpx.Response(401, json={"message": "Unauthorized"})
-        if path not in AUTH_PATHS and "authorization" in request.headers:
-            return httpx.Response(400, json={"message": "unexpected Authorization header"})
-        if path == "/supported-chains":
-            return httpx.Response(200, json=self.chains)
-        if path == "/auth/message":
-            message_id = f"msg-{next(self._ids)}"
-            text = siwe(body["userAddress"], nonce=message_id.replace("-", "") + "abcdefgh")
-            self.messages[message_id] = (text, body["userAddress"])
-            return httpx.Response(
-                200, json={"message": text, "expiry": START + 300, "messageId": message_id}
-            )
-        if path == "/auth/verify":
-            text, address = self.messages.pop(body["messageId"])
-            signer = Account.recover_message(encode_defunct(text=text), signature=body["signature"])
-            if signer != address:
-                return httpx.Response(401, json={"message": "Invalid signature"})
-            self.logins += 1
-            issued = f"jwt-login-{self.logins}"
-            self.tokens.add(issued)
-            return httpx.Response(
-                200,
-                json={
-                    "token": issued,
-                    "user_address": address.lower(),
-                    "referralCode": "REF123",
-                    "is_new_user": self.logins == 1,
-                },
-            )
-        if path == "/quote":
-            amount = int(request.url.params["inputAmount"])
-            params = request.url.params
-            recipient = params.get("recipient") or params["from"]
-            return httpx.Response(
-                200, json=quote(amount, recipient=recipient, **self.quote_changes)
-            )
-        if path.startswith("/balance/"):
-            return httpx.Response(200, json=balance(self.held, path.rsplit("/", 1)[1]))
-        if path == "/swap":
-            return self._swap(body)
-        if path == "/history":
-            return httpx.Response(200, json=self._history())
-        return httpx.Response(404, json={"message": f"no route {path}"})
-
-    def _swap(self, body: dict[str, Any]) -> httpx.Response:
-        if self.swap_status != 200:
-            return httpx.Response(self.swap_status, json={"message": "Service Unavailable"})
-        order = body["signedOrder"]
-        signer = recover_order_signer(order)
-        expected = "0x" + "0" * 24 + body["userAddress"][2:].lower()
-        if any(element["intent"]["spec"]["sourceSigner"] != expected for element in order):
-            return httpx.Response(400, json={"message": "sourceSigner is not userAddress"})
-        if signer.lower() != body["userAddress"].lower():
-            return httpx.Response(
-                400,
-                json={"message": "Invalid signature: recovered signer does not match sourceSigner"},
-            )
-        transaction_hash = "0x" + f"{len(self.swaps) + 1:064x}"
-        if self.swap_hash is not None:
-            transaction_hash = self.swap_hash
-        self.swaps.append(body)
-        return httpx.Response(
-            200,
-            json={"transactionHash": transaction_hash, "status": "pending", "message": "accepted"},
-        )
-
-    def _history(self) -> dict[str, Any]:
-        status = self.statuses.pop(0) if len(self.statuses) > 1 else self.statuses[0]
-        records = [
-            swap_record("0x" + f"{index + 1:064x}", status) for index in range(len(self.swaps))
-        ]
-        return history(reversed(records))
+        return recover_burn_intent(intents[0], signature)
+    return recover_burn_intent_set(intents, signature)
