@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Iterator
+from decimal import Decimal
 from typing import Annotated, Any, ClassVar, TypeVar
 
 from pydantic import (
@@ -184,6 +185,8 @@ class RequestModel(BaseModel):
 
 def _lenient_int(value: Any) -> Any:
     # Services send integers as numbers, decimal strings or (for gas) 0x hex strings.
+    if type(value) is int:
+        return value
     if isinstance(value, str):
         text = value.strip()
         if text.lower().startswith("0x"):
@@ -252,8 +255,15 @@ def refuse_unawaited(argument: str, value: object) -> None:
     Raises:
         InvalidInputError: ``value`` is a coroutine, task or future.
     """
-    if inspect.isawaitable(value):
+    # Most arguments are plain values, which no type check needs to look at twice.
+    if type(value) not in _NEVER_AWAITABLE and inspect.isawaitable(value):
         raise InvalidInputError(argument, UNAWAITED_RULE)
+
+
+_NEVER_AWAITABLE: frozenset[type] = frozenset(
+    {str, int, bool, float, bytes, type(None), dict, list, tuple, Decimal}
+)
+"""Exact types that are never awaitable (a subclass may be: it is checked in full)."""
 
 
 def validate_request(

@@ -27,10 +27,10 @@ sees none.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
-from urllib.parse import urlencode
 
 import httpx
 from pydantic import ValidationError
@@ -43,7 +43,7 @@ from ._concurrency import AsyncGate, Gate
 from ._framing import Framing
 from ._logging import SENSITIVE_HEADERS, log_response, log_retry, logger
 from ._models import WireModel
-from ._operation import Operation
+from ._operation import Operation, query_string
 from ._options import (
     ClientOptions,
     RequestOptions,
@@ -482,7 +482,7 @@ class BaseTransport(Generic[ClientT]):
             params = _merged_query(client.params, params)
         url = self.options.base_url + operation.path
         if params:
-            url += ("&" if "?" in url else "?") + urlencode(params)
+            url += ("&" if "?" in url else "?") + query_string(params)
         # What client.build_request would build, made directly: it parses the URL three
         # times over, which costs more than the rest of a call's work on our side.
         stack = self.pool.stack
@@ -683,15 +683,16 @@ class BaseTransport(Generic[ClientT]):
 
     def _handle_answer(self, operation: Operation[T], answer: Answer, *, attempt: int) -> T:
         """Turn an answer into the operation's result, or raise the SDK error it means."""
-        log_response(
-            service=self.service,
-            method=operation.method,
-            path=operation.log_path,
-            status=answer.status_code,
-            attempt=attempt,
-            elapsed=answer.elapsed,
-            trace_id=_trace_id(answer.headers),
-        )
+        if logger.isEnabledFor(logging.DEBUG):  # else the trace id is looked up for nothing
+            log_response(
+                service=self.service,
+                method=operation.method,
+                path=operation.log_path,
+                status=answer.status_code,
+                attempt=attempt,
+                elapsed=answer.elapsed,
+                trace_id=_trace_id(answer.headers),
+            )
         self._capture(operation, answer, attempt)
         return self.read_answer(operation, answer)
 
