@@ -342,7 +342,9 @@ class BaseTransport(Generic[ClientT]):
         self.owns_pool = True
         self.payer: Payer | None = None
         """Pays a 402 (x402) once per call, when the client has a payer."""
-        self._merged_headers: tuple[list[tuple[bytes, bytes]], httpx.Headers] | None = None
+        # The merged headers (see `_headers`), in a holder that `with_auth`'s copies (one
+        # a call or a flow) share, so the merge is made once per client, not per call.
+        self._merged_headers: list[tuple[list[tuple[bytes, bytes]], httpx.Headers]] = []
 
     @property
     def service(self) -> str:
@@ -353,7 +355,7 @@ class BaseTransport(Generic[ClientT]):
         """A transport with other settings over the same connection pool."""
         clone = self.with_auth(auth)
         clone.options = options
-        clone._merged_headers = None
+        clone._merged_headers = []
         # The pool belongs to the original client: closing a copy must not close it.
         clone.owns_pool = False
         return clone
@@ -499,7 +501,8 @@ class BaseTransport(Generic[ClientT]):
         """A fresh copy of the httpx client's headers with the SDK's and the client
         options' on top; the merge is cached until the httpx client's headers change."""
         current = client.headers.raw
-        cached = self._merged_headers
+        holder = self._merged_headers
+        cached = holder[0] if holder else None
         if cached is None or cached[0] != current:
             # From the raw pairs: the client's headers may be httpx2's.
             merged = httpx.Headers(current, encoding=client.headers.encoding)
@@ -512,7 +515,8 @@ class BaseTransport(Generic[ClientT]):
                     **self.options.headers,
                 }
             )
-            cached = self._merged_headers = (current, merged)
+            cached = (current, merged)
+            holder[:] = [cached]
         return httpx.Headers(cached[1])
 
     def _body(self, operation: Operation[Any], headers: httpx.Headers) -> BoundedBody:
