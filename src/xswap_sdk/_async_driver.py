@@ -279,7 +279,9 @@ class AsyncDriver:
     async def _read(self, run: JourneyRun, step: Call[Any]) -> Any:
         operation = step.operation
         pos, rows = run.next()
-        request, _ = request_digest(operation)
+        # A read's row is only written, never reported: without a journal (or a record
+        # to compare with) its digest would go nowhere.
+        request = request_digest(operation)[0] if rows is not None or run.writes else ""
         if rows is not None:
             return self._replayed(operation, run.expect(pos, rows, "read", request))
         answers: list[Answer] = []
@@ -300,7 +302,10 @@ class AsyncDriver:
         takes effect once; else the journey needs attention."""
         operation = step.operation
         pos, rows = run.next()
-        request, body = request_digest(operation)
+        # Its rows are written, and reported to on_step: with neither (nor a record to
+        # compare with) the request's digest and text would go nowhere.
+        kept = rows is not None or run.writes or run.on_step is not None
+        request, body = request_digest(operation) if kept else ("", None)
         payment: dict[str, str] | None = None
         resend = False
         if rows is not None:
@@ -328,15 +333,18 @@ class AsyncDriver:
                     "needs_attention",
                 )
             resend = sent
-        now = self.transport.clock.time()
-        params = encode([list(p) for p in operation.params or []])
-        # Written by hand around the body's JSON text: the body is serialised once.
-        data = (
-            f'{{"request":"{request}","method":"{operation.method}",'
-            f'"path":{encode(operation.path)},"params":{params},"body":{body or "null"},'
-            f'"clock_time":{now!r},"resend":{"true" if resend else "false"}}}'
-        )
-        event = run.add(pos, "submitted", "sending", data, event=True)
+        data = ""
+        event = None
+        if kept:
+            now = self.transport.clock.time()
+            params = encode([list(p) for p in operation.params or []])
+            # Written by hand around the body's JSON text: the body is serialised once.
+            data = (
+                f'{{"request":"{request}","method":"{operation.method}",'
+                f'"path":{encode(operation.path)},"params":{params},"body":{body or "null"},'
+                f'"clock_time":{now!r},"resend":{"true" if resend else "false"}}}'
+            )
+            event = run.add(pos, "submitted", "sending", data, event=True)
         # The body holds signatures: out of this frame before the request can fail in it.
         del body, data
         await self._write(run, run.flush(durable=True), "submitted/sending", before=True)

@@ -38,12 +38,11 @@ import json
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, TypeVar
-from urllib.parse import urlencode
 
 import pydantic_core
 
 from ._logging import logger
-from ._operation import Operation
+from ._operation import Operation, query_string
 from .errors import (
     InvalidInputError,
     JourneyBusyError,
@@ -135,7 +134,7 @@ def request_digest(operation: Operation[Any]) -> tuple[str, str | None]:
     text = None if body is None else encode(body)
     h = hashlib.sha256(f"{operation.method}\0{operation.path}\0".encode())
     if operation.params:
-        h.update(urlencode(list(operation.params)).encode())
+        h.update(query_string(operation.params).encode())
     h.update(b"\0")
     if text is not None:
         h.update(text.encode())

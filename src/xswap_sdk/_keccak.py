@@ -56,18 +56,20 @@ def _load() -> Callable[[bytes], bytes]:
     destroy.argtypes = [pointer]
     for function in (init, absorb, digest, destroy):
         function.restype = ctypes.c_int
-    byref, buffer = ctypes.byref, ctypes.create_string_buffer
+    # One array type made here: create_string_buffer builds its type on every call.
+    byref, buffer = ctypes.byref, ctypes.c_char * 32
 
     def keccak(data: bytes) -> bytes:
         """Keccak-256 (Ethereum's, padding 0x01) of ``data``."""
-        data = bytes(data)
+        if type(data) is not bytes:
+            data = bytes(data)
         state = pointer()
         # capacity 512 bits (64 bytes) and 24 rounds: Keccak-256, as pycryptodome's
         # keccak.new(digest_bits=256) asks.
         if init(byref(state), 64, 24):
             raise MemoryError("keccak_init failed")
         try:
-            out = buffer(32)
+            out = buffer()
             if absorb(state, data, len(data)) or digest(state, out, 32, 0x01):
                 raise ValueError("keccak failed")
             return out.raw

@@ -6,9 +6,11 @@ transport sends them. Flows and page walks yield them as steps.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Final, Generic, Literal, TypeVar
+from urllib.parse import urlencode
 
 import httpx
 from pydantic import Secret
@@ -16,7 +18,7 @@ from pydantic import Secret
 from ._models import adapter_for
 from ._options import NOT_GIVEN, NotGiven
 
-__all__ = ["AuthRequirement", "Operation", "parser"]
+__all__ = ["AuthRequirement", "Operation", "parser", "query_string"]
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -184,3 +186,18 @@ def parser(type_: Any) -> Callable[[Any], Any]:
     # Cached: operations are built per call, and a TypeAdapter costs more to build
     # than the request costs to send through a local transport.
     return adapter_for(type_).validate_python
+
+
+_UNRESERVED: Final = re.compile(r"[A-Za-z0-9_.~-]*").fullmatch
+"""Text `urllib.parse.quote_plus` leaves as it is (letters, digits and ``_.-~``)."""
+
+
+def query_string(params: Sequence[tuple[str, str]]) -> str:
+    """``urlencode(params)``: the same text, without quoting names and values that
+    need none (amounts, addresses and chain ids: a quote's whole query)."""
+    for name, value in params:
+        if not (
+            type(name) is str and type(value) is str and _UNRESERVED(name) and _UNRESERVED(value)
+        ):
+            return urlencode(list(params))
+    return "&".join([f"{name}={value}" for name, value in params])

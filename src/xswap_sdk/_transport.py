@@ -27,10 +27,10 @@ sees none.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
-from urllib.parse import urlencode
 
 import httpx
 from pydantic import ValidationError
@@ -43,7 +43,7 @@ from ._concurrency import AsyncGate, Gate
 from ._framing import Framing
 from ._logging import SENSITIVE_HEADERS, log_response, log_retry, logger
 from ._models import WireModel
-from ._operation import Operation
+from ._operation import Operation, query_string
 from ._options import (
     ClientOptions,
     RequestOptions,
@@ -342,7 +342,9 @@ class BaseTransport(Generic[ClientT]):
         self.owns_pool = True
         self.payer: Payer | None = None
         """Pays a 402 (x402) once per call, when the client has a payer."""
-        self._merged_headers: tuple[list[tuple[bytes, bytes]], httpx.Headers] | None = None
+        # The merged headers (see `_headers`), in a holder that `with_auth`'s copies (one
+        # a call or a flow) share, so the merge is made once per client, not per call.
+        self._merged_headers: list[tuple[list[tuple[bytes, bytes]], httpx.Headers]] = []
 
     @property
     def service(self) -> str:
@@ -353,7 +355,7 @@ class BaseTransport(Generic[ClientT]):
         """A transport with other settings over the same connection pool."""
         clone = self.with_auth(auth)
         clone.options = options
-        clone._merged_headers = None
+        clone._merged_headers = []
         # The pool belongs to the original client: closing a copy must not close it.
         clone.owns_pool = False
         return clone
@@ -482,7 +484,7 @@ class BaseTransport(Generic[ClientT]):
             params = _merged_query(client.params, params)
         url = self.options.base_url + operation.path
         if params:
-            url += ("&" if "?" in url else "?") + urlencode(params)
+            url += ("&" if "?" in url else "?") + query_string(params)
         # What client.build_request would build, made directly: it parses the URL three
         # times over, which costs more than the rest of a call's work on our side.
         stack = self.pool.stack
@@ -499,7 +501,8 @@ class BaseTransport(Generic[ClientT]):
         """A fresh copy of the httpx client's headers with the SDK's and the client
         options' on top; the merge is cached until the httpx client's headers change."""
         current = client.headers.raw
-        cached = self._merged_headers
+        holder = self._merged_headers
+        cached = holder[0] if holder else None
         if cached is None or cached[0] != current:
             # From the raw pairs: the client's headers may be httpx2's.
             merged = httpx.Headers(current, encoding=client.headers.encoding)
@@ -512,7 +515,8 @@ class BaseTransport(Generic[ClientT]):
                     **self.options.headers,
                 }
             )
-            cached = self._merged_headers = (current, merged)
+            cached = (current, merged)
+            holder[:] = [cached]
         return httpx.Headers(cached[1])
 
     def _body(self, operation: Operation[Any], headers: httpx.Headers) -> BoundedBody:
@@ -683,15 +687,16 @@ class BaseTransport(Generic[ClientT]):
 
     def _handle_answer(self, operation: Operation[T], answer: Answer, *, attempt: int) -> T:
         """Turn an answer into the operation's result, or raise the SDK error it means."""
-        log_response(
-            service=self.service,
-            method=operation.method,
-            path=operation.log_path,
-            status=answer.status_code,
-            attempt=attempt,
-            elapsed=answer.elapsed,
-            trace_id=_trace_id(answer.headers),
-        )
+        if logger.isEnabledFor(logging.DEBUG):  # else the trace id is looked up for nothing
+            log_response(
+                service=self.service,
+                method=operation.method,
+                path=operation.log_path,
+                status=answer.status_code,
+                attempt=attempt,
+                elapsed=answer.elapsed,
+                trace_id=_trace_id(answer.headers),
+            )
         self._capture(operation, answer, attempt)
         return self.read_answer(operation, answer)
 

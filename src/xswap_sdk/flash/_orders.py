@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError
 
 from .._flow import Flow
 from .._keccak import keccak
-from .._models import check_argument, invalid_input, refuse_unawaited
+from .._models import check_argument, invalid_input, private_value, refuse_unawaited
 from ..errors import (
     InsufficientBalanceError,
     InvalidInputError,
@@ -989,7 +989,7 @@ def _proven(
 ) -> bytes | None:
     """The digest to sign when ``order`` carries `build_order`'s proof for these very
     pins and is still what was checked; ``None`` (check it in full) otherwise."""
-    proof = order._proof
+    proof: _Proof | None = private_value(order, "_proof")
     if type(proof) is not _Proof or proof.seal is not _SEAL:
         return None
     if (

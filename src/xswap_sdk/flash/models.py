@@ -36,7 +36,7 @@ from pydantic import (
 )
 
 from .. import _html
-from .._models import LenientAddress, LenientInt, RequestModel, WireModel
+from .._models import LenientAddress, LenientInt, RequestModel, WireModel, private_value
 from ..types import (
     Address,
     ChainId,
@@ -351,7 +351,8 @@ class Quote(_SnakeModel):
     @property
     def request(self) -> QuoteRequest | None:
         """The query that produced this quote, when `get_quote` fetched it."""
-        return self._request
+        request: QuoteRequest | None = private_value(self, "_request")
+        return request
 
     @property
     def expires_at_seconds(self) -> float:
