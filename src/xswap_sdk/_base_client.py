@@ -47,9 +47,9 @@ from ._transport import BaseTransport, Hooks
 from .errors import InvalidInputError, JourneyBusyError, JourneyTamperedError
 from .events import RequestHook, ResponseHook, RetryHook
 from .journal import DONE_STATES, PRIVATE_KEY_ENV, Journal, JournalArg, Journey, Owner, StepHook
-from .policy import Policy, PolicyLike
 
 if TYPE_CHECKING:
+    from .policy import Policy, PolicyLike
     from .signing.signer import Signer
 
 __all__ = ["APIClientBase", "checked_claim", "env_signer", "release"]

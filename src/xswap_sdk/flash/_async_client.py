@@ -42,7 +42,6 @@ from .._slippage import check_slippage
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
 from ..journal import JournalArg, StepHook
-from ..policy import PolicyLike
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing.signer import Signer, signer_address
 from ..simulation import SimulateOption
@@ -78,6 +77,7 @@ if TYPE_CHECKING:
     from web3 import AsyncWeb3
 
     from ..gateway import AsyncGatewayClient
+    from ..policy import PolicyLike
     from ..relayer import AsyncRelayerClient
     from ._deposit import DepositMethod, DepositResult
 

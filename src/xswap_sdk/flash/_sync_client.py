@@ -39,7 +39,6 @@ from .._sync_transport import SyncTransport
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
 from ..journal import JournalArg, StepHook
-from ..policy import PolicyLike
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing.signer import Signer, signer_address
 from ..simulation import SimulateOption
@@ -75,6 +74,7 @@ if TYPE_CHECKING:
     from web3 import Web3
 
     from ..gateway import GatewayClient
+    from ..policy import PolicyLike
     from ..relayer import RelayerClient
     from ._deposit import DepositMethod, DepositResult
 

@@ -33,7 +33,6 @@ from .._sync_base_client import SyncAPIClient
 from ..errors import InvalidInputError, NotFoundError, UnsafePayloadError, WebhookSignatureError
 from ..events import RequestHook, ResponseHook, RetryHook
 from ..journal import JournalArg, StepHook
-from ..policy import PolicyLike
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing.burn_intents import BurnIntent
 from ..signing.call_reading import check_call
@@ -74,6 +73,8 @@ from .x402 import BatchSubmission, PendingDeposits, X402Supported, X402Transfer
 if TYPE_CHECKING:
     import httpx2
     from web3 import Web3
+
+    from ..policy import PolicyLike
 
 __all__ = [
     "GATEWAY_MAINNET_URL",

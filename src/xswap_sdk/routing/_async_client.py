@@ -36,7 +36,6 @@ from .._simulation import check_simulate_option
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
 from ..journal import JournalArg, StepHook
-from ..policy import PolicyLike
 from ..registry import routing_contract_of
 from ..signing import Signer
 from ..simulation import SimulateOption
@@ -67,6 +66,8 @@ from .models import (
 if TYPE_CHECKING:
     import httpx2
     from web3 import AsyncWeb3
+
+    from ..policy import PolicyLike
 
 __all__ = ["ROUTING_SERVICE", "AsyncRoutingClient"]
 
