@@ -73,6 +73,7 @@ from .models import (
 )
 
 __all__ = [
+    "X402_TRANSFERS_PAGE_SIZE",
     "journaled_intents",
     "transfer_journey",
     "attested",
@@ -87,6 +88,9 @@ __all__ = [
     "domain_of",
     "domain_family",
 ]
+
+X402_TRANSFERS_PAGE_SIZE: Final = 50
+"""The page size asked of the x402 transfer search by default."""
 
 T = TypeVar("T")
 
