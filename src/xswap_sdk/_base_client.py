@@ -28,7 +28,6 @@ from ._concurrency import pool_size
 from ._framing import Framing
 from ._http import HTTPX, Stack, stack_of
 from ._keywords import KeywordCheck, keyword_checked, mark
-from ._kinds import KINDS, ResumeInputs, kinds_of
 from ._logging import configure_from_env
 from ._options import (
     DEFAULT_MAX_RESPONSE_BYTES,
@@ -318,6 +317,8 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
                 another client's kind.
             JourneyTamperedError: its MAC does not verify.
         """
+        from ._kinds import kinds_of  # lazy: resuming a journey only
+
         for name, flag in (("force", force), ("restart", restart)):
             if not isinstance(flag, bool):
                 raise InvalidInputError(name, "must be True or False")
@@ -354,6 +355,7 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
         """The journey's flow built from its terms, and the transport to run it on (see
         ``xswap_sdk._kinds``)."""
         # lazy: the signer (coincurve), only when a journey resumes with a signer
+        from ._kinds import KINDS, ResumeInputs  # lazy: resuming a journey only
         from .signing.signer import signer_address
 
         if signer is not None:

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Final, Literal, over
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, StringConstraints
 
-from .. import _html
 from .._base58 import fold, is_solana_key
 from .._models import LenientAddress, LenientInt, RequestModel, WireModel
 from ..errors import InvalidInputError
@@ -214,6 +213,8 @@ class GatewayBalances(WireModel):
         return self.total
 
     def _repr_html_(self) -> str:
+        from .. import _html  # lazy: a notebook's display only
+
         return _html.gateway_balances_html(self)  # how a notebook shows it
 
 
