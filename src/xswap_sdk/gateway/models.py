@@ -318,7 +318,7 @@ class MintResult(BaseModel):
     """What ``GatewayClient.mint`` (or ``send_transfer`` with ``web3``) sent: the
     ``gatewayMint`` transaction of a transfer's attestation, which succeeded."""
 
-    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True, defer_build=True)
 
     transfer_id: str
     """Gateway's id of the transfer that was minted."""
@@ -341,7 +341,7 @@ class RecoveredTransfer(BaseModel):
     or found it minted already, once every attested transfer was checked to pay
     ``recipient`` in native USDC on its pinned destination chain."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     transfer_id: str
     """Gateway's id of the transfer."""
