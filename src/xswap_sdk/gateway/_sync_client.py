@@ -40,8 +40,6 @@ from ._operations import (
     DEFAULT_TRANSFER_POLL_INTERVAL,
     DEFAULT_TRANSFER_TIMEOUT,
     X402_TRANSFERS_PAGE_SIZE,
-    EstimateItem,
-    Signed,
 )
 from .models import (
     BalancesRequest,
@@ -65,6 +63,7 @@ if TYPE_CHECKING:
     from ..signing.signer import Signer
     from ..signing.solana import SolanaSigner
     from ..simulation import SentCall, SimulateOption
+    from ._operations import EstimateItem, Signed
     from .webhooks import NotificationPublicKey, WebhookNotification
     from .x402 import BatchSubmission, PendingDeposits, X402Supported, X402Transfer
 

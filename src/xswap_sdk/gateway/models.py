@@ -27,16 +27,15 @@ from .._models import LenientAddress, LenientInt, RequestModel, WireModel
 from ..errors import InvalidInputError
 from ..registry import Registry
 from ..signing._fields import Uint32
-from ..signing.attestations import ExpectedIntents, expected_intents
-from ..signing.burn_intents import BurnIntent
-from ..signing.calls import ContractCall
-from ..signing.gateway_wallet import gateway_mint_call
 from ..simulation import Simulation
 from ..types import Address, UsdcUnits, to_checksum
 
 if TYPE_CHECKING:
     from solders.instruction import Instruction
 
+    from ..signing.attestations import ExpectedIntents
+    from ..signing.burn_intents import BurnIntent
+    from ..signing.calls import ContractCall
     from ..signing.solana_programs import SolanaKey
 
 __all__ = [
@@ -413,6 +412,8 @@ class TransferResult(WireModel):
         Raises:
             InvalidInputError: ``intents`` are not burn intents.
         """
+        from ..signing.attestations import expected_intents  # lazy: signing code
+
         copy = self.model_copy()
         copy._intents = tuple(expected_intents(intents))
         return copy
@@ -473,6 +474,8 @@ class TransferResult(WireModel):
                 signature is not 65 bytes; or the registry does not know ``chain_id``.
             MissingDependencyError: a mint on Solana without the ``solana`` extra.
         """
+        from ..signing.gateway_wallet import gateway_mint_call  # lazy: signing code
+
         if intents is None:
             if not self._intents:
                 raise InvalidInputError(
