@@ -45,9 +45,9 @@ from ._pool import Pool
 from ._transport import BaseTransport, Hooks
 from .errors import InvalidInputError, JourneyBusyError, JourneyTamperedError
 from .events import RequestHook, ResponseHook, RetryHook
-from .journal import DONE_STATES, PRIVATE_KEY_ENV, Journal, JournalArg, Journey, Owner, StepHook
 
 if TYPE_CHECKING:
+    from .journal import Journal, JournalArg, Journey, Owner, StepHook
     from .policy import Policy, PolicyLike
     from .signing.signer import Signer
 
@@ -318,6 +318,7 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
             JourneyTamperedError: its MAC does not verify.
         """
         from ._kinds import kinds_of  # lazy: resuming a journey only
+        from .journal import DONE_STATES  # lazy: journals and resumes only
 
         for name, flag in (("force", force), ("restart", restart)):
             if not isinstance(flag, bool):
@@ -422,6 +423,8 @@ def env_signer() -> Signer | None:
         InvalidInputError: the variable is set but is not a private key.
     """
     import os
+
+    from .journal import PRIVATE_KEY_ENV  # lazy: journals and resumes only
 
     if not os.environ.get(PRIVATE_KEY_ENV):
         return None

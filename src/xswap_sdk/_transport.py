@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
 from urllib.parse import urlencode
 
 import httpx
@@ -88,7 +88,9 @@ from .events import (
     RetryEvent,
     RetryHook,
 )
-from .journal import StepHook
+
+if TYPE_CHECKING:
+    from .journal import StepHook
 
 __all__ = [
     "Answer",

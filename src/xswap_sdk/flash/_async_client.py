@@ -40,7 +40,6 @@ from .._polling import call_options, wait_options
 from .._slippage import check_slippage
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
-from ..journal import JournalArg, StepHook
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing.signer import Signer, signer_address
 from . import _auth as auth
@@ -71,6 +70,7 @@ if TYPE_CHECKING:
     from web3 import AsyncWeb3
 
     from ..gateway import AsyncGatewayClient
+    from ..journal import JournalArg, StepHook
     from ..policy import PolicyLike
     from ..relayer import AsyncRelayerClient
     from ..simulation import SimulateOption

@@ -37,7 +37,6 @@ from .._sync_base_client import SyncAPIClient
 from .._sync_transport import SyncTransport
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
-from ..journal import JournalArg, StepHook
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing.signer import Signer, signer_address
 from . import _auth as auth
@@ -68,6 +67,7 @@ if TYPE_CHECKING:
     from web3 import Web3
 
     from ..gateway import GatewayClient
+    from ..journal import JournalArg, StepHook
     from ..policy import PolicyLike
     from ..relayer import RelayerClient
     from ..simulation import SimulateOption

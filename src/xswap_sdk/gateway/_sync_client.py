@@ -30,7 +30,6 @@ from .._polling import wait_options
 from .._sync_base_client import SyncAPIClient
 from ..errors import InvalidInputError, NotFoundError, UnsafePayloadError, WebhookSignatureError
 from ..events import RequestHook, ResponseHook, RetryHook
-from ..journal import JournalArg, StepHook
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..types import Address
 from . import _operations as operations
@@ -57,6 +56,7 @@ if TYPE_CHECKING:
     import httpx2
     from web3 import Web3
 
+    from ..journal import JournalArg, StepHook
     from ..policy import PolicyLike
     from ..signing.burn_intents import BurnIntent
     from ..signing.calls import ContractCall

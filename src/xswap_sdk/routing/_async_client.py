@@ -31,7 +31,6 @@ from .._options import (
 from .._polling import call_options, wait_options
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
-from ..journal import JournalArg, StepHook
 from ..registry import routing_contract_of
 from . import _operations as operations
 from . import _verification as verification
@@ -56,6 +55,7 @@ if TYPE_CHECKING:
     import httpx2
     from web3 import AsyncWeb3
 
+    from ..journal import JournalArg, StepHook
     from ..policy import PolicyLike
     from ..signing import Signer
     from ..simulation import SimulateOption
