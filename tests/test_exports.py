@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import compileall
 import importlib
+import json
 import shutil
 import subprocess
 import sys
@@ -120,6 +121,133 @@ def test_a_first_read_loads_only_what_it_uses() -> None:
             assert unused not in sys.modules, unused
         print("ok")
         """
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok"
+
+
+# Issue 30: what a fresh process's first read of each client does not run, and so must
+# not load: the journal, the signing policy and its ledger, notebook HTML, the journey
+# kinds and coincurve for every client, and each client's own code for other calls.
+_NONE_OF_THEM = (
+    "xswap_sdk.journal",
+    "xswap_sdk._journal_core",
+    "xswap_sdk.policy",
+    "xswap_sdk._ledger",
+    "xswap_sdk._html",
+    "xswap_sdk._kinds",
+    "xswap_sdk._simulation",
+    "xswap_sdk._sync_web3",
+    "coincurve",
+)
+_FIRST_READS = {
+    "relayer": (
+        "RelayerClient(api_key='k' * 16, base_url='https://relayer.test', http_client=http)"
+        ".get_relay_status('65f1a2b3c4d5e6f708192a3b')",
+        ("xswap_sdk.relayer._x402", "xswap_sdk.registry", "xswap_sdk.signing.eip3009"),
+    ),
+    "flash": (
+        "FlashClient(base_url='https://flash.test', http_client=http).get_supported_chains()",
+        (
+            "xswap_sdk.flash._orders",
+            "xswap_sdk.flash._trust",
+            "xswap_sdk.flash._swap",
+            "xswap_sdk.gateway",
+            "xswap_sdk.signing.burn_intents",
+            "xswap_sdk.signing.attestations",
+        ),
+    ),
+    "routing": (
+        "RoutingClient(api_key='k' * 16, base_url='https://routing.test', http_client=http)"
+        ".get_supported_chains()",
+        (
+            "xswap_sdk.routing._execution",
+            "xswap_sdk.routing._gasless",
+            "xswap_sdk.routing._route_journey",
+            "xswap_sdk.signing.signer",
+            "xswap_sdk.signing.eip712",
+        ),
+    ),
+    "gateway": (
+        "GatewayClient(base_url='https://gateway.test', http_client=http).get_info()",
+        (
+            "xswap_sdk.gateway._transfer_journey",
+            "xswap_sdk.gateway._mint_journey",
+            "xswap_sdk.gateway._call_journey",
+            "xswap_sdk.gateway._recovery",
+            "xswap_sdk.gateway._x402_operations",
+            "xswap_sdk.gateway.webhooks",
+            "xswap_sdk.gateway.x402",
+            "xswap_sdk.signing.burn_intents",
+            "xswap_sdk.signing.attestations",
+            "xswap_sdk.signing.gateway_wallet",
+            "xswap_sdk.signing.signed_intents",
+            "xswap_sdk.signing.solana",
+        ),
+    ),
+}
+
+
+def _first_read_answers() -> dict[str, object]:
+    """The sandbox's answers to each client's first read, by host and path."""
+    from xswap_sdk.sandbox import Sandbox
+
+    record = {
+        "id": "65f1a2b3c4d5e6f708192a3b",
+        "userId": "user-1",
+        "to": "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913",
+        "callData": "0x",
+        "value": "0",
+        "chainId": 8453,
+        "status": "EXECUTED",
+        "executionTxHash": "0x" + "ab" * 32,
+        "costUSD": 0.0123,
+    }
+    answers: dict[str, object] = {"relayer.test/api/tx": {"success": True, "data": record}}
+    sandbox = Sandbox()
+    try:
+        client = sandbox.http_client()
+        for service, path in (
+            ("flash", "/supported-chains"),
+            ("routing", "/supported-chains"),
+            ("gateway", "/v1/info"),
+        ):
+            key = sandbox.api_keys.get(service)
+            answer = client.get(
+                sandbox.url(service) + path, headers={"api-key": key} if key else {}
+            )
+            answer.raise_for_status()
+            answers[f"{service}.test{path}"] = answer.json()
+    finally:
+        sandbox.close()
+    return answers
+
+
+@pytest.mark.parametrize("service", sorted(_FIRST_READS))
+def test_each_clients_first_read_loads_none_of_what_it_does_not_run(service: str) -> None:
+    read, unused = _FIRST_READS[service]
+    result = run_python(
+        f"""
+        import json, os, sys
+
+        import httpx
+
+        answers = json.loads(os.environ["FIRST_READ_ANSWERS"])
+        http = httpx.Client(
+            transport=httpx.MockTransport(
+                lambda request: httpx.Response(
+                    200, json=answers[request.url.host + request.url.path]
+                )
+            )
+        )
+        from xswap_sdk import {read.split("(")[0]}
+
+        assert {read}
+        loaded = [m for m in {_NONE_OF_THEM + unused!r} if m in sys.modules]
+        assert not loaded, loaded
+        print("ok")
+        """,
+        FIRST_READ_ANSWERS=json.dumps(_first_read_answers()),
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"

@@ -16,11 +16,11 @@ from ._base_client import APIClientBase, checked_claim, release
 from ._journal_io import async_journal_call
 from ._journey import Resumption
 from ._options import RequestOptions
-from .journal import DONE_STATES, Journey, Owner, ResumeResult
 
 if TYPE_CHECKING:
     from web3 import AsyncWeb3
 
+    from .journal import Journey, Owner, ResumeResult
     from .signing.signer import Signer
 
 __all__ = ["AsyncAPIClient"]
@@ -107,6 +107,8 @@ class AsyncAPIClient(APIClientBase[httpx.AsyncClient, AsyncTransport]):
             MissingCredentialsError: going on needs a signer or web3 (the journey is
                 left as it was).
         """
+        from .journal import ResumeResult  # lazy: journals and resumes only
+
         journey, owner = await self._claim(journey_id, force=force, restart=restart)
         if journey is None or owner is None:
             return ResumeResult(await self._journey_now(journey_id))
@@ -129,6 +131,8 @@ class AsyncAPIClient(APIClientBase[httpx.AsyncClient, AsyncTransport]):
         self, journey_id: object, *, force: object, restart: object
     ) -> tuple[Journey | None, Owner | None]:
         """The journey to resume, leased to this run; ``(None, None)`` when it is over."""
+        from .journal import DONE_STATES, Owner  # lazy: journals and resumes only
+
         journal, kind = await async_journal_call(self._resumable, journey_id, force, restart)
         if kind is None:
             return None, None

@@ -50,10 +50,10 @@ from .errors import (
     RestartRequiredError,
     XSwapError,
 )
-from .journal import DONE_STATES, Owner, StepEvent
 
 if TYPE_CHECKING:
     from ._async_transport import AsyncTransport
+    from .journal import StepEvent
 
 __all__ = ["AsyncDriver"]
 
@@ -129,6 +129,8 @@ class AsyncDriver:
     ) -> tuple[JourneyRun, StepEvent | None]:
         """The run of the journey (created in the journal, or resumed), and its first
         event, for `_drive` to report."""
+        from .journal import Owner  # lazy: journaled runs only
+
         transport = self.transport
         journal = transport.options.journal
         on_step = transport.hooks.on_step
@@ -235,6 +237,8 @@ class AsyncDriver:
             run.approved.clear()
         event = run.add(pos, step.step, step.status, data, identities=step.identities, event=True)
         if step.state is not None:
+            from .journal import DONE_STATES  # lazy: journeys' states, at a journey's end
+
             if step.state not in ("running", *DONE_STATES, "needs_attention"):
                 raise TypeError(f"no journey state {step.state!r}")
             # Written with the next write (before the next request, or at the end), and

@@ -28,7 +28,6 @@ from ._concurrency import pool_size
 from ._framing import Framing
 from ._http import HTTPX, Stack, stack_of
 from ._keywords import KeywordCheck, keyword_checked, mark
-from ._kinds import KINDS, ResumeInputs, kinds_of
 from ._logging import configure_from_env
 from ._options import (
     DEFAULT_MAX_RESPONSE_BYTES,
@@ -46,10 +45,10 @@ from ._pool import Pool
 from ._transport import BaseTransport, Hooks
 from .errors import InvalidInputError, JourneyBusyError, JourneyTamperedError
 from .events import RequestHook, ResponseHook, RetryHook
-from .journal import DONE_STATES, PRIVATE_KEY_ENV, Journal, JournalArg, Journey, Owner, StepHook
-from .policy import Policy, PolicyLike
 
 if TYPE_CHECKING:
+    from .journal import Journal, JournalArg, Journey, Owner, StepHook
+    from .policy import Policy, PolicyLike
     from .signing.signer import Signer
 
 __all__ = ["APIClientBase", "checked_claim", "env_signer", "release"]
@@ -318,6 +317,9 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
                 another client's kind.
             JourneyTamperedError: its MAC does not verify.
         """
+        from ._kinds import kinds_of  # lazy: resuming a journey only
+        from .journal import DONE_STATES  # lazy: journals and resumes only
+
         for name, flag in (("force", force), ("restart", restart)):
             if not isinstance(flag, bool):
                 raise InvalidInputError(name, "must be True or False")
@@ -354,6 +356,7 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
         """The journey's flow built from its terms, and the transport to run it on (see
         ``xswap_sdk._kinds``)."""
         # lazy: the signer (coincurve), only when a journey resumes with a signer
+        from ._kinds import KINDS, ResumeInputs  # lazy: resuming a journey only
         from .signing.signer import signer_address
 
         if signer is not None:
@@ -420,6 +423,8 @@ def env_signer() -> Signer | None:
         InvalidInputError: the variable is set but is not a private key.
     """
     import os
+
+    from .journal import PRIVATE_KEY_ENV  # lazy: journals and resumes only
 
     if not os.environ.get(PRIVATE_KEY_ENV):
         return None

@@ -22,7 +22,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Final, Literal, Protocol, TypeAlias, runtime_checkable
 
-from . import _html
 from .errors import InvalidInputError
 
 __all__ = [
@@ -120,6 +119,8 @@ class StepEvent:
     data: Mapping[str, Any] = field(default_factory=dict)
 
     def __repr__(self) -> str:
+        from . import _html  # lazy: display only
+
         return _html.event_repr(self)  # short: its data's names, not their values
 
 
@@ -225,6 +226,8 @@ class JournalStep:
     at: float
 
     def __repr__(self) -> str:
+        from . import _html  # lazy: display only
+
         return _html.step_repr(self)  # short: its data's names, not their values
 
 
@@ -327,9 +330,13 @@ class Journey:
         return self.terms
 
     def __repr__(self) -> str:
+        from . import _html  # lazy: display only
+
         return _html.journey_repr(self)  # short: no step data (it holds signatures)
 
     def _repr_html_(self) -> str:
+        from . import _html  # lazy: display only
+
         return _html.journey_html(self)  # a notebook's timeline of the steps
 
     def last(self, step: str, status: str | None = None) -> JournalStep | None:

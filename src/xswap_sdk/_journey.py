@@ -52,20 +52,19 @@ from .errors import (
     WaitTimeoutError,
     XSwapError,
 )
-from .journal import (
-    DONE_STATES,
-    Journal,
-    Journey,
-    JourneyState,
-    NewRow,
-    Owner,
-    Row,
-    StepEvent,
-    StepHook,
-)
 
 if TYPE_CHECKING:
     from ._flow import Begin
+    from .journal import (
+        Journal,
+        Journey,
+        JourneyState,
+        NewRow,
+        Owner,
+        Row,
+        StepEvent,
+        StepHook,
+    )
 
 __all__ = [
     "SLOW_FACTOR",
@@ -347,6 +346,8 @@ class JourneyRun:
         reported = event and self.on_step is not None
         if not reported and not self.writes:
             return None  # neither kept nor reported: not serialised
+        from .journal import NewRow, StepEvent  # lazy: journaled or reported runs only
+
         text = data if isinstance(data, str) else encode(data)
         if self.writes:
             self.pending.append(NewRow(pos, step, status, text, body, tuple(identities)))
@@ -411,6 +412,8 @@ class JourneyRun:
         """The ``started`` (or ``resumed``) event."""
         if self.on_step is None:
             return None
+        from .journal import StepEvent  # lazy: reported runs only
+
         step, status = ("resumed", "ok") if self.resuming else ("started", "started")
         return StepEvent(self.journey_id, self.kind, step, status, json.loads(encode(terms)))
 
@@ -515,6 +518,8 @@ def end_state(
 
 def done(journey: Journey) -> bool:
     """Whether a journey is over (``completed`` or ``failed``)."""
+    from .journal import DONE_STATES  # lazy: journaled runs only
+
     return journey.state in DONE_STATES
 
 

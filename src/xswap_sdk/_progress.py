@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from .journal import StepEvent, StepHook
+if TYPE_CHECKING:
+    from .journal import StepEvent, StepHook
+
 
 __all__ = ["ProgressPrinter", "progress_line", "with_progress"]
 

@@ -54,7 +54,9 @@ class AssetMovement(BaseModel):
             transfer).
     """
 
-    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True, populate_by_name=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(
+        frozen=True, populate_by_name=True, defer_build=True
+    )
 
     kind: MovementKind
     token: str
@@ -78,7 +80,7 @@ class Simulation(BaseModel):
             ``"eth_call"`` only tells it would not revert.
     """
 
-    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True, defer_build=True)
 
     transactions: tuple[str, ...]
     movements: tuple[AssetMovement, ...]
@@ -96,7 +98,7 @@ class SentCall(BaseModel):
             ``GatewayClient.send_call`` sent it with a journal; else ``None``.
     """
 
-    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True, defer_build=True)
 
     call: ContractCall
     tx_hash: str

@@ -17,11 +17,11 @@ from ._journal_io import journal_call
 from ._journey import Resumption
 from ._options import RequestOptions
 from ._sync_transport import SyncTransport
-from .journal import DONE_STATES, Journey, Owner, ResumeResult
 
 if TYPE_CHECKING:
     from web3 import Web3
 
+    from .journal import Journey, Owner, ResumeResult
     from .signing.signer import Signer
 
 __all__ = ["SyncAPIClient"]
@@ -108,6 +108,8 @@ class SyncAPIClient(APIClientBase[httpx.Client, SyncTransport]):
             MissingCredentialsError: going on needs a signer or web3 (the journey is
                 left as it was).
         """
+        from .journal import ResumeResult  # lazy: journals and resumes only
+
         journey, owner = self._claim(journey_id, force=force, restart=restart)
         if journey is None or owner is None:
             return ResumeResult(self._journey_now(journey_id))
@@ -128,6 +130,8 @@ class SyncAPIClient(APIClientBase[httpx.Client, SyncTransport]):
         self, journey_id: object, *, force: object, restart: object
     ) -> tuple[Journey | None, Owner | None]:
         """The journey to resume, leased to this run; ``(None, None)`` when it is over."""
+        from .journal import DONE_STATES, Owner  # lazy: journals and resumes only
+
         journal, kind = journal_call(self._resumable, journey_id, force, restart)
         if kind is None:
             return None, None

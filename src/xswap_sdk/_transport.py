@@ -30,7 +30,7 @@ import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
 
 import httpx
 from pydantic import ValidationError
@@ -88,7 +88,9 @@ from .events import (
     RetryEvent,
     RetryHook,
 )
-from .journal import StepHook
+
+if TYPE_CHECKING:
+    from .journal import StepHook
 
 __all__ = [
     "Answer",

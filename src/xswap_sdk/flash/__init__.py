@@ -15,8 +15,8 @@ if _typing.TYPE_CHECKING:
     from ._async_client import AsyncFlashClient
     from ._auth import AuthSession
     from ._deposit import DepositResult
+    from ._operations import DEFAULT_SWAP_POLL_INTERVAL, DEFAULT_SWAP_TIMEOUT
     from ._orders import Order, OrderSource, SignedOrder, build_order, select_sources, sign_order
-    from ._swap import DEFAULT_SWAP_POLL_INTERVAL, DEFAULT_SWAP_TIMEOUT
     from ._sync_client import FlashClient
     from ._trust import OutputTerms
     from .models import (
@@ -97,8 +97,8 @@ _HOMES = {
     "AuthVerification": (".models", "AuthVerification"),
     "Chain": (".models", "Chain"),
     "ChainToken": (".models", "ChainToken"),
-    "DEFAULT_SWAP_POLL_INTERVAL": ("._swap", "DEFAULT_SWAP_POLL_INTERVAL"),
-    "DEFAULT_SWAP_TIMEOUT": ("._swap", "DEFAULT_SWAP_TIMEOUT"),
+    "DEFAULT_SWAP_POLL_INTERVAL": ("._operations", "DEFAULT_SWAP_POLL_INTERVAL"),
+    "DEFAULT_SWAP_TIMEOUT": ("._operations", "DEFAULT_SWAP_TIMEOUT"),
     "DepositResult": ("._deposit", "DepositResult"),
     "FlashClient": ("._sync_client", "FlashClient"),
     "GatewayBalance": (".models", "GatewayBalance"),

@@ -70,7 +70,7 @@ class AuthSession(BaseModel):
             ``token.get_secret_value()`` gives it (to keep it in ``XSWAP_FLASH_JWT``).
     """
 
-    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True, defer_build=True)
 
     user_address: str | None = None
     referral_code: str | None = None

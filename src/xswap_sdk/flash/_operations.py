@@ -47,6 +47,8 @@ from .models import (
 )
 
 __all__ = [
+    "DEFAULT_SWAP_POLL_INTERVAL",
+    "DEFAULT_SWAP_TIMEOUT",
     "MAX_PAGE_SIZE",
     "check_chain_id",
     "check_page",
@@ -66,6 +68,14 @@ __all__ = [
     "submit_swap",
     "verify_auth",
 ]
+
+DEFAULT_SWAP_TIMEOUT: Final = 300.0
+"""Seconds `swap` with ``wait=True`` (and `FlashClient.wait_for_swap`) waits for a swap
+to complete or fail: a Gateway transfer and the destination swap usually take well
+under a minute, and five minutes leaves room for a slow chain."""
+
+DEFAULT_SWAP_POLL_INTERVAL: Final = 5.0
+"""Seconds between two reads of the history while waiting."""
 
 MAX_PAGE_SIZE: Final = 100
 """The largest ``page_size`` the SDK sends. The spec gives no maximum; 100 is our bound,

@@ -57,6 +57,7 @@ if TYPE_CHECKING:
 from ..types import ChainId, TokenAmount
 from . import _operations as operations
 from . import _trust
+from ._operations import DEFAULT_SWAP_POLL_INTERVAL, DEFAULT_SWAP_TIMEOUT
 from ._orders import Order, SignedOrder, TrustedRoutersArg, order_for_checked_quote, signing_order
 from .models import (
     Chain,
@@ -85,14 +86,6 @@ __all__ = [
     "submitted_swap",
     "wait_for_swap",
 ]
-
-DEFAULT_SWAP_TIMEOUT: Final = 300.0
-"""Seconds `swap` with ``wait=True`` (and `FlashClient.wait_for_swap`) waits for a swap
-to complete or fail: a Gateway transfer and the destination swap usually take well
-under a minute, and five minutes leaves room for a slow chain."""
-
-DEFAULT_SWAP_POLL_INTERVAL: Final = 5.0
-"""Seconds between two reads of the history while waiting."""
 
 _WAIT_PAGE_SIZE: Final = 50
 

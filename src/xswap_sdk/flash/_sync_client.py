@@ -32,28 +32,20 @@ from .._options import (
 )
 from .._pagination import PageWalk, walk_pages
 from .._polling import call_options, wait_options
-from .._simulation import check_simulate_option
 from .._slippage import check_slippage
 from .._sync_base_client import SyncAPIClient
 from .._sync_transport import SyncTransport
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
-from ..journal import JournalArg, StepHook
-from ..policy import PolicyLike
 from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing.signer import Signer, signer_address
-from ..simulation import SimulateOption
 from . import _auth as auth
 from . import _balance as balances
 from . import _operations as operations
-from . import _orders as orders
-from . import _swap as swaps
 from ._auth import JWT_ENV, AuthSession, FlashAuth, SessionState
 from ._balance import DEFAULT_BALANCE_POLL_INTERVAL, DEFAULT_BALANCE_TIMEOUT
 from ._login_message import check_login_message
-from ._orders import BalancesArg, ChainsArg, MaxFeeArg, Order, SignedOrder
-from ._swap import DEFAULT_SWAP_POLL_INTERVAL, DEFAULT_SWAP_TIMEOUT
-from ._trust import check_trusted_routers
+from ._operations import DEFAULT_SWAP_POLL_INTERVAL, DEFAULT_SWAP_TIMEOUT
 from .models import (
     AuthMessage,
     AuthVerification,
@@ -75,8 +67,13 @@ if TYPE_CHECKING:
     from web3 import Web3
 
     from ..gateway import GatewayClient
+    from ..journal import JournalArg, StepHook
+    from ..policy import PolicyLike
     from ..relayer import RelayerClient
+    from ..simulation import SimulateOption
     from ._deposit import DepositMethod, DepositResult
+    from ._orders import BalancesArg, ChainsArg, MaxFeeArg, Order, SignedOrder
+    from ._trust import TrustedRouters
 
 
 __all__ = ["FLASH_SERVICE", "FlashClient"]
@@ -125,6 +122,16 @@ def _session_state(
     return SessionState(
         token=token, signer=signer, clock=clock, unsafe_login_message=unsafe_login_message
     )
+
+
+def _checked_routers(trusted_routers: object) -> TrustedRouters | None:
+    """``trusted_routers=`` checked (`xswap_sdk.flash._trust.check_trusted_routers`);
+    the trust rules' module loads only when routers are given."""
+    if trusted_routers is None:
+        return None
+    from ._trust import check_trusted_routers  # lazy: only with trusted_routers=
+
+    return check_trusted_routers(trusted_routers)
 
 
 def _flag(name: str, value: object) -> bool:
@@ -265,7 +272,7 @@ class FlashClient(SyncAPIClient):
         if registry is not None and not isinstance(registry, Registry):
             raise InvalidInputError("registry", "must be a xswap_sdk.registry.Registry")
         self._registry = DEFAULT_REGISTRY if registry is None else registry
-        self._trusted_routers = check_trusted_routers(trusted_routers)
+        self._trusted_routers = _checked_routers(trusted_routers)
         if gateway is not None:
             from ..gateway import GatewayClient  # lazy: a read or a swap needs none of it
 
@@ -389,6 +396,8 @@ class FlashClient(SyncAPIClient):
             UnsafePayloadError: the quote or the chain list is not what was asked, or
                 disagrees with the client's registry or pinned routers.
         """
+        from . import _orders as orders  # lazy: orders' and Gateway's signing code
+
         return orders.build_order(
             quote,
             chains=chains,
@@ -419,6 +428,8 @@ class FlashClient(SyncAPIClient):
             order: from `build_order`.
             signer: the depositor.
         """
+        from . import _orders as orders  # lazy: orders' and Gateway's signing code
+
         return orders.sign_order(
             order,
             signer,
@@ -736,6 +747,8 @@ class FlashClient(SyncAPIClient):
                 ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
                 ``extra_body``; see "Per-call options" in the configuration guide.
         """
+        from . import _swap as swaps  # lazy: the swap's code, not loaded by reads
+
         request = swaps.submission(
             signed_order,
             slippage_bps=slippage_bps,
@@ -838,6 +851,8 @@ class FlashClient(SyncAPIClient):
                 still complete).
             LoginError: the login failed.
         """
+        from . import _swap as swaps  # lazy: the swap's code, not loaded by reads
+
         options = call_options(options, wait=wait)
         plan = swaps.plan_swap(
             signer,
@@ -892,6 +907,8 @@ class FlashClient(SyncAPIClient):
             SwapFailedError: the swap's status became ``failed``.
             WaitTimeoutError: time ran out; the swap may still complete.
         """
+        from . import _swap as swaps  # lazy: the swap's code, not loaded by reads
+
         flow = swaps.wait_for_swap(
             transaction_hash, timeout=wait_timeout, interval=poll_interval, clock=self.clock
         )
@@ -975,6 +992,7 @@ class FlashClient(SyncAPIClient):
         """
         # Deposits' code loads at the first deposit, not with every Flash client.
         from .. import _sync_web3 as web3io  # lazy: deposits only
+        from .._simulation import check_simulate_option  # lazy: deposits only
         from ..relayer import RelayerClient  # lazy: deposits only
         from . import _deposit as deposits  # lazy: deposits only
         from . import _deposit_journey as deposit_journeys  # lazy: deposits only

@@ -35,7 +35,6 @@ from pydantic import (
     model_validator,
 )
 
-from .. import _html
 from .._models import LenientAddress, LenientInt, RequestModel, WireModel, private_value
 from ..types import (
     Address,
@@ -398,6 +397,8 @@ class Quote(_SnakeModel):
         return None
 
     def _repr_html_(self) -> str:
+        from .. import _html  # lazy: a notebook's display only
+
         return _html.flash_quote_html(self)  # how a notebook shows it
 
 
@@ -428,6 +429,8 @@ class GatewayBalance(WireModel):
     """Across all chains, in smallest USDC units."""
 
     def _repr_html_(self) -> str:
+        from .. import _html  # lazy: a notebook's display only
+
         return _html.flash_balance_html(self)  # how a notebook shows it
 
 
@@ -539,6 +542,8 @@ class HistoryPage(WireModel):
     """Totals over the whole history."""
 
     def _repr_html_(self) -> str:
+        from .. import _html  # lazy: a notebook's display only
+
         return _html.history_page_html(self)  # how a notebook shows it
 
 
@@ -581,6 +586,8 @@ class LeaderboardPage(WireModel):
     """Where this page sits."""
 
     def _repr_html_(self) -> str:
+        from .. import _html  # lazy: a notebook's display only
+
         return _html.leaderboard_page_html(self)  # how a notebook shows it
 
 

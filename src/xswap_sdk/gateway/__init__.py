@@ -33,11 +33,12 @@ if _typing.TYPE_CHECKING:
         DEFAULT_BALANCE_TIMEOUT,
         DEFAULT_TRANSFER_POLL_INTERVAL,
         DEFAULT_TRANSFER_TIMEOUT,
+        X402_TRANSFERS_PAGE_SIZE,
         apply_estimate,
         build_transfer_intent,
     )
     from ._sync_client import GatewayClient
-    from ._x402_operations import DEFAULT_BATCH_LIFETIME, X402_TRANSFERS_PAGE_SIZE
+    from ._x402_operations import DEFAULT_BATCH_LIFETIME
     from .delegates import FINALITY_SECONDS, DelegateReadiness, delegate_readiness
     from .models import (
         TERMINAL_TRANSFER_STATES,
@@ -175,7 +176,7 @@ _HOMES = {
     "X402Kind": (".x402", "X402Kind"),
     "X402Supported": (".x402", "X402Supported"),
     "X402Transfer": (".x402", "X402Transfer"),
-    "X402_TRANSFERS_PAGE_SIZE": ("._x402_operations", "X402_TRANSFERS_PAGE_SIZE"),
+    "X402_TRANSFERS_PAGE_SIZE": ("._operations", "X402_TRANSFERS_PAGE_SIZE"),
     "advance_journeys": (".webhooks", "advance_journeys"),
     "apply_estimate": ("._operations", "apply_estimate"),
     "build_transfer_intent": ("._operations", "build_transfer_intent"),

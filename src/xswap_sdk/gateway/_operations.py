@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias, TypeVar
 
 from pydantic import ValidationError
 
@@ -45,20 +45,8 @@ from ..errors import (
     UnsafePayloadError,
 )
 from ..registry import DEFAULT_FEE_CAP_BPS as _DEFAULT_FEE_CAP_BPS
-from ..registry import DEFAULT_REGISTRY, GatewayChain, Registry
+from ..registry import DEFAULT_MAX_FEE, DEFAULT_REGISTRY, GatewayChain, Registry
 from ..signing._fields import MAX_UINT64, pad_address, to_word
-from ..signing.attestations import expected_intents
-from ..signing.burn_intents import (
-    _TRANSFER_SPEC_FIELDS,
-    DEFAULT_MAX_FEE,
-    BurnIntent,
-    TransferSpec,
-    as_intent,
-    build_burn_intent,
-)
-from ..signing.signed_intents import SignedBurnIntent, SignedBurnIntentSet
-from ..signing.solana import check_u64, is_solana_source, solana_account
-from ..signing.solana_programs import usdc_token_account
 from ..types import MAX_UINT256, Address, TokenAmount
 from .models import (
     BalancesRequest,
@@ -74,6 +62,7 @@ from .models import (
 )
 
 __all__ = [
+    "X402_TRANSFERS_PAGE_SIZE",
     "journaled_intents",
     "transfer_journey",
     "attested",
@@ -88,6 +77,9 @@ __all__ = [
     "domain_of",
     "domain_family",
 ]
+
+X402_TRANSFERS_PAGE_SIZE: Final = 50
+"""The page size asked of the x402 transfer search by default."""
 
 T = TypeVar("T")
 
@@ -114,8 +106,12 @@ DEFAULT_FEE_CAP_BPS: Final = _DEFAULT_FEE_CAP_BPS
 """The proportional part of the default cap, in basis points of the amount swapped
 (`xswap_sdk.registry.DEFAULT_FEE_CAP_BPS`)."""
 
-Signed = SignedBurnIntent | SignedBurnIntentSet
-EstimateItem = BurnIntent | TransferSpec | Mapping[str, Any]
+if TYPE_CHECKING:
+    from ..signing.burn_intents import BurnIntent, TransferSpec
+    from ..signing.signed_intents import SignedBurnIntent, SignedBurnIntentSet
+
+    Signed: TypeAlias = SignedBurnIntent | SignedBurnIntentSet
+    EstimateItem: TypeAlias = BurnIntent | TransferSpec | Mapping[str, Any]
 
 
 # ------------------------------------------------------------------------------ arguments
@@ -203,6 +199,10 @@ def build_transfer_intent(
         UnsafePayloadError: the registry does not know one of the chains.
         MissingDependencyError: a Solana destination without the ``solana`` extra.
     """
+    from ..signing.burn_intents import build_burn_intent  # lazy: signing code
+    from ..signing.solana import check_u64  # lazy: signing code
+    from ..signing.solana_programs import usdc_token_account  # lazy: signing code
+
     pins = DEFAULT_REGISTRY if registry is None else registry
     source = pins.chain(_chain_id("source_chain_id", source_chain_id))
     destination = pins.chain(_chain_id("destination_chain_id", destination_chain_id))
@@ -260,6 +260,8 @@ def build_transfer_intent(
 
 def _account(argument: str, chain: GatewayChain, value: object) -> str:
     """An account argument on ``chain`` as its bytes32 word, checked for its family."""
+    from ..signing.solana import solana_account  # lazy: signing code
+
     if chain.family == "solana":
         return "0x" + solana_account(argument, value).hex()
     if is_solana_key(value):
@@ -391,6 +393,8 @@ def get_balances(request: BalancesRequest) -> Operation[GatewayBalances]:
 
 
 def _estimate_item(item: object, index: int) -> dict[str, Any]:
+    from ..signing.burn_intents import TransferSpec, as_intent  # lazy: signing code
+
     argument = f"intents[{index}]"
     if isinstance(item, TransferSpec):
         return {"spec": item.to_wire()}
@@ -409,6 +413,8 @@ def estimate(
 ) -> Operation[list[EstimatedTransfer]]:
     """``POST /v1/estimate``: each element a burn intent (with your ``maxFee`` and
     ``maxBlockHeight``) or a transfer spec alone."""
+    from ..signing.burn_intents import BurnIntent, TransferSpec  # lazy: signing code
+
     items: object = (
         [intents] if isinstance(intents, BurnIntent | TransferSpec | Mapping) else intents
     )
@@ -427,6 +433,8 @@ def estimate(
 def transfer_body(signed: Signed | Sequence[Signed]) -> list[dict[str, Any]]:
     """The ``POST /v1/transfer`` body: each signed intent or set's ``to_wire()``, exactly
     as it was signed."""
+    from ..signing.signed_intents import SignedBurnIntent, SignedBurnIntentSet  # lazy: signing code
+
     items: object = (
         [signed] if isinstance(signed, SignedBurnIntent | SignedBurnIntentSet) else signed
     )
@@ -452,6 +460,8 @@ def transfer(
     enable_forwarder: bool | None = None,
 ) -> Operation[TransferResult]:
     """``POST /v1/transfer``: not idempotent; the signatures are kept out of errors."""
+    from ..signing.attestations import expected_intents  # lazy: signing code
+
     body = transfer_body(signed)
     sent = expected_intents(signed if isinstance(signed, Sequence) else [signed])
     read = parser(TransferResult)
@@ -676,9 +686,19 @@ def wait_for_balance(
 # ------------------------------------------------------------------------------ estimates
 
 
-# The spec's accounts: its bytes32 words but the salt.
+# A transfer spec's accounts: its bytes32 words but the salt (written out rather than
+# read from signing.burn_intents' table, which a first read does not load).
 _SPEC_ACCOUNTS: Final = frozenset(
-    name for name, kind in _TRANSFER_SPEC_FIELDS if kind == "bytes32" and name != "salt"
+    {
+        "sourceContract",
+        "destinationContract",
+        "sourceToken",
+        "destinationToken",
+        "sourceDepositor",
+        "destinationRecipient",
+        "sourceSigner",
+        "destinationCaller",
+    }
 )
 
 
@@ -746,6 +766,9 @@ def apply_estimate(
         QuoteRejectedError: its fee is above your intent's ``maxFee`` (without
             ``allow_higher_fee=True``) or above your ``max_fee_cap``.
     """
+    from ..signing.burn_intents import BurnIntent, as_intent  # lazy: signing code
+    from ..signing.solana import is_solana_source  # lazy: signing code
+
     if not isinstance(allow_higher_fee, bool):
         raise InvalidInputError("allow_higher_fee", "must be True or False")
     own = as_intent(intent)

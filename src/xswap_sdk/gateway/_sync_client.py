@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Final, Literal, Unpack, cast
 
 import httpx
 
-from .. import _sync_web3 as web3io
 from .._clock import SYSTEM_CLOCK, Clock
 from .._framing import BareJSON
 from .._models import check_argument
@@ -28,35 +27,19 @@ from .._options import (
     WaitOptions,
 )
 from .._polling import wait_options
-from .._simulation import check_simulate_option
 from .._sync_base_client import SyncAPIClient
 from ..errors import InvalidInputError, NotFoundError, UnsafePayloadError, WebhookSignatureError
 from ..events import RequestHook, ResponseHook, RetryHook
-from ..journal import JournalArg, StepHook
-from ..policy import PolicyLike
 from ..registry import DEFAULT_REGISTRY, Registry
-from ..signing.burn_intents import BurnIntent
-from ..signing.call_reading import check_call
-from ..signing.calls import ContractCall
-from ..signing.signer import Signer, signer_address
-from ..signing.solana import SolanaSigner
-from ..simulation import SentCall, SimulateOption
 from ..types import Address
-from . import _call_journey as calls
-from . import _mint_journey as mints
 from . import _operations as operations
-from . import _recovery as recoveries
-from . import _transfer_journey as transfers
-from . import _x402_operations as x402_operations
 from ._operations import (
     DEFAULT_BALANCE_POLL_INTERVAL,
     DEFAULT_BALANCE_TIMEOUT,
     DEFAULT_TRANSFER_POLL_INTERVAL,
     DEFAULT_TRANSFER_TIMEOUT,
-    EstimateItem,
-    Signed,
+    X402_TRANSFERS_PAGE_SIZE,
 )
-from ._x402_operations import X402_TRANSFERS_PAGE_SIZE
 from .models import (
     BalancesRequest,
     DomainBalance,
@@ -68,12 +51,21 @@ from .models import (
     TransferDetails,
     TransferResult,
 )
-from .webhooks import KEY_ID_HEADER, NotificationPublicKey, WebhookNotification, verify_webhook
-from .x402 import BatchSubmission, PendingDeposits, X402Supported, X402Transfer
 
 if TYPE_CHECKING:
     import httpx2
     from web3 import Web3
+
+    from ..journal import JournalArg, StepHook
+    from ..policy import PolicyLike
+    from ..signing.burn_intents import BurnIntent
+    from ..signing.calls import ContractCall
+    from ..signing.signer import Signer
+    from ..signing.solana import SolanaSigner
+    from ..simulation import SentCall, SimulateOption
+    from ._operations import EstimateItem, Signed
+    from .webhooks import NotificationPublicKey, WebhookNotification
+    from .x402 import BatchSubmission, PendingDeposits, X402Supported, X402Transfer
 
 __all__ = [
     "GATEWAY_MAINNET_URL",
@@ -336,6 +328,8 @@ class GatewayClient(SyncAPIClient):
                 asked about: a Solana key off Solana, an EVM address on it), a chain the
                 registry does not know, or both ``chain_ids`` and ``domains``.
         """
+        from . import _x402_operations as x402_operations  # lazy: not loaded by reads
+
         request = self._sources(depositor, chain_ids, domains, token)
         return self._transport.request(x402_operations.get_deposits(request), options)
 
@@ -380,6 +374,8 @@ class GatewayClient(SyncAPIClient):
             InvalidInputError: a bad argument, or a chain of the other network.
             UnsafePayloadError: the registry does not know the chain.
         """
+        from . import _x402_operations as x402_operations  # lazy: not loaded by reads
+
         request, authorization = x402_operations.sign_batch_authorization(
             signer,
             chain_id=chain_id,
@@ -404,6 +400,8 @@ class GatewayClient(SyncAPIClient):
                 ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
                 ``extra_body``; see "Per-call options" in the configuration guide.
         """
+        from . import _x402_operations as x402_operations  # lazy: not loaded by reads
+
         return self._transport.request(x402_operations.get_x402_supported(), options)
 
     def get_x402_transfer(
@@ -418,6 +416,8 @@ class GatewayClient(SyncAPIClient):
                 ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
                 ``extra_body``; see "Per-call options" in the configuration guide.
         """
+        from . import _x402_operations as x402_operations  # lazy: not loaded by reads
+
         operation = x402_operations.get_x402_transfer(transfer_id)
         return self._transport.request(operation, options)
 
@@ -455,6 +455,8 @@ class GatewayClient(SyncAPIClient):
             InvalidInputError: a bad filter, before any request.
             PaginationError: the service sent a cursor twice.
         """
+        from . import _x402_operations as x402_operations  # lazy: not loaded by reads
+
         walk = x402_operations.walk_x402_transfers(
             from_address=from_address,
             to_address=to_address,
@@ -479,6 +481,8 @@ class GatewayClient(SyncAPIClient):
                 ``max_retries``, ``deadline``, ``extra_headers``, ``extra_query`` and
                 ``extra_body``; see "Per-call options" in the configuration guide.
         """
+        from . import _x402_operations as x402_operations  # lazy: not loaded by reads
+
         cached = self._webhook_keys.get(key_id)
         if cached is not None:
             return cached
@@ -512,6 +516,9 @@ class GatewayClient(SyncAPIClient):
                 notification, or ``key_id`` names no key (not a UUID, or unknown to
                 Gateway): a sender's headers are not trusted either.
         """
+        from . import _x402_operations as x402_operations  # lazy: not loaded by reads
+        from .webhooks import KEY_ID_HEADER, verify_webhook  # lazy: not loaded by reads
+
         refused = f"webhook refused: {KEY_ID_HEADER} names no signing key of Gateway"
         try:
             x402_operations.check_uuid("key_id", key_id)
@@ -672,6 +679,9 @@ class GatewayClient(SyncAPIClient):
                 mean (not sent).
             SwapFailedError: the mint reverted.
         """
+        from .. import _sync_web3 as web3io  # lazy: not loaded by reads
+        from . import _transfer_journey as transfers  # lazy: not loaded by reads
+
         plan = transfers.plan_transfer(
             signer,
             intents,
@@ -685,7 +695,7 @@ class GatewayClient(SyncAPIClient):
             registry=self._registry,
             testnet=self._testnet,
         )
-        io = None if web3 is None else web3io.chain_io(web3, cast(Signer, signer))
+        io = None if web3 is None else web3io.chain_io(web3, cast("Signer", signer))
         return self._transport.run(transfers.send_transfer(plan, io), options)
 
     def mint(
@@ -732,6 +742,10 @@ class GatewayClient(SyncAPIClient):
                 mean (not sent).
             SwapFailedError: the mint reverted.
         """
+        from .. import _sync_web3 as web3io  # lazy: not loaded by reads
+        from ..signing.signer import signer_address  # lazy: not loaded by reads
+        from . import _mint_journey as mints  # lazy: not loaded by reads
+
         if not isinstance(transfer, TransferResult):
             raise InvalidInputError("transfer", "must be a TransferResult (from transfer())")
         if transfer.mint is not None:
@@ -803,6 +817,13 @@ class GatewayClient(SyncAPIClient):
                 mean, or ``simulate=True`` and the node cannot simulate (nothing sent).
             SwapFailedError: the transaction reverted.
         """
+        from .. import _sync_web3 as web3io  # lazy: not loaded by reads
+        from .._simulation import check_simulate_option  # lazy: not loaded by reads
+        from ..signing.call_reading import check_call  # lazy: not loaded by reads
+        from ..signing.calls import ContractCall  # lazy: not loaded by reads
+        from ..signing.signer import signer_address  # lazy: not loaded by reads
+        from . import _call_journey as calls  # lazy: not loaded by reads
+
         if not isinstance(call, ContractCall):
             raise InvalidInputError("call", "must be a ContractCall from xswap_sdk.signing")
         checked = check_simulate_option(simulate)
@@ -871,6 +892,11 @@ class GatewayClient(SyncAPIClient):
                 mean (not sent).
             SwapFailedError: the mint reverted.
         """
+        from .. import _sync_web3 as web3io  # lazy: not loaded by reads
+        from .._simulation import check_simulate_option  # lazy: not loaded by reads
+        from ..signing.signer import signer_address  # lazy: not loaded by reads
+        from . import _recovery as recoveries  # lazy: not loaded by reads
+
         check_argument("recipient", Address, recipient)
         sender = signer_address(signer)
         checked = check_simulate_option(simulate)

@@ -39,7 +39,7 @@ from ..signing.eip3009 import (
 )
 from ..signing.signer import Signer
 from ..types import Address
-from ._operations import domain_of
+from ._operations import X402_TRANSFERS_PAGE_SIZE, domain_of
 from .models import BalancesRequest
 from .webhooks import NotificationPublicKey
 from .x402 import (
@@ -63,9 +63,6 @@ DEFAULT_BATCH_LIFETIME: Final = GATEWAY_BATCH_VALIDITY
 """Seconds a batched authorization stays valid when no ``valid_before`` is given:
 604,900, Circle's batching window (Gateway refuses one valid less than seven days:
 `xswap_sdk.signing.eip3009.GATEWAY_MIN_BATCH_VALIDITY`)."""
-
-X402_TRANSFERS_PAGE_SIZE: Final = 50
-"""The page size asked of the x402 transfer search by default."""
 
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 _LINK = re.compile(r"<([^>]*)>\s*((?:;\s*[^;,]*)*)")

@@ -22,22 +22,20 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Final, Literal, over
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, StringConstraints
 
-from .. import _html
 from .._base58 import fold, is_solana_key
 from .._models import LenientAddress, LenientInt, RequestModel, WireModel
 from ..errors import InvalidInputError
 from ..registry import Registry
 from ..signing._fields import Uint32
-from ..signing.attestations import ExpectedIntents, expected_intents
-from ..signing.burn_intents import BurnIntent
-from ..signing.calls import ContractCall
-from ..signing.gateway_wallet import gateway_mint_call
 from ..simulation import Simulation
 from ..types import Address, UsdcUnits, to_checksum
 
 if TYPE_CHECKING:
     from solders.instruction import Instruction
 
+    from ..signing.attestations import ExpectedIntents
+    from ..signing.burn_intents import BurnIntent
+    from ..signing.calls import ContractCall
     from ..signing.solana_programs import SolanaKey
 
 __all__ = [
@@ -214,6 +212,8 @@ class GatewayBalances(WireModel):
         return self.total
 
     def _repr_html_(self) -> str:
+        from .. import _html  # lazy: a notebook's display only
+
         return _html.gateway_balances_html(self)  # how a notebook shows it
 
 
@@ -317,7 +317,7 @@ class MintResult(BaseModel):
     """What ``GatewayClient.mint`` (or ``send_transfer`` with ``web3``) sent: the
     ``gatewayMint`` transaction of a transfer's attestation, which succeeded."""
 
-    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True, defer_build=True)
 
     transfer_id: str
     """Gateway's id of the transfer that was minted."""
@@ -340,7 +340,7 @@ class RecoveredTransfer(BaseModel):
     or found it minted already, once every attested transfer was checked to pay
     ``recipient`` in native USDC on its pinned destination chain."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     transfer_id: str
     """Gateway's id of the transfer."""
@@ -412,6 +412,8 @@ class TransferResult(WireModel):
         Raises:
             InvalidInputError: ``intents`` are not burn intents.
         """
+        from ..signing.attestations import expected_intents  # lazy: signing code
+
         copy = self.model_copy()
         copy._intents = tuple(expected_intents(intents))
         return copy
@@ -472,6 +474,8 @@ class TransferResult(WireModel):
                 signature is not 65 bytes; or the registry does not know ``chain_id``.
             MissingDependencyError: a mint on Solana without the ``solana`` extra.
         """
+        from ..signing.gateway_wallet import gateway_mint_call  # lazy: signing code
+
         if intents is None:
             if not self._intents:
                 raise InvalidInputError(

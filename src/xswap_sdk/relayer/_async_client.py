@@ -34,8 +34,6 @@ from .._version import __version__
 from ..chains import ChainFamily, check_chain_families
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
-from ..journal import JournalArg, StepHook
-from ..policy import PolicyLike
 from ..signing.eip7702 import SignedAuthorization
 from ..signing.signer import Signer
 from . import _operations as operations
@@ -52,6 +50,8 @@ from .models import (
 if TYPE_CHECKING:
     import httpx2
 
+    from ..journal import JournalArg, StepHook
+    from ..policy import PolicyLike
     from ..registry import Registry
     from ._x402 import X402Payer
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import httpx
 
@@ -28,7 +28,6 @@ from .._operation import Operation, parser
 from .._polling import check_wait_arguments, poll
 from ..chains import ChainFamily
 from ..errors import InvalidInputError, NotFoundError, RelayFailedError, ResponseValidationError
-from ..journal import Journey
 from ..types import Address, ChainId, _same_address
 from .models import (
     AccountInfo,
@@ -38,6 +37,9 @@ from .models import (
     SubmitTxRequest,
     SubmitTxResult,
 )
+
+if TYPE_CHECKING:
+    from ..journal import Journey
 
 __all__ = ["RelayerPaths", "Submissions"]
 

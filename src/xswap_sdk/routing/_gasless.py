@@ -25,7 +25,7 @@ result, and never appears in a log record or an error message.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -49,9 +49,9 @@ from ..registry import routing_contract_of
 from ..signing import Signer, sign_typed_data
 from ..signing.eip712 import _signing_typed_data
 from ..signing.signer import signer_address
-from ..types import Address, ChainId
+from ..types import Address
 from . import _operations as operations
-from ._operations import RoutingPaths
+from ._operations import RoutingPaths, check_routing_contracts
 from ._permit2 import PERMIT_EXPIRED
 from ._verification import (
     VerifiedQuotes,
@@ -155,24 +155,6 @@ class _Verification:
     accept_quote: Callable[[GaslessQuote], bool] | None = None
     asks: bool = False
     max_slippage: str | None = None
-
-
-def check_routing_contracts(routing_contracts: object) -> dict[int, str]:
-    """Validate a client's pinned routing contracts: ``{chain_id: address}``.
-
-    Raises:
-        InvalidInputError: not a mapping of chain ids to addresses.
-    """
-    if routing_contracts is None:
-        return {}
-    if not isinstance(routing_contracts, Mapping):
-        raise InvalidInputError("routing_contracts", "must be a mapping {chain_id: address}")
-    return {
-        check_argument("routing_contracts (chain id)", ChainId, chain_id): check_argument(
-            f"routing_contracts[{chain_id}]", Address, address
-        )
-        for chain_id, address in routing_contracts.items()
-    }
 
 
 def gasless_swap(

@@ -550,3 +550,21 @@ def wait_for_gasless_status(
         clock=clock,
         check_again="get_gasless_status()",
     )
+
+
+def check_routing_contracts(routing_contracts: object) -> dict[int, str]:
+    """Validate a client's pinned routing contracts: ``{chain_id: address}``.
+
+    Raises:
+        InvalidInputError: not a mapping of chain ids to addresses.
+    """
+    if routing_contracts is None:
+        return {}
+    if not isinstance(routing_contracts, Mapping):
+        raise InvalidInputError("routing_contracts", "must be a mapping {chain_id: address}")
+    return {
+        check_argument("routing_contracts (chain id)", ChainId, chain_id): check_argument(
+            f"routing_contracts[{chain_id}]", Address, address
+        )
+        for chain_id, address in routing_contracts.items()
+    }

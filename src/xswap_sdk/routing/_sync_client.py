@@ -14,8 +14,6 @@ from typing import TYPE_CHECKING, Any, Final, Unpack
 import httpx
 from pydantic import SecretStr
 
-from .. import _simulation as simulation
-from .. import _sync_web3 as web3io
 from .._cache import DEFAULT_CHAIN_LIST_TTL, ChainListCache
 from .._clock import SYSTEM_CLOCK, Clock
 from .._framing import CodeEnvelope
@@ -30,23 +28,12 @@ from .._options import (
     WaitOptions,
 )
 from .._polling import call_options, wait_options
-from .._requote import check_requote
-from .._simulation import check_simulate_option
 from .._sync_base_client import SyncAPIClient
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
-from ..journal import JournalArg, StepHook
-from ..policy import PolicyLike
 from ..registry import routing_contract_of
-from ..signing import Signer
-from ..simulation import SimulateOption
-from . import _execution as execution
-from . import _gasless as gasless
 from . import _operations as operations
-from . import _route_journey as route_journey
 from . import _verification as verification
-from ._execution import AllowanceCheck, RouteExecution
-from ._gasless import GaslessSwapResult
 from ._operations import DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT, RoutingPaths
 from .models import (
     AcquisitionMode,
@@ -67,6 +54,13 @@ from .models import (
 if TYPE_CHECKING:
     import httpx2
     from web3 import Web3
+
+    from ..journal import JournalArg, StepHook
+    from ..policy import PolicyLike
+    from ..signing import Signer
+    from ..simulation import SimulateOption
+    from ._execution import AllowanceCheck, RouteExecution
+    from ._gasless import GaslessSwapResult
 
 __all__ = ["ROUTING_SERVICE", "RoutingClient"]
 
@@ -194,7 +188,7 @@ class RoutingClient(SyncAPIClient):
         )
         self.paths: RoutingPaths = paths or RoutingPaths()
         """The routing service's HTTP paths this client calls."""
-        self._routing_contracts = gasless.check_routing_contracts(routing_contracts)
+        self._routing_contracts = operations.check_routing_contracts(routing_contracts)
         if not isinstance(unsafe_trust_service_parties, bool):
             raise InvalidInputError("unsafe_trust_service_parties", "must be True or False")
         self._trust_service = unsafe_trust_service_parties
@@ -381,6 +375,8 @@ class RoutingClient(SyncAPIClient):
             include_route=include_route,
         )
         built = self._transport.request(operations.build_best_path(self.paths, request), options)
+        from . import _execution as execution  # lazy: routes' execution code, not loaded by reads
+
         return execution.check_built_best_path(built, request)
 
     def build_path(
@@ -412,6 +408,8 @@ class RoutingClient(SyncAPIClient):
                 below the floor of the slippage asked; nothing is sent.
         """
         if isinstance(route, Route):
+            from . import _execution as execution  # lazy: routes' execution code
+
             execution.check_route_terms(route)
         return self._transport.request(operations.build_path(self.paths, route, sender), options)
 
@@ -700,6 +698,8 @@ class RoutingClient(SyncAPIClient):
         )
         if not isinstance(sign_unverified_payload, bool):
             raise InvalidInputError("sign_unverified_payload", "must be True or False")
+        from . import _gasless as gasless  # lazy: gasless swaps' code, not loaded by reads
+
         least = verification.check_min_amount_out(min_amount_out)
         verification.check_gasless_terms(request, least)
         pinned = routing_contract_of(from_chain, self._routing_contracts)
@@ -918,6 +918,8 @@ class RoutingClient(SyncAPIClient):
             SwapFailedError: the submission or the status says ``failed``.
             WaitTimeoutError: waiting ran out of time; the swap may still complete.
         """
+        from . import _gasless as gasless  # lazy: gasless swaps' code, not loaded by reads
+
         options = call_options(options, wait=wait)
         flow = gasless.gasless_swap(
             self.paths,
@@ -1043,6 +1045,12 @@ class RoutingClient(SyncAPIClient):
                 says ``failed``.
             WaitTimeoutError: waiting ran out of time; the transfer may still land.
         """
+        from .. import _sync_web3 as web3io  # lazy: routes' execution code
+        from .._requote import check_requote  # lazy: routes' execution code
+        from .._simulation import check_simulate_option  # lazy: routes' execution code
+        from . import _execution as execution  # lazy: routes' execution code
+        from . import _route_journey as route_journey  # lazy: routes' execution code
+
         options = call_options(options, wait=wait)
         plan = execution.plan_execution(signer, route, web3=web3, web3_type="Web3", approve=approve)
         predicate = operations.check_wait(wait_timeout, poll_interval, is_done)
@@ -1108,6 +1116,12 @@ class RoutingClient(SyncAPIClient):
                 ``amount`` for Permit2 (nothing sent).
             SwapFailedError: the approval reverted.
         """
+        from .. import _simulation as simulation  # lazy: routes' execution code
+        from .. import _sync_web3 as web3io  # lazy: routes' execution code
+        from .._simulation import check_simulate_option  # lazy: routes' execution code
+        from . import _execution as execution  # lazy: routes' execution code
+        from ._execution import AllowanceCheck  # lazy: routes' execution code
+
         owner, checked_token, units = execution.plan_allowance(
             signer, token=token, amount=amount, web3=web3, web3_type="Web3", approve=approve
         )

@@ -19,7 +19,6 @@ from .._logging import logger
 from .._models import check_argument
 from ..errors import InvalidInputError, SigningError, UnsafePayloadError
 from ..registry import routing_contract_of
-from ..signing import recover_typed_data
 from ..types import Address, TokenAmount, _same_address
 from . import _operations as operations
 from ._permit2 import check_permit2_payload
@@ -185,6 +184,8 @@ def check_submission(
             ),
         )
     sender, payload = record
+    from ..signing import recover_typed_data  # lazy: EIP-712 recovery, at a submission only
+
     try:
         signed_by = recover_typed_data(payload, str(signature))
     except (InvalidInputError, SigningError):

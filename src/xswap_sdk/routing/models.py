@@ -45,7 +45,6 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from .. import _html
 from .._body import DEFAULT_MAX_NESTING, copy_json, value_nesting_depth
 from .._models import LenientAddress, LenientInt, RequestModel, WireModel
 from ..types import Address, ChainId, HexBytes, TokenAmount, to_checksum
@@ -525,6 +524,8 @@ class Route(WireModel):
         return self.model_dump(mode="json", by_alias=True, exclude_none=True)
 
     def _repr_html_(self) -> str:
+        from .. import _html  # lazy: a notebook's display only
+
         return _html.route_html(self)  # how a notebook shows it
 
 
@@ -846,6 +847,8 @@ class GaslessQuote(WireModel):
         return self._verified is not None
 
     def _repr_html_(self) -> str:
+        from .. import _html  # lazy: a notebook's display only
+
         return _html.gasless_quote_html(self)  # how a notebook shows it
 
     def worse_than(self, first: GaslessQuote) -> str | None:

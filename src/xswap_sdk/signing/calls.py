@@ -42,7 +42,7 @@ class ContractCall(BaseModel):
             included).
     """
 
-    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True, defer_build=True)
 
     to: str
     data: str = Field(repr=False)

@@ -87,7 +87,7 @@ class DepositTransaction(BaseModel):
         permit: the signed permit inside the calldata.
     """
 
-    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True, defer_build=True)
 
     to: str
     data: str = Field(repr=False)

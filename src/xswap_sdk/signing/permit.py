@@ -68,7 +68,7 @@ class PermitSignature(BaseModel):
         signature: ``r || s || v`` as ``0x`` + 130 hex digits (left out of ``repr``).
     """
 
-    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True, defer_build=True)
 
     owner: str
     spender: str

@@ -71,7 +71,7 @@ class SignedBurnIntent(BaseModel):
         scheme: ``"eip712"`` or ``"ed25519"``.
     """
 
-    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True, defer_build=True)
 
     intent: BurnIntent
     signer: str
@@ -100,7 +100,7 @@ class SignedBurnIntentSet(BaseModel):
         signature: ``0x`` + 130 hex digits, ``v`` 27 or 28 (left out of ``repr``).
     """
 
-    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True, defer_build=True)
 
     intents: tuple[BurnIntent, ...]
     signer: str

@@ -27,8 +27,6 @@ from contextlib import AbstractContextManager, nullcontext
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast, runtime_checkable
 
-import coincurve
-
 from .._keccak import keccak
 from .._models import check_argument
 from .._policy_scope import ACTIVE
@@ -36,6 +34,7 @@ from ..errors import InvalidInputError, MissingCredentialsError, SigningError
 from ..types import Address, to_checksum
 
 if TYPE_CHECKING:
+    import coincurve
     from eth_account.messages import SignableMessage
     from eth_account.signers.local import LocalAccount
 
@@ -124,6 +123,8 @@ def _local_account(signer: object) -> LocalAccount | None:
 def _local_key(account: LocalAccount) -> coincurve.PrivateKey:
     key = _keys.get(account)
     if key is None:
+        import coincurve  # lazy: secp256k1's library, at the first local signature
+
         key = coincurve.PrivateKey(bytes(account.key))
         _keys[account] = key
     return key
@@ -275,6 +276,8 @@ def recover_digest(digest: bytes, signature: object) -> str:
         SigningError: no public key can be recovered from it.
     """
     sig = signature_bytes(signature)
+    import coincurve  # lazy: secp256k1's library, at the first recovery
+
     try:
         public_key = coincurve.PublicKey.from_signature_and_message(
             sig[:64] + bytes((sig[64] - 27,)), digest, hasher=None
