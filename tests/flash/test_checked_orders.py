@@ -199,6 +199,14 @@ def test_equal_trusted_routers_keep_the_proof(runs: Counter[str]) -> None:
     assert runs["check_intents"] == 0
 
 
+def test_checked_trusted_routers_cannot_be_changed_after_their_check() -> None:
+    # A proof holds the checked mapping itself: it must not change under it.
+    checked = _trust.check_trusted_routers({8453: [ATTACKER]})
+    assert checked is not None
+    with pytest.raises(TypeError):
+        checked[8453] = frozenset()  # type: ignore[index]
+
+
 def test_a_checked_order_cannot_be_changed_in_place() -> None:
     order = built()
     with pytest.raises(ValidationError):

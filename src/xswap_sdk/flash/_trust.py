@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from types import MappingProxyType
 from typing import Final
 
 from .._logging import logger
@@ -279,7 +280,8 @@ def check_trusted_routers(trusted_routers: object) -> TrustedRouters | None:
     """Validate the caller's ``trusted_routers``: ``{chain_id: [router, ...]}``.
 
     Returns:
-        The mapping with checksummed addresses, or ``None`` when none was given.
+        The mapping with checksummed addresses (read-only), or ``None`` when none was
+        given.
 
     Raises:
         InvalidInputError: not a mapping of chain ids to non-empty lists of addresses.
@@ -301,7 +303,9 @@ def check_trusted_routers(trusted_routers: object) -> TrustedRouters | None:
         if not found:
             raise InvalidInputError(f"trusted_routers[{key}]", "must name at least one router")
         checked[chain_id] = found
-    return checked
+    # Read-only: a checked order's proof holds this very mapping, and an order signed
+    # with it again is not re-checked, so nobody may change it after its check.
+    return MappingProxyType(checked)
 
 
 def pinned_chain(registry: Registry, chain_id: int, listed: Chain | None) -> GatewayChain:
