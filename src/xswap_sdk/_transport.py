@@ -637,33 +637,25 @@ class BaseTransport(Generic[ClientT]):
     def _payment_not_due(
         self, operation: Operation[Any], exc: PaymentRequiredError
     ) -> PaymentNotDueError:
-        return PaymentNotDueError(
+        return _from_402(
+            PaymentNotDueError,
             f"the service answered 402 to {operation.method} {operation.log_path}, a call "
             f"it does not price ({exc.message}); the SDK pays only submissions, so nothing "
             "was signed",
-            status_code=exc.status_code,
-            body=exc.body,
-            code=exc.code,
-            trace_id=exc.trace_id,
-            headers=exc.headers,
-            method=operation.method,
-            path=operation.log_path,
+            operation,
+            exc,
         )
 
     def _payment_not_accepted(
         self, operation: Operation[Any], exc: PaymentRequiredError
     ) -> PaymentNotAcceptedError:
-        return PaymentNotAcceptedError(
+        return _from_402(
+            PaymentNotAcceptedError,
             f"the service answered 402 again after the SDK paid ({exc.message}); the "
             "payment may still be settled: check your Gateway balance before calling "
             "again (the SDK never pays twice for one call)",
-            status_code=exc.status_code,
-            body=exc.body,
-            code=exc.code,
-            trace_id=exc.trace_id,
-            headers=exc.headers,
-            method=operation.method,
-            path=operation.log_path,
+            operation,
+            exc,
             outcome_unknown=True,
         )
 
@@ -817,3 +809,27 @@ def gave_up(exc: XSwapError, attempts: int) -> None:
     """Note on ``exc`` how many attempts were made before it is raised."""
     if isinstance(exc, APIError):
         exc.attempts = attempts
+
+
+_E402 = TypeVar("_E402", bound=PaymentRequiredError)
+
+
+def _from_402(
+    kind: type[_E402],
+    message: str,
+    operation: Operation[Any],
+    exc: PaymentRequiredError,
+    **extra: Any,
+) -> _E402:
+    """``kind`` for a 402 answer ``exc`` to ``operation``: its answer's details kept."""
+    return kind(
+        message,
+        status_code=exc.status_code,
+        body=exc.body,
+        code=exc.code,
+        trace_id=exc.trace_id,
+        headers=exc.headers,
+        method=operation.method,
+        path=operation.log_path,
+        **extra,
+    )
