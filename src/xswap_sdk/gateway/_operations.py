@@ -15,6 +15,7 @@ Gateway's ``Insufficient max fee: expected at least X`` refusal (HTTP 400) is ra
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias, TypeVar
@@ -686,20 +687,15 @@ def wait_for_balance(
 # ------------------------------------------------------------------------------ estimates
 
 
-# A transfer spec's accounts: its bytes32 words but the salt (written out rather than
-# read from signing.burn_intents' table, which a first read does not load).
-_SPEC_ACCOUNTS: Final = frozenset(
-    {
-        "sourceContract",
-        "destinationContract",
-        "sourceToken",
-        "destinationToken",
-        "sourceDepositor",
-        "destinationRecipient",
-        "sourceSigner",
-        "destinationCaller",
-    }
-)
+@functools.cache
+def _spec_accounts() -> frozenset[str]:
+    """A transfer spec's accounts: its bytes32 words but the salt, read from the signed
+    type (an estimate's intents are burn intents: their module is loaded by then)."""
+    from ..signing.burn_intents import _TRANSFER_SPEC_FIELDS  # lazy: not for a first read
+
+    return frozenset(
+        name for name, kind in _TRANSFER_SPEC_FIELDS if kind == "bytes32" and name != "salt"
+    )
 
 
 def _word(key: str, value: object) -> object:
@@ -709,7 +705,7 @@ def _word(key: str, value: object) -> object:
     if key == "hookData" and value is None:
         return "0x"
     if isinstance(value, str):
-        if key in _SPEC_ACCOUNTS and is_solana_key(value.strip()):
+        if key in _spec_accounts() and is_solana_key(value.strip()):
             return "0x" + solana_key_bytes(value.strip()).hex()
         text = value.strip().lower()
         if text.startswith("0x") and len(text) == 42:
