@@ -23,6 +23,7 @@ import statistics
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import httpx
 from _loopback import API_KEY, TX_ID
@@ -39,13 +40,15 @@ BURST_ROUNDS = 3
 WAIT_TRIALS = 12
 
 
-def _raw_read(client: httpx.Client, base_url: str) -> RelayStatus:
+def _raw_read(client: Any, base_url: str) -> RelayStatus:
+    """One relay status read by ``client`` (httpx's or httpx2's), its JSON and model."""
     response = client.get(f"{base_url}/api/tx", params={"id": TX_ID}, headers={"api-key": API_KEY})
     response.raise_for_status()
     return RelayStatus.model_validate(json.loads(response.content)["data"])
 
 
-async def _raw_read_async(client: httpx.AsyncClient, base_url: str) -> RelayStatus:
+async def _raw_read_async(client: Any, base_url: str) -> RelayStatus:
+    """`_raw_read` on an async client."""
     response = await client.get(
         f"{base_url}/api/tx", params={"id": TX_ID}, headers={"api-key": API_KEY}
     )

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import platform
 import statistics
@@ -39,13 +38,12 @@ except ImportError:  # run from a checkout without installing the package
 
 import httpx
 import httpx2
+from _calls import _per_call, _per_call_async, _raw_read, _raw_read_async
 from _loopback import API_KEY, TX_ID, loopback_server
 from _measure import child_env, paired, us
 
 from xswap_sdk import AsyncRelayerClient, RelayerClient
-from xswap_sdk.relayer import RelayStatus
 
-CALLS_PER_BLOCK = 300
 ROUNDS = 15
 BURST = 1000
 BURST_ROUNDS = 3
@@ -58,42 +56,6 @@ TREES = {
 pull in on older Pythons, left out)."""
 
 LIBRARIES: dict[str, Any] = {"httpx": httpx, "httpx2": httpx2}
-
-
-def _raw_read(client: Any, base_url: str) -> RelayStatus:
-    response = client.get(f"{base_url}/api/tx", params={"id": TX_ID}, headers={"api-key": API_KEY})
-    response.raise_for_status()
-    return RelayStatus.model_validate(json.loads(response.content)["data"])
-
-
-async def _raw_read_async(client: Any, base_url: str) -> RelayStatus:
-    response = await client.get(
-        f"{base_url}/api/tx", params={"id": TX_ID}, headers={"api-key": API_KEY}
-    )
-    response.raise_for_status()
-    return RelayStatus.model_validate(json.loads(response.content)["data"])
-
-
-def _per_call(call: Callable[[], object]) -> Callable[[], float]:
-    def block() -> float:
-        started = time.perf_counter()
-        for _ in range(CALLS_PER_BLOCK):
-            call()
-        return (time.perf_counter() - started) / CALLS_PER_BLOCK
-
-    return block
-
-
-def _per_call_async(
-    loop: asyncio.AbstractEventLoop, call: Callable[[], Awaitable[object]]
-) -> Callable[[], float]:
-    async def calls() -> float:
-        started = time.perf_counter()
-        for _ in range(CALLS_PER_BLOCK):
-            await call()
-        return (time.perf_counter() - started) / CALLS_PER_BLOCK
-
-    return lambda: loop.run_until_complete(calls())
 
 
 def blocking_rows(base_url: str) -> list[list[str]]:
