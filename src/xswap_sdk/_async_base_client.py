@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Self, Unpack
 import httpx
 
 from ._async_transport import AsyncTransport
-from ._base_client import APIClientBase, checked_claim, release
+from ._base_client import APIClientBase, _evm_only, checked_claim, release
 from ._journal_io import async_journal_call
 from ._journey import Resumption
 from ._options import RequestOptions
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
     from .journal import Journey, Owner, ResumeResult
     from .signing.signer import Signer
+    from .signing.solana import SolanaSigner
 
 __all__ = ["AsyncAPIClient"]
 
@@ -53,7 +54,7 @@ class AsyncAPIClient(APIClientBase[httpx.AsyncClient, AsyncTransport]):
         *,
         restart: bool = False,
         force: bool = False,
-        signer: Signer | None = None,
+        signer: Signer | SolanaSigner | None = None,
         web3: AsyncWeb3[Any] | None = None,
         **options: Unpack[RequestOptions],
     ) -> ResumeResult:
@@ -88,7 +89,10 @@ class AsyncAPIClient(APIClientBase[httpx.AsyncClient, AsyncTransport]):
                 when you know that run is gone (a process on another host that died):
                 two runs of one journey can send its request twice.
             signer: who signs what still needs a signature, and logs in where the
-                service needs it; the client's own, else ``XSWAP_PRIVATE_KEY``'s.
+                service needs it: the journey's own signer (another one is refused), a
+                `xswap_sdk.signing.SolanaSigner` for a transfer signed on Solana. When
+                none is given, the client's own or ``XSWAP_PRIVATE_KEY``'s is used if
+                it is the journey's signer, and none otherwise.
             web3: a `web3.AsyncWeb3` on the journey's chain, for a journey that reads
                 or sends on a chain (route, deposit, mint, call).
             **options: per-call options for these calls (`RequestOptions`): ``timeout``,
@@ -100,7 +104,8 @@ class AsyncAPIClient(APIClientBase[httpx.AsyncClient, AsyncTransport]):
 
         Raises:
             InvalidInputError: no journal, no such journey, one of another client's
-                kind, or a bad argument (nothing is sent).
+                kind, a ``signer`` that is not the journey's, or a bad argument
+                (nothing is sent).
             JourneyBusyError: another live run holds the journey.
             JourneyTamperedError: the journey's MAC does not verify.
             RestartRequiredError: going on would sign something new.
@@ -113,13 +118,14 @@ class AsyncAPIClient(APIClientBase[httpx.AsyncClient, AsyncTransport]):
         if journey is None or owner is None:
             return ResumeResult(await self._journey_now(journey_id))
         try:
+            who = self._resume_signer(journey, signer)
             io = None
             if web3 is not None:
                 # lazy: the web3 I/O, only when a journey with chain steps resumes on a web3
                 from ._async_web3 import async_chain_io
 
-                io = async_chain_io(web3, signer or self._signer_for_resume())
-            flow, transport = self._rebuild(journey, signer, io, restart)
+                io = async_chain_io(web3, _evm_only(who))
+            flow, transport = self._rebuild(journey, who, io, restart)
             result = await transport.run(
                 flow, options, resumption=Resumption(journey, owner, restart)
             )

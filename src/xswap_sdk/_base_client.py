@@ -21,6 +21,7 @@ import httpx
 from pydantic import SecretStr
 
 from ._auth import ApiKeyAuth, Auth
+from ._base58 import encode
 from ._capture import RawResponse, capture_responses
 from ._chain_steps import ChainIO, no_chain_io
 from ._clock import SYSTEM_CLOCK, Clock
@@ -45,11 +46,13 @@ from ._pool import Pool
 from ._transport import BaseTransport, Hooks
 from .errors import InvalidInputError, JourneyBusyError, JourneyTamperedError
 from .events import RequestHook, ResponseHook, RetryHook
+from .types import _same_address
 
 if TYPE_CHECKING:
     from .journal import Journal, JournalArg, Journey, Owner, StepHook
     from .policy import Policy, PolicyLike
     from .signing.signer import Signer
+    from .signing.solana import SolanaSigner
 
 __all__ = ["APIClientBase", "checked_claim", "env_signer", "release"]
 
@@ -350,22 +353,53 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
         own: Signer | None = getattr(self, "_own_signer", lambda: None)()
         return own if own is not None else env_signer()
 
+    def _resume_signer(self, journey: Journey, signer: object) -> Signer | SolanaSigner | None:
+        """Who signs for a resume of ``journey``, checked once before its flow is built.
+
+        ``signer``, when given, must be the journey's own signer (`JourneyKind.signer`):
+        another one is refused, naming ``signer``, before any request. When none is
+        given, the client's own or ``XSWAP_PRIVATE_KEY``'s is used only if it is the
+        journey's signer; another key (or one of the other family: an EVM key for a
+        Solana transfer) is left out rather than refused, so a resume that needs no new
+        signature still finishes, and one that does says a signer is missing.
+        """
+        # lazy: the journey kinds and the Solana key check, only when a journey resumes
+        from ._kinds import KINDS
+        from .signing.signer import signer_address
+        from .signing.solana import is_solana_signer, solana_public_key
+
+        def key_of(who: object) -> str:
+            if is_solana_signer(who):
+                return encode(solana_public_key(who))
+            return signer_address(who)
+
+        expected = KINDS[journey.kind].signer_of(journey)
+        if signer is not None:
+            given = key_of(signer)  # a bad one is refused before any I/O
+            if expected is not None and not _same_address(given, expected):
+                raise InvalidInputError(
+                    "signer",
+                    f"is {given}, but journey {journey.id} ({journey.kind}) is signed by "
+                    f"{expected}",
+                )
+            return cast("Signer | SolanaSigner", signer)
+        default = self._signer_for_resume()
+        if default is None or expected is None:
+            return default
+        return default if _same_address(signer_address(default), expected) else None
+
     def _rebuild(
-        self, journey: Journey, signer: Signer | None, io: ChainIO | None, restart: bool
+        self,
+        journey: Journey,
+        signer: Signer | SolanaSigner | None,
+        io: ChainIO | None,
+        restart: bool,
     ) -> tuple[Any, Any]:
         """The journey's flow built from its terms, and the transport to run it on (see
-        ``xswap_sdk._kinds``)."""
-        # lazy: the signer (coincurve), only when a journey resumes with a signer
+        ``xswap_sdk._kinds``); ``signer`` is `_resume_signer`'s."""
         from ._kinds import KINDS, ResumeInputs  # lazy: resuming a journey only
-        from .signing.signer import signer_address
 
-        if signer is not None:
-            signer_address(signer)  # a bad one is refused before any I/O
-        inputs = ResumeInputs(
-            signer=signer or self._signer_for_resume(),
-            io=io or no_chain_io(),
-            restart=restart,
-        )
+        inputs = ResumeInputs(signer=signer, io=io or no_chain_io(), restart=restart)
         built: tuple[Any, Any] = KINDS[journey.kind].builder()(self, journey, inputs)
         return built
 
@@ -388,6 +422,15 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
         if self._service.api_key_header is not None:
             key = f", api_key={'set' if self._options.api_key else 'unset'}"
         return f"{type(self).__name__}(base_url={self.base_url!r}{key})"
+
+
+def _evm_only(signer: Signer | SolanaSigner | None) -> Signer | None:
+    """``signer`` when it signs EVM transactions, else ``None``: a resume's chain steps
+    send from an EVM account, never from a Solana key."""
+    # lazy: the Solana key check, only when a journey resumes on a web3
+    from .signing.solana import is_solana_signer
+
+    return None if is_solana_signer(signer) else cast("Signer | None", signer)
 
 
 def checked_claim(journey: Journey) -> Journey:

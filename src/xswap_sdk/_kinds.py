@@ -14,12 +14,13 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 if TYPE_CHECKING:
     from ._chain_steps import ChainIO
     from .journal import Journey
     from .signing.signer import Signer
+    from .signing.solana import SolanaSigner
 
 __all__ = ["KINDS", "JourneyKind", "ResumeInputs", "kinds_of"]
 
@@ -31,14 +32,23 @@ class ResumeInputs:
     """What a resume was given besides the journey.
 
     Attributes:
-        signer: who signs what still needs a signature (or logs in), or ``None``.
+        signer: who signs what still needs a signature (or logs in), or ``None``: one
+            passed to ``resume`` (checked to be the journey's own signer, see
+            `JourneyKind.signer`), else the client's own or ``XSWAP_PRIVATE_KEY``'s when
+            it is the journey's signer.
         io: the chain helpers of the resume's web3 (or a `ChainIO` that has none).
         restart: whether the journey may sign what was not signed before.
     """
 
-    signer: Signer | None
+    signer: Signer | SolanaSigner | None
     io: ChainIO
     restart: bool
+
+    @property
+    def evm_signer(self) -> Signer | None:
+        """``signer``, for a kind an EVM account signs: a resume refused a Solana signer
+        for it already (a Solana key is never such a journey's signer address)."""
+        return cast("Signer | None", self.signer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +68,9 @@ class JourneyKind:
             each with the step it records (``"minted"``, ``"finalized"``).
         identities: what a notification is matched by: its fields (``txHash``,
             ``transferId``), looked up among the identities the journey recorded.
+        signer: where the journey's terms hold its signer's address (a path of keys:
+            ``("sender",)``), or ``()`` for a kind with no signer of its own. A resume
+            checks a signer it is given against it, once, before its flow is built.
     """
 
     name: str
@@ -66,6 +79,7 @@ class JourneyKind:
     chain: str | None = None
     notifications: Mapping[str, str] = field(default_factory=dict)
     identities: tuple[str, ...] = ()
+    signer: tuple[str, ...] = ()
 
     def builder(self) -> Callable[..., Any]:
         """The rebuild function."""
@@ -77,6 +91,16 @@ class JourneyKind:
             return None
         found = _load(self.chain)(journey.terms)
         return found if isinstance(found, int) and not isinstance(found, bool) else None
+
+    def signer_of(self, journey: Journey) -> str | None:
+        """The address (or Solana key) that signs for ``journey``, from its terms, or
+        ``None`` for a kind with no signer or terms that do not say."""
+        if not self.signer:
+            return None
+        found: object = journey.terms
+        for key in self.signer:
+            found = found.get(key) if isinstance(found, Mapping) else None
+        return found if isinstance(found, str) and found else None
 
 
 def _load(name: str) -> Callable[..., Any]:
@@ -90,7 +114,7 @@ _MINTED: Final = {"gateway.mint.finalized": "minted", "gateway.mint.forwarded": 
 KINDS: Final[Mapping[str, JourneyKind]] = {
     kind.name: kind
     for kind in (
-        JourneyKind("swap", "flash", "xswap_sdk.flash._swap:rebuild"),
+        JourneyKind("swap", "flash", "xswap_sdk.flash._swap:rebuild", signer=("user",)),
         JourneyKind(
             "deposit",
             "flash",
@@ -98,13 +122,20 @@ KINDS: Final[Mapping[str, JourneyKind]] = {
             chain="xswap_sdk.flash._deposit_journey:chain_of",
             notifications={"gateway.deposit.finalized": "finalized"},
             identities=("txHash",),
+            signer=("owner",),
         ),
-        JourneyKind("gasless_swap", "routing", "xswap_sdk.routing._gasless:rebuild"),
+        JourneyKind(
+            "gasless_swap",
+            "routing",
+            "xswap_sdk.routing._gasless:rebuild",
+            signer=("request", "sender"),
+        ),
         JourneyKind(
             "route",
             "routing",
             "xswap_sdk.routing._route_journey:rebuild",
             chain="xswap_sdk.routing._route_journey:chain_of",
+            signer=("sender",),
         ),
         JourneyKind("relay", "relayer", "xswap_sdk.relayer._operations:rebuild"),
         JourneyKind("relay_sync", "relayer", "xswap_sdk.relayer._operations:rebuild"),
@@ -115,6 +146,7 @@ KINDS: Final[Mapping[str, JourneyKind]] = {
             chain="xswap_sdk.gateway._transfer_journey:chain_of",
             notifications=_MINTED,
             identities=("transferId", "txHash"),
+            signer=("sender",),
         ),
         JourneyKind(
             "mint",
@@ -123,6 +155,7 @@ KINDS: Final[Mapping[str, JourneyKind]] = {
             chain="xswap_sdk.gateway._mint_journey:chain_of",
             notifications=_MINTED,
             identities=("transferId", "txHash"),
+            signer=("sender",),
         ),
         JourneyKind(
             "call",
@@ -131,6 +164,7 @@ KINDS: Final[Mapping[str, JourneyKind]] = {
             chain="xswap_sdk.gateway._call_journey:chain_of",
             notifications=_MINTED,
             identities=("txHash",),
+            signer=("sender",),
         ),
     )
 }

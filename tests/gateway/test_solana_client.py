@@ -419,6 +419,46 @@ async def test_send_transfer_killed_as_it_sends_from_solana_resumes_without_a_ke
     assert sb.gateway.balance(TEST_SOLANA_ADDRESS, SOLANA) < 10_000_000 - 3_000_000
 
 
+async def test_a_solana_transfer_stopped_before_signing_resumes_with_its_solana_signer(
+    sb: Sandbox, kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from xswap_sdk.journal import StepEvent, open_journal
+
+    class Crash(BaseException):
+        pass
+
+    def crash(event: StepEvent) -> None:
+        if event.step == "verified":
+            raise Crash
+
+    sb.fund(TEST_SOLANA_ADDRESS, SOLANA, 10_000_000)
+    path = tmp_path / "j.db"
+    make = sb.gateway_client if kind == "sync" else sb.async_gateway_client
+    with pytest.raises(Crash):
+        await resolve(
+            make(journal=path, on_step=crash).send_transfer(
+                DEPOSITOR, _solana_intent(3_000_000), max_fee_cap=50_000
+            )
+        )
+    [journey] = open_journal(path).journeys()
+    # An EVM key in the environment is not this journey's signer: it is left out, and
+    # the resume says what it lacks instead of refusing the key it was never given.
+    monkeypatch.setenv("XSWAP_PRIVATE_KEY", "0x" + "11" * 32)
+    with pytest.raises(errors.MissingCredentialsError) as missing:
+        await resolve(make(journal=path).resume(journey.id, restart=True))
+    assert missing.value.argument == "signer"
+    # An EVM signer passed in is refused, naming the journey's Solana key.
+    with pytest.raises(errors.InvalidInputError) as refused:
+        await resolve(make(journal=path).resume(journey.id, restart=True, signer=TEST_SIGNER))
+    assert refused.value.argument == "signer"
+    assert str(DEPOSITOR.pubkey()) in str(refused.value)
+    assert bodies(sb, "/v1/transfer") == []
+    # The Solana keypair signs the intent it had not signed, and the transfer ends.
+    resumed = await resolve(make(journal=path).resume(journey.id, restart=True, signer=DEPOSITOR))
+    assert resumed.state == "completed"
+    assert len(bodies(sb, "/v1/transfer")) == 1
+
+
 async def test_send_transfer_refuses_web3_for_a_mint_on_solana(sb_gateway: Any) -> None:
     intent = build_transfer_intent(
         source_chain_id=8453, destination_chain_id=SOLANA, depositor=ME, recipient=OWNER,

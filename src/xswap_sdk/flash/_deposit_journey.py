@@ -35,7 +35,7 @@ from ..journal import Journey
 from ..registry import FINALITY_SECONDS, Registry
 from ..signing.deposit import _permit_deposit_steps, deposit_arguments
 from ..signing.permit import DEFAULT_PERMIT_LIFETIME
-from ..signing.signer import Signer, signer_address
+from ..signing.signer import Signer
 from ..simulation import SimulateOption, Simulation
 from ..types import Address, ChainId, TokenAmount
 from . import _operations as operations
@@ -284,11 +284,9 @@ def rebuild(client: Any, journey: Journey, inputs: ResumeInputs) -> tuple[Flow[A
         if waited is None
         else check_wait(True, waited.get("timeout"), waited.get("interval"), None)
     )
-    signer = inputs.signer
+    signer = inputs.evm_signer
     if signer is None:
         signer = UnavailableEvmSigner(owner)
-    elif signer_address(signer) != owner:
-        raise InvalidInputError("signer", f"must be the deposit's owner {owner}")
     flow = deposit_journey(
         plan,
         how,

@@ -587,9 +587,9 @@ def rebuild(client: Any, journey: Journey, inputs: ResumeInputs) -> tuple[Flow[A
     if "submitted" in terms:
         request = SwapRequest.model_validate(terms["submitted"], by_alias=True)
         operation = operations.submit_swap(request)
-        return submitted_swap(operation), client._transport_for(inputs.signer)
+        return submitted_swap(operation), client._transport_for(inputs.evm_signer)
     user = str(terms.get("user", ""))
-    signer = inputs.signer
+    signer = inputs.evm_signer
     if signer is None:
         if not client._has_session():
             raise MissingCredentialsError(
@@ -598,8 +598,6 @@ def rebuild(client: Any, journey: Journey, inputs: ResumeInputs) -> tuple[Flow[A
                 "in (pass signer= or set XSWAP_PRIVATE_KEY)",
             )
         signer = UnavailableEvmSigner(user)
-    elif signer_address(signer) != user:
-        raise InvalidInputError("signer", f"must be the swap's signer {user}")
     quote = dict(terms.get("quote") or {})
     pins = dict(terms.get("pins") or {})
     plan = plan_swap(

@@ -20,11 +20,9 @@ from .._async_web3 import call_transaction
 from .._chain_steps import ChainIO, on_chain, send
 from .._flow import Begin, Chain, Flow, Record
 from .._simulation import check_simulate_option
-from ..errors import InvalidInputError
 from ..journal import Journey
 from ..signing.call_reading import check_call
 from ..signing.calls import ContractCall
-from ..signing.signer import signer_address
 from ..simulation import SentCall, SimulateOption, Simulation
 
 if TYPE_CHECKING:
@@ -85,8 +83,6 @@ def rebuild(client: Any, journey: Journey, inputs: ResumeInputs) -> tuple[Flow[A
     terms = journey.terms
     call = ContractCall.model_validate(terms.get("call"))
     sender = str(terms.get("sender", ""))
-    if inputs.signer is not None and signer_address(inputs.signer) != sender:
-        raise InvalidInputError("signer", f"must be the call's sender {sender}")
     simulate = check_simulate_option(terms.get("simulate", "auto"))
     # Read again like any input: a journaled call that is not one the SDK can read is
     # resumed only when its journey was started with unsafe_any_call=True.

@@ -24,7 +24,6 @@ from ..errors import InvalidInputError
 from ..journal import Journal, Journey
 from ..registry import Registry
 from ..signing.burn_intents import BurnIntent
-from ..signing.signer import signer_address
 from ..simulation import SimulateOption, Simulation
 from .models import MintResult, TransferResult
 
@@ -213,8 +212,6 @@ def rebuild(client: Any, journey: Journey, inputs: ResumeInputs) -> tuple[Flow[A
     result = TransferResult.model_validate(terms.get("transfer"))
     result = result.with_intents(list(terms.get("intents") or []))
     sender = str(terms.get("sender", ""))
-    if inputs.signer is not None and signer_address(inputs.signer) != sender:
-        raise InvalidInputError("signer", f"must be the mint's sender {sender}")
     mint = terms.get(MINT)
     if not isinstance(mint, Mapping):
         raise InvalidInputError("journey_id", "its terms hold no mint")

@@ -500,11 +500,9 @@ def rebuild(client: Any, journey: Journey, inputs: ResumeInputs) -> tuple[Flow[A
     terms = journey.terms
     asked = dict(terms.get("request") or {})
     sender = str(asked.pop("sender", ""))
-    signer = inputs.signer
+    signer = inputs.evm_signer
     if signer is None:
         signer = UnavailableEvmSigner(sender)
-    elif signer_address(signer) != sender:
-        raise InvalidInputError("signer", f"must be the gasless swap's sender {sender}")
     pins = dict(terms.get("pins") or {})
     flow = gasless_swap(
         client.paths,

@@ -45,7 +45,6 @@ from .._requote import again, check_requote, offer
 from .._simulation import check_simulate_option
 from ..errors import InvalidInputError, QuoteRejectedError
 from ..journal import Journey
-from ..signing.signer import signer_address
 from ..simulation import SimulateOption, Simulation
 from ..types import Address
 from . import _execution as execution
@@ -337,8 +336,6 @@ def rebuild(client: Any, journey: Journey, inputs: ResumeInputs) -> tuple[Flow[A
     the route and what it answered read again, and checked again against the sender."""
     terms = journey.terms
     owner: str = check_argument("journey terms: sender", Address, terms.get("sender"))
-    if inputs.signer is not None and signer_address(inputs.signer) != owner:
-        raise InvalidInputError("signer", f"must be the route's sender {owner}")
     route = Route.from_wire(terms.get("route"))
     if terms.get("request") is not None:
         route._request = QuoteRequest.model_validate(terms["request"])
