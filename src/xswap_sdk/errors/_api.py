@@ -259,21 +259,11 @@ class ResponseTooLargeError(ResponseValidationError):
         status_code: the HTTP status of the oversized answer, when known.
     """
 
-    def __init__(
-        self,
-        *,
-        limit: int,
-        status_code: int | None = None,
-        **request: Any,
-    ) -> None:
+    def __init__(self, *, limit: int, status_code: int | None = None, **request: Any) -> None:
         self.limit = limit
         self.status_code = status_code
-        status = f"HTTP {status_code} " if status_code is not None else ""
-        super().__init__(
-            f"the {status}response body is larger than the {limit:,}-byte cap; "
-            "reading stopped there",
-            **request,
-        )
+        what = f"is larger than the {limit:,}-byte cap; reading stopped there"
+        super().__init__(_unread_body(status_code, what), **request)
 
 
 class ResponseTooDeepError(ResponseValidationError):
@@ -289,20 +279,17 @@ class ResponseTooDeepError(ResponseValidationError):
         status_code: the HTTP status of the answer, when known.
     """
 
-    def __init__(
-        self,
-        *,
-        limit: int,
-        status_code: int | None = None,
-        **request: Any,
-    ) -> None:
+    def __init__(self, *, limit: int, status_code: int | None = None, **request: Any) -> None:
         self.limit = limit
         self.status_code = status_code
-        status = f"HTTP {status_code} " if status_code is not None else ""
-        super().__init__(
-            f"the {status}response body nests JSON deeper than {limit} levels; it was not parsed",
-            **request,
-        )
+        what = f"nests JSON deeper than {limit} levels; it was not parsed"
+        super().__init__(_unread_body(status_code, what), **request)
+
+
+def _unread_body(status_code: int | None, what: str) -> str:
+    """The message of a body refused unread: ``the [HTTP 200 ]response body <what>``."""
+    status = f"HTTP {status_code} " if status_code is not None else ""
+    return f"the {status}response body {what}"
 
 
 class RedirectError(APIError):
