@@ -3,6 +3,7 @@ missing optional extra."""
 
 from __future__ import annotations
 
+import copyreg
 from collections.abc import Mapping
 from typing import Any
 
@@ -46,6 +47,16 @@ class XSwapError(Exception):
     def _reached_service(self) -> bool:
         # Only a request's error (an APIError) can have reached a service; it says so.
         return False
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Unpickled (or copied) without calling __init__, whose arguments are not the
+        # message that ``args`` holds; the attributes it set come back from the state.
+        # copyreg.__newobj__ is pickle's own "cls.__new__(cls, *args)", named by a stable
+        # path (typeshed leaves it out).
+        reduced = super().__reduce__()
+        state = reduced[2:] if isinstance(reduced, tuple) else ()
+        rebuild = copyreg.__newobj__  # type: ignore[attr-defined]
+        return (rebuild, (type(self), *self.args), *state)
 
 
 class InvalidInputError(XSwapError, ValueError):
