@@ -41,8 +41,9 @@ _SECRET_KEYS = frozenset(
         "permitsignature",
     }
 )
-# A JWT anywhere in a string (three base64url parts, the header a JSON object).
-_JWT = re.compile(r"eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*")
+# A JWT anywhere in a string (three base64url parts, the header a JSON object). Compiled
+# at first use (re keeps it), not at import: most processes never redact a body.
+_JWT = r"eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*"
 _REDACTED = "[redacted]"
 
 
@@ -54,7 +55,7 @@ def _redact_scalar(value: Any, secret: bool) -> Any:
     if secret and value is not None and not isinstance(value, bool):
         return _REDACTED
     if isinstance(value, str) and "eyJ" in value:
-        return _JWT.sub(_REDACTED, value)
+        return re.sub(_JWT, _REDACTED, value)
     return value
 
 

@@ -32,11 +32,10 @@ __all__ = [
 
 _USDC_SCALE = Decimal(10) ** 6
 # Circle Gateway's wording, with X and Y in decimal USDC; bounded, as a hostile answer
-# could send any number of digits.
-_MAX_FEE_FLOOR = re.compile(
+# could send any number of digits. Compiled at first use (re keeps it), not at import.
+_MAX_FEE_FLOOR = (
     r"insufficient max fee: expected at least (?P<minimum>[0-9]{1,24}(?:\.[0-9]{1,18})?)"
-    r"(?:,\s*got (?P<got>[0-9]{1,24}(?:\.[0-9]{1,18})?))?",
-    re.IGNORECASE,
+    r"(?:,\s*got (?P<got>[0-9]{1,24}(?:\.[0-9]{1,18})?))?"
 )
 
 
@@ -136,7 +135,7 @@ class InsufficientMaxFeeError(BadRequestError):
             An `InsufficientMaxFeeError` carrying every attribute of ``error``, when its
             message is ``Insufficient max fee: expected at least X[, got Y]``.
         """
-        found = _MAX_FEE_FLOOR.search(error.message)
+        found = re.search(_MAX_FEE_FLOOR, error.message, re.IGNORECASE)
         if found is None:
             return None
         received = Decimal(found.group("got")) if found.group("got") else None
