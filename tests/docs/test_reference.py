@@ -228,9 +228,14 @@ class Selection:
 
 def render(obj: Any, selection: Selection, out: Rendered, owner: Any = None) -> None:
     target = _final(obj)
-    if target is None or target.path in out.seen:
+    if target is None:
         return
-    out.seen.add(target.path)
+    first = target.path not in out.seen
+    # Seen by the path a reader imports it from too: a class that names its public home
+    # as its __module__ (xswap_sdk.errors' classes, written in private modules).
+    out.seen.update((target.path, obj.path))
+    if not first:
+        return
     if target.is_function:
         for parameter in target.parameters:
             out.expressions.append((target.path, parameter.annotation))
