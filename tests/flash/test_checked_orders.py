@@ -258,6 +258,34 @@ def test_an_intent_changed_behind_its_frozen_model_loses_the_proof(runs: Counter
     assert "maxFee" in str(info.value)
 
 
+def test_an_equal_value_put_behind_the_frozen_model_loses_the_proof(runs: Counter[str]) -> None:
+    # The proof holds the very objects the digest was computed from, not equal ones: a
+    # value swapped for another, even an equal one, is checked in full (and then signed).
+    order = built()
+    spec = order.intents[0].spec
+    object.__setattr__(spec, "salt", "".join(list(spec.salt)))
+    runs.clear()
+    signed = sign_order(order, WALLET, registry=REGISTRY)
+    assert runs["check_intents"] == 1
+    assert recover_order_signer(signed.to_wire()) == WALLET.address
+
+
+def test_a_checked_order_computes_its_digest_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    computed: list[bytes] = []
+    original = _orders._digest
+
+    def counted(intents: Any) -> bytes:
+        computed.append(original(intents))
+        return computed[-1]
+
+    monkeypatch.setattr(_orders, "_digest", counted)
+    order = built()
+    signed = sign_order(order, WALLET, registry=REGISTRY)
+    assert len(computed) == 1
+    assert signed.digest == "0x" + computed[0].hex()
+    assert recover_order_signer(signed.to_wire()) == WALLET.address
+
+
 def test_a_field_changed_behind_the_frozen_model_loses_the_proof(runs: Counter[str]) -> None:
     order = built()
     object.__setattr__(order, "swap_router_address", ATTACKER)

@@ -24,6 +24,7 @@ minimal: no other choice of fewer chains could add up to more.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Literal
@@ -42,6 +43,7 @@ from ..registry import DEFAULT_REGISTRY, GatewayChain, Registry, SwapRouter
 from ..signing.burn_intents import (
     MAX_INTENTS_PER_SET,
     BurnIntent,
+    TransferSpec,
     _intent_digest,
     _set_digest,
     build_burn_intent,
@@ -117,13 +119,16 @@ class _Proof:
     Only `_assemble` makes one, after every check of `build_order` passed, and puts it on
     the `Order` it built. `sign_order` takes it as the order's checks only while it
     still describes the order: the same content (``content``, every field but the
-    intents, as plain values), the same intents (``digest``, the EIP-712 digest they are
-    signed under) and the same pins (the registry itself, the trusted routers, the two
-    ``unsafe_*`` flags). Anything else, and any order without one, is checked in full.
+    intents, as plain values), the same intents (``values``: the very objects, ints and
+    strings, the EIP-712 digest was computed from) and the same pins (the registry
+    itself, the trusted routers, the two ``unsafe_*`` flags). Anything else, and any
+    order without one, is checked in full. ``digest`` is what the intents are signed
+    under, computed once, when the proof is made, and handed on to the signature.
     """
 
     seal: object
     content: tuple[object, ...]
+    values: tuple[object, ...]
     digest: bytes
     registry: Registry
     trusted_routers: _trust.TrustedRouters | None
@@ -941,6 +946,7 @@ def _assemble(checked: _Checked, picked: _Picked, seed: str | None = None) -> Or
     order._proof = _Proof(
         seal=_SEAL,
         content=_content(order),
+        values=_signed_values(order.intents),
         digest=_digest(order.intents),
         registry=pins,
         trusted_routers=asked.trusted_routers,
@@ -971,6 +977,22 @@ def _content(order: Order) -> tuple[object, ...]:
         order.hook_data,
         len(order.intents),
     )
+
+
+def _signed_values(intents: Sequence[BurnIntent]) -> tuple[object, ...]:
+    """Every value the intents' EIP-712 digest is computed from, in order: the objects
+    themselves (immutable ints and strings), so that finding the very same objects again
+    proves the digest unchanged without computing it again."""
+    values: list[object] = []
+    for intent in intents:
+        spec = intent.spec
+        values += (intent.max_block_height, intent.max_fee)
+        values += [getattr(spec, name) for name in _SPEC_FIELDS]
+    return tuple(values)
+
+
+_SPEC_FIELDS: Final = tuple(TransferSpec.model_fields)
+"""The transfer spec's fields: each one goes into the digest (`_spec_hash`)."""
 
 
 def _digest(intents: Sequence[BurnIntent]) -> bytes:
@@ -1007,10 +1029,14 @@ def _proven(
     if proof.content != _content(order):
         return None
     try:
-        digest = _digest(order.intents)
-    except (OverflowError, ValueError, TypeError, AttributeError):
-        return None  # intents changed past what can be encoded: the full checks say how
-    return digest if digest == proof.digest else None
+        values = _signed_values(order.intents)
+    except AttributeError:
+        return None  # intents changed past what can be read: the full checks say how
+    held = proof.values
+    if len(values) != len(held) or not all(map(operator.is_, values, held)):
+        # Not the very objects the digest was computed from: changed since, or copied.
+        return None
+    return proof.digest
 
 
 def _flag(name: str, value: object) -> bool:

@@ -657,24 +657,23 @@ def check_intents(
             field, rule = problem
             received = spec.version if field == "spec.version" else spec.value
             raise UnsafePayloadError(f"{where}.{field}", expected=rule, received=received)
-        expected: dict[str, object] = {
-            "sourceDomain": source.domain,
-            "destinationDomain": destination.domain,
-            "sourceContract": _word(source.gateway_wallet),
-            "destinationContract": _word(destination.gateway_minter),
-            "sourceToken": _word(source.usdc),
-            "destinationToken": _word(destination.usdc),
-            "sourceDepositor": _word(user),
-            "sourceSigner": _word(user),
-            "destinationRecipient": _word(router),
-            "destinationCaller": _word(router),
-        }
-        wire = spec.to_wire()
-        for name, value in expected.items():
-            if wire[name] != value:
-                raise UnsafePayloadError(
-                    f"{where}.spec.{name}", expected=value, received=wire[name]
-                )
+        # The spec's own values, which its wire form sends as they are (ints and
+        # lowercase bytes32), read without serialising the whole spec.
+        expected: tuple[tuple[str, object, object], ...] = (
+            ("sourceDomain", spec.source_domain, source.domain),
+            ("destinationDomain", spec.destination_domain, destination.domain),
+            ("sourceContract", spec.source_contract, _word(source.gateway_wallet)),
+            ("destinationContract", spec.destination_contract, _word(destination.gateway_minter)),
+            ("sourceToken", spec.source_token, _word(source.usdc)),
+            ("destinationToken", spec.destination_token, _word(destination.usdc)),
+            ("sourceDepositor", spec.source_depositor, _word(user)),
+            ("sourceSigner", spec.source_signer, _word(user)),
+            ("destinationRecipient", spec.destination_recipient, _word(router)),
+            ("destinationCaller", spec.destination_caller, _word(router)),
+        )
+        for name, found, value in expected:
+            if found != value:
+                raise UnsafePayloadError(f"{where}.spec.{name}", expected=value, received=found)
     hooks = {intent.spec.hook_data for intent in intents}
     if len(hooks) > 1:
         raise UnsafePayloadError(

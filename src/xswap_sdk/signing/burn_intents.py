@@ -529,7 +529,11 @@ def build_burn_intent(
         raise InvalidInputError("version", _VERSION_RULE)
     if args.value == 0:
         raise InvalidInputError("value", _ZERO_VALUE_RULE)
-    spec = TransferSpec(
+    # Built from values validated just above, each already in the exact form the
+    # intent's own field types give (AddressOrBytes32 makes the lowercase bytes32 that
+    # Bytes32 keeps as it is; the salt is 32 fresh bytes as lowercase hex): validating
+    # them again would only repeat the same checks (a test compares the two).
+    spec = TransferSpec.model_construct(
         version=args.version,
         source_domain=args.source_domain,
         destination_domain=args.destination_domain,
@@ -545,4 +549,6 @@ def build_burn_intent(
         salt=args.salt or "0x" + secrets.token_hex(32),
         hook_data=args.hook_data,
     )
-    return BurnIntent(max_block_height=args.max_block_height, max_fee=args.max_fee, spec=spec)
+    return BurnIntent.model_construct(
+        max_block_height=args.max_block_height, max_fee=args.max_fee, spec=spec
+    )
