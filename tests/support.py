@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,34 @@ def recording_http_client(sandbox: Any, kind: str) -> tuple[Any, list[Any]]:
         else httpx.AsyncClient(transport=sandbox.transport, event_hooks={"request": [arecord]})
     )
     return http, seen
+
+
+class Crash(BaseException):
+    """Stands for the process dying: no ``except Exception`` catches it."""
+
+
+def crash_after(stop: int, seen: list[Any] | None = None) -> Callable[[Any], None]:
+    """A step hook that lets ``stop`` events by and raises `Crash` at the next one; it
+    appends each event it is given (the one it stops at too) to ``seen``."""
+    events = [] if seen is None else seen
+
+    def crash(event: Any) -> None:
+        events.append(event)
+        if len(events) > stop:
+            raise Crash
+
+    return crash
+
+
+def crash_at(*, step: str | None = None, status: str | None = None) -> Callable[[Any], None]:
+    """A step hook that raises `Crash` at the first event of ``step`` with ``status``
+    (either left out matches any)."""
+
+    def crash(event: Any) -> None:
+        if step in (None, event.step) and status in (None, event.status):
+            raise Crash
+
+    return crash
 
 
 async def resolve(value: Any) -> Any:
