@@ -9,10 +9,8 @@ from typing import Any
 import pytest
 from eth_account import Account
 from eth_account.signers.local import LocalAccount
-from eth_tester.exceptions import TransactionFailed
 from web3 import AsyncWeb3, Web3
 from web3.contract import AsyncContract, Contract
-from web3.exceptions import ContractLogicError
 
 from xswap_sdk.errors import UnsafePayloadError
 from xswap_sdk.signing import (
@@ -22,21 +20,9 @@ from xswap_sdk.signing import (
     sign_permit,
 )
 
+from .conftest import DEPOSIT, MINTED, REVERTED
+
 pytestmark = pytest.mark.evm
-
-# A revert surfaces as web3's ContractLogicError, or as eth-tester's own error when
-# web3's in-process provider lets it through.
-REVERTED = (ContractLogicError, TransactionFailed)
-
-MINTED = 10_000_000  # 10 USDC
-DEPOSIT = 2_500_000  # 2.5 USDC
-
-
-@pytest.fixture
-def usdc(w3: Web3, deploy: Callable[..., Contract], holder: LocalAccount) -> Contract:
-    token = deploy("test_usdc", "USD Coin", "USDC", 6, "2")
-    token.functions.mint(holder.address, MINTED).transact({"from": w3.eth.accounts[0]})
-    return token
 
 
 @pytest.fixture
