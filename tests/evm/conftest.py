@@ -104,3 +104,21 @@ def usdc(w3: Web3, deploy: Callable[..., Contract], holder: LocalAccount) -> Con
     token = deploy("test_usdc", "USD Coin", "USDC", 6, "2")
     token.functions.mint(holder.address, MINTED).transact({"from": w3.eth.accounts[0]})
     return token
+
+
+@pytest.fixture
+def async_contracts(
+    async_w3: AsyncWeb3[Any],
+    deploy_async: Callable[..., Awaitable[AsyncContract]],
+    holder: LocalAccount,
+) -> Callable[[], Awaitable[tuple[AsyncContract, AsyncContract]]]:
+    """``await async_contracts()``: the USD Coin test token (``MINTED`` of it the
+    holder's) and a gateway wallet, on the test's async chain."""
+
+    async def deploy() -> tuple[AsyncContract, AsyncContract]:
+        accounts = await async_w3.eth.accounts
+        token = await deploy_async("test_usdc", "USD Coin", "USDC", 6, "2")
+        await token.functions.mint(holder.address, MINTED).transact({"from": accounts[0]})
+        return token, await deploy_async("gateway_wallet")
+
+    return deploy

@@ -180,13 +180,11 @@ def test_token_without_version_uses_the_configured_version(
 
 async def test_async_prepared_deposit_moves_the_tokens(
     async_w3: AsyncWeb3[Any],
-    deploy_async: Callable[..., Awaitable[AsyncContract]],
+    async_contracts: Callable[[], Awaitable[tuple[AsyncContract, AsyncContract]]],
     holder: LocalAccount,
 ) -> None:
+    token, gateway = await async_contracts()
     accounts = await async_w3.eth.accounts
-    token = await deploy_async("test_usdc", "USD Coin", "USDC", 6, "2")
-    await token.functions.mint(holder.address, MINTED).transact({"from": accounts[0]})
-    gateway = await deploy_async("gateway_wallet")
 
     tx = await async_prepare_deposit_with_permit(
         async_w3, holder, gateway_wallet=gateway.address, usdc=token.address, value=DEPOSIT

@@ -296,13 +296,11 @@ def test_a_delegate_is_added_and_removed(
 
 async def test_async_web3_sends_an_authorization_deposit(
     async_w3: AsyncWeb3[Any],
-    deploy_async: Callable[..., Awaitable[AsyncContract]],
+    async_contracts: Callable[[], Awaitable[tuple[AsyncContract, AsyncContract]]],
     holder: LocalAccount,
 ) -> None:
+    token, wallet = await async_contracts()
     accounts = await async_w3.eth.accounts
-    token = await deploy_async("test_usdc", "USD Coin", "USDC", 6, "2")
-    await token.functions.mint(holder.address, MINTED).transact({"from": accounts[0]})
-    wallet = await deploy_async("gateway_wallet")
     chain_id = await async_w3.eth.chain_id
     registry = registry_for(chain_id, token.address, wallet.address)
 
