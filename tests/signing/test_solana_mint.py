@@ -33,8 +33,10 @@ from xswap_sdk.signing import (
 from xswap_sdk.signing.solana_programs import TOKEN_PROGRAM
 from xswap_sdk.testing import TEST_SIGNER, TEST_SOLANA_ADDRESS, TEST_SOLANA_SIGNER
 
+from .support import SOLANA_OWNER, base_to_solana
+
 MAINNET = DEFAULT_REGISTRY.chain(SOLANA)
-OWNER = "6zhh6WScJQKh5Q5Pwf24Hn7zAMBN5SWXQwga5DgcfWqN"  # the vectors' recipient wallet
+OWNER = SOLANA_OWNER
 OWNER_ATA = "3Yu8dCTg9GabYv2Yg15sWcLUSoYewvQFaUWipUfkbZ2d"
 PAYER = str(Keypair.from_seed(bytes(range(32))).pubkey())
 # Derived from Circle's seeds for the mainnet programs (spec §1), independently here.
@@ -45,15 +47,7 @@ SLOT = 400_000_000
 
 
 def to_solana(value: int, *, salt: int = 1, caller: str | None = None) -> BurnIntent:
-    return build_transfer_intent(
-        source_chain_id=8453,
-        destination_chain_id=SOLANA,
-        depositor=TEST_SIGNER.address,
-        recipient=OWNER,
-        value=value,
-        salt="0x" + f"{salt:064x}",
-        destination_caller=caller,
-    )
+    return base_to_solana(value, salt="0x" + f"{salt:064x}", destination_caller=caller)
 
 
 def attested(intents: list[BurnIntent], **changes: Any) -> tuple[str, str]:
