@@ -132,6 +132,12 @@ def _apply_changes(target: Any, changes: Mapping[str, Any]) -> None:
         set_path(target, path, value)
 
 
+def _changing(changes: Mapping[str, Any]) -> Callable[[Any], None]:
+    """An edit applying ``changes``, copied now (the caller's later edits do not count)."""
+    fields = dict(changes)
+    return lambda target: _apply_changes(target, fields)
+
+
 def _enveloped(edit: Callable[[Any], None]) -> Tamper:
     """Apply ``edit`` to the routing service's ``data`` (each element of a list)."""
 
@@ -402,13 +408,8 @@ class Faults:
         ``{"swap_router_address": attacker}``, ``{"token_out.address": other}``,
         ``{"token_in.amount": "1"}``, ``{"fees.gateway_fee": "60000000"}``,
         ``{"expires_at": REMOVE}`` or ``{"hook_data": "0x..."}``."""
-        fields = dict(changes)
         return self.tamper(
-            lambda body: _apply_changes(body, fields),
-            service="flash",
-            method="GET",
-            path="/quote",
-            times=times,
+            _changing(changes), service="flash", method="GET", path="/quote", times=times
         )
 
     def tamper_flash_chains(
@@ -434,9 +435,8 @@ class Faults:
         ``{"eip712.message.permitted.amount": str(2**256 - 1)}`` (a permit for
         everything to a stranger), or its summary: ``{"quote.receiver": attacker}``,
         ``{"quote.amountOut": "1", "quote.minAmountOut": "1"}``."""
-        fields = dict(changes)
         return self.tamper(
-            _enveloped(lambda quote: _apply_changes(quote, fields)),
+            _enveloped(_changing(changes)),
             service="routing",
             method="GET",
             path="/gasless/quote",
@@ -467,9 +467,8 @@ class Faults:
         """Change every route of the routing service's ``GET /quote``, e.g. someone
         else's output: ``{"receiver": attacker}``, ``{"toToken.address": other}``,
         ``{"toToken.chain": 10}`` or ``{"minAmountOut": "1"}``."""
-        fields = dict(changes)
         return self.tamper(
-            _enveloped(lambda route: _apply_changes(route, fields)),
+            _enveloped(_changing(changes)),
             service="routing",
             method="GET",
             path="/quote",
@@ -481,9 +480,8 @@ class Faults:
     ) -> Fault:
         """Change the transaction ``POST /build-path`` builds, e.g.
         ``{"to": attacker}``, ``{"allowanceTarget": attacker}`` or ``{"value": "5"}``."""
-        fields = dict(changes)
         return self.tamper(
-            _enveloped(lambda tx: _apply_changes(tx, fields)),
+            _enveloped(_changing(changes)),
             service="routing",
             method="POST",
             path="/build-path",
@@ -544,13 +542,8 @@ class Faults:
         """Change the swap backend's ``POST /auth/verify`` answer, which carries the new
         JWT, e.g. ``{"is_new_user": "perhaps"}``: an answer that does not fit its model,
         whose token must not be kept on the error."""
-        fields = dict(changes)
         return self.tamper(
-            lambda body: _apply_changes(body, fields),
-            service="flash",
-            method="POST",
-            path="/auth/verify",
-            times=times,
+            _changing(changes), service="flash", method="POST", path="/auth/verify", times=times
         )
 
     def tamper_lone_surrogate(
