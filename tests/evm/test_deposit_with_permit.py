@@ -15,10 +15,10 @@ from web3.contract import AsyncContract, Contract
 from xswap_sdk.errors import UnsafePayloadError
 from xswap_sdk.signing import (
     async_prepare_deposit_with_permit,
-    deposit_with_permit_calldata,
     prepare_deposit_with_permit,
     sign_permit,
 )
+from xswap_sdk.signing.deposit import _permit_calldata
 
 from .conftest import DEPOSIT, MINTED, REVERTED
 
@@ -85,18 +85,6 @@ def test_second_use_of_the_same_permit_reverts(
     assert usdc.functions.balanceOf(gateway.address).call() == 2 * DEPOSIT
 
 
-def _calldata_for(permit: Any, token: str) -> str:
-    return deposit_with_permit_calldata(
-        token=token,
-        owner=permit.owner,
-        value=permit.value,
-        deadline=permit.deadline,
-        v=permit.v,
-        r=permit.r,
-        s=permit.s,
-    )
-
-
 def test_permit_for_another_chain_reverts(
     w3: Web3, usdc: Contract, gateway: Contract, holder: LocalAccount
 ) -> None:
@@ -110,7 +98,7 @@ def test_permit_for_another_chain_reverts(
         value=DEPOSIT,
         nonce=0,
     )
-    data = _calldata_for(permit, usdc.address)
+    data = _permit_calldata(usdc.address, permit)
     with pytest.raises(REVERTED, match="erc20: invalid signature"):
         send(w3, {"to": gateway.address, "data": data, "value": 0})
     assert usdc.functions.balanceOf(holder.address).call() == MINTED
@@ -147,7 +135,7 @@ def test_permit_for_another_spender_reverts(
         nonce=0,
     )
     with pytest.raises(REVERTED, match="erc20: invalid signature"):
-        send(w3, {"to": gateway.address, "data": _calldata_for(permit, usdc.address)})
+        send(w3, {"to": gateway.address, "data": _permit_calldata(usdc.address, permit)})
 
 
 def test_token_without_version_uses_the_configured_version(
