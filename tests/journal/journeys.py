@@ -4,6 +4,8 @@ script (in a process of its own, over real sockets)."""
 from __future__ import annotations
 
 import inspect
+import json
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -110,3 +112,18 @@ async def stopped(sb: Sandbox, journey: str, kind: str, path: Any, on_step: Hook
         await resolve(start(journey, client(sb, journey, kind, journal=path, on_step=on_step)))
     [interrupted] = SQLiteJournal(path).journeys()
     return interrupted
+
+
+def report(at: int, status: int, interrupted: Any, resumed: Any, **more: Any) -> None:
+    """Print, as one JSON line, how a run killed at step ``at`` (its wait ``status``)
+    ended once resumed: the crash scripts' output, one line a step."""
+    last = interrupted.steps[-1]
+    line = {
+        "at": at,
+        "exit": os.waitstatus_to_exitcode(status),
+        "journey_id": interrupted.id,
+        "stopped": f"{last.step}/{last.status}",
+        "state": resumed.state,
+        **more,
+    }
+    print(json.dumps(line), flush=True)
