@@ -12,11 +12,23 @@ from pathlib import Path
 from typing import Any
 
 import xswap_sdk
+from xswap_sdk._options import ServiceConfig
 
 RELAYER_URL = "https://relayer.test"
 RELAYER_KEY = "relayer-key-7f3a9c1e5b"
 ADDRESS = "0x5a3Ca05337A87116A27A21b11cDE16D85efb3586"
 TX_ID = "65f1a2b3c4d5e6f708192a3b"
+
+
+TEST_SERVICE = ServiceConfig(
+    name="relayer",
+    default_base_url="https://relayer.test",
+    base_url_env="XSWAP_TEST_URL",
+    api_key_env="XSWAP_TEST_API_KEY",
+    api_key_header="api-key",
+)
+"""A relayer-like service whose URL and key come from ``XSWAP_TEST_URL`` and
+``XSWAP_TEST_API_KEY``."""
 
 
 CLIENTS: dict[str, tuple[type[Any], type[Any]]] = {
