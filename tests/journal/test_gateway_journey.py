@@ -89,10 +89,10 @@ async def _stopped(sb: Sandbox, kind: str, path: Path, on_step: Any, **kwargs: A
 
 
 @pytest.mark.parametrize("stop", range(len(SEND_STEPS)))
+@pytest.mark.usefixtures("no_key_in_env")
 async def test_a_transfer_stopped_at_any_step_ends_with_one_transfer_and_one_mint(
-    sb: Sandbox, kind: str, tmp_path: Path, stop: int, monkeypatch: Any
+    sb: Sandbox, kind: str, tmp_path: Path, stop: int
 ) -> None:
-    monkeypatch.delenv("XSWAP_PRIVATE_KEY", raising=False)
     path = tmp_path / "j.db"
     chain = destination(kind)
     seen: list[StepEvent] = []
@@ -175,10 +175,10 @@ async def _stopped_at_quoted(sb: Sandbox, kind: str, path: Path, **kwargs: Any) 
     return await _stopped(sb, kind, path, crash_at(step="quoted"), **kwargs)
 
 
+@pytest.mark.usefixtures("no_key_in_env")
 async def test_a_transfer_stopped_before_signing_goes_on_only_with_restart_and_a_signer(
-    sb: Sandbox, kind: str, tmp_path: Path, monkeypatch: Any
+    sb: Sandbox, kind: str, tmp_path: Path
 ) -> None:
-    monkeypatch.delenv("XSWAP_PRIVATE_KEY", raising=False)
     stopped = await _stopped_at_quoted(sb, kind, tmp_path / "j.db")
     fresh = client(sb, kind, journal=tmp_path / "j.db")
     with pytest.raises(errors.RestartRequiredError, match="restart=True"):

@@ -77,11 +77,12 @@ CASES = [(j, n) for j in JOURNEYS for n in range(event_count(j))]
 
 
 @pytest.mark.parametrize(("journey", "at"), CASES, ids=[f"{j}-{n}" for j, n in CASES])
+# The key in the environment: a gasless swap stopped before it signed is run again
+# with this signer.
+@pytest.mark.usefixtures("key_in_env")
 async def test_stopped_at_any_step_a_journey_resumes_without_sending_twice(
-    journey: str, at: int, kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    journey: str, at: int, kind: str, tmp_path: Path
 ) -> None:
-    # A gasless swap stopped before it signed is run again with this signer.
-    monkeypatch.setenv("XSWAP_PRIVATE_KEY", TEST_PRIVATE_KEY)
     path = tmp_path / "j.db"
     seen: list[StepEvent] = []
     with Sandbox() as sb:
@@ -120,10 +121,10 @@ def _wire(body: Any) -> Any:
     return json.dumps(body, separators=(",", ":")).encode()
 
 
+@pytest.mark.usefixtures("no_key_in_env")
 async def test_a_gasless_swap_stopped_before_signing_waits_for_restart_and_a_signer(
     kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.delenv("XSWAP_PRIVATE_KEY", raising=False)
     path = tmp_path / "j.db"
     with Sandbox() as sb:
         fund(sb)

@@ -93,10 +93,10 @@ async def test_an_error_before_anything_was_sent_still_says_not_sent(
     assert refused.value.journey_id is not None
 
 
+@pytest.mark.usefixtures("key_in_env")
 async def test_two_swaps_of_one_wallet_for_one_amount_are_never_credited_with_each_other(
-    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    kind: str, tmp_path: Path
 ) -> None:
-    monkeypatch.setenv("XSWAP_PRIVATE_KEY", TEST_PRIVATE_KEY)
     path = tmp_path / "j.db"
     with Sandbox() as sb:
         fund(sb)
@@ -292,10 +292,10 @@ def test_a_live_call_holds_its_journey_against_a_resume(tmp_path: Path) -> None:
 # ----------------------------------------------------------------- missing credentials
 
 
+@pytest.mark.usefixtures("no_key_in_env")
 async def test_a_resume_without_credentials_leaves_the_journey_as_it_was(
-    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    kind: str, tmp_path: Path
 ) -> None:
-    monkeypatch.delenv("XSWAP_PRIVATE_KEY", raising=False)
     path = tmp_path / "j.db"
     with Sandbox() as sb:
         fund(sb)
@@ -492,10 +492,10 @@ def test_xswap_resume_all_reports_a_busy_journey_and_exits_0(
 # ------------------------------------------------------------------ replay's own rules
 
 
+@pytest.mark.usefixtures("key_in_env")
 async def test_a_resume_never_signs_what_was_not_signed_before_the_stop(
-    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    kind: str, tmp_path: Path
 ) -> None:
-    monkeypatch.setenv("XSWAP_PRIVATE_KEY", TEST_PRIVATE_KEY)
     path = tmp_path / "j.db"
     signed: list[str] = []
     with Sandbox() as sb:
