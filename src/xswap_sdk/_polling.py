@@ -34,6 +34,7 @@ __all__ = [
     "check_wait_arguments",
     "poll",
     "poll_balance",
+    "poll_found",
     "wait_options",
 ]
 
@@ -155,6 +156,29 @@ def poll(
             yield Sleep(wait)
 
 
+def poll_found(
+    operation: Operation[T | None],
+    is_done: Callable[[T | None], bool],
+    *,
+    timeout: float,
+    interval: float,
+    clock: Clock,
+    timeout_message: Callable[[T | None], str],
+) -> Flow[T]:
+    """`poll` ``operation``, an answer read down to one record (``None`` while it is not
+    there), and return the record ``is_done`` accepted (never ``None``)."""
+    found = yield from poll(
+        lambda: operation,
+        is_done,
+        timeout=timeout,
+        interval=interval,
+        clock=clock,
+        timeout_message=timeout_message,
+    )
+    assert found is not None
+    return found
+
+
 def poll_balance(
     operation: Operation[B | None],
     wanted: int,
@@ -182,13 +206,13 @@ def poll_balance(
             f"({seen}). A deposit counts once its block is final: check again later."
         )
 
-    entry = yield from poll(
-        lambda: operation,
-        done,
-        timeout=timeout,
-        interval=interval,
-        clock=clock,
-        timeout_message=timeout_message,
+    return (
+        yield from poll_found(
+            operation,
+            done,
+            timeout=timeout,
+            interval=interval,
+            clock=clock,
+            timeout_message=timeout_message,
+        )
     )
-    assert entry is not None
-    return entry
