@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import random
 import statistics
@@ -267,49 +268,42 @@ def _wait_row(flavour: str, interval: float, trials: list[tuple[float, float, in
     )
 
 
+async def _wait_trials(
+    client_class: Any, base_url: str, interval: float, rng: random.Random
+) -> list[tuple[float, float, int, float]]:
+    """``WAIT_TRIALS`` waits of a blocking or async client, as (latency after the flip,
+    round trip, requests, elapsed); a blocking client's calls are not awaited."""
+    probe = _WaitProbe()
+    client = client_class(
+        api_key=API_KEY,
+        base_url=base_url,
+        on_request=probe.on_request,
+        on_response=probe.on_response,
+    )
+    trials = []
+    for _ in range(WAIT_TRIALS):
+        tx_id, flip = _flip_id(rng.uniform(4, 8) * interval)
+        probe.requests = 0
+        started = time.perf_counter()
+        waited = client.wait_for_execution_hash(tx_id, poll_interval_ms=interval * 1000)
+        if inspect.isawaitable(waited):
+            await waited
+        done = time.perf_counter()
+        trials.append((done - flip, probe.last_round_trip, probe.requests, done - started))
+    closed = client.close() if hasattr(client, "close") else client.aclose()
+    if inspect.isawaitable(closed):
+        await closed
+    return trials
+
+
 def waiter_rows(base_url: str) -> list[Row]:
     """The waiter's latency after the state changes, blocking and async."""
     rows = []
     rng = random.Random(12)
     for interval in (0.05, 0.005):
-        probe = _WaitProbe()
-        client = RelayerClient(
-            api_key=API_KEY,
-            base_url=base_url,
-            on_request=probe.on_request,
-            on_response=probe.on_response,
-        )
-        trials = []
-        for _ in range(WAIT_TRIALS):
-            tx_id, flip = _flip_id(rng.uniform(4, 8) * interval)
-            probe.requests = 0
-            started = time.perf_counter()
-            client.wait_for_execution_hash(tx_id, poll_interval_ms=interval * 1000)
-            done = time.perf_counter()
-            trials.append((done - flip, probe.last_round_trip, probe.requests, done - started))
-        client.close()
-        rows.append(_wait_row("blocking", interval, trials))
-
-        async def run_async(interval: float = interval) -> list[tuple[float, float, int, float]]:
-            probe = _WaitProbe()
-            client = AsyncRelayerClient(
-                api_key=API_KEY,
-                base_url=base_url,
-                on_request=probe.on_request,
-                on_response=probe.on_response,
-            )
-            trials = []
-            for _ in range(WAIT_TRIALS):
-                tx_id, flip = _flip_id(rng.uniform(4, 8) * interval)
-                probe.requests = 0
-                started = time.perf_counter()
-                await client.wait_for_execution_hash(tx_id, poll_interval_ms=interval * 1000)
-                done = time.perf_counter()
-                trials.append((done - flip, probe.last_round_trip, probe.requests, done - started))
-            await client.aclose()
-            return trials
-
-        rows.append(_wait_row("async", interval, asyncio.run(run_async())))
+        for flavour, client_class in (("blocking", RelayerClient), ("async", AsyncRelayerClient)):
+            trials = asyncio.run(_wait_trials(client_class, base_url, interval, rng))
+            rows.append(_wait_row(flavour, interval, trials))
     return rows
 
 

@@ -27,31 +27,12 @@ except ImportError:  # run from a checkout without installing the package
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 import httpx
+from _loopback import API_KEY, RECORD, TX_ID
 
 from xswap_sdk import AsyncRelayerClient, RelayerClient
 from xswap_sdk.relayer import RelayStatus
 
 BASE = "https://relayer.bench"
-KEY = "bench-key-123456"
-TX_ID = "65f1a2b3c4d5e6f708192a3b"
-RECORD = {
-    "id": TX_ID,
-    "userId": "user-1",
-    "to": "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913",
-    "callData": "0xa9059cbb" + "00" * 64,
-    "value": "0",
-    "chainId": 8453,
-    "gasPrice": None,
-    "maxFeePerGas": "2000000000",
-    "maxPriorityFeePerGas": "1000000",
-    "gasLimit": "210000",
-    "label": "bench",
-    "status": "EXECUTED",
-    "executionTxHash": "0x" + "ab" * 32,
-    "costUSD": 0.0123,
-    "latency": 812,
-    "timestamp": "2025-06-01T12:00:00.000Z",
-}
 ROUNDS = 5
 CALLS = 2000
 
@@ -83,16 +64,18 @@ async def best_per_call_async(run: Callable[[], Awaitable[None]]) -> float:
 def sync_rows() -> list[tuple[str, float]]:
     raw = httpx.Client(transport=httpx.MockTransport(handler))
     sdk = RelayerClient(
-        api_key=KEY, base_url=BASE, http_client=httpx.Client(transport=httpx.MockTransport(handler))
+        api_key=API_KEY,
+        base_url=BASE,
+        http_client=httpx.Client(transport=httpx.MockTransport(handler)),
     )
 
     def raw_json() -> None:
-        response = raw.get(f"{BASE}/api/tx", params={"id": TX_ID}, headers={"api-key": KEY})
+        response = raw.get(f"{BASE}/api/tx", params={"id": TX_ID}, headers={"api-key": API_KEY})
         response.raise_for_status()
         response.json()["data"]
 
     def raw_model() -> None:
-        response = raw.get(f"{BASE}/api/tx", params={"id": TX_ID}, headers={"api-key": KEY})
+        response = raw.get(f"{BASE}/api/tx", params={"id": TX_ID}, headers={"api-key": API_KEY})
         response.raise_for_status()
         RelayStatus.model_validate(response.json()["data"])
 
@@ -110,13 +93,15 @@ def sync_rows() -> list[tuple[str, float]]:
 async def async_rows() -> list[tuple[str, float]]:
     raw = httpx.AsyncClient(transport=httpx.MockTransport(handler))
     sdk = AsyncRelayerClient(
-        api_key=KEY,
+        api_key=API_KEY,
         base_url=BASE,
         http_client=httpx.AsyncClient(transport=httpx.MockTransport(handler)),
     )
 
     async def raw_model() -> None:
-        response = await raw.get(f"{BASE}/api/tx", params={"id": TX_ID}, headers={"api-key": KEY})
+        response = await raw.get(
+            f"{BASE}/api/tx", params={"id": TX_ID}, headers={"api-key": API_KEY}
+        )
         response.raise_for_status()
         RelayStatus.model_validate(response.json()["data"])
 

@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
 from xswap_sdk._postgres_journal import PostgresJournal  # noqa: E402
-from xswap_sdk._sqlite_journal import SQLiteJournal, row_mac, terms_mac  # noqa: E402
+from xswap_sdk._sqlite_journal import SQLiteJournal, row_records, terms_mac  # noqa: E402
 from xswap_sdk.gateway.webhooks import WebhookNotification, advance_journeys  # noqa: E402
 from xswap_sdk.journal import NewRow  # noqa: E402
 
@@ -74,25 +74,11 @@ def _journeys(journal: Any, start: int, count: int) -> Iterator[tuple[list[Any],
             journey = [journey_id, "deposit", "running", now, now, terms, mac]
             journeys.append((*journey, None, None, None, None, None, *([2] if postgres else [])))
             data = json.dumps({"what": "deposit", "tx_hash": tx_hash(n)})
-            for seq, row in enumerate(
-                (
-                    NewRow(0, "started", "started", "{}"),
-                    NewRow(1, "broadcast", "ok", data, identities=(tx_hash(n),)),
-                )
-            ):
-                rows.append(
-                    (
-                        journey_id,
-                        seq,
-                        row.pos,
-                        row.step,
-                        row.status,
-                        row.data,
-                        None,
-                        now,
-                        row_mac(key, journey_id, seq, row),
-                    )
-                )
+            written = [
+                NewRow(0, "started", "started", "{}"),
+                NewRow(1, "broadcast", "ok", data, identities=(tx_hash(n),)),
+            ]
+            rows.extend(row_records(key, journey_id, 0, written, now))
             identities.append((tx_hash(n), journey_id))
         yield journeys, rows, identities
 

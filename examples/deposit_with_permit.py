@@ -1,8 +1,9 @@
 """Deposit USDC into the gateway wallet with an EIP-2612 permit.
 
 Part 1 needs no network: it signs a permit for native USDC on Ethereum with a public
-test key and prints the ``depositWithPermit`` calldata, ready to send to the gateway
-wallet (by you, or by a relayer: the tokens always come from the permit's owner).
+test key and prints the ``depositWithPermit`` call (`deposit_with_permit_call`), ready
+to send to the gateway wallet (by you, or by a relayer: the tokens always come from the
+permit's owner).
 
 Part 2 runs only from a checkout with the ``dev`` extra installed (web3, eth-tester,
 vyper, snekmate): it starts an in-process EVM, deploys a USDC stand-in (snekmate's
@@ -26,7 +27,7 @@ except ImportError:  # run from a checkout without installing the package
 from eth_account import Account
 
 from xswap_sdk.signing import (
-    deposit_with_permit_calldata,
+    deposit_with_permit_call,
     prepare_deposit_with_permit,
     sign_permit,
 )
@@ -51,18 +52,12 @@ def offline() -> None:
         nonce=0,  # read it from USDC's nonces(owner)
         deadline=1_767_225_600,  # leave out for one hour from now
     )
-    calldata = deposit_with_permit_calldata(
-        token=USDC_ETHEREUM,
-        owner=permit.owner,
-        value=permit.value,
-        deadline=permit.deadline,
-        v=permit.v,
-        r=permit.r,
-        s=permit.s,
-    )
+    # The call on the registry's GatewayWallet: refused if the permit's spender or
+    # token is not the chain's pinned wallet and USDC.
+    call = deposit_with_permit_call(permit)
     print("Part 1: a permit signed offline")
     print(f"  {permit!r}")
-    print(f"  send to {GATEWAY_WALLET} on chain 1, value 0, data:\n  {calldata}")
+    print(f"  send to {call.to} on chain {call.chain_id}, value 0, data:\n  {call.data}")
 
 
 def _deploy(w3: Any, compiled: dict[str, Any], name: str, *args: Any) -> Any:

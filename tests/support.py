@@ -7,15 +7,28 @@ import os
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import xswap_sdk
+from xswap_sdk._options import ServiceConfig
 
 RELAYER_URL = "https://relayer.test"
 RELAYER_KEY = "relayer-key-7f3a9c1e5b"
 ADDRESS = "0x5a3Ca05337A87116A27A21b11cDE16D85efb3586"
 TX_ID = "65f1a2b3c4d5e6f708192a3b"
+
+
+TEST_SERVICE = ServiceConfig(
+    name="relayer",
+    default_base_url="https://relayer.test",
+    base_url_env="XSWAP_TEST_URL",
+    api_key_env="XSWAP_TEST_API_KEY",
+    api_key_header="api-key",
+)
+"""A relayer-like service whose URL and key come from ``XSWAP_TEST_URL`` and
+``XSWAP_TEST_API_KEY``."""
 
 
 CLIENTS: dict[str, tuple[type[Any], type[Any]]] = {
@@ -49,6 +62,34 @@ def recording_http_client(sandbox: Any, kind: str) -> tuple[Any, list[Any]]:
         else httpx.AsyncClient(transport=sandbox.transport, event_hooks={"request": [arecord]})
     )
     return http, seen
+
+
+class Crash(BaseException):
+    """Stands for the process dying: no ``except Exception`` catches it."""
+
+
+def crash_after(stop: int, seen: list[Any] | None = None) -> Callable[[Any], None]:
+    """A step hook that lets ``stop`` events by and raises `Crash` at the next one; it
+    appends each event it is given (the one it stops at too) to ``seen``."""
+    events = [] if seen is None else seen
+
+    def crash(event: Any) -> None:
+        events.append(event)
+        if len(events) > stop:
+            raise Crash
+
+    return crash
+
+
+def crash_at(*, step: str | None = None, status: str | None = None) -> Callable[[Any], None]:
+    """A step hook that raises `Crash` at the first event of ``step`` with ``status``
+    (either left out matches any)."""
+
+    def crash(event: Any) -> None:
+        if step in (None, event.step) and status in (None, event.status):
+            raise Crash
+
+    return crash
 
 
 async def resolve(value: Any) -> Any:

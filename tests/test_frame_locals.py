@@ -11,11 +11,12 @@ from pydantic import SecretStr
 from pytest_httpx import HTTPXMock
 
 from xswap_sdk import errors
-from xswap_sdk._options import ClientOptions, ServiceConfig, check_credential
+from xswap_sdk._options import ClientOptions, check_credential
 
 from .frame_locals import Finding, assert_no_secret_in_frames, find_secrets_in_frames
 from .support import ADDRESS as TX_ADDRESS
 from .support import RELAYER_KEY, TX_ID, resolve
+from .support import TEST_SERVICE as SERVICE
 
 SECRET = "sk-live-5f2b9c81d4"
 HERE = (__name__,)
@@ -114,13 +115,6 @@ def test_chained_errors_and_messages_are_searched() -> None:
 
 # ---------------------------------------------------------------------------- the SDK
 
-SERVICE = ServiceConfig(
-    name="relayer",
-    default_base_url="https://relayer.test",
-    base_url_env="XSWAP_TEST_URL",
-    api_key_env="XSWAP_TEST_API_KEY",
-    api_key_header="api-key",
-)
 BAD_KEY = "sk-live-\u00e9-5f2b9c81d4"  # non-ASCII: refused
 
 

@@ -18,7 +18,6 @@ from xswap_sdk._options import (
     DEFAULT_DEADLINE,
     DEFAULT_MAX_RESPONSE_BYTES,
     ClientOptions,
-    ServiceConfig,
     check_base_url,
     check_credential,
     check_deadline,
@@ -31,14 +30,8 @@ from xswap_sdk._options import (
 )
 
 from .support import RELAYER_URL, TX_ID, relayer_ok, tx_record
+from .support import TEST_SERVICE as SERVICE
 
-SERVICE = ServiceConfig(
-    name="relayer",
-    default_base_url="https://relayer.test",
-    base_url_env="XSWAP_TEST_URL",
-    api_key_env="XSWAP_TEST_API_KEY",
-    api_key_header="api-key",
-)
 KEY = "live-key-9f8e7d6c5b"
 
 

@@ -19,7 +19,7 @@ complete.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final, TypeVar
+from typing import Final, Protocol, TypeVar
 
 from ._clock import Clock
 from ._flow import Call, Flow, Sleep
@@ -33,10 +33,20 @@ __all__ = [
     "call_options",
     "check_wait_arguments",
     "poll",
+    "poll_balance",
+    "poll_found",
     "wait_options",
 ]
 
 T = TypeVar("T")
+
+
+class _Balance(Protocol):
+    @property
+    def balance(self) -> int: ...
+
+
+B = TypeVar("B", bound=_Balance)
 
 DEFAULT_BALANCE_TIMEOUT: Final = 1800.0
 """Seconds `wait_for_gateway_balance` waits by default: a deposit counts once Gateway sees
@@ -144,3 +154,65 @@ def poll(
             raise WaitTimeoutError(timeout_message(last), last_status=last, timeout=timeout)
         if wait > 0:
             yield Sleep(wait)
+
+
+def poll_found(
+    operation: Operation[T | None],
+    is_done: Callable[[T | None], bool],
+    *,
+    timeout: float,
+    interval: float,
+    clock: Clock,
+    timeout_message: Callable[[T | None], str],
+) -> Flow[T]:
+    """`poll` ``operation``, an answer read down to one record (``None`` while it is not
+    there), and return the record ``is_done`` accepted (never ``None``)."""
+    found = yield from poll(
+        lambda: operation,
+        is_done,
+        timeout=timeout,
+        interval=interval,
+        clock=clock,
+        timeout_message=timeout_message,
+    )
+    assert found is not None
+    return found
+
+
+def poll_balance(
+    operation: Operation[B | None],
+    wanted: int,
+    *,
+    whose: str,
+    none_yet: str,
+    timeout: float,
+    interval: float,
+    clock: Clock,
+) -> Flow[B]:
+    """`poll` ``operation`` (an answer read down to one balance entry, ``None`` while it
+    lists none) until the entry holds at least ``wanted`` units, and return the entry.
+
+    ``whose`` names the balance in a timeout's message (``"0x...'s gateway balance on
+    chain 8453"``), and ``none_yet`` what was seen when no entry was.
+    """
+
+    def done(entry: B | None) -> bool:
+        return entry is not None and entry.balance >= wanted
+
+    def timeout_message(last: B | None) -> str:
+        seen = f"last seen {last.balance} units" if last else none_yet
+        return (
+            f"timed out after {timeout:g} s waiting for {whose} to reach {wanted} units "
+            f"({seen}). A deposit counts once its block is final: check again later."
+        )
+
+    return (
+        yield from poll_found(
+            operation,
+            done,
+            timeout=timeout,
+            interval=interval,
+            clock=clock,
+            timeout_message=timeout_message,
+        )
+    )

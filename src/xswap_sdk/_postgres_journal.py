@@ -72,7 +72,7 @@ from ._sqlite_journal import (
     check_claim,
     check_state,
     read_journey,
-    row_mac,
+    row_records,
     taken_over,
     terms_mac,
 )
@@ -500,23 +500,9 @@ class PostgresJournal:
     def _insert(
         self, journey_id: str, first: int, rows: Sequence[NewRow], now: float
     ) -> _Plan[None]:
-        key = self._key
         yield _Query(
             _INSERT_ROW,
-            [
-                (
-                    journey_id,
-                    seq,
-                    row.pos,
-                    row.step,
-                    row.status,
-                    row.data,
-                    row.body,
-                    now,
-                    row_mac(key, journey_id, seq, row),
-                )
-                for seq, row in enumerate(rows, first)
-            ],
+            row_records(self._key, journey_id, first, rows, now),
             "many",
         )
         yield _Query(

@@ -49,6 +49,7 @@ __all__ = [
     "check_state",
     "read_journey",
     "row_mac",
+    "row_records",
     "taken_over",
     "terms_mac",
 ]
@@ -107,6 +108,27 @@ def row_mac(key: JournalKey, journey_id: str, seq: int, row: NewRow) -> str:
     return key.mac(
         "row", journey_id, str(seq), pos, row.step, row.status, row.data, row.body or b""
     )
+
+
+def row_records(
+    key: JournalKey, journey_id: str, first: int, rows: Sequence[NewRow], now: float
+) -> list[tuple[Any, ...]]:
+    """``rows`` as the rows table holds them, numbered from ``first``, each with its MAC
+    (both backends write these, in this column order)."""
+    return [
+        (
+            journey_id,
+            seq,
+            row.pos,
+            row.step,
+            row.status,
+            row.data,
+            row.body,
+            now,
+            row_mac(key, journey_id, seq, row),
+        )
+        for seq, row in enumerate(rows, first)
+    ]
 
 
 ROW_COLUMNS: Final = "seq, pos, step, status, data, body, at, mac"
@@ -401,23 +423,9 @@ class SQLiteJournal:
             )
 
     def _insert(self, journey_id: str, first: int, rows: Sequence[NewRow], now: float) -> None:
-        key = self._key
         self._db.executemany(
             "INSERT INTO xswap_rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    journey_id,
-                    seq,
-                    row.pos,
-                    row.step,
-                    row.status,
-                    row.data,
-                    row.body,
-                    now,
-                    row_mac(key, journey_id, seq, row),
-                )
-                for seq, row in enumerate(rows, first)
-            ],
+            row_records(self._key, journey_id, first, rows, now),
         )
         identities = [(i, journey_id) for row in rows for i in row.identities]
         if identities:

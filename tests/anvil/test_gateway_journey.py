@@ -13,22 +13,18 @@ import pytest
 
 from xswap_sdk import errors
 from xswap_sdk.gateway import build_transfer_intent
-from xswap_sdk.journal import SQLiteJournal, StepEvent
+from xswap_sdk.journal import SQLiteJournal
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.sandbox._attestation import ATTESTER as SANDBOX_ATTESTER
 from xswap_sdk.testing import TEST_SIGNER
 
-from ..support import resolve
+from ..support import Crash, crash_at, resolve
 from .conftest import MINTER, USDC, Anvil, calldata
 from .test_simulation import RECIPIENT, Connect, _balance, _nonce, connect, sb  # noqa: F401
 
 pytestmark = pytest.mark.anvil
 
 VALUE = 4_000_000
-
-
-class Crash(BaseException):
-    """Stands for the process dying: no ``except Exception`` catches it."""
 
 
 def _gateway(sb: Sandbox, kind: str, **kwargs: Any) -> Any:  # noqa: F811
@@ -82,11 +78,7 @@ async def test_a_transfer_stopped_after_its_attestation_is_minted_once_by_resume
 ) -> None:
     intent = _ready(anvil, sb)
     web3 = connect(anvil.url)
-
-    def crash(event: StepEvent) -> None:
-        if (event.step, event.status) == at:
-            raise Crash
-
+    crash = crash_at(step=at[0], status=at[1])
     gateway = _gateway(sb, kind, journal=tmp_path / "j.db", on_step=crash)
     with pytest.raises(Crash):
         await resolve(gateway.send_transfer(TEST_SIGNER, intent, max_fee_cap=1_000_000, web3=web3))

@@ -100,6 +100,12 @@ def _routing(sb: Sandbox, kind: str) -> Any:
     return sb.routing_client() if kind == "sync" else sb.async_routing_client()
 
 
+async def _quoted(sb: Sandbox, kind: str, request: dict[str, Any]) -> tuple[Any, Any]:
+    """A routing client of ``kind``, and the first route it is quoted for ``request``."""
+    routing = _routing(sb, kind)
+    return routing, (await resolve(routing.get_quote(**request)))[0]
+
+
 def _flash(sb: Sandbox, kind: str) -> Any:
     return sb.flash_client() if kind == "sync" else sb.async_flash_client()
 
@@ -125,8 +131,7 @@ def _nonce(anvil: Anvil) -> int:
 async def test_an_honest_same_chain_route_is_simulated_then_sent(
     sb: Sandbox, kind: str, anvil: Anvil, connect: Connect
 ) -> None:
-    routing = _routing(sb, kind)
-    route = (await resolve(routing.get_quote(**SAME_CHAIN)))[0]
+    routing, route = await _quoted(sb, kind, SAME_CHAIN)
     minimum = int(route.min_amount_out)
     _configure(anvil, pay=minimum)
     web3 = connect(anvil.url)
@@ -149,8 +154,7 @@ async def test_an_honest_same_chain_route_is_simulated_then_sent(
 async def test_an_honest_cross_chain_route_is_simulated_then_sent(
     sb: Sandbox, kind: str, anvil: Anvil, connect: Connect
 ) -> None:
-    routing = _routing(sb, kind)
-    route = (await resolve(routing.get_quote(**CROSS_CHAIN)))[0]
+    routing, route = await _quoted(sb, kind, CROSS_CHAIN)
     web3 = connect(anvil.url)
     result = await resolve(
         routing.execute_route(TEST_SIGNER, route, web3=web3, approve=True, wait=False)
@@ -174,8 +178,7 @@ async def test_an_honest_cross_chain_route_is_simulated_then_sent(
 async def test_a_dishonest_route_is_refused_before_the_approval(
     sb: Sandbox, kind: str, anvil: Anvil, behaviour: str, reason: str, connect: Connect
 ) -> None:
-    routing = _routing(sb, kind)
-    route = (await resolve(routing.get_quote(**SAME_CHAIN)))[0]
+    routing, route = await _quoted(sb, kind, SAME_CHAIN)
     minimum = int(route.min_amount_out)
     if behaviour == "pays elsewhere":
         _configure(anvil, pay_to=ELSEWHERE, pay=minimum)
@@ -203,8 +206,7 @@ async def test_a_route_that_takes_more_than_the_amount_is_refused(
     # could take more, and only the simulation sees it.
     anvil.rpc("anvil_impersonateAccount", [TEST_SIGNER.address])
     anvil.send(USDC, calldata("approve(address,uint256)", ROUTER, 10 * AMOUNT), TEST_SIGNER.address)
-    routing = _routing(sb, kind)
-    route = (await resolve(routing.get_quote(**CROSS_CHAIN)))[0]
+    routing, route = await _quoted(sb, kind, CROSS_CHAIN)
     _configure(anvil, extra=1)
     nonce = _nonce(anvil)
     with pytest.raises(errors.SimulationError, match="more than the 3000000 asked") as caught:
@@ -220,8 +222,7 @@ async def test_a_route_that_takes_more_than_the_amount_is_refused(
 async def test_simulate_true_on_a_node_without_it_fails_before_sending(
     sb: Sandbox, kind: str, anvil: Anvil, connect: Connect
 ) -> None:
-    routing = _routing(sb, kind)
-    route = (await resolve(routing.get_quote(**CROSS_CHAIN)))[0]
+    routing, route = await _quoted(sb, kind, CROSS_CHAIN)
     nonce = _nonce(anvil)
     web3 = connect(anvil.url, simulates=False)
     with pytest.raises(errors.SimulationError, match="could not simulate"):
@@ -236,8 +237,7 @@ async def test_simulate_true_on_a_node_without_it_fails_before_sending(
 async def test_simulate_auto_on_a_node_without_it_goes_on_and_says_so(
     sb: Sandbox, kind: str, anvil: Anvil, caplog: pytest.LogCaptureFixture, connect: Connect
 ) -> None:
-    routing = _routing(sb, kind)
-    route = (await resolve(routing.get_quote(**CROSS_CHAIN)))[0]
+    routing, route = await _quoted(sb, kind, CROSS_CHAIN)
     web3 = connect(anvil.url, simulates=False)
     with caplog.at_level(logging.WARNING, logger="xswap_sdk"):
         result = await resolve(
@@ -251,8 +251,7 @@ async def test_simulate_auto_on_a_node_without_it_goes_on_and_says_so(
 async def test_simulate_false_sends_without_simulating(
     sb: Sandbox, kind: str, anvil: Anvil, connect: Connect
 ) -> None:
-    routing = _routing(sb, kind)
-    route = (await resolve(routing.get_quote(**CROSS_CHAIN)))[0]
+    routing, route = await _quoted(sb, kind, CROSS_CHAIN)
     web3 = connect(anvil.url)
     result = await resolve(
         routing.execute_route(

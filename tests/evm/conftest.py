@@ -16,15 +16,24 @@ from typing import Any
 import pytest
 from eth_account import Account
 from eth_account.signers.local import LocalAccount
+from eth_tester.exceptions import TransactionFailed
 from vyper.cli.vyper_compile import compile_files
 from web3 import AsyncWeb3, Web3
 from web3.contract import AsyncContract, Contract
+from web3.exceptions import ContractLogicError
 from web3.providers.eth_tester import AsyncEthereumTesterProvider, EthereumTesterProvider
 
 CONTRACTS = Path(__file__).parent / "contracts"
 
 # A public test key (the shared vectors' key): never use it for funds.
 TEST_KEY = "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01789f8bd37"
+
+# A revert surfaces as web3's ContractLogicError, or as eth-tester's own error when
+# web3's in-process provider lets it through.
+REVERTED = (ContractLogicError, TransactionFailed)
+
+MINTED = 10_000_000  # 10 USDC, the holder's at the start
+DEPOSIT = 2_500_000  # 2.5 USDC
 
 Compiled = dict[str, dict[str, Any]]
 
@@ -87,3 +96,29 @@ def deploy_async(
 ) -> Callable[..., Awaitable[AsyncContract]]:
     """``await deploy_async(name, *constructor_args)`` on the test's async chain."""
     return functools.partial(_deploy_async, async_w3, compiled)
+
+
+@pytest.fixture
+def usdc(w3: Web3, deploy: Callable[..., Contract], holder: LocalAccount) -> Contract:
+    """The USD Coin test token (EIP-2612 and EIP-3009), ``MINTED`` of it the holder's."""
+    token = deploy("test_usdc", "USD Coin", "USDC", 6, "2")
+    token.functions.mint(holder.address, MINTED).transact({"from": w3.eth.accounts[0]})
+    return token
+
+
+@pytest.fixture
+def async_contracts(
+    async_w3: AsyncWeb3[Any],
+    deploy_async: Callable[..., Awaitable[AsyncContract]],
+    holder: LocalAccount,
+) -> Callable[[], Awaitable[tuple[AsyncContract, AsyncContract]]]:
+    """``await async_contracts()``: the USD Coin test token (``MINTED`` of it the
+    holder's) and a gateway wallet, on the test's async chain."""
+
+    async def deploy() -> tuple[AsyncContract, AsyncContract]:
+        accounts = await async_w3.eth.accounts
+        token = await deploy_async("test_usdc", "USD Coin", "USDC", 6, "2")
+        await token.functions.mint(holder.address, MINTED).transact({"from": accounts[0]})
+        return token, await deploy_async("gateway_wallet")
+
+    return deploy

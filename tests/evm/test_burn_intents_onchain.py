@@ -22,6 +22,8 @@ from xswap_sdk.signing import (
     sign_burn_intent_set,
 )
 
+from ..gateway.support import SPEC_FIELDS
+
 pytestmark = pytest.mark.evm
 
 VECTORS = Path(__file__).resolve().parents[1] / "data" / "signing-vectors.json"
@@ -51,19 +53,8 @@ def as_tuple(intent: BurnIntent) -> tuple[Any, ...]:
     """The ABI tuple of an intent, built from its wire form (what is sent)."""
     wire = intent.to_wire()
     spec = wire["spec"]
-    words = [
-        spec[name]
-        for name in (
-            "sourceContract",
-            "destinationContract",
-            "sourceToken",
-            "destinationToken",
-            "sourceDepositor",
-            "destinationRecipient",
-            "sourceSigner",
-            "destinationCaller",
-        )
-    ]
+    # The spec's bytes32 words: from sourceContract to destinationCaller.
+    words = [spec[name] for name in SPEC_FIELDS[3:11]]
     return (
         int(wire["maxBlockHeight"]),
         int(wire["maxFee"]),

@@ -9,34 +9,20 @@ from typing import Any
 import pytest
 from eth_account import Account
 from eth_account.signers.local import LocalAccount
-from eth_tester.exceptions import TransactionFailed
 from web3 import AsyncWeb3, Web3
 from web3.contract import AsyncContract, Contract
-from web3.exceptions import ContractLogicError
 
 from xswap_sdk.errors import UnsafePayloadError
 from xswap_sdk.signing import (
     async_prepare_deposit_with_permit,
-    deposit_with_permit_calldata,
     prepare_deposit_with_permit,
     sign_permit,
 )
+from xswap_sdk.signing.deposit import _permit_calldata
+
+from .conftest import DEPOSIT, MINTED, REVERTED
 
 pytestmark = pytest.mark.evm
-
-# A revert surfaces as web3's ContractLogicError, or as eth-tester's own error when
-# web3's in-process provider lets it through.
-REVERTED = (ContractLogicError, TransactionFailed)
-
-MINTED = 10_000_000  # 10 USDC
-DEPOSIT = 2_500_000  # 2.5 USDC
-
-
-@pytest.fixture
-def usdc(w3: Web3, deploy: Callable[..., Contract], holder: LocalAccount) -> Contract:
-    token = deploy("test_usdc", "USD Coin", "USDC", 6, "2")
-    token.functions.mint(holder.address, MINTED).transact({"from": w3.eth.accounts[0]})
-    return token
 
 
 @pytest.fixture
@@ -99,18 +85,6 @@ def test_second_use_of_the_same_permit_reverts(
     assert usdc.functions.balanceOf(gateway.address).call() == 2 * DEPOSIT
 
 
-def _calldata_for(permit: Any, token: str) -> str:
-    return deposit_with_permit_calldata(
-        token=token,
-        owner=permit.owner,
-        value=permit.value,
-        deadline=permit.deadline,
-        v=permit.v,
-        r=permit.r,
-        s=permit.s,
-    )
-
-
 def test_permit_for_another_chain_reverts(
     w3: Web3, usdc: Contract, gateway: Contract, holder: LocalAccount
 ) -> None:
@@ -124,7 +98,7 @@ def test_permit_for_another_chain_reverts(
         value=DEPOSIT,
         nonce=0,
     )
-    data = _calldata_for(permit, usdc.address)
+    data = _permit_calldata(usdc.address, permit)
     with pytest.raises(REVERTED, match="erc20: invalid signature"):
         send(w3, {"to": gateway.address, "data": data, "value": 0})
     assert usdc.functions.balanceOf(holder.address).call() == MINTED
@@ -161,7 +135,7 @@ def test_permit_for_another_spender_reverts(
         nonce=0,
     )
     with pytest.raises(REVERTED, match="erc20: invalid signature"):
-        send(w3, {"to": gateway.address, "data": _calldata_for(permit, usdc.address)})
+        send(w3, {"to": gateway.address, "data": _permit_calldata(usdc.address, permit)})
 
 
 def test_token_without_version_uses_the_configured_version(
@@ -194,13 +168,11 @@ def test_token_without_version_uses_the_configured_version(
 
 async def test_async_prepared_deposit_moves_the_tokens(
     async_w3: AsyncWeb3[Any],
-    deploy_async: Callable[..., Awaitable[AsyncContract]],
+    async_contracts: Callable[[], Awaitable[tuple[AsyncContract, AsyncContract]]],
     holder: LocalAccount,
 ) -> None:
+    token, gateway = await async_contracts()
     accounts = await async_w3.eth.accounts
-    token = await deploy_async("test_usdc", "USD Coin", "USDC", 6, "2")
-    await token.functions.mint(holder.address, MINTED).transact({"from": accounts[0]})
-    gateway = await deploy_async("gateway_wallet")
 
     tx = await async_prepare_deposit_with_permit(
         async_w3, holder, gateway_wallet=gateway.address, usdc=token.address, value=DEPOSIT

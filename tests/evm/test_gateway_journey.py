@@ -10,10 +10,8 @@ from typing import Any
 
 import pytest
 from eth_account.signers.local import LocalAccount
-from eth_tester.exceptions import TransactionFailed
 from web3 import AsyncWeb3, Web3
 from web3.contract import AsyncContract, Contract
-from web3.exceptions import ContractLogicError
 
 from xswap_sdk.errors import InvalidInputError
 from xswap_sdk.registry import DEFAULT_REGISTRY, GatewayChain, Registry
@@ -37,11 +35,10 @@ from xswap_sdk.signing import (
     withdrawing_balance_call,
 )
 
+from .conftest import DEPOSIT, MINTED, REVERTED
+
 pytestmark = pytest.mark.evm
 
-REVERTED = (ContractLogicError, TransactionFailed)
-MINTED = 10_000_000  # 10 USDC
-DEPOSIT = 2_500_000  # 2.5 USDC
 DELEGATE = "0x000000000000000000000000000000000000dEaD"
 
 
@@ -63,12 +60,10 @@ def registry_for(chain_id: int, usdc: str, wallet: str) -> Registry:
 
 
 @pytest.fixture
-def usdc(w3: Web3, deploy: Callable[..., Contract], holder: LocalAccount) -> Contract:
-    token = deploy("test_usdc", "USD Coin", "USDC", 6, "2")
-    token.functions.mint(holder.address, MINTED).transact({"from": w3.eth.accounts[0]})
+def usdc(usdc: Contract, w3: Web3, holder: LocalAccount) -> Contract:
     # Gas for the holder's own transactions (withdrawals and delegates act on msg.sender).
     w3.eth.send_transaction({"from": w3.eth.accounts[0], "to": holder.address, "value": 10**18})
-    return token
+    return usdc
 
 
 @pytest.fixture
@@ -284,22 +279,15 @@ def test_a_delegate_is_added_and_removed(
         chain_id=chain_id, depositor=holder.address, delegate=DELEGATE, registry=registry
     )
     assert read(w3, check) == 0
-    send_as(
-        w3,
-        holder,
-        add_delegate_call(
-            chain_id=chain_id, delegate=DELEGATE, depositor=holder.address, registry=registry
-        ),
-    )
-    assert read(w3, check) == 1
-    send_as(
-        w3,
-        holder,
-        remove_delegate_call(
-            chain_id=chain_id, delegate=DELEGATE, depositor=holder.address, registry=registry
-        ),
-    )
-    assert read(w3, check) == 0
+    for build, authorized in ((add_delegate_call, 1), (remove_delegate_call, 0)):
+        send_as(
+            w3,
+            holder,
+            build(
+                chain_id=chain_id, delegate=DELEGATE, depositor=holder.address, registry=registry
+            ),
+        )
+        assert read(w3, check) == authorized
     itself = is_authorized_for_balance_call(
         chain_id=chain_id, depositor=holder.address, delegate=holder.address, registry=registry
     )
@@ -308,13 +296,11 @@ def test_a_delegate_is_added_and_removed(
 
 async def test_async_web3_sends_an_authorization_deposit(
     async_w3: AsyncWeb3[Any],
-    deploy_async: Callable[..., Awaitable[AsyncContract]],
+    async_contracts: Callable[[], Awaitable[tuple[AsyncContract, AsyncContract]]],
     holder: LocalAccount,
 ) -> None:
+    token, wallet = await async_contracts()
     accounts = await async_w3.eth.accounts
-    token = await deploy_async("test_usdc", "USD Coin", "USDC", 6, "2")
-    await token.functions.mint(holder.address, MINTED).transact({"from": accounts[0]})
-    wallet = await deploy_async("gateway_wallet")
     chain_id = await async_w3.eth.chain_id
     registry = registry_for(chain_id, token.address, wallet.address)
 

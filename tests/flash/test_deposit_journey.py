@@ -19,7 +19,7 @@ from xswap_sdk import errors
 from xswap_sdk.flash import _deposit_journey
 from xswap_sdk.journal import SQLiteJournal, StepEvent
 
-from ..support import resolve
+from ..support import Crash, crash_after, crash_at, resolve
 from . import test_deposit
 from .payloads import balance
 from .test_deposit import CHAINS_URL, DEPOSIT, MINTED, Chain, deposited
@@ -36,10 +36,6 @@ STEPS = [
     ("broadcast", "ok"),
     ("completed", "ok"),
 ]
-
-
-class Crash(BaseException):
-    """Stands for the process dying: no ``except Exception`` catches it."""
 
 
 async def _nonce(evm: Chain, owner: str) -> int:
@@ -88,14 +84,9 @@ async def test_a_deposit_stopped_at_any_step_is_sent_once(
     # Read once, or again by a restart (or not at all, stopped at its start).
     httpx_mock.add_response(url=CHAINS_URL, json=[evm.config()], is_optional=True, is_reusable=True)
     seen: list[StepEvent] = []
-
-    def crash_at(event: StepEvent) -> None:
-        seen.append(event)
-        if len(seen) > stop:
-            raise Crash
-
     first_nonce = await _nonce(evm, wallet.address)
-    client = make_flash(registry=evm.registry, journal=tmp_path / "j.db", on_step=crash_at)
+    crash = crash_after(stop, seen)
+    client = make_flash(registry=evm.registry, journal=tmp_path / "j.db", on_step=crash)
     with pytest.raises(Crash):
         await resolve(
             client.deposit(
@@ -213,12 +204,8 @@ async def test_a_deposit_stopped_while_waiting_resumes_its_wait_without_sending(
 ) -> None:
     httpx_mock.add_response(url=CHAINS_URL, json=[evm.config()])
     _balances(httpx_mock, evm, wallet.address, 0)
-
-    def crash_at(event: StepEvent) -> None:
-        if event.step == "waiting":
-            raise Crash
-
-    client = make_flash(registry=evm.registry, journal=tmp_path / "j.db", on_step=crash_at)
+    crash = crash_at(step="waiting")
+    client = make_flash(registry=evm.registry, journal=tmp_path / "j.db", on_step=crash)
     with pytest.raises(Crash):
         await resolve(
             client.deposit(wallet, chain_id=evm.chain_id, amount=DEPOSIT, web3=evm.web3, wait=True)

@@ -164,34 +164,25 @@ async def test_an_error_mid_walk_propagates(flash: Any, httpx_mock: HTTPXMock) -
     assert len(seen) == 2
 
 
+class _Sender:
+    """Stands in for a transport's ``request``: ``send`` answers each page's operation."""
+
+    def __init__(self, send: Any) -> None:
+        self.request = lambda operation, options: send(operation)
+
+
 def iterate_with(walk: PageWalk[Any], send: Any) -> Any:
-    """Drive a page walk with a plain function, as the transport drives it with requests."""
-    result = None
-    while True:
-        try:
-            step = walk.send(result)
-        except StopIteration:
-            return
-        result = None
-        if isinstance(step, Emit):
-            yield step.item
-        else:
-            result = send(step.operation)
+    """Drive a page walk as the sync transport does, with ``send`` for its requests."""
+    from xswap_sdk._sync_transport import SyncTransport
+
+    return SyncTransport.iterate(_Sender(send), walk)
 
 
-async def aiterate_with(walk: PageWalk[Any], send: Any) -> Any:
-    """`iterate_with`, for an async ``send``."""
-    result = None
-    while True:
-        try:
-            step = walk.send(result)
-        except StopIteration:
-            return
-        result = None
-        if isinstance(step, Emit):
-            yield step.item
-        else:
-            result = await send(step.operation)
+def aiterate_with(walk: PageWalk[Any], send: Any) -> Any:
+    """`iterate_with`, as the async transport drives it, for an async ``send``."""
+    from xswap_sdk._async_transport import AsyncTransport
+
+    return AsyncTransport.iterate(_Sender(send), walk)
 
 
 def test_walk_pages_is_driven_by_a_plain_send() -> None:

@@ -6,6 +6,7 @@ mints sent."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from eth_tester import EthereumTester, PyEVMBackend
@@ -27,9 +28,19 @@ ANSWERS_FALSE = bytes.fromhex("60206000f3")  # RETURN(0, 32) of zeroed memory
 ANSWERS_TRUE = bytes.fromhex("600160005260206000f3")  # MSTORE(0, 1); RETURN(0, 32)
 
 
-def _backend(minter: bytes = _STOP) -> PyEVMBackend:
-    state = PyEVMBackend.generate_genesis_state(num_accounts=1)
-    state[to_canonical_address(MINTER)] = {"balance": 0, "nonce": 1, "code": minter, "storage": {}}
+def eth_tester_backend(
+    code: Mapping[str, bytes], chain_id: int, *, accounts: int = 1
+) -> PyEVMBackend:
+    """eth-tester's chain (``accounts`` funded accounts) renumbered ``chain_id``, with
+    ``code`` (runtime bytecode) at each of its addresses and the test signer funded."""
+    state = PyEVMBackend.generate_genesis_state(num_accounts=accounts)
+    for address, runtime in code.items():
+        state[to_canonical_address(address)] = {
+            "balance": 0,
+            "nonce": 1,
+            "code": runtime,
+            "storage": {},
+        }
     state[to_canonical_address(TEST_SIGNER.address)] = {
         "balance": 10**20,
         "nonce": 0,
@@ -37,8 +48,13 @@ def _backend(minter: bytes = _STOP) -> PyEVMBackend:
         "storage": {},
     }
     backend = PyEVMBackend(genesis_state=state)
-    type(backend.chain).chain_id = CHAIN_ID  # eth-tester's own id is not a Gateway chain
+    type(backend.chain).chain_id = chain_id
     return backend
+
+
+def _backend(minter: bytes = _STOP) -> PyEVMBackend:
+    # Renumbered: eth-tester's own id is not a Gateway chain.
+    return eth_tester_backend({MINTER: minter}, CHAIN_ID)
 
 
 def _endpoints(chain_id: int) -> dict[str, Any]:

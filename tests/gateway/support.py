@@ -9,6 +9,24 @@ from xswap_sdk.testing import TEST_SIGNER
 
 TRANSFER_ID = "3c90c3cc-0d44-4b50-8888-8dd25736052a"
 
+# Circle's TransferSpec, field by field in its order (wire names).
+SPEC_FIELDS = [
+    "version",
+    "sourceDomain",
+    "destinationDomain",
+    "sourceContract",
+    "destinationContract",
+    "sourceToken",
+    "destinationToken",
+    "sourceDepositor",
+    "destinationRecipient",
+    "sourceSigner",
+    "destinationCaller",
+    "value",
+    "salt",
+    "hookData",
+]
+
 
 def domain_info(domain: int = 6, chain: str = "Base") -> dict[str, Any]:
     """One ``/v1/info`` domain entry."""

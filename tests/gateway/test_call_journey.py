@@ -17,7 +17,7 @@ from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.signing import initiate_withdrawal_call
 from xswap_sdk.testing import TEST_SIGNER
 
-from ..support import resolve
+from ..support import Crash, crash_after, crash_at, resolve
 from .chain import CHAIN_ID, destination, mints_sent
 
 pytestmark = pytest.mark.evm
@@ -33,10 +33,6 @@ STEPS = [
 ]
 
 
-class Crash(BaseException):
-    """Stands for the process dying: no ``except Exception`` catches it."""
-
-
 def _withdrawal() -> Any:
     return initiate_withdrawal_call(
         chain_id=CHAIN_ID, value=1_000_000, depositor=TEST_SIGNER.address
@@ -45,6 +41,16 @@ def _withdrawal() -> Any:
 
 def _client(sb: Sandbox, kind: str, **kwargs: Any) -> Any:
     return (sb.gateway_client if kind == "sync" else sb.async_gateway_client)(**kwargs)
+
+
+async def _stopped(sb: Sandbox, kind: str, path: Path, web3: Any, on_step: Any) -> Any:
+    """The journey of a call that ``on_step`` stopped with `Crash`, and a fresh client
+    over its journal."""
+    gateway = _client(sb, kind, journal=path, on_step=on_step)
+    with pytest.raises(Crash):
+        await resolve(gateway.send_call(_withdrawal(), web3=web3, signer=TEST_SIGNER))
+    [journey] = SQLiteJournal(path).journeys()
+    return journey, _client(sb, kind, journal=path)
 
 
 async def test_a_call_is_a_journey_whose_signed_bytes_are_written_first(
@@ -71,19 +77,8 @@ async def test_a_call_stopped_at_any_step_is_sent_once(
     kind: str, tmp_path: Path, stop: int
 ) -> None:
     web3 = destination(kind)
-    seen: list[StepEvent] = []
-
-    def crash(event: StepEvent) -> None:
-        seen.append(event)
-        if len(seen) > stop:
-            raise Crash
-
     with Sandbox() as sb:
-        gateway = _client(sb, kind, journal=tmp_path / "j.db", on_step=crash)
-        with pytest.raises(Crash):
-            await resolve(gateway.send_call(_withdrawal(), web3=web3, signer=TEST_SIGNER))
-        [journey] = SQLiteJournal(tmp_path / "j.db").journeys()
-        fresh = _client(sb, kind, journal=tmp_path / "j.db")
+        journey, fresh = await _stopped(sb, kind, tmp_path / "j.db", web3, crash_after(stop))
         try:
             resumed = await resolve(fresh.resume(journey.id, web3=web3))
         except errors.RestartRequiredError:
@@ -107,17 +102,8 @@ async def test_a_signed_call_resumed_without_web3_says_so_and_sends_nothing(
     kind: str, tmp_path: Path
 ) -> None:
     web3 = destination(kind)
-
-    def crash(event: StepEvent) -> None:
-        if event.step == "signed":
-            raise Crash
-
     with Sandbox() as sb:
-        gateway = _client(sb, kind, journal=tmp_path / "j.db", on_step=crash)
-        with pytest.raises(Crash):
-            await resolve(gateway.send_call(_withdrawal(), web3=web3, signer=TEST_SIGNER))
-        [journey] = SQLiteJournal(tmp_path / "j.db").journeys()
-        fresh = _client(sb, kind, journal=tmp_path / "j.db")
+        journey, fresh = await _stopped(sb, kind, tmp_path / "j.db", web3, crash_at(step="signed"))
         with pytest.raises(errors.MissingCredentialsError, match="--rpc-url") as missing:
             await resolve(fresh.resume(journey.id))
         assert missing.value.argument == "web3"

@@ -16,7 +16,7 @@ from xswap_sdk.gateway._operations import default_fee_cap
 from xswap_sdk.registry import DEFAULT_REGISTRY
 from xswap_sdk.signing import address_to_bytes32
 
-from .support import transfer_intent
+from .support import SPEC_FIELDS, transfer_intent
 
 ME = "0x5a3Ca05337A87116A27A21b11cDE16D85efb3586"
 BASE, ARBITRUM = DEFAULT_REGISTRY.chain(8453), DEFAULT_REGISTRY.chain(42161)
@@ -142,24 +142,6 @@ def test_an_answer_without_one_intent_or_with_a_bad_fee_is_refused() -> None:
         apply_estimate(own, EstimatedTransfer())
     with pytest.raises(errors.UnsafePayloadError):
         apply_estimate(own, estimated(own, fee=0, height=-1), max_fee_cap=10)
-
-
-SPEC_FIELDS = [
-    "version",
-    "sourceDomain",
-    "destinationDomain",
-    "sourceContract",
-    "destinationContract",
-    "sourceToken",
-    "destinationToken",
-    "sourceDepositor",
-    "destinationRecipient",
-    "sourceSigner",
-    "destinationCaller",
-    "value",
-    "salt",
-    "hookData",
-]
 
 
 @given(field=st.sampled_from(SPEC_FIELDS), data=st.data())

@@ -56,6 +56,18 @@ def bodies(sb: Sandbox, path: str) -> list[Any]:
 # ------------------------------------------------------------------------------ the bodies
 
 
+def takes_the_transfer(httpx_mock: HTTPXMock) -> None:
+    """Gateway takes the next ``POST /v1/transfer`` (201, a dummy attestation)."""
+    answer = {
+        "transferId": TRANSFER_ID,
+        "attestation": "0x" + "aa" * 100,
+        "signature": "0x" + "bb" * 65,
+    }
+    httpx_mock.add_response(
+        url=f"{GATEWAY_URL}/v1/transfer", method="POST", json=answer, status_code=201
+    )
+
+
 @pytest.mark.parametrize("name", ["solana_to_base", "solana_to_solana", "base_to_solana"])
 async def test_the_transfer_body_is_the_vectors_byte_for_byte(
     gateway: Any, httpx_mock: HTTPXMock, name: str
@@ -67,14 +79,7 @@ async def test_the_transfer_body_is_the_vectors_byte_for_byte(
 
         signer = Account.from_key(VECTORS["keys"]["evm_signer"]["private_key"])
     signed = sign_burn_intent(build_transfer_intent(**case["build_args"]), signer)
-    answer = {
-        "transferId": TRANSFER_ID,
-        "attestation": "0x" + "aa" * 100,
-        "signature": "0x" + "bb" * 65,
-    }
-    httpx_mock.add_response(
-        url=f"{GATEWAY_URL}/v1/transfer", method="POST", json=answer, status_code=201
-    )
+    takes_the_transfer(httpx_mock)
     result = await resolve(gateway.transfer(signed))
     assert sent(httpx_mock) == case["transfer_body"]
     assert result.intents == (signed.intent,)
@@ -92,14 +97,7 @@ async def test_a_solana_and_an_evm_intent_go_in_one_transfer(
     from_solana = sign_burn_intent(
         build_transfer_intent(**CASES["solana_to_solana"]["build_args"]), DEPOSITOR
     )
-    answer = {
-        "transferId": TRANSFER_ID,
-        "attestation": "0x" + "aa" * 100,
-        "signature": "0x" + "bb" * 65,
-    }
-    httpx_mock.add_response(
-        url=f"{GATEWAY_URL}/v1/transfer", method="POST", json=answer, status_code=201
-    )
+    takes_the_transfer(httpx_mock)
     await resolve(gateway.transfer([from_solana, to_solana]))
     assert sent(httpx_mock) == [
         CASES["solana_to_solana"]["transfer_body"][0],

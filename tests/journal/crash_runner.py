@@ -9,7 +9,6 @@ Prints one JSON line per step: ``{"at", "exit", "journey_id", "state"}``.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import sys
 from collections.abc import Callable
@@ -24,7 +23,7 @@ from xswap_sdk.sandbox import Sandbox
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.journal.journeys import client, resolve, start
+from tests.journal.journeys import client, report, resolve, start
 
 
 def wired(base_url: str, journey: str, flavour: str, **kwargs: Any) -> Any:
@@ -78,15 +77,7 @@ def main() -> None:
                 return await resolve(api.resume(journey_id, restart=True)), True
 
         resumed, restarted = asyncio.run(resume(interrupted.id))
-        line = {
-            "at": at,
-            "exit": os.waitstatus_to_exitcode(status),
-            "journey_id": interrupted.id,
-            "stopped": f"{interrupted.steps[-1].step}/{interrupted.steps[-1].status}",
-            "state": resumed.state,
-            "restarted": restarted,
-        }
-        print(json.dumps(line), flush=True)
+        report(at, status, interrupted, resumed, restarted=restarted)
 
 
 if __name__ == "__main__":

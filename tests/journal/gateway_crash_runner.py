@@ -11,7 +11,6 @@ Prints one JSON line per step: ``{"at", "exit", "journey_id", "stopped", "state"
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import sys
 from pathlib import Path
@@ -25,7 +24,7 @@ from xswap_sdk.testing import TEST_SIGNER
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.journal.crash_runner import dies_at, wired
-from tests.journal.journeys import resolve
+from tests.journal.journeys import report, resolve
 
 
 def crash_at(base_url: str, flavour: str, at: int, journal: Path) -> None:
@@ -67,14 +66,7 @@ def main() -> None:
                 return await resolve(api.resume(journey_id, restart=True))
 
         resumed = asyncio.run(resume(interrupted.id))
-        line = {
-            "at": at,
-            "exit": os.waitstatus_to_exitcode(status),
-            "journey_id": interrupted.id,
-            "stopped": f"{interrupted.steps[-1].step}/{interrupted.steps[-1].status}",
-            "state": resumed.state,
-        }
-        print(json.dumps(line), flush=True)
+        report(at, status, interrupted, resumed)
 
 
 if __name__ == "__main__":

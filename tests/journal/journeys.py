@@ -4,15 +4,18 @@ script (in a process of its own, over real sockets)."""
 from __future__ import annotations
 
 import inspect
+import json
+import os
 from collections.abc import Callable
 from typing import Any
 
+from xswap_sdk.journal import SQLiteJournal
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.signing import sign_burn_intent
 from xswap_sdk.testing import TEST_SIGNER
 
 from ..gateway.support import transfer_intent
-from ..support import FLASH_SWAP
+from ..support import FLASH_SWAP, Crash
 
 ME = TEST_SIGNER.address
 USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
@@ -98,3 +101,29 @@ def money_requests(sb: Sandbox, journey: str) -> list[Any]:
 
 
 Hook = Callable[[Any], None]
+
+
+async def stopped(sb: Sandbox, journey: str, kind: str, path: Any, on_step: Hook) -> Any:
+    """Start ``journey`` with a client that ``on_step`` stops with `Crash`: the journey
+    the journal at ``path`` holds then."""
+    import pytest  # the crash script that runs these journeys has no pytest to import
+
+    with pytest.raises(Crash):
+        await resolve(start(journey, client(sb, journey, kind, journal=path, on_step=on_step)))
+    [interrupted] = SQLiteJournal(path).journeys()
+    return interrupted
+
+
+def report(at: int, status: int, interrupted: Any, resumed: Any, **more: Any) -> None:
+    """Print, as one JSON line, how a run killed at step ``at`` (its wait ``status``)
+    ended once resumed: the crash scripts' output, one line a step."""
+    last = interrupted.steps[-1]
+    line = {
+        "at": at,
+        "exit": os.waitstatus_to_exitcode(status),
+        "journey_id": interrupted.id,
+        "stopped": f"{last.step}/{last.status}",
+        "state": resumed.state,
+        **more,
+    }
+    print(json.dumps(line), flush=True)

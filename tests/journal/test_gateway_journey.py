@@ -21,11 +21,8 @@ from xswap_sdk.testing import TEST_SIGNER
 
 from ..gateway.chain import destination, mints_sent
 from ..gateway.test_transfer_journey import CAP, SEND_STEPS, client, intent
+from ..support import Crash, crash_after, crash_at
 from .journeys import resolve
-
-
-class Crash(BaseException):
-    """Stands for the process dying: no ``except Exception`` catches it."""
 
 
 @pytest.fixture
@@ -79,24 +76,27 @@ async def finish(sb: Sandbox, kind: str, path: Path, journey_id: str, chain: Any
         return await resolve(fresh.resume(journey_id, web3=chain, signer=TEST_SIGNER, restart=True))
 
 
+async def _stopped(sb: Sandbox, kind: str, path: Path, on_step: Any, **kwargs: Any) -> Any:
+    """The journey of a transfer that ``on_step`` stopped with `Crash`."""
+    with pytest.raises(Crash):
+        await resolve(
+            client(sb, kind, journal=path, on_step=on_step).send_transfer(
+                TEST_SIGNER, intent(), max_fee_cap=CAP, **kwargs
+            )
+        )
+    [stopped] = SQLiteJournal(path).journeys()
+    return stopped
+
+
 @pytest.mark.parametrize("stop", range(len(SEND_STEPS)))
+@pytest.mark.usefixtures("no_key_in_env")
 async def test_a_transfer_stopped_at_any_step_ends_with_one_transfer_and_one_mint(
-    sb: Sandbox, kind: str, tmp_path: Path, stop: int, monkeypatch: Any
+    sb: Sandbox, kind: str, tmp_path: Path, stop: int
 ) -> None:
-    monkeypatch.delenv("XSWAP_PRIVATE_KEY", raising=False)
     path = tmp_path / "j.db"
     chain = destination(kind)
     seen: list[StepEvent] = []
-
-    def crash(event: StepEvent) -> None:
-        seen.append(event)
-        if len(seen) > stop:
-            raise Crash
-
-    gateway = client(sb, kind, journal=path, on_step=crash)
-    with pytest.raises(Crash):
-        await resolve(gateway.send_transfer(TEST_SIGNER, intent(), max_fee_cap=CAP, web3=chain))
-    [stopped] = SQLiteJournal(path).journeys()
+    stopped = await _stopped(sb, kind, path, crash_after(stop, seen), web3=chain)
     before = sent_bodies(stopped)
     resumed = await finish(sb, kind, path, stopped.id, chain)
     journey = resumed.journey
@@ -126,13 +126,9 @@ async def test_a_mint_journey_stopped_after_signing_broadcasts_the_same_bytes(
     chain = destination(kind)
     result = await resolve(client(sb, kind).transfer(sign_burn_intent(intent(), TEST_SIGNER)))
 
-    def crash(event: StepEvent) -> None:
-        if event.step == "signed":
-            raise Crash
-
     with pytest.raises(Crash):
         await resolve(
-            client(sb, kind, journal=path, on_step=crash).mint(
+            client(sb, kind, journal=path, on_step=crash_at(step="signed")).mint(
                 result, web3=chain, signer=TEST_SIGNER
             )
         )
@@ -159,18 +155,7 @@ async def test_a_requoted_transfer_stopped_at_any_step_ends_with_one_transfer(
     chain = destination(kind)
     sb.gateway.raise_fee_after_estimate(5_000)
     seen: list[StepEvent] = []
-
-    def crash(event: StepEvent) -> None:
-        seen.append(event)
-        if len(seen) > stop:
-            raise Crash
-
-    gateway = client(sb, kind, journal=path, on_step=crash)
-    with pytest.raises(Crash):
-        await resolve(
-            gateway.send_transfer(TEST_SIGNER, intent(), max_fee_cap=CAP, web3=chain, requote=1)
-        )
-    [stopped] = SQLiteJournal(path).journeys()
+    stopped = await _stopped(sb, kind, path, crash_after(stop, seen), web3=chain, requote=1)
     resumed = await finish(sb, kind, path, stopped.id, chain)
     assert len(taken(sb)) <= 1
     assert await mints_sent(chain) <= 1
@@ -187,24 +172,13 @@ async def test_a_requoted_transfer_stopped_at_any_step_ends_with_one_transfer(
 
 
 async def _stopped_at_quoted(sb: Sandbox, kind: str, path: Path, **kwargs: Any) -> Any:
-    def crash(event: StepEvent) -> None:
-        if event.step == "quoted":
-            raise Crash
-
-    with pytest.raises(Crash):
-        await resolve(
-            client(sb, kind, journal=path, on_step=crash).send_transfer(
-                TEST_SIGNER, intent(), max_fee_cap=CAP, **kwargs
-            )
-        )
-    [stopped] = SQLiteJournal(path).journeys()
-    return stopped
+    return await _stopped(sb, kind, path, crash_at(step="quoted"), **kwargs)
 
 
+@pytest.mark.usefixtures("no_key_in_env")
 async def test_a_transfer_stopped_before_signing_goes_on_only_with_restart_and_a_signer(
-    sb: Sandbox, kind: str, tmp_path: Path, monkeypatch: Any
+    sb: Sandbox, kind: str, tmp_path: Path
 ) -> None:
-    monkeypatch.delenv("XSWAP_PRIVATE_KEY", raising=False)
     stopped = await _stopped_at_quoted(sb, kind, tmp_path / "j.db")
     fresh = client(sb, kind, journal=tmp_path / "j.db")
     with pytest.raises(errors.RestartRequiredError, match="restart=True"):

@@ -17,13 +17,10 @@ from xswap_sdk.registry import DEFAULT_REGISTRY
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.testing import TEST_PRIVATE_KEY
 
-from .journeys import client, fund, money_requests, resolve, start
+from ..support import crash_after, crash_at
+from .journeys import client, fund, money_requests, resolve, start, stopped
 
 JOURNEYS = ["swap", "gasless_swap", "relay", "relay_sync", "transfer"]
-
-
-class Crash(BaseException):
-    """Stands for the process dying: no ``except Exception`` catches it."""
 
 
 @pytest.mark.parametrize("journey", JOURNEYS)
@@ -80,26 +77,18 @@ CASES = [(j, n) for j in JOURNEYS for n in range(event_count(j))]
 
 
 @pytest.mark.parametrize(("journey", "at"), CASES, ids=[f"{j}-{n}" for j, n in CASES])
+# The key in the environment: a gasless swap stopped before it signed is run again
+# with this signer.
+@pytest.mark.usefixtures("key_in_env")
 async def test_stopped_at_any_step_a_journey_resumes_without_sending_twice(
-    journey: str, at: int, kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    journey: str, at: int, kind: str, tmp_path: Path
 ) -> None:
-    # A gasless swap stopped before it signed is run again with this signer.
-    monkeypatch.setenv("XSWAP_PRIVATE_KEY", TEST_PRIVATE_KEY)
     path = tmp_path / "j.db"
     seen: list[StepEvent] = []
-
-    def crash(event: StepEvent) -> None:
-        seen.append(event)
-        if len(seen) == at + 1:
-            raise Crash
-
     with Sandbox() as sb:
         fund(sb)
-        api = client(sb, journey, kind, journal=path, on_step=crash)
-        with pytest.raises(Crash):
-            await resolve(start(journey, api))
+        interrupted = await stopped(sb, journey, kind, path, crash_after(at, seen))
         stopped_at = seen[-1]
-        [interrupted] = SQLiteJournal(path).journeys()
         sent_before = len(money_requests(sb, journey))
         fresh = client(sb, journey, kind, journal=path)
         try:
@@ -132,22 +121,14 @@ def _wire(body: Any) -> Any:
     return json.dumps(body, separators=(",", ":")).encode()
 
 
+@pytest.mark.usefixtures("no_key_in_env")
 async def test_a_gasless_swap_stopped_before_signing_waits_for_restart_and_a_signer(
     kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.delenv("XSWAP_PRIVATE_KEY", raising=False)
     path = tmp_path / "j.db"
-
-    def crash(event: StepEvent) -> None:
-        if event.step == "quoted":
-            raise Crash
-
     with Sandbox() as sb:
         fund(sb)
-        api = client(sb, "gasless_swap", kind, journal=path, on_step=crash)
-        with pytest.raises(Crash):
-            await resolve(start("gasless_swap", api))
-        [journey] = SQLiteJournal(path).journeys()
+        journey = await stopped(sb, "gasless_swap", kind, path, crash_at(step="quoted"))
         fresh = client(sb, "gasless_swap", kind, journal=path)
         # Going on would sign a new payload: never without restart=True.
         with pytest.raises(errors.RestartRequiredError, match="restart=True"):
@@ -192,20 +173,12 @@ async def test_a_swap_whose_answer_was_lost_is_sent_again_and_a_refusal_needs_a_
 
 async def test_a_resumed_transfer_is_ready_to_mint(kind: str, tmp_path: Path) -> None:
     path = tmp_path / "j.db"
-
-    def crash(event: StepEvent) -> None:
+    with Sandbox() as sb:
+        fund(sb)
         # Killed with the transfer written and about to leave (an answer and the end
         # are written together, so a hook that raises at ``attested`` finds the journey
         # completed already).
-        if event.status == "sending":
-            raise Crash
-
-    with Sandbox() as sb:
-        fund(sb)
-        gateway = client(sb, "transfer", kind, journal=path, on_step=crash)
-        with pytest.raises(Crash):
-            await resolve(start("transfer", gateway))
-        [journey] = SQLiteJournal(path).journeys()
+        journey = await stopped(sb, "transfer", kind, path, crash_at(status="sending"))
         resumed = await resolve(client(sb, "transfer", kind, journal=path).resume(journey.id))
         assert len(money_requests(sb, "transfer")) == 1
     assert resumed.state == "completed"
@@ -217,18 +190,10 @@ async def test_a_resumed_wait_that_runs_out_again_leaves_the_journey_running(
     kind: str, tmp_path: Path
 ) -> None:
     path = tmp_path / "j.db"
-
-    def crash(event: StepEvent) -> None:
-        if event.step == "waiting":
-            raise Crash
-
     with Sandbox() as sb:
         fund(sb)
         sb.flash.completion_delay = 10_000.0  # longer than the journey's wait_timeout
-        api = client(sb, "swap", kind, journal=path, on_step=crash)
-        with pytest.raises(Crash):
-            await resolve(start("swap", api))
-        [journey] = SQLiteJournal(path).journeys()
+        journey = await stopped(sb, "swap", kind, path, crash_at(step="waiting"))
         with pytest.raises(errors.WaitTimeoutError):
             await resolve(client(sb, "swap", kind, journal=path).resume(journey.id))
         assert len(money_requests(sb, "swap")) == 1

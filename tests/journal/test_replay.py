@@ -40,22 +40,10 @@ from xswap_sdk.relayer import RelayerPaths
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.testing import TEST_PRIVATE_KEY, TEST_SIGNER
 
-from ..support import FLASH_SWAP
-from .journeys import client, fund, money_requests, resolve, start
+from ..support import FLASH_SWAP, Crash, crash_at
+from .journeys import client, fund, money_requests, resolve, start, stopped
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-class Crash(BaseException):
-    """Stands for the process dying: no ``except Exception`` catches it."""
-
-
-def crash_at(step: str, status: str | None = None) -> Any:
-    def hook(event: StepEvent) -> None:
-        if event.step == step and (status is None or event.status == status):
-            raise Crash
-
-    return hook
 
 
 # ------------------------------------------------------------------ what was sent
@@ -105,16 +93,16 @@ async def test_an_error_before_anything_was_sent_still_says_not_sent(
     assert refused.value.journey_id is not None
 
 
+@pytest.mark.usefixtures("key_in_env")
 async def test_two_swaps_of_one_wallet_for_one_amount_are_never_credited_with_each_other(
-    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    kind: str, tmp_path: Path
 ) -> None:
-    monkeypatch.setenv("XSWAP_PRIVATE_KEY", TEST_PRIVATE_KEY)
     path = tmp_path / "j.db"
     with Sandbox() as sb:
         fund(sb)
         # The first stops once signed; the second once its order was written "sending",
         # before it left. Neither left.
-        for stop in (crash_at("signed"), crash_at("submitted", "sending")):
+        for stop in (crash_at(step="signed"), crash_at(step="submitted", status="sending")):
             flash = client(sb, "swap", kind, journal=path, on_step=stop)
             with pytest.raises(Crash):
                 await resolve(start("swap", flash))
@@ -141,8 +129,9 @@ def _stopped_relay(sb: Sandbox, path: Path) -> str:
     stopped as it was about to leave."""
     from ..test_x402 import SENDER, signed
 
+    leaving = crash_at(step="submitted", status="sending")
     with pytest.raises(Crash):
-        sb.relayer_client(journal=path, on_step=crash_at("submitted", "sending")).relay_signed_tx(
+        sb.relayer_client(journal=path, on_step=leaving).relay_signed_tx(
             signed_tx=signed(),
             min_balance_required=60_000 * 10**9,
             from_address=SENDER.address,
@@ -303,17 +292,14 @@ def test_a_live_call_holds_its_journey_against_a_resume(tmp_path: Path) -> None:
 # ----------------------------------------------------------------- missing credentials
 
 
+@pytest.mark.usefixtures("no_key_in_env")
 async def test_a_resume_without_credentials_leaves_the_journey_as_it_was(
-    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    kind: str, tmp_path: Path
 ) -> None:
-    monkeypatch.delenv("XSWAP_PRIVATE_KEY", raising=False)
     path = tmp_path / "j.db"
     with Sandbox() as sb:
         fund(sb)
-        flash = client(sb, "swap", kind, journal=path, on_step=crash_at("waiting"))
-        with pytest.raises(Crash):
-            await resolve(start("swap", flash))
-        [journey] = SQLiteJournal(path).journeys()
+        journey = await stopped(sb, "swap", kind, path, crash_at(step="waiting"))
         # A client with no signer and no session: it cannot log in to follow the swap.
         bare = (
             sb.flash_client(journal=path) if kind == "sync" else sb.async_flash_client(journal=path)
@@ -567,18 +553,15 @@ def test_xswap_resume_all_reports_a_busy_journey_and_exits_0(
 # ------------------------------------------------------------------ replay's own rules
 
 
+@pytest.mark.usefixtures("key_in_env")
 async def test_a_resume_never_signs_what_was_not_signed_before_the_stop(
-    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    kind: str, tmp_path: Path
 ) -> None:
-    monkeypatch.setenv("XSWAP_PRIVATE_KEY", TEST_PRIVATE_KEY)
     path = tmp_path / "j.db"
     signed: list[str] = []
     with Sandbox() as sb:
         fund(sb)
-        flash = client(sb, "swap", kind, journal=path, on_step=crash_at("quoted"))
-        with pytest.raises(Crash):
-            await resolve(start("swap", flash))
-        [journey] = SQLiteJournal(path).journeys()
+        journey = await stopped(sb, "swap", kind, path, crash_at(step="quoted"))
 
         def watch(event: StepEvent) -> None:
             if event.step == "signed":

@@ -21,7 +21,7 @@ from xswap_sdk.testing import TEST_SIGNER
 from ..evm.conftest import Compiled, compiled  # noqa: F401
 from ..routing import test_execution as ex
 from ..routing.test_execution import QUOTE, _client
-from ..support import resolve
+from ..support import Crash, crash_after, resolve
 
 pytestmark = pytest.mark.evm
 
@@ -42,10 +42,6 @@ STEPS = [
     ("executed", "ok"),
     ("completed", "ok"),
 ]
-
-
-class Crash(BaseException):
-    """Stands for the process dying: no ``except Exception`` catches it."""
 
 
 @pytest.fixture
@@ -106,13 +102,7 @@ async def test_a_route_journey_stopped_at_any_step_resumes_without_sending_again
     sb: Sandbox, kind: str, chain: Any, tmp_path: Path, stop: int, with_web3: bool
 ) -> None:
     seen: list[StepEvent] = []
-
-    def crash_at(event: StepEvent) -> None:
-        seen.append(event)
-        if len(seen) > stop:
-            raise Crash
-
-    routing = _client(sb, kind, journal=tmp_path / "j.db", on_step=crash_at)
+    routing = _client(sb, kind, journal=tmp_path / "j.db", on_step=crash_after(stop, seen))
     [route, *_] = await resolve(routing.get_quote(**QUOTE))
     first_nonce = await _nonce(chain)
     with pytest.raises(Crash):

@@ -13,13 +13,10 @@ import pytest
 from xswap_sdk import errors
 from xswap_sdk.journal import SQLiteJournal, StepEvent
 from xswap_sdk.sandbox import Sandbox
-from xswap_sdk.testing import TEST_PRIVATE_KEY, TEST_SIGNER
+from xswap_sdk.testing import TEST_SIGNER
 
+from ..support import Crash, crash_at
 from .journeys import ME, WETH_ARBITRUM, client, fund, money_requests, resolve
-
-
-class Crash(BaseException):
-    """Stands for the process dying: no ``except Exception`` catches it."""
 
 
 async def _signed(flash: Any) -> Any:
@@ -86,20 +83,15 @@ async def test_a_submitted_order_whose_answer_was_lost_is_sent_again_never_signe
     assert resumed.state == "needs_attention"
 
 
+# A key in the environment would let resume sign a new swap: it must not.
+@pytest.mark.usefixtures("key_in_env")
 async def test_a_submitted_order_stopped_before_it_left_is_sent_once_never_re_signed(
-    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    kind: str, tmp_path: Path
 ) -> None:
-    # A key in the environment would let resume sign a new swap: it must not.
-    monkeypatch.setenv("XSWAP_PRIVATE_KEY", TEST_PRIVATE_KEY)
     path = tmp_path / "j.db"
-
-    def crash(event: StepEvent) -> None:
-        if event.status == "sending":
-            raise Crash
-
     with Sandbox() as sb:
         fund(sb)
-        flash = client(sb, "swap", kind, journal=path, on_step=crash)
+        flash = client(sb, "swap", kind, journal=path, on_step=crash_at(status="sending"))
         signed = await _signed(flash)
         with pytest.raises(Crash):
             await resolve(flash.submit_swap(signed, slippage_bps=50))

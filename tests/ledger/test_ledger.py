@@ -28,7 +28,7 @@ from xswap_sdk.testing import TEST_SIGNER
 
 from .. import postgres
 from ..frame_locals import assert_no_secret_in_frames
-from ..policy.support import BASE, intent, one_intent
+from ..policy.support import BASE, Unplugged, intent, one_intent
 
 ROOT = Path(__file__).resolve().parents[2]
 CAP = 10_000_000
@@ -71,18 +71,9 @@ def test_the_counts_survive_a_restart(ledger: str) -> None:
 
 
 def test_what_is_not_signed_is_given_back(ledger: str) -> None:
-    class Broken:
-        address = TEST_SIGNER.address
-
-        def sign_message(self, message: object) -> object:
-            raise RuntimeError("device unplugged")
-
-        def sign_typed_data(self, **kwargs: object) -> object:
-            raise RuntimeError("device unplugged")
-
     policy = Policy(max_per_day=CAP, ledger=ledger)
     with use_policy(policy), pytest.raises(errors.SigningError, match="failed to sign"):
-        sign_burn_intent(intent(value=CAP), Broken())
+        sign_burn_intent(intent(value=CAP), Unplugged())
     no = Policy(max_per_day=CAP, ledger=ledger, approve=lambda request: False)
     with use_policy(no), refused("approve"):
         one_intent(CAP)

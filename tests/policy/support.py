@@ -21,6 +21,18 @@ SPENDER = "0x1111111254EEB25477B68fb85Ed929f73A960582"
 DEADLINE = 2_000_000_000
 
 
+class Unplugged:
+    """A signer with the test signer's address whose device fails every signature."""
+
+    address = TEST_SIGNER.address
+
+    def sign_message(self, message: object) -> object:
+        raise RuntimeError("device unplugged")
+
+    def sign_typed_data(self, **kwargs: object) -> object:
+        raise RuntimeError("device unplugged")
+
+
 def intent(source: Any = BASE, value: int = 5_000_000, max_fee: int = 2_010_000) -> Any:
     """A burn intent from ``source`` to Arbitrum's router, signed by the test signer."""
     return build_burn_intent(

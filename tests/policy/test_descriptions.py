@@ -30,7 +30,7 @@ from xswap_sdk.signing.signer import sign_digest
 from xswap_sdk.testing import TEST_SIGNER
 
 from ..support import permit2_typed_data
-from .support import ARBITRUM, BASE, ROUTER, SPENDER, Hook, intent
+from .support import ARBITRUM, BASE, ROUTER, SPENDER, Hook, intent, permit
 
 # EVM chains: a Solana source is signed by a Solana key (tests/signing/test_solana.py).
 MAINNETS = [chain for chain in DEFAULT_REGISTRY if not chain.testnet and chain.family == "evm"]
@@ -160,19 +160,22 @@ def test_a_permit2_transfer_is_described_with_its_witness() -> None:
     assert request.details["witness"] is None
 
 
-def test_eip3009_authorizations_are_described() -> None:
-    request = seen(
-        lambda: sign_receive_authorization(
-            TEST_SIGNER,
-            token_name="USD Coin",
-            token_version="2",
-            chain_id=8453,
-            token=BASE.usdc,
-            to=SPENDER,
-            value=1_500_000,
-            valid_before=2_000_000_000,
-        )
+def receive_authorization(value: int) -> Any:
+    """A USDC ``receiveWithAuthorization`` on Base of ``value`` to ``SPENDER``."""
+    return sign_receive_authorization(
+        TEST_SIGNER,
+        token_name="USD Coin",
+        token_version="2",
+        chain_id=8453,
+        token=BASE.usdc,
+        to=SPENDER,
+        value=value,
+        valid_before=2_000_000_000,
     )
+
+
+def test_eip3009_authorizations_are_described() -> None:
+    request = seen(lambda: receive_authorization(1_500_000))
     assert (request.kind, request.chain_id, request.token) == ("eip3009", 8453, BASE.usdc)
     assert (request.amount, request.counterparty, request.expires_at) == (
         1_500_000,
@@ -192,16 +195,7 @@ def test_every_public_signing_function_passes_the_gate() -> None:
     calls = {
         "burn_intent": lambda: sign_burn_intent(intent(), TEST_SIGNER),
         "burn_intent_set": lambda: sign_burn_intent_set([intent()], TEST_SIGNER),
-        "permit": lambda: sign_permit(
-            TEST_SIGNER,
-            token_name="USD Coin",
-            token_version="2",
-            chain_id=8453,
-            token_address=BASE.usdc,
-            spender=SPENDER,
-            value=1,
-            nonce=0,
-        ),
+        "permit": lambda: permit(value=1),
         "eip3009": lambda: sign_deposit_authorization(TEST_SIGNER, chain_id=8453, value=1),
         "authority_grant": lambda: sign_authorization(
             TEST_SIGNER, chain_id=1, address=SPENDER, nonce=0
@@ -261,16 +255,7 @@ def test_a_flow_can_name_the_kind_of_what_it_signs() -> None:
 
     def pay() -> None:
         with as_kind("x402_payment", {"resource": "https://api.example/data"}):
-            sign_receive_authorization(
-                TEST_SIGNER,
-                token_name="USD Coin",
-                token_version="2",
-                chain_id=8453,
-                token=BASE.usdc,
-                to=SPENDER,
-                value=10_000,
-                valid_before=2_000_000_000,
-            )
+            receive_authorization(10_000)
 
     request = seen(pay)
     assert (request.kind, request.amount, request.counterparty) == ("x402_payment", 10_000, SPENDER)

@@ -26,6 +26,7 @@ from .support import (
     ROUTER,
     SPENDER,
     Hook,
+    Unplugged,
     intent,
     intent_set,
     one_intent,
@@ -104,19 +105,10 @@ def test_the_day_rolls() -> None:
 
 
 def test_a_failed_signature_is_not_counted() -> None:
-    class Broken:
-        address = TEST_SIGNER.address
-
-        def sign_message(self, message: object) -> object:
-            raise RuntimeError("device unplugged")
-
-        def sign_typed_data(self, **kwargs: object) -> object:
-            raise RuntimeError("device unplugged")
-
     policy = Policy(max_per_day=5_000_000)
     with use_policy(policy):
         with pytest.raises(errors.SigningError, match="failed to sign"):
-            sign_burn_intent(intent(value=5_000_000), Broken())
+            sign_burn_intent(intent(value=5_000_000), Unplugged())
         one_intent(5_000_000)  # the failed one gave its amount back
     assert policy.spent_today(TEST_SIGNER.address, BASE.usdc) == 5_000_000
 

@@ -19,7 +19,6 @@ from typing import Any
 import pytest
 from eth_account import Account
 from eth_tester import EthereumTester, PyEVMBackend
-from eth_utils import to_canonical_address
 from web3 import AsyncWeb3, Web3
 from web3.providers.eth_tester import AsyncEthereumTesterProvider, EthereumTesterProvider
 from web3.providers.eth_tester.defaults import API_ENDPOINTS
@@ -32,6 +31,7 @@ from xswap_sdk.sandbox._catalog import CHAINS
 from xswap_sdk.testing import TEST_SIGNER
 
 from ..evm.conftest import Compiled
+from ..gateway.chain import eth_tester_backend
 from ..support import resolve
 
 pytestmark = pytest.mark.evm
@@ -54,25 +54,12 @@ BALANCE_OF = "0x70a08231"
 
 
 def _backend(compiled: Compiled) -> PyEVMBackend:
-    state = PyEVMBackend.generate_genesis_state(num_accounts=2)
-    for address, name in ((USDC_BASE, "plain_token"), (ROUTER, "route_executor")):
-        code = bytes.fromhex(compiled[name]["bytecode_runtime"].removeprefix("0x"))
-        state[to_canonical_address(address)] = {
-            "balance": 0,
-            "nonce": 1,
-            "code": code,
-            "storage": {},
-        }
-    state[to_canonical_address(TEST_SIGNER.address)] = {
-        "balance": 10**20,
-        "nonce": 0,
-        "code": b"",
-        "storage": {},
+    code = {
+        address: bytes.fromhex(compiled[name]["bytecode_runtime"].removeprefix("0x"))
+        for address, name in ((USDC_BASE, "plain_token"), (ROUTER, "route_executor"))
     }
-    backend = PyEVMBackend(genesis_state=state)
     # eth-tester's chain is 131277322940537; the sandbox quotes Base.
-    type(backend.chain).chain_id = 8453
-    return backend
+    return eth_tester_backend(code, 8453, accounts=2)
 
 
 def _endpoints() -> dict[str, Any]:

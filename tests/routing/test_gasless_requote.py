@@ -17,7 +17,7 @@ from xswap_sdk.routing import GaslessQuote
 from xswap_sdk.sandbox import Sandbox
 from xswap_sdk.testing import TEST_SIGNER
 
-from ..support import resolve
+from ..support import Crash, crash_at, resolve
 from ..trust.support import RecordingSigner
 
 USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
@@ -212,13 +212,8 @@ async def test_requote_arguments_are_checked_before_any_io(
     assert not sb.requests.select("routing")
 
 
-class Crash(BaseException):
-    """The process dies right after the first quote arrived."""
-
-
-def crash(event: StepEvent) -> None:
-    if event.step == "quoted":
-        raise Crash
+# The process dies right after the first quote arrived.
+crash = crash_at(step="quoted")
 
 
 async def test_a_resumed_swap_stopped_before_signing_runs_again_with_its_requote(

@@ -81,6 +81,17 @@ def after_first_build(sb: Sandbox, seconds: float, then: Any = None) -> Any:
     return hook
 
 
+def accepting() -> tuple[list[Any], Any]:
+    """What an ``accept_quote`` hook is offered, and the hook, which accepts each."""
+    offered: list[Any] = []
+
+    def accept(new: Any) -> bool:
+        offered.append(new)
+        return True
+
+    return offered, accept
+
+
 def requests(sb: Sandbox) -> tuple[int, int]:
     """The routes quoted and the transactions built."""
     quotes = len(sb.requests.select("routing", "GET", "/quote"))
@@ -96,12 +107,7 @@ async def test_an_expired_built_transaction_is_built_again_checked_and_executed(
     sb: Sandbox, kind: str, web3: Any, tmp_path: Path
 ) -> None:
     events: list[StepEvent] = []
-    offered: list[Any] = []
-
-    def accept(new: Any) -> bool:
-        offered.append(new)
-        return True
-
+    offered, accept = accepting()
     signer = CountingSigner()
     routing = _client(sb, kind, journal=tmp_path / "j.db", on_step=events.append)
     [route, *_] = await resolve(routing.get_quote(**QUOTE))
@@ -138,12 +144,7 @@ async def test_an_expired_route_is_quoted_again_with_its_request(
     sb: Sandbox, kind: str, web3: Any
 ) -> None:
     events: list[StepEvent] = []
-    offered: list[Any] = []
-
-    def accept(new: Any) -> bool:
-        offered.append(new)
-        return True
-
+    offered, accept = accepting()
     hook = after_first_build(sb, sb.routing.quote_lifetime + 5)
     routing = _client(sb, kind, on_response=hook, on_step=events.append)
     [route, *_] = await resolve(routing.get_quote(**QUOTE))

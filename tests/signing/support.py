@@ -11,13 +11,31 @@ from eth_account.messages import encode_typed_data
 from eth_hash.auto import keccak
 from hypothesis import strategies as st
 
+from xswap_sdk.chains import SOLANA
+from xswap_sdk.gateway import build_transfer_intent
 from xswap_sdk.signing import BurnIntent, build_burn_intent
+from xswap_sdk.testing import TEST_SIGNER
 
 # Vendored from viem/ethers known answers; see tests/data/README.md for the origin.
 VECTORS_FILE = Path(__file__).resolve().parents[1] / "data" / "signing-vectors.json"
 
 MAX_UINT32 = 2**32 - 1
 MAX_UINT256 = 2**256 - 1
+
+SOLANA_OWNER = "6zhh6WScJQKh5Q5Pwf24Hn7zAMBN5SWXQwga5DgcfWqN"  # the vectors' recipient wallet
+
+
+def base_to_solana(value: int, **overrides: Any) -> BurnIntent:
+    """A transfer intent of ``value`` from the test signer on Base to the Solana wallet
+    ``SOLANA_OWNER``."""
+    return build_transfer_intent(
+        source_chain_id=8453,
+        destination_chain_id=SOLANA,
+        depositor=TEST_SIGNER.address,
+        recipient=SOLANA_OWNER,
+        value=value,
+        **overrides,
+    )
 
 
 def vectors() -> dict[str, Any]:

@@ -228,17 +228,21 @@ def test_a_withdrawal_of_nothing_is_refused() -> None:
     assert "WithdrawalValueMustBePositive" in info.value.rule
 
 
-def test_the_bytes_permit_overload_carries_the_whole_signature(account: LocalAccount) -> None:
-    permit = sign_permit(
+def base_usdc_permit(account: LocalAccount, **permit: Any) -> Any:
+    """``account``'s permit of USDC on Base (``spender``, ``value``, ``nonce``, ...)."""
+    return sign_permit(
         account,
         token_name="USD Coin",
         token_version="2",
         chain_id=8453,
         token_address=BASE.usdc,
-        spender=BASE.gateway_wallet,
-        value=2_000_000,
-        nonce=3,
-        deadline=2_000_000_000,
+        **permit,
+    )
+
+
+def test_the_bytes_permit_overload_carries_the_whole_signature(account: LocalAccount) -> None:
+    permit = base_usdc_permit(
+        account, spender=BASE.gateway_wallet, value=2_000_000, nonce=3, deadline=2_000_000_000
     )
     vrs = deposit_with_permit_call(permit)
     packed = deposit_with_permit_call(permit, signature_form="bytes")
@@ -253,16 +257,7 @@ def test_the_bytes_permit_overload_carries_the_whole_signature(account: LocalAcc
 
 
 def test_a_permit_for_another_spender_is_not_made_a_deposit(account: LocalAccount) -> None:
-    permit = sign_permit(
-        account,
-        token_name="USD Coin",
-        token_version="2",
-        chain_id=8453,
-        token_address=BASE.usdc,
-        spender=DELEGATE,
-        value=1,
-        nonce=0,
-    )
+    permit = base_usdc_permit(account, spender=DELEGATE, value=1, nonce=0)
     with pytest.raises(UnsafePayloadError) as info:
         deposit_with_permit_call(permit, signature_form="bytes")
     assert info.value.field == "permit.spender"

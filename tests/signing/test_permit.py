@@ -27,15 +27,17 @@ WALLET = "0x77777777Dcc4d5A8B6E418Fd04D8997ef11000eE"
 
 
 def permit_arguments(**overrides: Any) -> dict[str, Any]:
+    """The known-answer permit's arguments (USDC on chain 1 for the gateway wallet), with
+    ``overrides``."""
+    given = vector_case("permit")["input"]
+    domain = given["domain"]
     arguments: dict[str, Any] = {
-        "token_name": "USD Coin",
-        "token_version": "2",
-        "chain_id": 1,
-        "token_address": USDC,
-        "spender": WALLET,
-        "value": 1_000_000,
-        "nonce": 0,
-        "deadline": 1_767_225_600,
+        "token_name": domain["name"],
+        "token_version": domain["version"],
+        "chain_id": domain["chainId"],
+        "token_address": domain["verifyingContract"],
+        "spender": given["spender"],
+        **{name: int(given[name]) for name in ("value", "nonce", "deadline")},
     }
     return {**arguments, **overrides}
 

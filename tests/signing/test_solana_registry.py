@@ -23,8 +23,10 @@ from xswap_sdk.signing import (
 )
 from xswap_sdk.testing import TEST_SIGNER, TEST_SOLANA_ADDRESS
 
+from .support import SOLANA_OWNER, base_to_solana
+
 MAINNET = DEFAULT_REGISTRY.chain(SOLANA)
-OWNER = "6zhh6WScJQKh5Q5Pwf24Hn7zAMBN5SWXQwga5DgcfWqN"
+OWNER = SOLANA_OWNER
 OWNER_ATA = "3Yu8dCTg9GabYv2Yg15sWcLUSoYewvQFaUWipUfkbZ2d"
 
 
@@ -108,13 +110,7 @@ def test_intents_from_solana_are_u64_with_a_slot_expiry() -> None:
                 **{"value": 1, name: 2**64},
             )
         assert info.value.argument == name
-    evm = build_transfer_intent(
-        source_chain_id=8453,
-        destination_chain_id=SOLANA,
-        depositor=TEST_SIGNER.address,
-        recipient=OWNER,
-        value=1,
-    )
+    evm = base_to_solana(1)
     assert evm.max_block_height == 2**256 - 1  # an EVM block number: no u64 bound
 
 

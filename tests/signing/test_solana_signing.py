@@ -25,10 +25,12 @@ from xswap_sdk.signing import (
 from xswap_sdk.signing.signed_intents import check_burn_intent
 from xswap_sdk.testing import TEST_SIGNER, TEST_SOLANA_ADDRESS, TEST_SOLANA_SIGNER
 
+from .support import SOLANA_OWNER, base_to_solana
+
 MAINNET = DEFAULT_REGISTRY.chain(SOLANA)
 DEVNET = DEFAULT_REGISTRY.chain(SOLANA_DEVNET)
 BASE = DEFAULT_REGISTRY.chain(8453)
-OWNER = "6zhh6WScJQKh5Q5Pwf24Hn7zAMBN5SWXQwga5DgcfWqN"
+OWNER = SOLANA_OWNER
 OWNER_ATA = "3Yu8dCTg9GabYv2Yg15sWcLUSoYewvQFaUWipUfkbZ2d"
 OTHER_KEY = Keypair.from_seed(bytes([3] * 32))
 U64 = 2**64 - 1
@@ -152,13 +154,7 @@ def test_a_tampered_solana_destination_is_refused_whoever_signs(name: str, sourc
     if source == "solana":
         intent, signer = from_solana(SOLANA), Spy()
     else:
-        intent = build_transfer_intent(
-            source_chain_id=8453,
-            destination_chain_id=SOLANA,
-            depositor=TEST_SIGNER.address,
-            recipient=OWNER,
-            value=1_000_000,
-        )
+        intent = base_to_solana(1_000_000)
         signer = TEST_SIGNER
     with pytest.raises(error) as info:
         sign_burn_intent(tampered(intent, name, value), signer)
@@ -173,13 +169,7 @@ def test_a_tampered_solana_destination_is_refused_whoever_signs(name: str, sourc
 
 
 def test_an_evm_address_as_a_solana_recipient_is_refused() -> None:
-    intent = build_transfer_intent(
-        source_chain_id=8453,
-        destination_chain_id=SOLANA,
-        depositor=TEST_SIGNER.address,
-        recipient=OWNER,
-        value=1_000_000,
-    )
+    intent = base_to_solana(1_000_000)
     padded = "0x" + "00" * 12 + TEST_SIGNER.address[2:].lower()
     with pytest.raises(errors.InvalidInputError, match="EVM address"):
         sign_burn_intent(tampered(intent, "destinationRecipient", padded), TEST_SIGNER)
@@ -306,13 +296,7 @@ def test_check_burn_intent_refuses_what_signing_refuses_and_names_the_signer() -
     assert check_burn_intent(intent, TEST_SOLANA_SIGNER) == TEST_SOLANA_ADDRESS
     with pytest.raises(errors.InvalidInputError):
         check_burn_intent(intent, OTHER_KEY)
-    evm = build_transfer_intent(
-        source_chain_id=8453,
-        destination_chain_id=SOLANA,
-        depositor=TEST_SIGNER.address,
-        recipient=OWNER,
-        value=1,
-    )
+    evm = base_to_solana(1)
     assert check_burn_intent(evm, TEST_SIGNER) == TEST_SIGNER.address
 
 
@@ -353,13 +337,7 @@ def test_a_solana_intent_is_described_like_an_evm_one() -> None:
 
 
 def test_an_evm_intent_to_solana_names_the_token_account() -> None:
-    intent = build_transfer_intent(
-        source_chain_id=8453,
-        destination_chain_id=SOLANA,
-        depositor=TEST_SIGNER.address,
-        recipient=OWNER,
-        value=1,
-    )
+    intent = base_to_solana(1)
     request = described(lambda hook: sign_burn_intent(intent, TEST_SIGNER, policy=hook))
     assert request.counterparty == OWNER_ATA
     assert request.token == BASE.usdc

@@ -20,7 +20,7 @@ from .._polling import (
     DEFAULT_BALANCE_POLL_INTERVAL,
     DEFAULT_BALANCE_TIMEOUT,
     check_wait_arguments,
-    poll,
+    poll_balance,
 )
 from ..errors import InvalidInputError
 from ..types import Address, TokenAmount
@@ -88,24 +88,14 @@ def wait_for_balance(
     # that entry.
     operation = page.reading(parse)
 
-    def done(entry: GatewayBalanceEntry | None) -> bool:
-        return entry is not None and entry.balance >= wanted
-
-    def timeout_message(last: GatewayBalanceEntry | None) -> str:
-        seen = f"last seen {last.balance} units" if last else "no entry for the chain yet"
-        return (
-            f"timed out after {timeout:g} s waiting for {owner}'s gateway balance on chain "
-            f"{chain_id} to reach {wanted} units ({seen}). A deposit counts once its block "
-            "is final: check again later."
+    return (
+        yield from poll_balance(
+            operation,
+            wanted,
+            whose=f"{owner}'s gateway balance on chain {chain_id}",
+            none_yet="no entry for the chain yet",
+            timeout=timeout,
+            interval=interval,
+            clock=clock,
         )
-
-    entry = yield from poll(
-        lambda: operation,
-        done,
-        timeout=timeout,
-        interval=interval,
-        clock=clock,
-        timeout_message=timeout_message,
     )
-    assert entry is not None
-    return entry

@@ -39,7 +39,7 @@ from .._clock import Clock
 from .._flow import Begin, Call, Flow, Now, Random, Record, Wait
 from .._models import check_argument, refuse_unawaited, validate_request
 from .._operation import Operation
-from .._polling import check_wait_arguments, poll
+from .._polling import check_wait_arguments, poll_found
 from .._requote import MAX_REQUOTES, again, check_requote, offer
 from ..errors import (
     InvalidInputError,
@@ -562,16 +562,16 @@ def wait_for_swap(
             "still complete: check get_history() before swapping again."
         )
 
-    record = yield from poll(
-        lambda: operation,
-        done,
-        timeout=timeout,
-        interval=interval,
-        clock=clock,
-        timeout_message=timeout_message,
+    return (
+        yield from poll_found(
+            operation,
+            done,
+            timeout=timeout,
+            interval=interval,
+            clock=clock,
+            timeout_message=timeout_message,
+        )
     )
-    assert record is not None
-    return record
 
 
 def rebuild(client: Any, journey: Journey, inputs: ResumeInputs) -> tuple[Flow[Any], Any]:

@@ -35,6 +35,7 @@ from .._polling import (
     DEFAULT_BALANCE_TIMEOUT,
     check_wait_arguments,
     poll,
+    poll_balance,
 )
 from ..errors import (
     BadRequestError,
@@ -661,27 +662,17 @@ def wait_for_balance(
     # ``last_status`` is that entry.
     operation = balances.reading(entry)
 
-    def done(found: DomainBalance | None) -> bool:
-        return found is not None and found.balance >= wanted
-
-    def timeout_message(last: DomainBalance | None) -> str:
-        seen = f"last seen {last.balance} units" if last else "no balance listed yet"
-        return (
-            f"timed out after {timeout:g} s waiting for {owner}'s gateway balance on domain "
-            f"{domain} to reach {wanted} units ({seen}). A deposit counts once its block is "
-            "final: check again later."
+    return (
+        yield from poll_balance(
+            operation,
+            wanted,
+            whose=f"{owner}'s gateway balance on domain {domain}",
+            none_yet="no balance listed yet",
+            timeout=timeout,
+            interval=interval,
+            clock=clock,
         )
-
-    found = yield from poll(
-        lambda: operation,
-        done,
-        timeout=timeout,
-        interval=interval,
-        clock=clock,
-        timeout_message=timeout_message,
     )
-    assert found is not None
-    return found
 
 
 # ------------------------------------------------------------------------------ estimates

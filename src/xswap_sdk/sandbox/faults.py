@@ -132,6 +132,23 @@ def _apply_changes(target: Any, changes: Mapping[str, Any]) -> None:
         set_path(target, path, value)
 
 
+def _changing(changes: Mapping[str, Any]) -> Callable[[Any], None]:
+    """An edit applying ``changes``, copied now (the caller's later edits do not count)."""
+    fields = dict(changes)
+    return lambda target: _apply_changes(target, fields)
+
+
+_FIELD_TAMPERS: dict[str, tuple[str, str, str, bool]] = {
+    "tamper_flash_quote": ("flash", "GET", "/quote", False),
+    "tamper_gasless_quote": ("routing", "GET", "/gasless/quote", True),
+    "tamper_route": ("routing", "GET", "/quote", True),
+    "tamper_built_transaction": ("routing", "POST", "/build-path", True),
+    "tamper_login_answer": ("flash", "POST", "/auth/verify", False),
+}
+"""Each ``Faults`` method that changes fields of one answer: the service, method and
+path it changes, and whether the fields are in the routing service's ``data``."""
+
+
 def _enveloped(edit: Callable[[Any], None]) -> Tamper:
     """Apply ``edit`` to the routing service's ``data`` (each element of a list)."""
 
@@ -397,19 +414,23 @@ class Faults:
             raise ValueError("edit must be a function of the parsed JSON body")
         return self._add("tamper", service, method, path, times, edit=edit)
 
+    def _tamper_fields(self, name: str, changes: Mapping[str, Any], times: int | None) -> Fault:
+        service, method, path, enveloped = _FIELD_TAMPERS[name]
+        edit = _changing(changes)
+        return self.tamper(
+            _enveloped(edit) if enveloped else edit,
+            service=service,
+            method=method,
+            path=path,
+            times=times,
+        )
+
     def tamper_flash_quote(self, changes: Mapping[str, Any], *, times: int | None = 1) -> Fault:
         """Change the swap backend's quote (``GET /quote``), e.g.
         ``{"swap_router_address": attacker}``, ``{"token_out.address": other}``,
         ``{"token_in.amount": "1"}``, ``{"fees.gateway_fee": "60000000"}``,
         ``{"expires_at": REMOVE}`` or ``{"hook_data": "0x..."}``."""
-        fields = dict(changes)
-        return self.tamper(
-            lambda body: _apply_changes(body, fields),
-            service="flash",
-            method="GET",
-            path="/quote",
-            times=times,
-        )
+        return self._tamper_fields("tamper_flash_quote", changes, times)
 
     def tamper_flash_chains(
         self, chain_id: int, changes: Mapping[str, Any], *, times: int | None = 1
@@ -434,14 +455,7 @@ class Faults:
         ``{"eip712.message.permitted.amount": str(2**256 - 1)}`` (a permit for
         everything to a stranger), or its summary: ``{"quote.receiver": attacker}``,
         ``{"quote.amountOut": "1", "quote.minAmountOut": "1"}``."""
-        fields = dict(changes)
-        return self.tamper(
-            _enveloped(lambda quote: _apply_changes(quote, fields)),
-            service="routing",
-            method="GET",
-            path="/gasless/quote",
-            times=times,
-        )
+        return self._tamper_fields("tamper_gasless_quote", changes, times)
 
     # -------------------------------------------------------------- the routing service
 
@@ -467,28 +481,14 @@ class Faults:
         """Change every route of the routing service's ``GET /quote``, e.g. someone
         else's output: ``{"receiver": attacker}``, ``{"toToken.address": other}``,
         ``{"toToken.chain": 10}`` or ``{"minAmountOut": "1"}``."""
-        fields = dict(changes)
-        return self.tamper(
-            _enveloped(lambda route: _apply_changes(route, fields)),
-            service="routing",
-            method="GET",
-            path="/quote",
-            times=times,
-        )
+        return self._tamper_fields("tamper_route", changes, times)
 
     def tamper_built_transaction(
         self, changes: Mapping[str, Any], *, times: int | None = 1
     ) -> Fault:
         """Change the transaction ``POST /build-path`` builds, e.g.
         ``{"to": attacker}``, ``{"allowanceTarget": attacker}`` or ``{"value": "5"}``."""
-        fields = dict(changes)
-        return self.tamper(
-            _enveloped(lambda tx: _apply_changes(tx, fields)),
-            service="routing",
-            method="POST",
-            path="/build-path",
-            times=times,
-        )
+        return self._tamper_fields("tamper_built_transaction", changes, times)
 
     def tamper_login_message(
         self, message: str | Callable[[str], str], *, times: int | None = 1
@@ -544,14 +544,7 @@ class Faults:
         """Change the swap backend's ``POST /auth/verify`` answer, which carries the new
         JWT, e.g. ``{"is_new_user": "perhaps"}``: an answer that does not fit its model,
         whose token must not be kept on the error."""
-        fields = dict(changes)
-        return self.tamper(
-            lambda body: _apply_changes(body, fields),
-            service="flash",
-            method="POST",
-            path="/auth/verify",
-            times=times,
-        )
+        return self._tamper_fields("tamper_login_answer", changes, times)
 
     def tamper_lone_surrogate(
         self,

@@ -145,6 +145,19 @@ def deposit_with_permit_calldata(
     return DEPOSIT_WITH_PERMIT_SELECTOR + encoded.hex()
 
 
+def _permit_calldata(token: str, permit: PermitSignature) -> str:
+    """`deposit_with_permit_calldata` (the v/r/s overload) of ``permit`` for ``token``."""
+    return deposit_with_permit_calldata(
+        token=token,
+        owner=permit.owner,
+        value=permit.value,
+        deadline=permit.deadline,
+        v=permit.v,
+        r=permit.r,
+        s=permit.s,
+    )
+
+
 def _checked_domain(
     args: _DepositArguments, *, name: str, version: str, chain_id: int, on_chain: bytes | None
 ) -> None:
@@ -205,15 +218,7 @@ def _permit_deposit_steps(
         nonce=nonce,
         deadline=deadline,
     )
-    data = deposit_with_permit_calldata(
-        token=args.usdc,
-        owner=permit.owner,
-        value=permit.value,
-        deadline=permit.deadline,
-        v=permit.v,
-        r=permit.r,
-        s=permit.s,
-    )
+    data = _permit_calldata(args.usdc, permit)
     return DepositTransaction(to=args.gateway_wallet, data=data, chain_id=chain_id, permit=permit)
 
 

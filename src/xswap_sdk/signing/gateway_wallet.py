@@ -31,7 +31,7 @@ from ..types import Address, HexBytes
 from ._fields import Uint256, require_addresses
 from .attestations import ExpectedIntents, check_attestation, check_solana_attestation
 from .calls import ContractCall, ViewCall
-from .deposit import DEPOSIT_WITH_PERMIT_SELECTOR, deposit_with_permit_calldata
+from .deposit import DEPOSIT_WITH_PERMIT_SELECTOR, _permit_calldata
 from .permit import PermitSignature
 from .solana_programs import SolanaKey, gateway_mint_instruction
 
@@ -212,15 +212,7 @@ def deposit_with_permit_call(
         ("permit.token_address", permit.token_address, chain.usdc),
     )
     if signature_form == "vrs":
-        data = deposit_with_permit_calldata(
-            token=permit.token_address,
-            owner=permit.owner,
-            value=permit.value,
-            deadline=permit.deadline,
-            v=permit.v,
-            r=permit.r,
-            s=permit.s,
-        )
+        data = _permit_calldata(permit.token_address, permit)
         function = "depositWithPermit(address,address,uint256,uint256,uint8,bytes32,bytes32)"
     elif signature_form == "bytes":
         data = deposit_with_permit_bytes_calldata(
