@@ -8,6 +8,7 @@ of any field is refused before anything is signed or minted."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ from xswap_sdk.signing import (
 )
 from xswap_sdk.testing import TEST_SIGNER, TEST_SOLANA_ADDRESS
 
-from ..support import resolve
+from ..support import Crash, crash_at, resolve
 from .conftest import GATEWAY_URL
 from .support import TRANSFER_ID
 
@@ -388,28 +389,30 @@ async def test_send_transfer_signs_each_solana_intent_alone_as_a_journey(
     )
 
 
-async def test_send_transfer_killed_as_it_sends_from_solana_resumes_without_a_key(
-    sb: Sandbox, kind: str, tmp_path: Path
-) -> None:
-    from xswap_sdk.journal import StepEvent, open_journal
-
-    class Crash(BaseException):
-        pass
-
-    def crash(event: StepEvent) -> None:
-        if event.status == "sending":
-            raise Crash
+async def _stopped_solana_transfer(
+    sb: Sandbox, kind: str, path: Path, on_step: Callable[[Any], None]
+) -> tuple[Any, Callable[..., Any]]:
+    """A 3 USDC transfer from the Solana depositor that ``on_step`` stops with `Crash`:
+    the journey the journal at ``path`` holds then, and the client factory to resume it."""
+    from xswap_sdk.journal import open_journal
 
     sb.fund(TEST_SOLANA_ADDRESS, SOLANA, 10_000_000)
-    path = tmp_path / "j.db"
     make = sb.gateway_client if kind == "sync" else sb.async_gateway_client
     with pytest.raises(Crash):
         await resolve(
-            make(journal=path, on_step=crash).send_transfer(
+            make(journal=path, on_step=on_step).send_transfer(
                 DEPOSITOR, _solana_intent(3_000_000), max_fee_cap=50_000
             )
         )
     [journey] = open_journal(path).journeys()
+    return journey, make
+
+
+async def test_send_transfer_killed_as_it_sends_from_solana_resumes_without_a_key(
+    sb: Sandbox, kind: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "j.db"
+    journey, make = await _stopped_solana_transfer(sb, kind, path, crash_at(status="sending"))
     # The journaled Ed25519 signature is sent as it is: no key is needed, none is asked.
     resumed = await resolve(make(journal=path).resume(journey.id))
     assert resumed.state == "completed"
@@ -420,25 +423,8 @@ async def test_send_transfer_killed_as_it_sends_from_solana_resumes_without_a_ke
 async def test_a_solana_transfer_stopped_before_signing_resumes_with_its_solana_signer(
     sb: Sandbox, kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from xswap_sdk.journal import StepEvent, open_journal
-
-    class Crash(BaseException):
-        pass
-
-    def crash(event: StepEvent) -> None:
-        if event.step == "verified":
-            raise Crash
-
-    sb.fund(TEST_SOLANA_ADDRESS, SOLANA, 10_000_000)
     path = tmp_path / "j.db"
-    make = sb.gateway_client if kind == "sync" else sb.async_gateway_client
-    with pytest.raises(Crash):
-        await resolve(
-            make(journal=path, on_step=crash).send_transfer(
-                DEPOSITOR, _solana_intent(3_000_000), max_fee_cap=50_000
-            )
-        )
-    [journey] = open_journal(path).journeys()
+    journey, make = await _stopped_solana_transfer(sb, kind, path, crash_at(step="verified"))
     # An EVM key in the environment is not this journey's signer: it is left out, and
     # the resume says what it lacks instead of refusing the key it was never given.
     monkeypatch.setenv("XSWAP_PRIVATE_KEY", "0x" + "11" * 32)

@@ -301,11 +301,8 @@ async def test_a_resume_without_credentials_leaves_the_journey_as_it_was(
         fund(sb)
         journey = await stopped(sb, "swap", kind, path, crash_at(step="waiting"))
         # A client with no signer and no session: it cannot log in to follow the swap.
-        bare = (
-            sb.flash_client(journal=path) if kind == "sync" else sb.async_flash_client(journal=path)
-        )
         with pytest.raises(errors.MissingCredentialsError) as missing:
-            await resolve(bare.resume(journey.id))
+            await resolve(_bare_flash(sb, kind, path).resume(journey.id))
         assert missing.value.argument == "signer"
         after = SQLiteJournal(path).journey(journey.id)
         assert after is not None
@@ -316,35 +313,33 @@ async def test_a_resume_without_credentials_leaves_the_journey_as_it_was(
     assert done.state == "completed"
 
 
+def _bare_flash(sb: Sandbox, kind: str, path: Path) -> Any:
+    """A Flash client on the journal with no signer of its own and no session."""
+    return sb.flash_client(journal=path) if kind == "sync" else sb.async_flash_client(journal=path)
+
+
+@pytest.mark.usefixtures("no_key_in_env")
 async def test_a_resume_refuses_a_signer_that_is_not_the_journeys(
-    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    kind: str, tmp_path: Path
 ) -> None:
     from eth_account import Account
 
-    monkeypatch.delenv("XSWAP_PRIVATE_KEY", raising=False)
     path = tmp_path / "j.db"
     with Sandbox() as sb:
         fund(sb)
-        flash = client(sb, "swap", kind, journal=path, on_step=crash_at("waiting"))
-        with pytest.raises(Crash):
-            await resolve(start("swap", flash))
-        [journey] = SQLiteJournal(path).journeys()
-        rows = journey.rows
-        bare = (
-            sb.flash_client(journal=path) if kind == "sync" else sb.async_flash_client(journal=path)
-        )
+        journey = await stopped(sb, "swap", kind, path, crash_at(step="waiting"))
         stranger = Account.create()
         with pytest.raises(errors.InvalidInputError) as refused:
-            await resolve(bare.resume(journey.id, signer=stranger))
+            await resolve(_bare_flash(sb, kind, path).resume(journey.id, signer=stranger))
         assert refused.value.argument == "signer"
         assert stranger.address in str(refused.value)
         assert TEST_SIGNER.address in str(refused.value)  # whose journey it is
         after = SQLiteJournal(path).journey(journey.id)
         assert after is not None
         assert after.state == "running"
-        assert after.rows == rows  # nothing written
+        assert after.rows == journey.rows  # nothing written
         # The lease was given back: the journey's own signer finishes it at once.
-        done = await resolve(bare.resume(journey.id, signer=TEST_SIGNER))
+        done = await resolve(_bare_flash(sb, kind, path).resume(journey.id, signer=TEST_SIGNER))
         assert len(money_requests(sb, "swap")) == 1
     assert done.state == "completed"
 
@@ -357,22 +352,16 @@ async def test_another_key_in_the_environment_is_left_out_not_refused(
     path = tmp_path / "j.db"
     with Sandbox() as sb:
         fund(sb)
-        flash = client(sb, "swap", kind, journal=path, on_step=crash_at("waiting"))
-        with pytest.raises(Crash):
-            await resolve(start("swap", flash))
-        [journey] = SQLiteJournal(path).journeys()
+        journey = await stopped(sb, "swap", kind, path, crash_at(step="waiting"))
         # XSWAP_PRIVATE_KEY holds some other account's key: it is not this journey's
         # signer, so the resume goes on without it and says what it lacks.
         monkeypatch.setenv("XSWAP_PRIVATE_KEY", Account.create().key.hex())
-        bare = (
-            sb.flash_client(journal=path) if kind == "sync" else sb.async_flash_client(journal=path)
-        )
         with pytest.raises(errors.MissingCredentialsError) as missing:
-            await resolve(bare.resume(journey.id))
+            await resolve(_bare_flash(sb, kind, path).resume(journey.id))
         assert missing.value.argument == "signer"
         # The journey's own key in the environment is used.
         monkeypatch.setenv("XSWAP_PRIVATE_KEY", TEST_PRIVATE_KEY)
-        done = await resolve(bare.resume(journey.id))
+        done = await resolve(_bare_flash(sb, kind, path).resume(journey.id))
         assert len(money_requests(sb, "swap")) == 1
     assert done.state == "completed"
 
