@@ -28,6 +28,7 @@ import stat
 import subprocess
 import sys
 import threading
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -292,25 +293,13 @@ def test_a_live_call_holds_its_journey_against_a_resume(tmp_path: Path) -> None:
 # ----------------------------------------------------------------- missing credentials
 
 
-@pytest.mark.usefixtures("no_key_in_env")
-async def test_a_resume_without_credentials_leaves_the_journey_as_it_was(
-    kind: str, tmp_path: Path
-) -> None:
+@pytest.fixture
+async def waiting_swap(kind: str, tmp_path: Path) -> AsyncIterator[tuple[Sandbox, Any, Path]]:
+    """A funded sandbox, a swap journey stopped as it waits, and the journal holding it."""
     path = tmp_path / "j.db"
     with Sandbox() as sb:
         fund(sb)
-        journey = await stopped(sb, "swap", kind, path, crash_at(step="waiting"))
-        # A client with no signer and no session: it cannot log in to follow the swap.
-        with pytest.raises(errors.MissingCredentialsError) as missing:
-            await resolve(_bare_flash(sb, kind, path).resume(journey.id))
-        assert missing.value.argument == "signer"
-        after = SQLiteJournal(path).journey(journey.id)
-        assert after is not None
-        assert after.state == "running"  # never "failed": nothing failed
-        # With the signer, it is followed to its end; nothing was sent again.
-        done = await resolve(client(sb, "swap", kind, journal=path).resume(journey.id))
-        assert len(money_requests(sb, "swap")) == 1
-    assert done.state == "completed"
+        yield sb, await stopped(sb, "swap", kind, path, crash_at(step="waiting")), path
 
 
 def _bare_flash(sb: Sandbox, kind: str, path: Path) -> Any:
@@ -319,50 +308,62 @@ def _bare_flash(sb: Sandbox, kind: str, path: Path) -> Any:
 
 
 @pytest.mark.usefixtures("no_key_in_env")
+async def test_a_resume_without_credentials_leaves_the_journey_as_it_was(
+    kind: str, waiting_swap: tuple[Sandbox, Any, Path]
+) -> None:
+    sb, journey, path = waiting_swap
+    # A client with no signer and no session: it cannot log in to follow the swap.
+    with pytest.raises(errors.MissingCredentialsError) as missing:
+        await resolve(_bare_flash(sb, kind, path).resume(journey.id))
+    assert missing.value.argument == "signer"
+    after = SQLiteJournal(path).journey(journey.id)
+    assert after is not None
+    assert after.state == "running"  # never "failed": nothing failed
+    # With the signer, it is followed to its end; nothing was sent again.
+    done = await resolve(client(sb, "swap", kind, journal=path).resume(journey.id))
+    assert len(money_requests(sb, "swap")) == 1
+    assert done.state == "completed"
+
+
+@pytest.mark.usefixtures("no_key_in_env")
 async def test_a_resume_refuses_a_signer_that_is_not_the_journeys(
-    kind: str, tmp_path: Path
+    kind: str, waiting_swap: tuple[Sandbox, Any, Path]
 ) -> None:
     from eth_account import Account
 
-    path = tmp_path / "j.db"
-    with Sandbox() as sb:
-        fund(sb)
-        journey = await stopped(sb, "swap", kind, path, crash_at(step="waiting"))
-        stranger = Account.create()
-        with pytest.raises(errors.InvalidInputError) as refused:
-            await resolve(_bare_flash(sb, kind, path).resume(journey.id, signer=stranger))
-        assert refused.value.argument == "signer"
-        assert stranger.address in str(refused.value)
-        assert TEST_SIGNER.address in str(refused.value)  # whose journey it is
-        after = SQLiteJournal(path).journey(journey.id)
-        assert after is not None
-        assert after.state == "running"
-        assert after.rows == journey.rows  # nothing written
-        # The lease was given back: the journey's own signer finishes it at once.
-        done = await resolve(_bare_flash(sb, kind, path).resume(journey.id, signer=TEST_SIGNER))
-        assert len(money_requests(sb, "swap")) == 1
+    sb, journey, path = waiting_swap
+    stranger = Account.create()
+    with pytest.raises(errors.InvalidInputError) as refused:
+        await resolve(_bare_flash(sb, kind, path).resume(journey.id, signer=stranger))
+    assert refused.value.argument == "signer"
+    assert stranger.address in str(refused.value)
+    assert TEST_SIGNER.address in str(refused.value)  # whose journey it is
+    after = SQLiteJournal(path).journey(journey.id)
+    assert after is not None
+    assert after.state == "running"
+    assert after.rows == journey.rows  # nothing written
+    # The lease was given back: the journey's own signer finishes it at once.
+    done = await resolve(_bare_flash(sb, kind, path).resume(journey.id, signer=TEST_SIGNER))
+    assert len(money_requests(sb, "swap")) == 1
     assert done.state == "completed"
 
 
 async def test_another_key_in_the_environment_is_left_out_not_refused(
-    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    kind: str, waiting_swap: tuple[Sandbox, Any, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from eth_account import Account
 
-    path = tmp_path / "j.db"
-    with Sandbox() as sb:
-        fund(sb)
-        journey = await stopped(sb, "swap", kind, path, crash_at(step="waiting"))
-        # XSWAP_PRIVATE_KEY holds some other account's key: it is not this journey's
-        # signer, so the resume goes on without it and says what it lacks.
-        monkeypatch.setenv("XSWAP_PRIVATE_KEY", Account.create().key.hex())
-        with pytest.raises(errors.MissingCredentialsError) as missing:
-            await resolve(_bare_flash(sb, kind, path).resume(journey.id))
-        assert missing.value.argument == "signer"
-        # The journey's own key in the environment is used.
-        monkeypatch.setenv("XSWAP_PRIVATE_KEY", TEST_PRIVATE_KEY)
-        done = await resolve(_bare_flash(sb, kind, path).resume(journey.id))
-        assert len(money_requests(sb, "swap")) == 1
+    sb, journey, path = waiting_swap
+    # XSWAP_PRIVATE_KEY holds some other account's key: it is not this journey's signer,
+    # so the resume goes on without it and says what it lacks.
+    monkeypatch.setenv("XSWAP_PRIVATE_KEY", Account.create().key.hex())
+    with pytest.raises(errors.MissingCredentialsError) as missing:
+        await resolve(_bare_flash(sb, kind, path).resume(journey.id))
+    assert missing.value.argument == "signer"
+    # The journey's own key in the environment is used.
+    monkeypatch.setenv("XSWAP_PRIVATE_KEY", TEST_PRIVATE_KEY)
+    done = await resolve(_bare_flash(sb, kind, path).resume(journey.id))
+    assert len(money_requests(sb, "swap")) == 1
     assert done.state == "completed"
 
 

@@ -170,23 +170,39 @@ def check_deposit(
         MissingDependencyError: web3 is not installed.
         InvalidInputError: a bad argument, no ``web3``, or the wrong flavour of it.
     """
-    web3_module = require("web3", extra="web3", feature=_FEATURE)
-    owner = signer_address(signer)
-    checked_chain = check_chain_id(chain_id)
-    units: int = check_argument("amount", TokenAmount, amount)
-    if units == 0:
-        raise InvalidInputError("amount", "must be positive")
+    require("web3", extra="web3", feature=_FEATURE)
+    plan = _plan(signer, chain_id, amount, relayer, relayer_type)
     if web3 is None:
         raise InvalidInputError(
             "web3",
             "is needed, also with relayer=: the permit nonce and token name are read from "
             "the chain (pass a connected Web3, or AsyncWeb3 to the async client)",
         )
-    if not isinstance(web3, getattr(web3_module, web3_type)):
-        raise InvalidInputError("web3", f"must be a web3.{web3_type} for this client")
+    _check_web3(web3, web3_type)
+    return plan
+
+
+def _plan(
+    signer: Signer, chain_id: int, amount: int | str, relayer: object, relayer_type: type[Any]
+) -> DepositPlan:
+    """The owner, chain and amount of a deposit of either kind, checked, with the relayer
+    it may be sent through."""
+    owner = signer_address(signer)
+    checked_chain = check_chain_id(chain_id)
+    units: int = check_argument("amount", TokenAmount, amount)
+    if units == 0:
+        raise InvalidInputError("amount", "must be positive")
     if relayer is not None and not isinstance(relayer, relayer_type):
         raise InvalidInputError("relayer", f"must be a {relayer_type.__name__} or None")
     return DepositPlan(owner=owner, chain_id=checked_chain, amount=units)
+
+
+def _check_web3(web3: object, web3_type: str) -> None:
+    """Refuse a ``web3`` of the other flavour (``"Web3"`` or ``"AsyncWeb3"``) than the
+    client's."""
+    web3_module = require("web3", extra="web3", feature=_FEATURE)
+    if not isinstance(web3, getattr(web3_module, web3_type)):
+        raise InvalidInputError("web3", f"must be a web3.{web3_type} for this client")
 
 
 def deposit_target(
@@ -280,24 +296,16 @@ def check_authorization_deposit(
         InvalidInputError: a bad argument, neither ``web3`` nor ``relayer`` to send
             with, or the wrong flavour of either.
     """
-    owner = signer_address(signer)
-    checked_chain = check_chain_id(chain_id)
-    units: int = check_argument("amount", TokenAmount, amount)
-    if units == 0:
-        raise InvalidInputError("amount", "must be positive")
-    if relayer is not None and not isinstance(relayer, relayer_type):
-        raise InvalidInputError("relayer", f"must be a {relayer_type.__name__} or None")
+    plan = _plan(signer, chain_id, amount, relayer, relayer_type)
     if web3 is not None:
-        web3_module = require("web3", extra="web3", feature=_FEATURE)
-        if not isinstance(web3, getattr(web3_module, web3_type)):
-            raise InvalidInputError("web3", f"must be a web3.{web3_type} for this client")
+        _check_web3(web3, web3_type)
     elif relayer is None:
         raise InvalidInputError(
             "relayer",
             "or web3 is needed to send a deposit by authorization (the relayer sends it "
             "with no RPC at all; web3 sends it from the signer)",
         )
-    return DepositPlan(owner=owner, chain_id=checked_chain, amount=units)
+    return plan
 
 
 def authorization_deposit(
