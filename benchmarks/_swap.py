@@ -46,10 +46,16 @@ class _Recorder(httpx.BaseTransport):
     def __init__(self) -> None:
         self.inner = httpx.HTTPTransport()
         self.sent: list[tuple[str, str, list[tuple[str, str]], bytes]] = []
+        # Off once the exchanges are recorded: the measured swaps then go through the
+        # same plain transport as the floor, with nothing of the recording on their CPU.
+        self.recording = True
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
-        body = request.read()
-        self.sent.append((request.method, str(request.url), request.headers.multi_items(), body))
+        if self.recording:
+            body = request.read()
+            self.sent.append(
+                (request.method, str(request.url), request.headers.multi_items(), body)
+            )
         return self.inner.handle_request(request)
 
     def close(self) -> None:
@@ -117,6 +123,7 @@ def swap_cpu_row(base_url: str) -> Row:
     recorder.sent.clear()
     _swap(flash)
     exchanges = list(recorder.sent)
+    recorder.recording = False
     posted = [body for method, url, _, body in exchanges if method == "POST"]
     sign = _signing_floor(_hook_data(posted[-1]) if posted else b"")
     raw = httpx.Client()
