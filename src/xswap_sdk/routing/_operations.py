@@ -43,6 +43,7 @@ from .._clock import Clock
 from .._flow import Flow
 from .._models import (
     RequestModel,
+    adapter_for,
     check_argument,
     invalid_input,
     refuse_unawaited,
@@ -182,12 +183,11 @@ def _check_text(argument: str, value: object, what: str) -> str:
 # ---------------------------------------------------------------------------- parsing
 
 
-_DICTS: TypeAdapter[list[dict[str, Any]]] = TypeAdapter(list[dict[str, Any]])
-
-
 def _one_or_many(data: Any) -> list[dict[str, Any]]:
-    # Some doc versions send one object where others send an array.
-    return _DICTS.validate_python([data] if isinstance(data, Mapping) else data)
+    # Some doc versions send one object where others send an array. The adapter is
+    # built at the first such read (adapter_for caches it), not when the client loads.
+    dicts: TypeAdapter[list[dict[str, Any]]] = adapter_for(list[dict[str, Any]])
+    return dicts.validate_python([data] if isinstance(data, Mapping) else data)
 
 
 def parse_routes(data: Any) -> list[Route]:
@@ -200,24 +200,22 @@ def parse_gasless_quotes(data: Any) -> list[GaslessQuote]:
     return [GaslessQuote.model_validate(item) for item in _one_or_many(data)]
 
 
-_TOKENS: TypeAdapter[list[Token]] = TypeAdapter(list[Token])
-
-
 def parse_tokens(data: Any) -> list[Token]:
     """``/tokens`` data, whose shape is not documented: a list of tokens, an object
     holding one under ``tokens``, or lists keyed by chain id (flattened, the key
     filling in a missing ``chainId``)."""
+    tokens: TypeAdapter[list[Token]] = adapter_for(list[Token])
     if isinstance(data, Mapping):
         if "tokens" in data:
-            return _TOKENS.validate_python(data["tokens"])
+            return tokens.validate_python(data["tokens"])
         flat: list[Any] = []
         for key, items in data.items():
             for item in items if isinstance(items, list) else [items]:
                 if isinstance(item, Mapping) and "chainId" not in item:
                     item = {**item, "chainId": key}
                 flat.append(item)
-        return _TOKENS.validate_python(flat)
-    return _TOKENS.validate_python(data)
+        return tokens.validate_python(flat)
+    return tokens.validate_python(data)
 
 
 # ---------------------------------------------------------------------------- quotes, paths
