@@ -72,3 +72,12 @@ class Frozen:
 
     def __hash__(self) -> int:
         return hash(tuple(getattr(self, name) for name in _plan(type(self))[2]))
+
+    # copy, deepcopy and pickle restore a slotted object by setting its attributes, which
+    # __setattr__ refuses: the frozen dataclass's own pair, which set them underneath.
+    def __getstate__(self) -> list[Any]:
+        return [getattr(self, field.name) for field in dataclasses.fields(self)]  # type: ignore[arg-type]
+
+    def __setstate__(self, state: list[Any]) -> None:
+        for field, value in zip(dataclasses.fields(self), state, strict=False):  # type: ignore[arg-type]
+            object.__setattr__(self, field.name, value)
