@@ -20,6 +20,7 @@ from typing import Final, Generic, TypeVar
 from ._clock import Clock
 from ._flow import Call, Flow
 from ._operation import Operation
+from ._record import Frozen
 from .errors import InvalidInputError
 
 __all__ = ["DEFAULT_CHAIN_LIST_TTL", "ChainListCache", "check_ttl"]
@@ -45,10 +46,14 @@ def check_ttl(value: object, *, argument: str = "chain_list_ttl") -> float:
     return float(value)
 
 
-@dataclass(frozen=True, slots=True)
-class _Entry(Generic[T]):
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class _Entry(Frozen, Generic[T]):
     expires_at: float
     chains: tuple[T, ...]
+
+    def __init__(self, expires_at: float, chains: tuple[T, ...]) -> None:
+        object.__setattr__(self, "expires_at", expires_at)
+        object.__setattr__(self, "chains", chains)
 
 
 class ChainListCache(Generic[T]):

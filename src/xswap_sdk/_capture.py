@@ -16,11 +16,13 @@ from typing import Any
 
 import httpx
 
+from ._record import Frozen
+
 __all__ = ["RawResponse", "capture_responses"]
 
 
-@dataclass(frozen=True, slots=True, repr=False)
-class RawResponse:
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class RawResponse(Frozen):
     """One HTTP response as received, for status and headers beyond the parsed model.
 
     Collected by a client's ``capture_responses()``; one per attempt, so retried
@@ -45,6 +47,26 @@ class RawResponse:
     """Seconds from sending the request to reading the whole answer."""
     attempt: int
     """Which attempt of the call this answer came from (``1`` for the first)."""
+
+    def __init__(
+        self,
+        service: str,
+        method: str,
+        path: str,
+        status_code: int,
+        headers: httpx.Headers,
+        content: bytes,
+        elapsed: float,
+        attempt: int,
+    ) -> None:
+        object.__setattr__(self, "service", service)
+        object.__setattr__(self, "method", method)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "status_code", status_code)
+        object.__setattr__(self, "headers", headers)
+        object.__setattr__(self, "content", content)
+        object.__setattr__(self, "elapsed", elapsed)
+        object.__setattr__(self, "attempt", attempt)
 
     @property
     def text(self) -> str:

@@ -20,6 +20,7 @@ from typing import Any, Final
 
 from ._base58 import is_solana_key
 from ._flow import Chain, Flow, Record
+from ._record import Frozen
 from .errors import InvalidInputError, MissingCredentialsError
 
 __all__ = [
@@ -43,8 +44,8 @@ READS: Final = frozenset(
 """The `ChainIO` helpers that only read (replayed from their record)."""
 
 
-@dataclass(frozen=True, slots=True)
-class ChainIO:
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class ChainIO(Frozen):
     """The web3 helpers a journey runs with, bound to one web3 (and signer): async ones
     return awaitables, blocking ones values (see `xswap_sdk._flow.Chain`).
 
@@ -76,6 +77,28 @@ class ChainIO:
     simulate: Callable[..., Any] | None = None
     token_domain: Callable[[str], Any] | None = None
     permit_facts: Callable[[str, str], Any] | None = None
+
+    def __init__(
+        self,
+        sign: Callable[[dict[str, Any]], Any] | None = None,
+        broadcast: Callable[[dict[str, Any], str | None], Any] | None = None,
+        confirm: Callable[[str, str], Any] | None = None,
+        receipt: Callable[[str], Any] | None = None,
+        chain_id: Callable[[], Any] | None = None,
+        allowance: Callable[[str, str, str], Any] | None = None,
+        simulate: Callable[..., Any] | None = None,
+        token_domain: Callable[[str], Any] | None = None,
+        permit_facts: Callable[[str, str], Any] | None = None,
+    ) -> None:
+        object.__setattr__(self, "sign", sign)
+        object.__setattr__(self, "broadcast", broadcast)
+        object.__setattr__(self, "confirm", confirm)
+        object.__setattr__(self, "receipt", receipt)
+        object.__setattr__(self, "chain_id", chain_id)
+        object.__setattr__(self, "allowance", allowance)
+        object.__setattr__(self, "simulate", simulate)
+        object.__setattr__(self, "token_domain", token_domain)
+        object.__setattr__(self, "permit_facts", permit_facts)
 
 
 def no_chain_io() -> ChainIO:

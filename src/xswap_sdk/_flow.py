@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, TypeVar
 
 from ._operation import Operation
+from ._record import Frozen
 
 if TYPE_CHECKING:
     from ._chain_steps import ChainIO
@@ -49,8 +50,8 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-@dataclass(frozen=True, slots=True)
-class Call(Generic[T]):
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class Call(Frozen, Generic[T]):
     """Step: send ``operation`` and resume the flow with its parsed result.
 
     ``until`` is a clock time (``monotonic``) the request must end by, retries and
@@ -60,17 +61,24 @@ class Call(Generic[T]):
     operation: Operation[T]
     until: float | None = None
 
+    def __init__(self, operation: Operation[T], until: float | None = None) -> None:
+        object.__setattr__(self, "operation", operation)
+        object.__setattr__(self, "until", until)
 
-@dataclass(frozen=True, slots=True)
-class Sleep:
+
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class Sleep(Frozen):
     """Step: wait ``seconds`` on the client's clock (outside a journey, or inside a
     `Wait`)."""
 
     seconds: float
 
+    def __init__(self, seconds: float) -> None:
+        object.__setattr__(self, "seconds", seconds)
 
-@dataclass(frozen=True, slots=True)
-class Begin:
+
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class Begin(Frozen):
     """Step: this flow is a money journey of ``kind``, built from ``terms`` (its checked
     arguments as plain JSON values, no secret: what resume builds the same flow from).
     The driver resumes the flow with the journey's id in the client's journal, or
@@ -79,9 +87,13 @@ class Begin:
     kind: str
     terms: Mapping[str, Any] = field(default_factory=dict)
 
+    def __init__(self, kind: str, terms: Mapping[str, Any] | None = None) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "terms", {} if terms is None else terms)
 
-@dataclass(frozen=True, slots=True)
-class Record:
+
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class Record(Frozen):
     """Step: a step people read (``quoted``, ``verified``, ``executed``...), written to
     the journey with ``status`` and ``data`` and reported to ``on_step``; ``state`` sets
     the journey's state too. ``identities`` are what the step identifies (a transaction
@@ -94,6 +106,20 @@ class Record:
     state: str | None = None
     identities: tuple[str, ...] = ()
 
+    def __init__(
+        self,
+        step: str,
+        status: str = "ok",
+        data: Mapping[str, Any] | None = None,
+        state: str | None = None,
+        identities: tuple[str, ...] = (),
+    ) -> None:
+        object.__setattr__(self, "step", step)
+        object.__setattr__(self, "status", status)
+        object.__setattr__(self, "data", {} if data is None else data)
+        object.__setattr__(self, "state", state)
+        object.__setattr__(self, "identities", identities)
+
 
 ChainOp: TypeAlias = Literal[
     "chain_id", "allowance", "simulate", "receipt", "token_domain", "permit_facts",
@@ -105,8 +131,8 @@ signature (``sign``), its broadcast (``broadcast``), and the wait for its receip
 (``confirm``)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Chain:
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class Chain(Frozen):
     """Step: chain I/O through ``io`` (its async or blocking web3 helpers, bound by the
     client method): ``io.<op>(*args)``. The driver performs it (awaiting it in an async
     client) and resumes the flow with the result; an SDK error is thrown back into the
@@ -126,9 +152,23 @@ class Chain:
     what: str = ""
     decode: Callable[[Any], Any] | None = None
 
+    def __init__(
+        self,
+        io: ChainIO,
+        op: ChainOp,
+        args: tuple[Any, ...] = (),
+        what: str = "",
+        decode: Callable[[Any], Any] | None = None,
+    ) -> None:
+        object.__setattr__(self, "io", io)
+        object.__setattr__(self, "op", op)
+        object.__setattr__(self, "args", args)
+        object.__setattr__(self, "what", what)
+        object.__setattr__(self, "decode", decode)
 
-@dataclass(frozen=True, slots=True)
-class Sign:
+
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class Sign(Frozen):
     """Step: ``signer`` signs, through the signing gate and every policy in force; the
     flow is resumed with the signature (``0x`` hex).
 
@@ -150,9 +190,23 @@ class Sign:
     kind: Literal["eip712", "message", "ed25519"] = "eip712"
     what: str = ""
 
+    def __init__(
+        self,
+        signer: Signer | SolanaSigner,
+        digest: bytes,
+        payload: Any,
+        kind: Literal["eip712", "message", "ed25519"] = "eip712",
+        what: str = "",
+    ) -> None:
+        object.__setattr__(self, "signer", signer)
+        object.__setattr__(self, "digest", digest)
+        object.__setattr__(self, "payload", payload)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "what", what)
 
-@dataclass(frozen=True, slots=True)
-class Now:
+
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class Now(Frozen):
     """Step: the time, in Unix seconds by the client's clock (``clock.time()``); with
     ``chain``, the machine's own clock (``time.time()``): for a deadline a chain checks
     against its blocks' timestamps (a permit's, an authorization's), which no client
@@ -160,16 +214,22 @@ class Now:
 
     chain: bool = False
 
+    def __init__(self, chain: bool = False) -> None:
+        object.__setattr__(self, "chain", chain)
 
-@dataclass(frozen=True, slots=True)
-class Random:
+
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class Random(Frozen):
     """Step: ``size`` random bytes (salts, nonces), as ``0x`` hex."""
 
     size: int = 32
 
+    def __init__(self, size: int = 32) -> None:
+        object.__setattr__(self, "size", size)
 
-@dataclass(frozen=True, slots=True)
-class Ask:
+
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class Ask(Frozen):
     """Step: the caller's answer to a question (``accept_quote`` over a new quote): the
     driver calls ``hook(value)`` and resumes the flow with the answer. An answer must be
     exactly ``True`` or ``False``; anything else is refused. ``hook`` is ``None`` when the
@@ -179,9 +239,16 @@ class Ask:
     value: Any
     what: str = "quote"
 
+    def __init__(
+        self, hook: Callable[[Any], object] | None, value: Any, what: str = "quote"
+    ) -> None:
+        object.__setattr__(self, "hook", hook)
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "what", what)
 
-@dataclass(frozen=True, slots=True)
-class Wait(Generic[T]):
+
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class Wait(Frozen, Generic[T]):
     """Step: run ``flow`` (a wait: reads and sleeps, nothing that moves money) and resume
     with its result. In a journey only its result is recorded, once it has one: a wait
     that was interrupted, or ran out of time, runs again on resume.
@@ -192,6 +259,16 @@ class Wait(Generic[T]):
     flow: Generator[Any, Any, T]
     decode: Callable[[Any], T] | None = None
     encode: Callable[[T], Any] | None = None
+
+    def __init__(
+        self,
+        flow: Generator[Any, Any, T],
+        decode: Callable[[Any], T] | None = None,
+        encode: Callable[[T], Any] | None = None,
+    ) -> None:
+        object.__setattr__(self, "flow", flow)
+        object.__setattr__(self, "decode", decode)
+        object.__setattr__(self, "encode", encode)
 
 
 Step: TypeAlias = Call[Any] | Sleep | Begin | Record | Chain | Sign | Now | Random | Ask | Wait[Any]

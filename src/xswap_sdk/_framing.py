@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ._record import Frozen
 from .errors import EnvelopeError, ResponseValidationError
 
 __all__ = ["BareJSON", "CodeEnvelope", "ErrorDetails", "Framing", "SuccessEnvelope"]
@@ -22,13 +23,23 @@ __all__ = ["BareJSON", "CodeEnvelope", "ErrorDetails", "Framing", "SuccessEnvelo
 _MAX_MESSAGE = 500
 
 
-@dataclass(frozen=True, slots=True)
-class ErrorDetails:
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class ErrorDetails(Frozen):
     """What an error body says, in the terms `APIStatusError` needs."""
 
     message: str
     code: str | int | None = None
     trace_id: str | None = None
+
+    def __init__(
+        self,
+        message: str,
+        code: str | int | None = None,
+        trace_id: str | None = None,
+    ) -> None:
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "trace_id", trace_id)
 
 
 class Framing(Protocol):

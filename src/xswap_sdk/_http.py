@@ -27,11 +27,13 @@ from typing import Any, Final
 
 import httpx
 
+from ._record import Frozen
+
 __all__ = ["HTTPX", "Stack", "stack_of"]
 
 
-@dataclass(frozen=True, slots=True)
-class Stack:
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class Stack(Frozen):
     """What the transport needs of one HTTP library.
 
     Attributes:
@@ -56,6 +58,26 @@ class Stack:
     phases: tuple[tuple[type[Exception], str], ...]
     native: bool
     gated: bool
+
+    def __init__(
+        self,
+        name: str,
+        request: type[Any],
+        error: type[Exception],
+        timeout_error: type[Exception],
+        never_sent: tuple[type[Exception], ...],
+        phases: tuple[tuple[type[Exception], str], ...],
+        native: bool,
+        gated: bool,
+    ) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "request", request)
+        object.__setattr__(self, "error", error)
+        object.__setattr__(self, "timeout_error", timeout_error)
+        object.__setattr__(self, "never_sent", never_sent)
+        object.__setattr__(self, "phases", phases)
+        object.__setattr__(self, "native", native)
+        object.__setattr__(self, "gated", gated)
 
     @classmethod
     def of(cls, module: ModuleType) -> Stack:

@@ -17,6 +17,7 @@ from pydantic import Secret
 
 from ._models import adapter_for
 from ._options import NOT_GIVEN, NotGiven
+from ._record import Frozen
 
 __all__ = ["AuthRequirement", "Operation", "parser", "query_string"]
 
@@ -28,8 +29,8 @@ AuthRequirement = Literal["required", "optional", "none"]
 client has them, or never sends them."""
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Operation(Generic[T]):
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class Operation(Frozen, Generic[T]):
     """One HTTP call, described as data: what to send and how to read the answer.
 
     The body and the secrets are held sealed (in `pydantic.Secret`): an operation sits

@@ -33,6 +33,7 @@ from pydantic import SecretStr
 
 from ._body import DEFAULT_MAX_RESPONSE_BYTES
 from ._logging import redact_headers
+from ._record import Frozen
 from .errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -169,8 +170,8 @@ class WaitOptions(TypedDict, total=False):
     extra_body: Mapping[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
-class ServiceConfig:
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class ServiceConfig(Frozen):
     """What one service needs to be configured: names of its settings and defaults."""
 
     name: str
@@ -178,6 +179,20 @@ class ServiceConfig:
     base_url_env: str
     api_key_env: str | None = None
     api_key_header: str | None = None
+
+    def __init__(
+        self,
+        name: str,
+        default_base_url: str,
+        base_url_env: str,
+        api_key_env: str | None = None,
+        api_key_header: str | None = None,
+    ) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "default_base_url", default_base_url)
+        object.__setattr__(self, "base_url_env", base_url_env)
+        object.__setattr__(self, "api_key_env", api_key_env)
+        object.__setattr__(self, "api_key_header", api_key_header)
 
 
 _SECONDS_RULE: Final = "must be a positive, finite number of seconds"
@@ -588,8 +603,8 @@ def _read_environment(
     return url, SecretStr(key) if key else None
 
 
-@dataclass(frozen=True, slots=True)
-class ClientOptions:
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class ClientOptions(Frozen):
     """The resolved settings of one client; immutable, copied by ``with_options``.
 
     The API key is a `pydantic.SecretStr`: its ``repr`` and ``str`` hide the value.
@@ -626,6 +641,32 @@ class ClientOptions:
     allow_insecure_http: bool = False
     policy: Policy | None = None
     journal: Journal | None = None
+
+    def __init__(
+        self,
+        service: ServiceConfig,
+        base_url: str,
+        api_key: SecretStr | None = None,
+        timeout: httpx.Timeout | None = None,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        headers: Mapping[str, str] | None = None,
+        deadline: float | None = DEFAULT_DEADLINE,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+        allow_insecure_http: bool = False,
+        policy: Policy | None = None,
+        journal: Journal | None = None,
+    ) -> None:
+        object.__setattr__(self, "service", service)
+        object.__setattr__(self, "base_url", base_url)
+        object.__setattr__(self, "api_key", api_key)
+        object.__setattr__(self, "timeout", timeout)
+        object.__setattr__(self, "max_retries", max_retries)
+        object.__setattr__(self, "headers", {} if headers is None else headers)
+        object.__setattr__(self, "deadline", deadline)
+        object.__setattr__(self, "max_response_bytes", max_response_bytes)
+        object.__setattr__(self, "allow_insecure_http", allow_insecure_http)
+        object.__setattr__(self, "policy", policy)
+        object.__setattr__(self, "journal", journal)
 
     @classmethod
     def resolve(

@@ -25,6 +25,7 @@ from typing import Any, Final, Generic, TypeAlias, TypeVar
 
 from ._flow import Call
 from ._operation import Operation
+from ._record import Frozen
 from .errors import PaginationError
 
 __all__ = [
@@ -47,11 +48,14 @@ T = TypeVar("T")
 P = TypeVar("P")
 
 
-@dataclass(frozen=True, slots=True)
-class Emit(Generic[T]):
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class Emit(Frozen, Generic[T]):
     """Step: give ``item`` to the caller of the iterator."""
 
     item: T
+
+    def __init__(self, item: T) -> None:
+        object.__setattr__(self, "item", item)
 
 
 PageWalk: TypeAlias = Generator[Call[Any] | Emit[T], Any, None]

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Final, cast
 
+from ._record import Frozen
 from .errors import APIConnectionError, APIStatusError, RateLimitError, XSwapError
 
 if TYPE_CHECKING:
@@ -92,10 +93,13 @@ def requested_wait(exc: BaseException, *, now: float | None = None) -> float | N
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class _Attempt:
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class _Attempt(Frozen):
     # The one field of tenacity's RetryCallState that its wait strategies read.
     attempt_number: int
+
+    def __init__(self, attempt_number: int) -> None:
+        object.__setattr__(self, "attempt_number", attempt_number)
 
 
 @functools.cache

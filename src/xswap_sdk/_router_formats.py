@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ._keccak import keccak
+from ._record import Frozen
 from .types import to_checksum
 
 __all__ = [
@@ -42,8 +43,8 @@ uint256 amountIn, uint256 minAmountOut, address recipient)``."""
 _WORD = 32
 
 
-@dataclass(frozen=True, slots=True)
-class RouterTerms:
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class RouterTerms(Frozen):
     """What one of the router's byte strings says it will do with the output.
 
     A term the bytes do not carry is ``None``; between them, the parts a decoder returns
@@ -63,6 +64,20 @@ class RouterTerms:
     token_out: str | None = None
     min_amount_out: int | None = None
     amount_in: int | None = None
+
+    def __init__(
+        self,
+        field: str,
+        recipient: str | None = None,
+        token_out: str | None = None,
+        min_amount_out: int | None = None,
+        amount_in: int | None = None,
+    ) -> None:
+        object.__setattr__(self, "field", field)
+        object.__setattr__(self, "recipient", recipient)
+        object.__setattr__(self, "token_out", token_out)
+        object.__setattr__(self, "min_amount_out", min_amount_out)
+        object.__setattr__(self, "amount_in", amount_in)
 
 
 RouterDecoder = Callable[[str, str], Sequence[RouterTerms]]

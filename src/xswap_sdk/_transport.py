@@ -30,7 +30,17 @@ import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Final,
+    Generic,
+    Protocol,
+    Self,
+    TypeAlias,
+    TypeVar,
+)
 
 import httpx
 from pydantic import ValidationError
@@ -55,6 +65,7 @@ from ._options import (
 )
 from ._pool import ClientT, Pool
 from ._progress import with_progress
+from ._record import Frozen
 from ._retry import is_retryable, parse_retry_after, retry_delay
 from ._version import __version__
 from .errors import (
@@ -135,8 +146,8 @@ class Payer(Protocol):
 # ---------------------------------------------------------------------------- shared logic
 
 
-@dataclass(frozen=True, slots=True)
-class Answer:
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class Answer(Frozen):
     """An HTTP answer, read whole (within the size cap), with no tie to its request."""
 
     status_code: int
@@ -145,15 +156,41 @@ class Answer:
     url: httpx.URL
     elapsed: float
 
+    def __init__(
+        self,
+        status_code: int,
+        headers: httpx.Headers,
+        content: bytes,
+        url: httpx.URL,
+        elapsed: float,
+    ) -> None:
+        object.__setattr__(self, "status_code", status_code)
+        object.__setattr__(self, "headers", headers)
+        object.__setattr__(self, "content", content)
+        object.__setattr__(self, "url", url)
+        object.__setattr__(self, "elapsed", elapsed)
 
-@dataclass(frozen=True, slots=True)
-class Hooks:
+
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class Hooks(Frozen):
     """The client's event hooks (see `xswap_sdk.events`); shared by its copies."""
 
     on_request: RequestHook | None = None
     on_response: ResponseHook | None = None
     on_retry: RetryHook | None = None
     on_step: StepHook | None = None
+
+    def __init__(
+        self,
+        on_request: RequestHook | None = None,
+        on_response: ResponseHook | None = None,
+        on_retry: RetryHook | None = None,
+        on_step: StepHook | None = None,
+    ) -> None:
+        object.__setattr__(self, "on_request", on_request)
+        object.__setattr__(self, "on_response", on_response)
+        object.__setattr__(self, "on_retry", on_retry)
+        object.__setattr__(self, "on_step", on_step)
 
     @classmethod
     def checked(
@@ -246,13 +283,26 @@ def settle(event: object, pending: Awaitable[Any] | None) -> None:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Extras:
+_NO_HOOKS: Final = Hooks()
+
+
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class Extras(Frozen):
     """A call's ``extra_headers``, ``extra_query`` and ``extra_body``, checked."""
 
     headers: dict[str, str]
     query: list[tuple[str, str]]
     body: dict[str, Any]
+
+    def __init__(
+        self,
+        headers: dict[str, str],
+        query: list[tuple[str, str]],
+        body: dict[str, Any],
+    ) -> None:
+        object.__setattr__(self, "headers", headers)
+        object.__setattr__(self, "query", query)
+        object.__setattr__(self, "body", body)
 
 
 def payment_headers(extras: Extras | None) -> dict[str, str]:
@@ -333,7 +383,7 @@ class BaseTransport(Generic[ClientT]):
         pool: Pool[ClientT],
         auth: Auth,
         clock: Clock = SYSTEM_CLOCK,
-        hooks: Hooks = Hooks(),
+        hooks: Hooks = _NO_HOOKS,
     ) -> None:
         self.options = options
         self.framing = framing

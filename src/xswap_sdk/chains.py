@@ -24,6 +24,7 @@ from types import MappingProxyType
 from typing import Final, Literal, get_args
 
 from ._base58 import solana_key_bytes
+from ._record import Frozen
 from .errors import InvalidInputError
 from .types import MAX_UINT256, to_checksum
 
@@ -103,8 +104,8 @@ _U64 = 2**64 - 1
 _U128 = 2**128 - 1
 
 
-@dataclass(frozen=True, slots=True)
-class FamilyRules:
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class FamilyRules(Frozen):
     """What a submission to one chain family must look like.
 
     Attributes:
@@ -120,6 +121,20 @@ class FamilyRules:
     value_unit: str
     gas_limit_required: bool = False
     authorizations: bool = False
+
+    def __init__(
+        self,
+        address: str,
+        max_value: int,
+        value_unit: str,
+        gas_limit_required: bool = False,
+        authorizations: bool = False,
+    ) -> None:
+        object.__setattr__(self, "address", address)
+        object.__setattr__(self, "max_value", max_value)
+        object.__setattr__(self, "value_unit", value_unit)
+        object.__setattr__(self, "gas_limit_required", gas_limit_required)
+        object.__setattr__(self, "authorizations", authorizations)
 
 
 FAMILY_RULES: Final[Mapping[ChainFamily, FamilyRules]] = MappingProxyType(

@@ -8,6 +8,7 @@ since it could never run it::
 
     from xswap_sdk.events import ResponseEvent
 
+
     def timed(event: ResponseEvent) -> None:
         print(event.method, event.path, event.status_code, f"{event.elapsed * 1000:.0f} ms")
 
@@ -25,6 +26,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeAlias
 
+from ._record import Frozen
+
 __all__ = [
     "RequestEvent",
     "ResponseEvent",
@@ -35,8 +38,8 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class RequestEvent:
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class RequestEvent(Frozen):
     """A request is about to be sent.
 
     Attributes:
@@ -51,9 +54,15 @@ class RequestEvent:
     path: str
     attempt: int
 
+    def __init__(self, service: str, method: str, path: str, attempt: int) -> None:
+        object.__setattr__(self, "service", service)
+        object.__setattr__(self, "method", method)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "attempt", attempt)
 
-@dataclass(frozen=True, slots=True)
-class ResponseEvent:
+
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class ResponseEvent(Frozen):
     """An HTTP answer arrived (any status; read before it is interpreted).
 
     Attributes:
@@ -74,9 +83,27 @@ class ResponseEvent:
     elapsed: float
     request_id: str | None
 
+    def __init__(
+        self,
+        service: str,
+        method: str,
+        path: str,
+        attempt: int,
+        status_code: int,
+        elapsed: float,
+        request_id: str | None,
+    ) -> None:
+        object.__setattr__(self, "service", service)
+        object.__setattr__(self, "method", method)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "attempt", attempt)
+        object.__setattr__(self, "status_code", status_code)
+        object.__setattr__(self, "elapsed", elapsed)
+        object.__setattr__(self, "request_id", request_id)
 
-@dataclass(frozen=True, slots=True)
-class RetryEvent:
+
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class RetryEvent(Frozen):
     """A failed attempt will be tried again after ``delay`` seconds.
 
     Attributes:
@@ -96,6 +123,24 @@ class RetryEvent:
     delay: float
     reason: str
     status_code: int | None
+
+    def __init__(
+        self,
+        service: str,
+        method: str,
+        path: str,
+        attempt: int,
+        delay: float,
+        reason: str,
+        status_code: int | None,
+    ) -> None:
+        object.__setattr__(self, "service", service)
+        object.__setattr__(self, "method", method)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "attempt", attempt)
+        object.__setattr__(self, "delay", delay)
+        object.__setattr__(self, "reason", reason)
+        object.__setattr__(self, "status_code", status_code)
 
 
 RequestHook: TypeAlias = Callable[[RequestEvent], Awaitable[None] | None]

@@ -72,6 +72,7 @@ from types import MappingProxyType
 from typing import Any, Final, Literal, get_args
 
 from ._base58 import KEY_BYTES, encode, solana_key_bytes
+from ._record import Frozen
 from ._router_formats import (
     SANDBOX_ROUTER_FORMAT,
     RouterDecoder,
@@ -187,8 +188,8 @@ def _whole(field: str, value: object, *, low: int, high: int | None = None) -> i
     return value
 
 
-@dataclass(frozen=True, slots=True)
-class GatewayChain:
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class GatewayChain(Frozen):
     """One chain as Circle Gateway knows it: an EVM chain, or Solana.
 
     EVM addresses may be given in any case (a mixed-case one must carry a valid EIP-55
@@ -230,6 +231,31 @@ class GatewayChain:
     usdc_eip712_version: str | None = None
     family: GatewayFamily = "evm"
 
+    def __init__(
+        self,
+        chain_id: int,
+        name: str,
+        domain: int,
+        usdc: str,
+        gateway_wallet: str,
+        gateway_minter: str,
+        testnet: bool,
+        usdc_eip712_name: str | None = None,
+        usdc_eip712_version: str | None = None,
+        family: GatewayFamily = "evm",
+    ) -> None:
+        object.__setattr__(self, "chain_id", chain_id)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "domain", domain)
+        object.__setattr__(self, "usdc", usdc)
+        object.__setattr__(self, "gateway_wallet", gateway_wallet)
+        object.__setattr__(self, "gateway_minter", gateway_minter)
+        object.__setattr__(self, "testnet", testnet)
+        object.__setattr__(self, "usdc_eip712_name", usdc_eip712_name)
+        object.__setattr__(self, "usdc_eip712_version", usdc_eip712_version)
+        object.__setattr__(self, "family", family)
+        self.__post_init__()
+
     def __post_init__(self) -> None:
         _whole("chain_id", self.chain_id, low=1)
         if not isinstance(self.name, str) or not self.name.strip():
@@ -267,8 +293,8 @@ class GatewayChain:
         return self
 
 
-@dataclass(frozen=True, slots=True)
-class SwapRouter:
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class SwapRouter(Frozen):
     """A swap backend router pinned on one chain: a burn intent may name it as its
     ``destinationRecipient`` and ``destinationCaller``.
 
@@ -289,6 +315,19 @@ class SwapRouter:
     address: str
     output_format: str | None = None
     name: str | None = None
+
+    def __init__(
+        self,
+        chain_id: int,
+        address: str,
+        output_format: str | None = None,
+        name: str | None = None,
+    ) -> None:
+        object.__setattr__(self, "chain_id", chain_id)
+        object.__setattr__(self, "address", address)
+        object.__setattr__(self, "output_format", output_format)
+        object.__setattr__(self, "name", name)
+        self.__post_init__()
 
     def __post_init__(self) -> None:
         _whole("chain_id", self.chain_id, low=1)

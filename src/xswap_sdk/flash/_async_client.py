@@ -47,7 +47,6 @@ from . import _balance as balances
 from . import _operations as operations
 from ._auth import JWT_ENV, AuthSession, FlashAuth, SessionState
 from ._balance import DEFAULT_BALANCE_POLL_INTERVAL, DEFAULT_BALANCE_TIMEOUT
-from ._login_message import check_login_message
 from ._operations import DEFAULT_SWAP_POLL_INTERVAL, DEFAULT_SWAP_TIMEOUT
 from .models import (
     AuthMessage,
@@ -504,6 +503,8 @@ class AsyncFlashClient(AsyncAPIClient):
         """
         operation = operations.request_auth_message(user_address)
         message = await self._transport.request(operation, options)
+        from ._login_message import check_login_message  # lazy: a login's check only
+
         check_login_message(
             message.message,
             address=user_address,

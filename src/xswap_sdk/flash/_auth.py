@@ -39,11 +39,12 @@ from ..errors import (
 from ..signing.signer import Signer, personal_sign, signer_address
 from ..types import _same_address
 from . import _operations as operations
-from ._login_message import LoginBudget, check_login_message, shared_login_budget
 from .models import AuthMessage, AuthVerification
 
 if TYPE_CHECKING:
     import asyncio
+
+    from ._login_message import LoginBudget
 
 __all__ = [
     "JWT_ENV",
@@ -107,6 +108,8 @@ class SessionState:
     def budget(self, address: str) -> LoginBudget:
         """The logins-per-minute budget of ``address`` at this session's host, shared by
         every client of the process on the same clock (see `shared_login_budget`)."""
+        from ._login_message import shared_login_budget  # lazy: a login's budget only
+
         return shared_login_budget(address, self.host or "", self.clock)
 
     def for_host(self, host: str) -> SessionState:
@@ -325,6 +328,8 @@ def _login_steps(
     except APIError as exc:
         raise LoginError(f"login failed: no message to sign ({exc})") from exc
     # The backend chooses the text; the wallet's signature must not be usable elsewhere.
+    from ._login_message import check_login_message  # lazy: a login's check only
+
     check_login_message(
         message.message, address=address, host=host, unsafe_any_format=unsafe_login_message
     )

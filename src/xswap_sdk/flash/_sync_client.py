@@ -44,7 +44,6 @@ from . import _balance as balances
 from . import _operations as operations
 from ._auth import JWT_ENV, AuthSession, FlashAuth, SessionState
 from ._balance import DEFAULT_BALANCE_POLL_INTERVAL, DEFAULT_BALANCE_TIMEOUT
-from ._login_message import check_login_message
 from ._operations import DEFAULT_SWAP_POLL_INTERVAL, DEFAULT_SWAP_TIMEOUT
 from .models import (
     AuthMessage,
@@ -501,6 +500,8 @@ class FlashClient(SyncAPIClient):
         """
         operation = operations.request_auth_message(user_address)
         message = self._transport.request(operation, options)
+        from ._login_message import check_login_message  # lazy: a login's check only
+
         check_login_message(
             message.message,
             address=user_address,

@@ -26,6 +26,7 @@ from .._flow import Begin, Call, Flow, Record
 from .._models import check_argument, refuse_unawaited, validate_request
 from .._operation import Operation, parser
 from .._polling import check_wait_arguments, poll
+from .._record import Frozen
 from ..chains import ChainFamily
 from ..errors import InvalidInputError, NotFoundError, RelayFailedError, ResponseValidationError
 from ..types import Address, ChainId, _same_address
@@ -50,8 +51,8 @@ _SUBMISSIONS_KEPT: Final = 4096
 _SYNC_READ_MARGIN_S: Final = 10.0
 
 
-@dataclass(frozen=True, slots=True)
-class RelayerPaths:
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class RelayerPaths(Frozen):
     """The relayer's HTTP paths. Override any of them with
     ``RelayerClient(paths=RelayerPaths(supported_chains="/v2/chains"))``.
 
@@ -72,9 +73,25 @@ class RelayerPaths:
     supported_chains: str = "/api/supported-chains"
     """The chain list (`RelayerClient.get_supported_chains`)."""
 
+    def __init__(
+        self,
+        submit_tx: str = "/api/submit-tx",
+        submit_tx_sync: str = "/api/submit-tx-sync",
+        submit_signed_tx: str = "/api/submit-signed-tx",
+        tx: str = "/api/tx",
+        user: str = "/api/user",
+        supported_chains: str = "/api/supported-chains",
+    ) -> None:
+        object.__setattr__(self, "submit_tx", submit_tx)
+        object.__setattr__(self, "submit_tx_sync", submit_tx_sync)
+        object.__setattr__(self, "submit_signed_tx", submit_signed_tx)
+        object.__setattr__(self, "tx", tx)
+        object.__setattr__(self, "user", user)
+        object.__setattr__(self, "supported_chains", supported_chains)
 
-@dataclass(frozen=True, slots=True)
-class Submitted:
+
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class Submitted(Frozen):
     """What a status record must say about a transaction this client submitted: its
     chain, target, calldata and native value, as sent."""
 
@@ -82,6 +99,12 @@ class Submitted:
     to: str
     call_data: str
     value: int
+
+    def __init__(self, chain_id: int, to: str, call_data: str, value: int) -> None:
+        object.__setattr__(self, "chain_id", chain_id)
+        object.__setattr__(self, "to", to)
+        object.__setattr__(self, "call_data", call_data)
+        object.__setattr__(self, "value", value)
 
     @classmethod
     def of(cls, request: SubmitTxRequest) -> Submitted:

@@ -43,6 +43,7 @@ from .._clock import Clock
 from .._flow import Flow
 from .._models import (
     RequestModel,
+    adapter_for,
     check_argument,
     invalid_input,
     refuse_unawaited,
@@ -50,6 +51,7 @@ from .._models import (
 )
 from .._operation import Operation, parser
 from .._polling import check_wait_arguments, poll
+from .._record import Frozen
 from .._slippage import check_slippage
 from ..errors import InvalidInputError, NotFoundError, SwapFailedError
 from ..types import Address, ChainId
@@ -85,8 +87,8 @@ DEFAULT_POLL_INTERVAL: Final = 5.0
 _SIGNATURE = re.compile(r"0x[0-9a-fA-F]{130}")
 
 
-@dataclass(frozen=True, slots=True)
-class RoutingPaths:
+@dataclass(init=False, repr=False, eq=False, slots=True)
+class RoutingPaths(Frozen):
     """The routing service's HTTP paths. Override any of them with
     ``RoutingClient(paths=RoutingPaths(quote="/v2/quote"))``."""
 
@@ -112,6 +114,32 @@ class RoutingPaths:
     """Submit a signed gasless swap (`RoutingClient.submit_gasless_swap`)."""
     gasless_status: str = "/gasless/status"
     """A gasless swap's status (`RoutingClient.get_gasless_status`)."""
+
+    def __init__(
+        self,
+        quote: str = "/quote",
+        build_best_path: str = "/build-best-path",
+        build_path: str = "/build-path",
+        build_path_by_id: str = "/build-path-by-id",
+        status: str = "/status",
+        supported_chains: str = "/supported-chains",
+        search_token: str = "/search-token",
+        tokens: str = "/tokens",
+        gasless_quote: str = "/gasless/quote",
+        gasless_submit: str = "/gasless/submit-swap",
+        gasless_status: str = "/gasless/status",
+    ) -> None:
+        object.__setattr__(self, "quote", quote)
+        object.__setattr__(self, "build_best_path", build_best_path)
+        object.__setattr__(self, "build_path", build_path)
+        object.__setattr__(self, "build_path_by_id", build_path_by_id)
+        object.__setattr__(self, "status", status)
+        object.__setattr__(self, "supported_chains", supported_chains)
+        object.__setattr__(self, "search_token", search_token)
+        object.__setattr__(self, "tokens", tokens)
+        object.__setattr__(self, "gasless_quote", gasless_quote)
+        object.__setattr__(self, "gasless_submit", gasless_submit)
+        object.__setattr__(self, "gasless_status", gasless_status)
 
 
 # ---------------------------------------------------------------------------- query strings
@@ -155,12 +183,11 @@ def _check_text(argument: str, value: object, what: str) -> str:
 # ---------------------------------------------------------------------------- parsing
 
 
-_DICTS: TypeAdapter[list[dict[str, Any]]] = TypeAdapter(list[dict[str, Any]])
-
-
 def _one_or_many(data: Any) -> list[dict[str, Any]]:
-    # Some doc versions send one object where others send an array.
-    return _DICTS.validate_python([data] if isinstance(data, Mapping) else data)
+    # Some doc versions send one object where others send an array. The adapter is
+    # built at the first such read (adapter_for caches it), not when the client loads.
+    dicts: TypeAdapter[list[dict[str, Any]]] = adapter_for(list[dict[str, Any]])
+    return dicts.validate_python([data] if isinstance(data, Mapping) else data)
 
 
 def parse_routes(data: Any) -> list[Route]:
@@ -173,24 +200,22 @@ def parse_gasless_quotes(data: Any) -> list[GaslessQuote]:
     return [GaslessQuote.model_validate(item) for item in _one_or_many(data)]
 
 
-_TOKENS: TypeAdapter[list[Token]] = TypeAdapter(list[Token])
-
-
 def parse_tokens(data: Any) -> list[Token]:
     """``/tokens`` data, whose shape is not documented: a list of tokens, an object
     holding one under ``tokens``, or lists keyed by chain id (flattened, the key
     filling in a missing ``chainId``)."""
+    tokens: TypeAdapter[list[Token]] = adapter_for(list[Token])
     if isinstance(data, Mapping):
         if "tokens" in data:
-            return _TOKENS.validate_python(data["tokens"])
+            return tokens.validate_python(data["tokens"])
         flat: list[Any] = []
         for key, items in data.items():
             for item in items if isinstance(items, list) else [items]:
                 if isinstance(item, Mapping) and "chainId" not in item:
                     item = {**item, "chainId": key}
                 flat.append(item)
-        return _TOKENS.validate_python(flat)
-    return _TOKENS.validate_python(data)
+        return tokens.validate_python(flat)
+    return tokens.validate_python(data)
 
 
 # ---------------------------------------------------------------------------- quotes, paths

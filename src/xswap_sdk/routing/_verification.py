@@ -21,7 +21,6 @@ from ..errors import InvalidInputError, SigningError, UnsafePayloadError
 from ..registry import routing_contract_of
 from ..types import Address, TokenAmount, _same_address
 from . import _operations as operations
-from ._permit2 import check_permit2_payload
 from .models import AcquisitionMode, GaslessQuote, GaslessQuoteRequest, SupportedChain
 
 __all__ = [
@@ -276,6 +275,8 @@ def check_quote(
         UnsafePayloadError: the payload or the summary differs from the request.
         QuoteRejectedError: the permit's deadline has passed.
     """
+    from ._permit2 import check_permit2_payload  # lazy: a gasless quote's check only
+
     try:
         check_permit2_payload(
             quote, request=request, spender=spender, now=now, min_amount_out=min_amount_out
