@@ -111,3 +111,64 @@ def test_copies_and_pickles_equal_the_original(value: Frozen) -> None:
 def test_post_init_checks_still_run() -> None:
     with pytest.raises(Exception, match="chain_id"):
         SwapRouter(0, "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913")
+
+
+def _every_frozen_class() -> list[type[Frozen]]:
+    """Every `Frozen` record of the SDK, once each of its modules is imported."""
+    import importlib
+    import pkgutil
+
+    import xswap_sdk
+
+    for module in pkgutil.walk_packages(xswap_sdk.__path__, "xswap_sdk."):
+        if module.name.startswith(("xswap_sdk._cli", "xswap_sdk.testing.plugin")):
+            continue  # programs: importing them reads argv or registers a pytest plugin
+        importlib.import_module(module.name)
+    found: list[type[Frozen]] = []
+    waiting = list(Frozen.__subclasses__())
+    while waiting:
+        cls = waiting.pop()
+        found.append(cls)
+        waiting.extend(cls.__subclasses__())
+    return [cls for cls in found if cls.__module__.startswith("xswap_sdk.")]
+
+
+# Operation's __init__ is its own by design: it takes the JSON body and the secrets in it
+# and keeps them wrapped in private fields (`Secret`), never shown by a repr.
+_OWN_INIT = frozenset({"xswap_sdk._operation.Operation"})
+
+
+def _init_mismatches(cls: type[Frozen]) -> list[str]:
+    """How ``cls``'s written-out ``__init__`` differs from the one a dataclass would
+    generate: the names, their order, and which have a default (and its value)."""
+    import inspect
+
+    parameters = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    fields = [f for f in dataclasses.fields(cls) if f.init]  # type: ignore[arg-type]
+    if [p.name for p in parameters] != [f.name for f in fields]:
+        return [f"{cls.__qualname__}: takes {[p.name for p in parameters]}"]
+    wrong = []
+    for parameter, f in zip(parameters, fields, strict=True):
+        has_default = (
+            f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
+        )
+        given = parameter.default is not inspect.Parameter.empty
+        if given != has_default or (
+            f.default is not dataclasses.MISSING and parameter.default != f.default
+        ):
+            wrong.append(f"{cls.__qualname__}.{f.name}: default {parameter.default!r}")
+    return wrong
+
+
+def test_each_written_init_takes_the_fields_in_order_with_their_defaults() -> None:
+    # A written-out __init__ repeats its class's fields: this holds the two together, as
+    # the generated one would be, so that a field added to a class and not to its
+    # __init__ (or a default changed in one place) fails here.
+    classes = [
+        cls
+        for cls in _every_frozen_class()
+        if f"{cls.__module__}.{cls.__qualname__}" not in _OWN_INIT
+    ]
+    assert len(classes) > 20  # the SDK's, found
+    assert [wrong for cls in classes for wrong in _init_mismatches(cls)] == []
+    assert _init_mismatches(Written) == []
