@@ -51,8 +51,8 @@ _SUBMISSIONS_KEPT: Final = 4096
 _SYNC_READ_MARGIN_S: Final = 10.0
 
 
-@dataclass(init=False, repr=False, eq=False, slots=True)
-class RelayerPaths(Frozen):
+@dataclass(frozen=True, slots=True)
+class RelayerPaths:
     """The relayer's HTTP paths. Override any of them with
     ``RelayerClient(paths=RelayerPaths(supported_chains="/v2/chains"))``.
 
@@ -72,22 +72,6 @@ class RelayerPaths(Frozen):
     """An account's status and limits (`RelayerClient.check_account_info`)."""
     supported_chains: str = "/api/supported-chains"
     """The chain list (`RelayerClient.get_supported_chains`)."""
-
-    def __init__(
-        self,
-        submit_tx: str = "/api/submit-tx",
-        submit_tx_sync: str = "/api/submit-tx-sync",
-        submit_signed_tx: str = "/api/submit-signed-tx",
-        tx: str = "/api/tx",
-        user: str = "/api/user",
-        supported_chains: str = "/api/supported-chains",
-    ) -> None:
-        object.__setattr__(self, "submit_tx", submit_tx)
-        object.__setattr__(self, "submit_tx_sync", submit_tx_sync)
-        object.__setattr__(self, "submit_signed_tx", submit_signed_tx)
-        object.__setattr__(self, "tx", tx)
-        object.__setattr__(self, "user", user)
-        object.__setattr__(self, "supported_chains", supported_chains)
 
 
 @dataclass(init=False, repr=False, eq=False, slots=True)

@@ -51,7 +51,6 @@ from .._models import (
 )
 from .._operation import Operation, parser
 from .._polling import check_wait_arguments, poll
-from .._record import Frozen
 from .._slippage import check_slippage
 from ..errors import InvalidInputError, NotFoundError, SwapFailedError
 from ..types import Address, ChainId
@@ -87,8 +86,8 @@ DEFAULT_POLL_INTERVAL: Final = 5.0
 _SIGNATURE = re.compile(r"0x[0-9a-fA-F]{130}")
 
 
-@dataclass(init=False, repr=False, eq=False, slots=True)
-class RoutingPaths(Frozen):
+@dataclass(frozen=True, slots=True)
+class RoutingPaths:
     """The routing service's HTTP paths. Override any of them with
     ``RoutingClient(paths=RoutingPaths(quote="/v2/quote"))``."""
 
@@ -114,32 +113,6 @@ class RoutingPaths(Frozen):
     """Submit a signed gasless swap (`RoutingClient.submit_gasless_swap`)."""
     gasless_status: str = "/gasless/status"
     """A gasless swap's status (`RoutingClient.get_gasless_status`)."""
-
-    def __init__(
-        self,
-        quote: str = "/quote",
-        build_best_path: str = "/build-best-path",
-        build_path: str = "/build-path",
-        build_path_by_id: str = "/build-path-by-id",
-        status: str = "/status",
-        supported_chains: str = "/supported-chains",
-        search_token: str = "/search-token",
-        tokens: str = "/tokens",
-        gasless_quote: str = "/gasless/quote",
-        gasless_submit: str = "/gasless/submit-swap",
-        gasless_status: str = "/gasless/status",
-    ) -> None:
-        object.__setattr__(self, "quote", quote)
-        object.__setattr__(self, "build_best_path", build_best_path)
-        object.__setattr__(self, "build_path", build_path)
-        object.__setattr__(self, "build_path_by_id", build_path_by_id)
-        object.__setattr__(self, "status", status)
-        object.__setattr__(self, "supported_chains", supported_chains)
-        object.__setattr__(self, "search_token", search_token)
-        object.__setattr__(self, "tokens", tokens)
-        object.__setattr__(self, "gasless_quote", gasless_quote)
-        object.__setattr__(self, "gasless_submit", gasless_submit)
-        object.__setattr__(self, "gasless_status", gasless_status)
 
 
 # ---------------------------------------------------------------------------- query strings
