@@ -378,38 +378,31 @@ _SANDBOX_FORMATS: Final[Mapping[str, RouterDecoder]] = {
 }
 
 
+def _evm(
+    chain_id: int, name: str, domain: int, usdc: str, eip712: tuple[str, str] | None, testnet: bool
+) -> GatewayChain:
+    # Circle deploys the Gateway contracts at one pair of addresses on every EVM mainnet,
+    # and at another on every EVM testnet.
+    if testnet:
+        wallet, minter = GATEWAY_WALLET_TESTNET, GATEWAY_MINTER_TESTNET
+    else:
+        wallet, minter = GATEWAY_WALLET_MAINNET, GATEWAY_MINTER_MAINNET
+    token_name, token_version = eip712 or (None, None)
+    return GatewayChain(
+        chain_id, name, domain, usdc, wallet, minter, testnet, token_name, token_version
+    )
+
+
 def _mainnet(
     chain_id: int, name: str, domain: int, usdc: str, eip712: tuple[str, str] | None = None
 ) -> GatewayChain:
-    token_name, token_version = eip712 or (None, None)
-    return GatewayChain(
-        chain_id,
-        name,
-        domain,
-        usdc,
-        GATEWAY_WALLET_MAINNET,
-        GATEWAY_MINTER_MAINNET,
-        False,
-        token_name,
-        token_version,
-    )
+    return _evm(chain_id, name, domain, usdc, eip712, testnet=False)
 
 
 def _testnet(
     chain_id: int, name: str, domain: int, usdc: str, eip712: tuple[str, str] | None = None
 ) -> GatewayChain:
-    token_name, token_version = eip712 or (None, None)
-    return GatewayChain(
-        chain_id,
-        name,
-        domain,
-        usdc,
-        GATEWAY_WALLET_TESTNET,
-        GATEWAY_MINTER_TESTNET,
-        True,
-        token_name,
-        token_version,
-    )
+    return _evm(chain_id, name, domain, usdc, eip712, testnet=True)
 
 
 class Registry:
