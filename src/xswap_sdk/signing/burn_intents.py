@@ -205,11 +205,11 @@ def address_to_bytes32(address: str) -> str:
     return pad_address(checked)
 
 
-def _spec_hash(spec: TransferSpec) -> bytes:
-    words = bytes.fromhex(
-        _TRANSFER_SPEC_TYPEHASH_HEX
-        + f"{spec.version:064x}{spec.source_domain:064x}{spec.destination_domain:064x}"
-        + spec.source_contract[2:]
+def _address_words(spec: TransferSpec) -> str:
+    # The eight bytes32 address words, hex, in the one order that both the EIP-712 hash
+    # and Circle's binary encoding use.
+    return (
+        spec.source_contract[2:]
         + spec.destination_contract[2:]
         + spec.source_token[2:]
         + spec.destination_token[2:]
@@ -217,6 +217,14 @@ def _spec_hash(spec: TransferSpec) -> bytes:
         + spec.destination_recipient[2:]
         + spec.source_signer[2:]
         + spec.destination_caller[2:]
+    )
+
+
+def _spec_hash(spec: TransferSpec) -> bytes:
+    words = bytes.fromhex(
+        _TRANSFER_SPEC_TYPEHASH_HEX
+        + f"{spec.version:064x}{spec.source_domain:064x}{spec.destination_domain:064x}"
+        + _address_words(spec)
         + f"{spec.value:064x}"
         + spec.salt[2:]
     )
@@ -260,16 +268,7 @@ def transfer_spec_bytes(spec: TransferSpec) -> bytes:
         + spec.version.to_bytes(4, "big")
         + spec.source_domain.to_bytes(4, "big")
         + spec.destination_domain.to_bytes(4, "big")
-        + bytes.fromhex(
-            spec.source_contract[2:]
-            + spec.destination_contract[2:]
-            + spec.source_token[2:]
-            + spec.destination_token[2:]
-            + spec.source_depositor[2:]
-            + spec.destination_recipient[2:]
-            + spec.source_signer[2:]
-            + spec.destination_caller[2:]
-        )
+        + bytes.fromhex(_address_words(spec))
         + spec.value.to_bytes(32, "big")
         + bytes.fromhex(spec.salt[2:])
         + len(hook).to_bytes(4, "big")
