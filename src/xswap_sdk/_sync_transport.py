@@ -137,7 +137,8 @@ class SyncTransport(BaseTransport[httpx.Client]):
         extras: Extras | None,
         attempt: int,
     ) -> Answer:
-        """One attempt's HTTP exchange, once the in-flight gate lets it through."""
+        """One attempt's HTTP exchange, once the in-flight gate lets it through: send,
+        and read the whole answer within the size cap and the deadline."""
         gate = self.pool.gate
         slot = None
         if gate is not None:
@@ -147,56 +148,45 @@ class SyncTransport(BaseTransport[httpx.Client]):
             if slot is None:
                 raise self._deadline_error(operation, sent=False)
         try:
-            return self._send(operation, call_timeout, deadline_at, extras, attempt)
+            timeout = self._attempt_timeout(operation, call_timeout, deadline_at, sent=False)
+            client = self.pool.get()
+            if self.hooks.on_request is not None:
+                self._notify(self.hooks.on_request, self._request_event(operation, attempt))
+            request = self._build_request(client, operation, timeout, extras, attempt)
+            stack = self.pool.stack  # httpx, or httpx2 for a caller's httpx2 client
+            url = stack.url(request.url)
+            started = time.perf_counter()
+            try:
+                # Never follow a redirect: it would take the credentials (and a signed
+                # payment) to an address the caller did not configure.
+                response = client.send(request, stream=True, follow_redirects=False)
+            except stack.error as exc:
+                del request  # it carries the credentials; keep it out of the traceback
+                raise self._connection_error(operation, exc, timeout) from exc
+            del request
+            failure: XSwapError | None = None
+            headers = stack.headers(response.headers)
+            try:
+                body = self._body(operation, headers)
+                for chunk in response.iter_bytes():
+                    body.append(chunk)
+                    self._check_deadline(operation, deadline_at, sent=True)
+            except stack.error as exc:
+                failure = self._connection_error(operation, exc, timeout, sent=True)
+                failure.__cause__ = exc
+            except XSwapError as exc:
+                failure = exc
+            finally:
+                response.close()
+            status = response.status_code
+            # The response keeps the request, and with it the credentials.
+            del response
+            if failure is not None:
+                raise failure
+            return Answer(status, headers, body.getvalue(), url, time.perf_counter() - started)
         finally:
             if slot is not None:
                 slot.release()
-
-    def _send(
-        self,
-        operation: Operation[Any],
-        call_timeout: httpx.Timeout,
-        deadline_at: float | None,
-        extras: Extras | None,
-        attempt: int,
-    ) -> Answer:
-        """Send, and read the whole answer within the size cap and the deadline."""
-        timeout = self._attempt_timeout(operation, call_timeout, deadline_at, sent=False)
-        client = self.pool.get()
-        if self.hooks.on_request is not None:
-            self._notify(self.hooks.on_request, self._request_event(operation, attempt))
-        request = self._build_request(client, operation, timeout, extras, attempt)
-        stack = self.pool.stack  # httpx, or httpx2 for a caller's httpx2 client
-        url = stack.url(request.url)
-        started = time.perf_counter()
-        try:
-            # Never follow a redirect: it would take the credentials (and a signed
-            # payment) to an address the caller did not configure.
-            response = client.send(request, stream=True, follow_redirects=False)
-        except stack.error as exc:
-            del request  # it carries the credentials; keep it out of the traceback
-            raise self._connection_error(operation, exc, timeout) from exc
-        del request
-        failure: XSwapError | None = None
-        headers = stack.headers(response.headers)
-        try:
-            body = self._body(operation, headers)
-            for chunk in response.iter_bytes():
-                body.append(chunk)
-                self._check_deadline(operation, deadline_at, sent=True)
-        except stack.error as exc:
-            failure = self._connection_error(operation, exc, timeout, sent=True)
-            failure.__cause__ = exc
-        except XSwapError as exc:
-            failure = exc
-        finally:
-            response.close()
-        status = response.status_code
-        # The response keeps the request, and with it the credentials.
-        del response
-        if failure is not None:
-            raise failure
-        return Answer(status, headers, body.getvalue(), url, time.perf_counter() - started)
 
     def _login(self, operation: Operation[Any] | None, seen: int, options: RequestOptions) -> None:
         auth = self.auth
