@@ -36,8 +36,12 @@ from eth_account import Account
 from eth_utils import keccak
 from web3 import HTTPProvider, Web3
 
+from xswap_sdk.gateway import build_transfer_intent
 from xswap_sdk.registry import DEFAULT_REGISTRY
+from xswap_sdk.sandbox import Sandbox
+from xswap_sdk.sandbox._attestation import ATTESTER as SANDBOX_ATTESTER
 from xswap_sdk.sandbox._catalog import CHAINS
+from xswap_sdk.signing import sign_burn_intent
 from xswap_sdk.testing import TEST_SIGNER
 
 from ..evm.conftest import Compiled, compiled  # noqa: F401
@@ -124,6 +128,25 @@ def calldata(signature: str, *values: Any) -> str:
     types = signature[signature.index("(") + 1 : -1]
     args = encode(_split(types), list(values)) if types else b""
     return "0x" + (keccak(text=signature)[:4] + args).hex()
+
+
+def stuck_transfer(
+    node: Anvil, sandbox: Sandbox, *, recipient: str, value: int, funded: int
+) -> str:
+    """The id of a transfer of ``value`` from Arbitrum to ``recipient`` on Base that the
+    sandbox attested and nobody minted, the node's minter trusting the sandbox's
+    attester (as Circle's trusts Circle's); the signer is funded ``funded`` first."""
+    node.send(MINTER, calldata("addAttestationSigner(address)", SANDBOX_ATTESTER.address))
+    sandbox.fund(TEST_SIGNER.address, 42161, funded)
+    intent = build_transfer_intent(
+        source_chain_id=42161,
+        destination_chain_id=8453,
+        depositor=TEST_SIGNER.address,
+        recipient=recipient,
+        value=value,
+    )
+    with sandbox.gateway_client() as gateway:
+        return gateway.transfer(sign_burn_intent(intent, TEST_SIGNER)).transfer_id
 
 
 def _split(types: str) -> list[str]:

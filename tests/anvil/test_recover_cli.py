@@ -13,14 +13,11 @@ import pytest
 
 from xswap_sdk._cli import ExitCode, main
 from xswap_sdk._clock import VirtualClock
-from xswap_sdk.gateway import build_transfer_intent
 from xswap_sdk.sandbox import Sandbox
-from xswap_sdk.sandbox._attestation import ATTESTER as SANDBOX_ATTESTER
-from xswap_sdk.signing import sign_burn_intent
 from xswap_sdk.testing import TEST_SIGNER
 
 from ..sandbox.test_server import serving
-from .conftest import MINTER, USDC, Anvil, calldata
+from .conftest import USDC, Anvil, stuck_transfer
 from .test_simulation import RECIPIENT
 
 pytestmark = pytest.mark.anvil
@@ -39,18 +36,9 @@ def served(monkeypatch: pytest.MonkeyPatch) -> Iterator[Sandbox]:
         yield sandbox
 
 
-def stuck(served: Sandbox, anvil: Anvil) -> str:
-    anvil.send(MINTER, calldata("addAttestationSigner(address)", SANDBOX_ATTESTER.address))
-    served.fund(TEST_SIGNER.address, 42161, 10_000_000)
-    intent = build_transfer_intent(
-        source_chain_id=42161,
-        destination_chain_id=8453,
-        depositor=TEST_SIGNER.address,
-        recipient=TO,
-        value=VALUE,
-    )
-    with served.gateway_client() as gateway:
-        return gateway.transfer(sign_burn_intent(intent, TEST_SIGNER)).transfer_id
+@pytest.fixture
+def transfer_id(served: Sandbox, anvil: Anvil) -> str:
+    return stuck_transfer(anvil, served, recipient=TO, value=VALUE, funded=10_000_000)
 
 
 def recover(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, Any]:
@@ -60,12 +48,11 @@ def recover(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, Any]:
 
 
 def test_recover_mints_once_then_says_minted_already(
-    served: Sandbox,
+    transfer_id: str,
     anvil: Anvil,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    transfer_id = stuck(served, anvil)
     monkeypatch.setenv("XSWAP_PRIVATE_KEY", KEY)
     code, out = recover(capsys, transfer_id, "--recipient", TO, "--rpc-url", anvil.url)
     assert code == ExitCode.OK
@@ -78,12 +65,11 @@ def test_recover_mints_once_then_says_minted_already(
 
 
 def test_recover_refuses_what_it_cannot_do(
-    served: Sandbox,
+    transfer_id: str,
     anvil: Anvil,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    transfer_id = stuck(served, anvil)
     code, out = recover(capsys, transfer_id, "--recipient", TO, "--rpc-url", anvil.url)
     assert (code, out["type"]) == (ExitCode.USAGE, "InvalidInputError")
     assert "XSWAP_PRIVATE_KEY" in out["message"]

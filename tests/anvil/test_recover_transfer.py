@@ -12,14 +12,11 @@ from typing import Any
 import pytest
 
 from xswap_sdk import errors
-from xswap_sdk.gateway import build_transfer_intent
 from xswap_sdk.sandbox import Sandbox
-from xswap_sdk.sandbox._attestation import ATTESTER as SANDBOX_ATTESTER
-from xswap_sdk.signing import sign_burn_intent
 from xswap_sdk.testing import TEST_SIGNER
 
 from ..support import resolve
-from .conftest import MINTER, USDC, Anvil, calldata
+from .conftest import USDC, Anvil, stuck_transfer
 from .test_simulation import RECIPIENT, Connect, _balance, _nonce, connect, sb  # noqa: F401
 
 pytestmark = pytest.mark.anvil
@@ -27,34 +24,23 @@ pytestmark = pytest.mark.anvil
 VALUE = 4_000_000
 
 
-def _gateway(sb: Sandbox, kind: str) -> Any:  # noqa: F811
+@pytest.fixture
+def gateway(sb: Sandbox, kind: str) -> Any:  # noqa: F811
     return sb.gateway_client() if kind == "sync" else sb.async_gateway_client()
 
 
-def _stuck(anvil: Anvil, sb: Sandbox) -> str:  # noqa: F811
-    # The minter trusts the sandbox's attester, as Circle's trusts Circle's.
-    anvil.send(MINTER, calldata("addAttestationSigner(address)", SANDBOX_ATTESTER.address))
-    sb.fund(TEST_SIGNER.address, 42161, 30_000_000)
-    intent = build_transfer_intent(
-        source_chain_id=42161,
-        destination_chain_id=8453,
-        depositor=TEST_SIGNER.address,
-        recipient=RECIPIENT.lower(),
-        value=VALUE,
-    )
-    with sb.gateway_client() as gateway:
-        return gateway.transfer(sign_burn_intent(intent, TEST_SIGNER)).transfer_id
+@pytest.fixture
+def transfer_id(anvil: Anvil, sb: Sandbox) -> str:  # noqa: F811
+    return stuck_transfer(anvil, sb, recipient=RECIPIENT.lower(), value=VALUE, funded=30_000_000)
 
 
 async def test_a_stuck_transfer_is_minted_once_from_its_id(
-    sb: Sandbox,  # noqa: F811
-    kind: str,
+    transfer_id: str,
+    gateway: Any,
     anvil: Anvil,
     connect: Connect,  # noqa: F811
 ) -> None:
-    transfer_id = _stuck(anvil, sb)
     web3 = connect(anvil.url)
-    gateway = _gateway(sb, kind)
     before = _nonce(anvil)
     recovered = await resolve(
         gateway.recover_transfer(
@@ -77,15 +63,14 @@ async def test_a_stuck_transfer_is_minted_once_from_its_id(
 
 
 async def test_a_stuck_transfer_to_someone_else_is_not_minted(
-    sb: Sandbox,  # noqa: F811
-    kind: str,
+    transfer_id: str,
+    gateway: Any,
     anvil: Anvil,
     connect: Connect,  # noqa: F811
 ) -> None:
-    transfer_id = _stuck(anvil, sb)
     with pytest.raises(errors.UnsafePayloadError, match="destinationRecipient"):
         await resolve(
-            _gateway(sb, kind).recover_transfer(
+            gateway.recover_transfer(
                 transfer_id,
                 recipient=TEST_SIGNER.address,
                 web3=connect(anvil.url),
