@@ -935,13 +935,7 @@ def _assemble(checked: _Checked, picked: _Picked, seed: str | None = None) -> Or
         terms=checked.terms,
         hook_data=intents[0].spec.hook_data,
     )
-    _trust.check_order_terms(
-        order.intents,
-        values=[source.value for source in order.sources],
-        max_fees=[source.max_fee for source in order.sources],
-        amount=order.amount,
-        hook_data=order.hook_data,
-    )
+    _check_terms(order)
     asked = checked.asked
     order._proof = _Proof(
         seal=_SEAL,
@@ -1152,6 +1146,18 @@ def signing_order(
     return SignedOrder(order=order, signed=signed)
 
 
+def _check_terms(order: Order) -> None:
+    """The order's terms against its intents and sources (`_trust.check_order_terms`):
+    when `build_order` makes it, and before signing one that lacks its proof."""
+    _trust.check_order_terms(
+        order.intents,
+        values=[source.value for source in order.sources],
+        max_fees=[source.max_fee for source in order.sources],
+        amount=order.amount,
+        hook_data=order.hook_data,
+    )
+
+
 def _check_order(
     order: Order,
     *,
@@ -1171,13 +1177,7 @@ def _check_order(
         user=order.user,
         router=order.swap_router_address,
     )
-    _trust.check_order_terms(
-        order.intents,
-        values=[source.value for source in order.sources],
-        max_fees=[source.max_fee for source in order.sources],
-        amount=order.amount,
-        hook_data=order.hook_data,
-    )
+    _check_terms(order)
     pinned = _trust.pinned_router(
         order.swap_router_address,
         chain_id=order.chain_id,
