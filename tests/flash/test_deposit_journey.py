@@ -8,6 +8,8 @@ the deposit lands once (the signer's nonce moves by one)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +19,8 @@ from pytest_httpx import HTTPXMock
 
 from xswap_sdk import errors
 from xswap_sdk.flash import _deposit_journey
-from xswap_sdk.journal import SQLiteJournal, StepEvent
+from xswap_sdk.journal import Journey, SQLiteJournal, StepEvent
+from xswap_sdk.registry import Registry
 
 from ..support import Crash, crash_after, crash_at, resolve
 from . import test_deposit
@@ -38,26 +41,47 @@ STEPS = [
 ]
 
 
+@dataclass(frozen=True)
+class Journaled:
+    """Flash clients of the test's kind on the test chain, all journaling to one file."""
+
+    make_flash: Callable[..., Any]
+    registry: Registry
+    path: Path
+
+    def client(self, **hooks: Any) -> Any:
+        return self.make_flash(registry=self.registry, journal=self.path, **hooks)
+
+    def journey(self) -> Journey:
+        """The one journey in the journal."""
+        [journey] = SQLiteJournal(self.path).journeys()
+        return journey
+
+
+@pytest.fixture
+def journaled(make_flash: Any, evm: Chain, tmp_path: Path) -> Journaled:
+    return Journaled(make_flash, evm.registry, tmp_path / "j.db")
+
+
 async def _nonce(evm: Chain, owner: str) -> int:
     return int(await resolve(evm.web3.eth.get_transaction_count(owner)))
 
 
 @pytest.mark.parametrize("method", ["permit", "authorization"])
 async def test_a_deposit_journey_writes_the_signed_bytes_before_sending(
-    make_flash: Any,
+    journaled: Journaled,
     evm: Chain,
     wallet: LocalAccount,
     httpx_mock: HTTPXMock,
-    tmp_path: Path,
     method: str,
 ) -> None:
     httpx_mock.add_response(url=CHAINS_URL, json=[evm.config()])
     events: list[StepEvent] = []
-    client = make_flash(registry=evm.registry, journal=tmp_path / "j.db", on_step=events.append)
+    client = journaled.client(on_step=events.append)
     result = await resolve(
         client.deposit(wallet, chain_id=evm.chain_id, amount=DEPOSIT, web3=evm.web3, method=method)
     )
-    [journey] = SQLiteJournal(tmp_path / "j.db").journeys()
+    journey = journaled.journey()
     assert (journey.kind, journey.state, result.journey_id) == ("deposit", "completed", journey.id)
     assert [(s.step, s.status) for s in journey.steps] == STEPS
     assert [(e.step, e.status) for e in events] == STEPS
@@ -72,11 +96,10 @@ async def test_a_deposit_journey_writes_the_signed_bytes_before_sending(
 @pytest.mark.parametrize("with_web3", [True, False])
 @pytest.mark.parametrize("stop", range(len(STEPS) - 1))
 async def test_a_deposit_stopped_at_any_step_is_sent_once(
-    make_flash: Any,
+    journaled: Journaled,
     evm: Chain,
     wallet: LocalAccount,
     httpx_mock: HTTPXMock,
-    tmp_path: Path,
     method: str,
     with_web3: bool,
     stop: int,
@@ -86,16 +109,16 @@ async def test_a_deposit_stopped_at_any_step_is_sent_once(
     seen: list[StepEvent] = []
     first_nonce = await _nonce(evm, wallet.address)
     crash = crash_after(stop, seen)
-    client = make_flash(registry=evm.registry, journal=tmp_path / "j.db", on_step=crash)
+    client = journaled.client(on_step=crash)
     with pytest.raises(Crash):
         await resolve(
             client.deposit(
                 wallet, chain_id=evm.chain_id, amount=DEPOSIT, web3=evm.web3, method=method
             )
         )
-    [journey] = SQLiteJournal(tmp_path / "j.db").journeys()
+    journey = journaled.journey()
     assert journey.state == "running"
-    fresh = make_flash(registry=evm.registry, journal=tmp_path / "j.db")
+    fresh = journaled.client()
     web3 = evm.web3 if with_web3 else None
     for _ in range(3):  # what a person does, told what is missing each time
         try:
@@ -158,18 +181,17 @@ def finality(monkeypatch: pytest.MonkeyPatch, evm: Chain) -> float:
 
 
 async def test_a_waited_deposit_is_watched_against_its_chain_finality(
-    make_flash: Any,
+    journaled: Journaled,
     evm: Chain,
     wallet: LocalAccount,
     httpx_mock: HTTPXMock,
-    tmp_path: Path,
     finality: float,
 ) -> None:
     httpx_mock.add_response(url=CHAINS_URL, json=[evm.config()])
     # 700 held before; Gateway counts the deposit after 50 s, five times the expected 10.
     _balances(httpx_mock, evm, wallet.address, *[700] * 6, 700 + DEPOSIT)
     events: list[StepEvent] = []
-    client = make_flash(registry=evm.registry, journal=tmp_path / "j.db", on_step=events.append)
+    client = journaled.client(on_step=events.append)
     result = await resolve(
         client.deposit(
             wallet,
@@ -187,37 +209,35 @@ async def test_a_waited_deposit_is_watched_against_its_chain_finality(
     assert waiting.data["at_least"] == 700 + DEPOSIT
     stuck = next(e for e in events if e.step == "stuck")
     assert "do not submit again" in stuck.data["next"]
-    [journey] = SQLiteJournal(tmp_path / "j.db").journeys()
+    journey = journaled.journey()
     assert journey.state == "completed"
     assert journey.last("finalized").data["balance"] == 700 + DEPOSIT  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("finalized_elsewhere", [False, True])
 async def test_a_deposit_stopped_while_waiting_resumes_its_wait_without_sending(
-    make_flash: Any,
+    journaled: Journaled,
     evm: Chain,
     wallet: LocalAccount,
     httpx_mock: HTTPXMock,
-    tmp_path: Path,
     finality: float,
     finalized_elsewhere: bool,
 ) -> None:
     httpx_mock.add_response(url=CHAINS_URL, json=[evm.config()])
     _balances(httpx_mock, evm, wallet.address, 0)
     crash = crash_at(step="waiting")
-    client = make_flash(registry=evm.registry, journal=tmp_path / "j.db", on_step=crash)
+    client = journaled.client(on_step=crash)
     with pytest.raises(Crash):
         await resolve(
             client.deposit(wallet, chain_id=evm.chain_id, amount=DEPOSIT, web3=evm.web3, wait=True)
         )
-    journal = SQLiteJournal(tmp_path / "j.db")
-    [journey] = journal.journeys()
+    journey = journaled.journey()
     if finalized_elsewhere:  # Gateway counted it while nobody waited: one read says so
         _balances(httpx_mock, evm, wallet.address, DEPOSIT)
     else:
         _balances(httpx_mock, evm, wallet.address, 0, DEPOSIT)
     sent_before = await _nonce(evm, wallet.address)
-    fresh = make_flash(registry=evm.registry, journal=tmp_path / "j.db")
+    fresh = journaled.client()
     resumed = await resolve(fresh.resume(journey.id, web3=evm.web3))
     assert resumed.state == "completed"
     assert resumed.result.balance == DEPOSIT
