@@ -31,7 +31,13 @@ from ..registry import DEFAULT_REGISTRY, Registry
 from ..types import Address, Bytes32, ChainId
 from ._fields import GATEWAY_BATCHED_DOMAIN_NAME, Uint256, require_addresses
 from .calls import ContractCall
-from .eip712 import domain_separator, eip712_digest, type_hash
+from .eip712 import (
+    _signature_fields,
+    _token_typed_data,
+    domain_separator,
+    eip712_digest,
+    type_hash,
+)
 from .signer import Signer, _signed_now, signer_address
 
 __all__ = [
@@ -215,26 +221,11 @@ def _digest(args: _AuthorizationArguments) -> bytes:
 
 
 def _payload(args: _AuthorizationArguments) -> dict[str, Any]:
-    return {
-        "types": {
-            "EIP712Domain": [
-                {"name": "name", "type": "string"},
-                {"name": "version", "type": "string"},
-                {"name": "chainId", "type": "uint256"},
-                {"name": "verifyingContract", "type": "address"},
-            ],
-            args.primary_type: [
-                {"name": name, "type": kind} for name, kind in _AUTHORIZATION_FIELDS
-            ],
-        },
-        "domain": {
-            "name": args.token_name,
-            "version": args.token_version,
-            "chainId": args.chain_id,
-            "verifyingContract": args.token,
-        },
-        "primaryType": args.primary_type,
-        "message": {
+    return _token_typed_data(
+        args.primary_type,
+        _AUTHORIZATION_FIELDS,
+        (args.token_name, args.token_version, args.chain_id, args.token),
+        {
             "from": args.authorizer,
             "to": args.to,
             "value": str(args.value),
@@ -242,7 +233,7 @@ def _payload(args: _AuthorizationArguments) -> dict[str, Any]:
             "validBefore": str(args.valid_before),
             "nonce": args.nonce,
         },
-    }
+    )
 
 
 def _arguments(**values: Any) -> _AuthorizationArguments:
@@ -472,7 +463,6 @@ def _signing_authorization(
         )
     digest = _digest(args)
     hex_signature: str = yield Sign(signer, digest, lambda: _payload(args), what="authorization")
-    signature = bytes.fromhex(hex_signature[2:])
     return result(
         authorizer=args.authorizer,
         to=args.to,
@@ -484,11 +474,7 @@ def _signing_authorization(
         valid_after=args.valid_after,
         valid_before=args.valid_before,
         nonce=args.nonce,
-        digest="0x" + digest.hex(),
-        v=signature[64],
-        r="0x" + signature[:32].hex(),
-        s="0x" + signature[32:64].hex(),
-        signature=hex_signature,
+        **_signature_fields(digest, hex_signature),
     )
 
 

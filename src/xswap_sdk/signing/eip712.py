@@ -10,7 +10,7 @@ and `eip712_digest`, and their tests check both paths give the same bytes.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._body import DEFAULT_MAX_NESTING, copy_json, value_nesting_depth
@@ -79,6 +79,45 @@ def domain_separator(
         else:
             words.append(bytes(12) + bytes.fromhex(str(value)[2:]))
     return keccak(b"".join(words))
+
+
+def _token_typed_data(
+    primary_type: str,
+    fields: Sequence[tuple[str, str]],
+    domain: tuple[str, str, int, str],
+    message: dict[str, Any],
+) -> dict[str, Any]:
+    """The full payload of a message under a token's domain (all four fields: name,
+    version, chainId, verifyingContract), ``fields`` being the type's ``(name, type)``
+    pairs: what a permit or an EIP-3009 authorization is signed as elsewhere."""
+    name, version, chain_id, verifying_contract = domain
+    return {
+        "types": {
+            "EIP712Domain": [{"name": field, "type": kind} for field, kind in _DOMAIN_FIELDS],
+            primary_type: [{"name": field, "type": kind} for field, kind in fields],
+        },
+        "domain": {
+            "name": name,
+            "version": version,
+            "chainId": chain_id,
+            "verifyingContract": verifying_contract,
+        },
+        "primaryType": primary_type,
+        "message": message,
+    }
+
+
+def _signature_fields(digest: bytes, hex_signature: str) -> dict[str, Any]:
+    """What a signed record keeps of a 65-byte ``r || s || v`` signature of ``digest``:
+    the digest, the signature, and its v, r and s apart."""
+    raw = bytes.fromhex(hex_signature[2:])
+    return {
+        "digest": "0x" + digest.hex(),
+        "v": raw[64],
+        "r": "0x" + raw[:32].hex(),
+        "s": "0x" + raw[32:64].hex(),
+        "signature": hex_signature,
+    }
 
 
 def _base_type(kind: str) -> str:

@@ -14,7 +14,13 @@ from .._models import RequestModel, validate_request
 from ..errors import InvalidInputError
 from ..types import Address, ChainId
 from ._fields import Uint256
-from .eip712 import domain_separator, eip712_digest, type_hash
+from .eip712 import (
+    _signature_fields,
+    _token_typed_data,
+    domain_separator,
+    eip712_digest,
+    type_hash,
+)
 from .signer import Signer, _signed_now, signer_address
 
 __all__ = [
@@ -143,31 +149,18 @@ def permit_typed_data(
 
 
 def _permit_payload(args: _PermitArguments) -> dict[str, Any]:
-    return {
-        "types": {
-            "EIP712Domain": [
-                {"name": "name", "type": "string"},
-                {"name": "version", "type": "string"},
-                {"name": "chainId", "type": "uint256"},
-                {"name": "verifyingContract", "type": "address"},
-            ],
-            "Permit": [{"name": name, "type": kind} for name, kind in _PERMIT_FIELDS],
-        },
-        "domain": {
-            "name": args.token_name,
-            "version": args.token_version,
-            "chainId": args.chain_id,
-            "verifyingContract": args.token_address,
-        },
-        "primaryType": "Permit",
-        "message": {
+    return _token_typed_data(
+        "Permit",
+        _PERMIT_FIELDS,
+        (args.token_name, args.token_version, args.chain_id, args.token_address),
+        {
             "owner": args.owner,
             "spender": args.spender,
             "value": str(args.value),
             "nonce": str(args.nonce),
             "deadline": str(args.deadline),
         },
-    }
+    )
 
 
 def sign_permit(
@@ -258,7 +251,6 @@ def _signing_permit(
         raise InvalidInputError("owner", "must be the signer's address (the permit is theirs)")
     digest = _permit_digest(args)
     hex_signature: str = yield Sign(signer, digest, lambda: _permit_payload(args), what="permit")
-    signature = bytes.fromhex(hex_signature[2:])
     return PermitSignature(
         owner=args.owner,
         spender=args.spender,
@@ -267,9 +259,5 @@ def _signing_permit(
         value=args.value,
         nonce=args.nonce,
         deadline=args.deadline,
-        digest="0x" + digest.hex(),
-        v=signature[64],
-        r="0x" + signature[:32].hex(),
-        s="0x" + signature[32:64].hex(),
-        signature=hex_signature,
+        **_signature_fields(digest, hex_signature),
     )
