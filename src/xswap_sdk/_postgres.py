@@ -128,17 +128,11 @@ class PostgresURL:
         """
         import psycopg
 
-        problem = None
         try:
-            return psycopg.connect(
-                self._url.get_secret_value(),
-                autocommit=True,
-                connect_timeout=_CONNECT_SECONDS,
-                **options,
-            )
+            return psycopg.connect(**self._connection_arguments(options))
         except psycopg.Error as exc:
-            problem = f"{type(exc).__name__}: {self.first_line(exc)}"
-        raise PostgresUnavailable(f"cannot connect to {self.shown}: {problem}")
+            refused = self._refused(exc)
+        raise refused  # outside the except: the driver's error is not chained to it
 
     async def aconnect(self, **options: Any) -> psycopg.AsyncConnection[Any]:
         """A new connection for asyncio code (autocommit: each transaction is explicit).
@@ -148,17 +142,25 @@ class PostgresURL:
         """
         import psycopg
 
-        problem = None
         try:
-            return await psycopg.AsyncConnection.connect(
-                self._url.get_secret_value(),
-                autocommit=True,
-                connect_timeout=_CONNECT_SECONDS,
-                **options,
-            )
+            return await psycopg.AsyncConnection.connect(**self._connection_arguments(options))
         except psycopg.Error as exc:
-            problem = f"{type(exc).__name__}: {self.first_line(exc)}"
-        raise PostgresUnavailable(f"cannot connect to {self.shown}: {problem}")
+            refused = self._refused(exc)
+        raise refused  # outside the except: the driver's error is not chained to it
+
+    def _connection_arguments(self, options: dict[str, Any]) -> dict[str, Any]:
+        # Autocommit: each transaction is explicit.
+        return {
+            "conninfo": self._url.get_secret_value(),
+            "autocommit": True,
+            "connect_timeout": _CONNECT_SECONDS,
+            **options,
+        }
+
+    def _refused(self, error: BaseException) -> PostgresUnavailable:
+        return PostgresUnavailable(
+            f"cannot connect to {self.shown}: {type(error).__name__}: {self.first_line(error)}"
+        )
 
     def __repr__(self) -> str:
         return f"PostgresURL({self.shown!r})"
