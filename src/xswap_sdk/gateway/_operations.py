@@ -50,18 +50,7 @@ from ..registry import DEFAULT_FEE_CAP_BPS as _DEFAULT_FEE_CAP_BPS
 from ..registry import DEFAULT_MAX_FEE, DEFAULT_REGISTRY, GatewayChain, Registry
 from ..signing._fields import MAX_UINT64, pad_address, to_word
 from ..types import MAX_UINT256, Address, TokenAmount
-from .models import (
-    BalancesRequest,
-    Depositor,
-    DomainBalance,
-    EstimateAnswer,
-    EstimatedBurnIntent,
-    EstimatedTransfer,
-    GatewayBalances,
-    GatewayInfo,
-    TransferDetails,
-    TransferResult,
-)
+from ._info import GatewayInfo
 
 __all__ = [
     "X402_TRANSFERS_PAGE_SIZE",
@@ -111,6 +100,15 @@ DEFAULT_FEE_CAP_BPS: Final = _DEFAULT_FEE_CAP_BPS
 if TYPE_CHECKING:
     from ..signing.burn_intents import BurnIntent, TransferSpec
     from ..signing.signed_intents import SignedBurnIntent, SignedBurnIntentSet
+    from .models import (
+        BalancesRequest,
+        DomainBalance,
+        EstimatedBurnIntent,
+        EstimatedTransfer,
+        GatewayBalances,
+        TransferDetails,
+        TransferResult,
+    )
 
     Signed: TypeAlias = SignedBurnIntent | SignedBurnIntentSet
     EstimateItem: TypeAlias = BurnIntent | TransferSpec | Mapping[str, Any]
@@ -339,6 +337,8 @@ def build_balances_request(
     Raises:
         InvalidInputError: a bad address, or one of the other family than its domain.
     """
+    from .models import BalancesRequest  # lazy: not for a first read
+
     depositors: object = [depositor] if isinstance(depositor, str) else depositor
     if isinstance(depositors, bytes) or not isinstance(depositors, Sequence) or not depositors:
         raise InvalidInputError("depositor", "must be an address or a non-empty list of them")
@@ -362,6 +362,8 @@ def check_depositor(depositor: object, domain: int, registry: Registry | None = 
     Raises:
         InvalidInputError: not an address, or one of the other family.
     """
+    from .models import Depositor  # lazy: not for a first read
+
     checked: str = check_argument("depositor", Depositor, depositor)
     solana = is_solana_key(checked)
     family = domain_family(domain, registry)
@@ -389,6 +391,8 @@ def get_info() -> Operation[GatewayInfo]:
 
 def get_balances(request: BalancesRequest) -> Operation[GatewayBalances]:
     """``POST /v1/balances``: a read, so it may be retried."""
+    from .models import GatewayBalances  # lazy: not for a first read
+
     return Operation(
         "POST", BALANCES_PATH, parser(GatewayBalances), json=request.to_wire(), auth="none"
     )
@@ -416,6 +420,7 @@ def estimate(
     """``POST /v1/estimate``: each element a burn intent (with your ``maxFee`` and
     ``maxBlockHeight``) or a transfer spec alone."""
     from ..signing.burn_intents import BurnIntent, TransferSpec  # lazy: signing code
+    from .models import EstimateAnswer  # lazy: not for a first read
 
     items: object = (
         [intents] if isinstance(intents, BurnIntent | TransferSpec | Mapping) else intents
@@ -463,6 +468,7 @@ def transfer(
 ) -> Operation[TransferResult]:
     """``POST /v1/transfer``: not idempotent; the signatures are kept out of errors."""
     from ..signing.attestations import expected_intents  # lazy: signing code
+    from .models import TransferResult  # lazy: not for a first read
 
     body = transfer_body(signed)
     sent = expected_intents(signed if isinstance(signed, Sequence) else [signed])
@@ -500,6 +506,8 @@ def _transfer_id(result: TransferResult) -> tuple[str, ...]:
 
 def get_transfer(transfer_id: str) -> Operation[TransferDetails]:
     """``GET /v1/transfer/{id}``."""
+    from .models import TransferDetails  # lazy: not for a first read
+
     checked = check_transfer_id(transfer_id)
     return Operation(
         "GET",
@@ -755,6 +763,7 @@ def apply_estimate(
     """
     from ..signing.burn_intents import BurnIntent, as_intent  # lazy: signing code
     from ..signing.solana import is_solana_source  # lazy: signing code
+    from .models import EstimatedTransfer  # lazy: not for a first read
 
     if not isinstance(allow_higher_fee, bool):
         raise InvalidInputError("allow_higher_fee", "must be True or False")
