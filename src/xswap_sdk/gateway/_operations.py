@@ -48,8 +48,7 @@ from ..errors import (
 )
 from ..registry import DEFAULT_FEE_CAP_BPS as _DEFAULT_FEE_CAP_BPS
 from ..registry import DEFAULT_MAX_FEE, DEFAULT_REGISTRY, GatewayChain, Registry
-from ..signing._fields import MAX_UINT64, pad_address, to_word
-from ..types import MAX_UINT256, Address, TokenAmount
+from ..types import MAX_UINT256, Address
 from ._info import GatewayInfo
 
 __all__ = [
@@ -199,6 +198,7 @@ def build_transfer_intent(
         UnsafePayloadError: the registry does not know one of the chains.
         MissingDependencyError: a Solana destination without the ``solana`` extra.
     """
+    from ..signing._fields import MAX_UINT64, to_word  # lazy: signing code
     from ..signing.burn_intents import build_burn_intent  # lazy: signing code
     from ..signing.solana import check_u64  # lazy: signing code
     from ..signing.solana_programs import usdc_token_account  # lazy: signing code
@@ -260,6 +260,7 @@ def build_transfer_intent(
 
 def _account(argument: str, chain: GatewayChain, value: object) -> str:
     """An account argument on ``chain`` as its bytes32 word, checked for its family."""
+    from ..signing._fields import pad_address  # lazy: signing code
     from ..signing.solana import solana_account  # lazy: signing code
 
     if chain.family == "solana":
@@ -289,6 +290,8 @@ def _chain_id(argument: str, value: object) -> int:
 
 
 def _check_at_least(at_least: object) -> int:
+    from ..types import TokenAmount  # lazy: not for a first read (pydantic's serializers)
+
     units: int = check_argument("at_least", TokenAmount, at_least)
     return units
 
@@ -701,6 +704,8 @@ def _word(key: str, value: object) -> object:
     """A spec value for comparison: addresses padded to bytes32 (an account written in
     base58, as Gateway may write a Solana one, as its 32 bytes), hex lower-cased,
     numbers as ints; a ``hookData`` left out is empty (Circle's kit leaves it out)."""
+    from ..signing._fields import pad_address  # lazy: signing code
+
     if key == "hookData" and value is None:
         return "0x"
     if isinstance(value, str):
@@ -761,8 +766,10 @@ def apply_estimate(
         QuoteRejectedError: its fee is above your intent's ``maxFee`` (without
             ``allow_higher_fee=True``) or above your ``max_fee_cap``.
     """
+    from ..signing._fields import MAX_UINT64  # lazy: signing code
     from ..signing.burn_intents import BurnIntent, as_intent  # lazy: signing code
     from ..signing.solana import is_solana_source  # lazy: signing code
+    from ..types import TokenAmount  # lazy: not for a first read (pydantic's serializers)
     from .models import EstimatedTransfer  # lazy: not for a first read
 
     if not isinstance(allow_higher_fee, bool):
