@@ -155,7 +155,8 @@ _FIRST_READS = {
             "xswap_sdk.signing.eip3009",
             # A status read builds RelayStatus alone: no request, account or chain
             # models, no EIP-7702 types, no signing package, no polling, no page walks,
-            # no chain steps and no TypeAdapter (a model reads with its own validator).
+            # no chain steps and no TypeAdapter (a model reads with its own validator);
+            # no amount type that is written back as text, nor pydantic's serializers.
             "xswap_sdk.relayer.models",
             "xswap_sdk.signing",
             "xswap_sdk.signing.eip7702",
@@ -163,6 +164,8 @@ _FIRST_READS = {
             "xswap_sdk._pagination",
             "xswap_sdk._chain_steps",
             "pydantic.type_adapter",
+            "xswap_sdk._amount_types",
+            "pydantic.functional_serializers",
         ),
     ),
     "flash": (
@@ -203,14 +206,19 @@ _FIRST_READS = {
             "xswap_sdk.signing.signed_intents",
             "xswap_sdk.signing.solana",
             # get_info builds GatewayInfo and its parts alone: none of Gateway's other
-            # models, nor the simulation and call types their fields hold.
+            # models, nor the simulation and call types their fields hold, nor any
+            # signing code or amount type written back as text.
             "xswap_sdk.gateway.models",
             "xswap_sdk.simulation",
             "xswap_sdk._simulation_models",
+            "xswap_sdk.signing",
             "xswap_sdk.signing.calls",
+            "xswap_sdk.signing._fields",
             "xswap_sdk._pagination",
             "xswap_sdk._chain_steps",
+            "xswap_sdk._amount_types",
             "pydantic.type_adapter",
+            "pydantic.functional_serializers",
         ),
     ),
 }
