@@ -128,10 +128,15 @@ def test_a_first_read_loads_only_what_it_uses() -> None:
 
 # Issue 30: what a fresh process's first read of each client does not run, and so must
 # not load: the journal, the signing policy and its ledger, notebook HTML, the journey
-# kinds and coincurve for every client, and each client's own code for other calls.
+# kinds and coincurve for every client, and each client's own code for other calls; nor
+# the journey driver and its journal I/O, which run money journeys only.
 _NONE_OF_THEM = (
     "xswap_sdk.journal",
     "xswap_sdk._journal_core",
+    "xswap_sdk._journey",
+    "xswap_sdk._journal_io",
+    "xswap_sdk._sync_driver",
+    "xswap_sdk._progress",
     "xswap_sdk.policy",
     "xswap_sdk._ledger",
     "xswap_sdk._html",
@@ -144,7 +149,24 @@ _FIRST_READS = {
     "relayer": (
         "RelayerClient(api_key='k' * 16, base_url='https://relayer.test', http_client=http)"
         ".get_relay_status('65f1a2b3c4d5e6f708192a3b')",
-        ("xswap_sdk.relayer._x402", "xswap_sdk.registry", "xswap_sdk.signing.eip3009"),
+        (
+            "xswap_sdk.relayer._x402",
+            "xswap_sdk.registry",
+            "xswap_sdk.signing.eip3009",
+            # A status read builds RelayStatus alone: no request, account or chain
+            # models, no EIP-7702 types, no signing package, no polling, no page walks,
+            # no chain steps and no TypeAdapter (a model reads with its own validator);
+            # no amount type that is written back as text, nor pydantic's serializers.
+            "xswap_sdk.relayer.models",
+            "xswap_sdk.signing",
+            "xswap_sdk.signing.eip7702",
+            "xswap_sdk._polling",
+            "xswap_sdk._pagination",
+            "xswap_sdk._chain_steps",
+            "pydantic.type_adapter",
+            "xswap_sdk._amount_types",
+            "pydantic.functional_serializers",
+        ),
     ),
     "flash": (
         "FlashClient(base_url='https://flash.test', http_client=http).get_supported_chains()",
@@ -183,6 +205,20 @@ _FIRST_READS = {
             "xswap_sdk.signing.gateway_wallet",
             "xswap_sdk.signing.signed_intents",
             "xswap_sdk.signing.solana",
+            # get_info builds GatewayInfo and its parts alone: none of Gateway's other
+            # models, nor the simulation and call types their fields hold, nor any
+            # signing code or amount type written back as text.
+            "xswap_sdk.gateway.models",
+            "xswap_sdk.simulation",
+            "xswap_sdk._simulation_models",
+            "xswap_sdk.signing",
+            "xswap_sdk.signing.calls",
+            "xswap_sdk.signing._fields",
+            "xswap_sdk._pagination",
+            "xswap_sdk._chain_steps",
+            "xswap_sdk._amount_types",
+            "pydantic.type_adapter",
+            "pydantic.functional_serializers",
         ),
     ),
 }

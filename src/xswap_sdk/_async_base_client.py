@@ -13,8 +13,6 @@ import httpx
 
 from ._async_transport import AsyncTransport
 from ._base_client import APIClientBase, _evm_only, checked_claim, release
-from ._journal_io import async_journal_call
-from ._journey import Resumption
 from ._options import RequestOptions
 
 if TYPE_CHECKING:
@@ -112,6 +110,8 @@ class AsyncAPIClient(APIClientBase[httpx.AsyncClient, AsyncTransport]):
             MissingCredentialsError: going on needs a signer or web3 (the journey is
                 left as it was).
         """
+        from ._journal_io import async_journal_call  # lazy: journals and resumes only
+        from ._journey import Resumption  # lazy: journals and resumes only
         from .journal import ResumeResult  # lazy: journals and resumes only
 
         journey, owner = await self._claim(journey_id, force=force, restart=restart)
@@ -137,6 +137,7 @@ class AsyncAPIClient(APIClientBase[httpx.AsyncClient, AsyncTransport]):
         self, journey_id: object, *, force: object, restart: object
     ) -> tuple[Journey | None, Owner | None]:
         """The journey to resume, leased to this run; ``(None, None)`` when it is over."""
+        from ._journal_io import async_journal_call  # lazy: journals and resumes only
         from .journal import DONE_STATES, Owner  # lazy: journals and resumes only
 
         journal, kind = await async_journal_call(self._resumable, journey_id, force, restart)
@@ -152,6 +153,8 @@ class AsyncAPIClient(APIClientBase[httpx.AsyncClient, AsyncTransport]):
         return checked_claim(claimed), owner
 
     async def _journey_now(self, journey_id: str) -> Journey:
+        from ._journal_io import async_journal_call  # lazy: journals and resumes only
+
         journal = self._options.journal
         assert journal is not None
         found = await async_journal_call(journal.journey, journey_id)

@@ -20,18 +20,14 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx
 
-from ._async_driver import AsyncDriver, answer_of
-from ._chain_steps import unavailable
 from ._concurrency import AsyncGate
 from ._flow import Ask, Begin, Call, Chain, Flow, Now, Random, Record, Sign, Sleep, Wait
-from ._journey import Resumption
 from ._operation import Operation
 from ._options import RequestOptions
-from ._pagination import Emit, PageWalk
 from ._transport import (
     Answer,
     AsyncPaidHook,
@@ -43,6 +39,10 @@ from ._transport import (
     payment_headers,
 )
 from .errors import AuthenticationError, PaymentRequiredError, XSwapError
+
+if TYPE_CHECKING:
+    from ._journey import Resumption
+    from ._pagination import PageWalk
 
 __all__ = ["AsyncTransport"]
 
@@ -238,6 +238,8 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
                     # driver gets them, and this frame keeps no reference to them.
                     begin: list[Begin] = [step]
                     del step
+                    from ._async_driver import AsyncDriver  # lazy: money journeys only
+
                     driver = AsyncDriver(self, flow, options)
                     return await driver.drive(begin.pop(), resumption)  # type: ignore[no-any-return]
                 if isinstance(step, Call):
@@ -271,10 +273,14 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
 
             return _perform_sign(step)
         if isinstance(step, Ask):
+            from ._async_driver import answer_of  # lazy: flows that ask only
+
             return answer_of(step)
         if isinstance(step, Chain):
             helper = getattr(step.io, step.op, None)
             if helper is None:
+                from ._chain_steps import unavailable  # lazy: chain steps only
+
                 raise unavailable(step.op)
             return await _awaited(helper(*step.args))
         raise TypeError(f"a flow cannot yield {type(step).__name__}")
@@ -284,6 +290,8 @@ class AsyncTransport(BaseTransport[httpx.AsyncClient]):
     ) -> AsyncIterator[T]:
         """Drive a page walk, yielding its items; a page is read only when the caller
         has taken every item of the one before."""
+        from ._pagination import Emit  # lazy: page walks only
+
         result: Any = None
         try:
             while True:

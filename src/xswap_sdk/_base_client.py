@@ -21,9 +21,7 @@ import httpx
 from pydantic import SecretStr
 
 from ._auth import ApiKeyAuth, Auth
-from ._base58 import encode
 from ._capture import RawResponse, capture_responses
-from ._chain_steps import ChainIO, no_chain_io
 from ._clock import SYSTEM_CLOCK, Clock
 from ._concurrency import pool_size
 from ._framing import Framing
@@ -49,6 +47,7 @@ from .events import RequestHook, ResponseHook, RetryHook
 from .types import _same_address
 
 if TYPE_CHECKING:
+    from ._chain_steps import ChainIO
     from .journal import Journal, JournalArg, Journey, Owner, StepHook
     from .policy import Policy, PolicyLike
     from .signing.signer import Signer
@@ -364,6 +363,7 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
         signature still finishes, and one that does says a signer is missing.
         """
         # lazy: the journey kinds and the Solana key check, only when a journey resumes
+        from ._base58 import encode
         from ._kinds import KINDS
         from .signing.signer import signer_address
         from .signing.solana import is_solana_signer, solana_public_key
@@ -397,6 +397,7 @@ class APIClientBase(Generic[HttpClientT, TransportT]):
     ) -> tuple[Any, Any]:
         """The journey's flow built from its terms, and the transport to run it on (see
         ``xswap_sdk._kinds``); ``signer`` is `_resume_signer`'s."""
+        from ._chain_steps import no_chain_io  # lazy: resuming a journey only
         from ._kinds import KINDS, ResumeInputs  # lazy: resuming a journey only
 
         inputs = ResumeInputs(signer=signer, io=io or no_chain_io(), restart=restart)

@@ -13,19 +13,21 @@ import functools
 import inspect
 from collections.abc import Iterator
 from decimal import Decimal
-from typing import Annotated, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, TypeVar
 
 from pydantic import (
     BaseModel,
     BeforeValidator,
     ConfigDict,
     PrivateAttr,
-    TypeAdapter,
     ValidationError,
 )
 from pydantic._internal._model_construction import init_private_attributes
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticUndefined
+
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
 
 from .errors import InvalidInputError
 from .types import to_checksum
@@ -296,6 +298,8 @@ def validate_request(
 @functools.cache
 def adapter_for(type_: Any) -> TypeAdapter[Any]:
     """A `pydantic.TypeAdapter` for ``type_``, built once per type."""
+    from pydantic import TypeAdapter  # pydantic's own module, loaded by the first one
+
     return TypeAdapter(type_)
 
 

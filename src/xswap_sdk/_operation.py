@@ -13,7 +13,7 @@ from typing import Any, Final, Generic, Literal, TypeVar
 from urllib.parse import urlencode
 
 import httpx
-from pydantic import Secret
+from pydantic import BaseModel, Secret
 
 from ._models import adapter_for
 from ._options import NOT_GIVEN, NotGiven
@@ -184,6 +184,11 @@ class Operation(Frozen, Generic[T]):
 
 def parser(type_: Any) -> Callable[[Any], Any]:
     """A parse function for `Operation` that validates the payload into ``type_``."""
+    if isinstance(type_, type) and issubclass(type_, BaseModel):
+        # The model's own validator, which a TypeAdapter of it would wrap: a first read
+        # then builds one validator (not a second for the adapter) and needs no
+        # TypeAdapter at all.
+        return type_.model_validate
     # Cached: operations are built per call, and a TypeAdapter costs more to build
     # than the request costs to send through a local transport.
     return adapter_for(type_).validate_python

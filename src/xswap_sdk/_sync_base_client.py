@@ -13,8 +13,6 @@ from typing import TYPE_CHECKING, Self, Unpack
 import httpx
 
 from ._base_client import APIClientBase, _evm_only, checked_claim, release
-from ._journal_io import journal_call
-from ._journey import Resumption
 from ._options import RequestOptions
 from ._sync_transport import SyncTransport
 
@@ -113,6 +111,8 @@ class SyncAPIClient(APIClientBase[httpx.Client, SyncTransport]):
             MissingCredentialsError: going on needs a signer or web3 (the journey is
                 left as it was).
         """
+        from ._journal_io import journal_call  # lazy: journals and resumes only
+        from ._journey import Resumption  # lazy: journals and resumes only
         from .journal import ResumeResult  # lazy: journals and resumes only
 
         journey, owner = self._claim(journey_id, force=force, restart=restart)
@@ -136,6 +136,7 @@ class SyncAPIClient(APIClientBase[httpx.Client, SyncTransport]):
         self, journey_id: object, *, force: object, restart: object
     ) -> tuple[Journey | None, Owner | None]:
         """The journey to resume, leased to this run; ``(None, None)`` when it is over."""
+        from ._journal_io import journal_call  # lazy: journals and resumes only
         from .journal import DONE_STATES, Owner  # lazy: journals and resumes only
 
         journal, kind = journal_call(self._resumable, journey_id, force, restart)
@@ -151,6 +152,8 @@ class SyncAPIClient(APIClientBase[httpx.Client, SyncTransport]):
         return checked_claim(claimed), owner
 
     def _journey_now(self, journey_id: str) -> Journey:
+        from ._journal_io import journal_call  # lazy: journals and resumes only
+
         journal = self._options.journal
         assert journal is not None
         found = journal_call(journal.journey, journey_id)

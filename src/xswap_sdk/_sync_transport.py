@@ -10,18 +10,14 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx
 
-from ._chain_steps import unavailable
 from ._concurrency import Gate
 from ._flow import Ask, Begin, Call, Chain, Flow, Now, Random, Record, Sign, Sleep, Wait
-from ._journey import Resumption
 from ._operation import Operation
 from ._options import RequestOptions
-from ._pagination import Emit, PageWalk
-from ._sync_driver import Driver, answer_of
 from ._transport import (
     Answer,
     BaseTransport,
@@ -33,6 +29,10 @@ from ._transport import (
     settle,
 )
 from .errors import AuthenticationError, PaymentRequiredError, XSwapError
+
+if TYPE_CHECKING:
+    from ._journey import Resumption
+    from ._pagination import PageWalk
 
 __all__ = ["SyncTransport"]
 
@@ -226,6 +226,8 @@ class SyncTransport(BaseTransport[httpx.Client]):
                     # driver gets them, and this frame keeps no reference to them.
                     begin: list[Begin] = [step]
                     del step
+                    from ._sync_driver import Driver  # lazy: money journeys only
+
                     driver = Driver(self, flow, options)
                     return driver.drive(begin.pop(), resumption)  # type: ignore[no-any-return]
                 if isinstance(step, Call):
@@ -259,10 +261,14 @@ class SyncTransport(BaseTransport[httpx.Client]):
 
             return _perform_sign(step)
         if isinstance(step, Ask):
+            from ._sync_driver import answer_of  # lazy: flows that ask only
+
             return answer_of(step)
         if isinstance(step, Chain):
             helper = getattr(step.io, step.op, None)
             if helper is None:
+                from ._chain_steps import unavailable  # lazy: chain steps only
+
                 raise unavailable(step.op)
             return _awaited(helper(*step.args))
         raise TypeError(f"a flow cannot yield {type(step).__name__}")
@@ -270,6 +276,8 @@ class SyncTransport(BaseTransport[httpx.Client]):
     def iterate(self, walk: PageWalk[T], options: RequestOptions | None = None) -> Iterator[T]:
         """Drive a page walk, yielding its items; a page is read only when the caller
         has taken every item of the one before."""
+        from ._pagination import Emit  # lazy: page walks only
+
         result: Any = None
         try:
             while True:

@@ -64,7 +64,6 @@ from ._options import (
     normalize_timeout,
 )
 from ._pool import ClientT, Pool
-from ._progress import with_progress
 from ._record import Frozen
 from ._retry import is_retryable, parse_retry_after, retry_delay
 from ._version import __version__
@@ -227,6 +226,8 @@ class Hooks(Frozen):
         if not isinstance(progress, bool):
             raise InvalidInputError("progress", "must be True or False")
         if progress:
+            from ._progress import with_progress  # lazy: only a client asked for progress
+
             on_step = with_progress(on_step)
         return cls(on_request, on_response, on_retry, on_step)
 

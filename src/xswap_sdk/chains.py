@@ -162,8 +162,10 @@ FAMILY_RULES: Final[Mapping[ChainFamily, FamilyRules]] = MappingProxyType(
 )
 """Each family's rules (see `FamilyRules`)."""
 
-_NEAR_ACCOUNT = re.compile(r"(?:(?:[a-z\d]+[-_])*[a-z\d]+\.)*(?:[a-z\d]+[-_])*[a-z\d]+")
-_MOVE_ADDRESS = re.compile(r"0x[0-9a-fA-F]{64}")
+# Compiled at their first use (re caches them), not at import: every client imports this
+# module, and most never check a NEAR, Aptos or Sui address.
+_NEAR_ACCOUNT = r"(?:(?:[a-z\d]+[-_])*[a-z\d]+\.)*(?:[a-z\d]+[-_])*[a-z\d]+"
+_MOVE_ADDRESS = r"0x[0-9a-fA-F]{64}"
 _FAMILIES: Final = frozenset(get_args(ChainFamily))
 
 
@@ -173,13 +175,13 @@ def _solana(value: str) -> str:
 
 
 def _near(value: str) -> str:
-    if not 2 <= len(value) <= 64 or _NEAR_ACCOUNT.fullmatch(value) is None:
+    if not 2 <= len(value) <= 64 or re.fullmatch(_NEAR_ACCOUNT, value) is None:
         raise ValueError
     return value
 
 
 def _move(value: str) -> str:
-    if _MOVE_ADDRESS.fullmatch(value) is None:
+    if re.fullmatch(_MOVE_ADDRESS, value) is None:
         raise ValueError
     return value.lower()
 

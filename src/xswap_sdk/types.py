@@ -31,12 +31,16 @@ import functools
 import re
 from collections.abc import Callable
 from decimal import ROUND_HALF_EVEN, Context, Decimal, InvalidOperation
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-from pydantic import BeforeValidator, PlainSerializer
+from pydantic import BeforeValidator
 
+from ._exports import attach as _attach
 from ._keccak import keccak
 from .errors import InvalidInputError
+
+if TYPE_CHECKING:
+    from ._amount_types import TokenAmount, UsdcNumberUnits, UsdcUnits
 
 __all__ = [
     "MAX_UINT256",
@@ -183,13 +187,6 @@ Bytes32 = Annotated[str, BeforeValidator(_to_bytes32)]
 HexBytes = Annotated[str, BeforeValidator(_to_hex_bytes)]
 """Arbitrary bytes as ``0x`` + an even number of lowercase hex digits (``"0x"`` is empty)."""
 
-TokenAmount = Annotated[
-    int,
-    BeforeValidator(_to_amount),
-    PlainSerializer(str, return_type=str, when_used="json"),
-]
-"""A token amount in smallest units (an ``int`` from 0 to 2**256 - 1), sent as a string."""
-
 ChainId = Annotated[int, BeforeValidator(_to_chain_id)]
 """An EVM chain id (``1`` Ethereum, ``8453`` Base, ``42161`` Arbitrum One, ...)."""
 
@@ -294,16 +291,6 @@ def _usdc_text(units: int) -> str:
     return f"{from_units(units, USDC_DECIMALS):f}"
 
 
-UsdcUnits = Annotated[
-    int,
-    BeforeValidator(_usdc_units),
-    PlainSerializer(_usdc_text, return_type=str, when_used="json"),
-]
-"""An ``int`` of smallest USDC units, read exactly from a decimal string of USDC as
-Circle Gateway sends it (``"1.500000"`` is ``1500000``) and written back as that string
-in JSON. An ``int`` given in Python is taken as smallest units already."""
-
-
 def _usdc_number_units(value: object) -> object:
     # A JSON number of USDC: an int is whole USDC here, and a float is read through its
     # shortest text (0.1 is "0.1") and rounded to the nearest smallest unit, since the
@@ -319,11 +306,14 @@ def _usdc_number_units(value: object) -> object:
     return _usdc_units(value)
 
 
-UsdcNumberUnits = Annotated[
-    int,
-    BeforeValidator(_usdc_number_units),
-    PlainSerializer(_usdc_text, return_type=str, when_used="json"),
-]
-"""An ``int`` of smallest USDC units, read from a JSON number of USDC (``12.5`` is
-``12500000``; ``12`` is twelve USDC, not twelve units), rounded to the nearest unit when
-the number is a float. Written back as a decimal string in JSON."""
+# TokenAmount, UsdcUnits and UsdcNumberUnits, the types written back as text in JSON, are
+# made on first use (PEP 562), in xswap_sdk._amount_types: pydantic's serializers module,
+# which they alone need, costs about 2 ms to import, and a client's first read uses none.
+_HOMES = {
+    "TokenAmount": ("xswap_sdk._amount_types", "TokenAmount"),
+    "UsdcNumberUnits": ("xswap_sdk._amount_types", "UsdcNumberUnits"),
+    "UsdcUnits": ("xswap_sdk._amount_types", "UsdcUnits"),
+}
+
+if not TYPE_CHECKING:
+    __getattr__, __dir__ = _attach(__name__, _HOMES)

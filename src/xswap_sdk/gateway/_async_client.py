@@ -42,17 +42,6 @@ from ._operations import (
     DEFAULT_TRANSFER_TIMEOUT,
     X402_TRANSFERS_PAGE_SIZE,
 )
-from .models import (
-    BalancesRequest,
-    DomainBalance,
-    EstimatedTransfer,
-    GatewayBalances,
-    GatewayInfo,
-    MintResult,
-    RecoveredTransfer,
-    TransferDetails,
-    TransferResult,
-)
 
 if TYPE_CHECKING:
     import httpx2
@@ -66,6 +55,17 @@ if TYPE_CHECKING:
     from ..signing.solana import SolanaSigner
     from ..simulation import SentCall, SimulateOption
     from ._operations import EstimateItem, Signed
+    from .models import (
+        BalancesRequest,
+        DomainBalance,
+        EstimatedTransfer,
+        GatewayBalances,
+        GatewayInfo,
+        MintResult,
+        RecoveredTransfer,
+        TransferDetails,
+        TransferResult,
+    )
     from .webhooks import NotificationPublicKey, WebhookNotification
     from .x402 import BatchSubmission, PendingDeposits, X402Supported, X402Transfer
 
@@ -748,6 +748,7 @@ class AsyncGatewayClient(AsyncAPIClient):
         from .. import _async_web3 as web3io  # lazy: not loaded by reads
         from ..signing.signer import signer_address  # lazy: not loaded by reads
         from . import _mint_journey as mints  # lazy: not loaded by reads
+        from .models import TransferResult  # lazy: not loaded by reads
 
         if not isinstance(transfer, TransferResult):
             raise InvalidInputError("transfer", "must be a TransferResult (from transfer())")

@@ -48,20 +48,8 @@ from ..errors import (
 )
 from ..registry import DEFAULT_FEE_CAP_BPS as _DEFAULT_FEE_CAP_BPS
 from ..registry import DEFAULT_MAX_FEE, DEFAULT_REGISTRY, GatewayChain, Registry
-from ..signing._fields import MAX_UINT64, pad_address, to_word
-from ..types import MAX_UINT256, Address, TokenAmount
-from .models import (
-    BalancesRequest,
-    Depositor,
-    DomainBalance,
-    EstimateAnswer,
-    EstimatedBurnIntent,
-    EstimatedTransfer,
-    GatewayBalances,
-    GatewayInfo,
-    TransferDetails,
-    TransferResult,
-)
+from ..types import MAX_UINT256, Address
+from ._info import GatewayInfo
 
 __all__ = [
     "X402_TRANSFERS_PAGE_SIZE",
@@ -111,6 +99,15 @@ DEFAULT_FEE_CAP_BPS: Final = _DEFAULT_FEE_CAP_BPS
 if TYPE_CHECKING:
     from ..signing.burn_intents import BurnIntent, TransferSpec
     from ..signing.signed_intents import SignedBurnIntent, SignedBurnIntentSet
+    from .models import (
+        BalancesRequest,
+        DomainBalance,
+        EstimatedBurnIntent,
+        EstimatedTransfer,
+        GatewayBalances,
+        TransferDetails,
+        TransferResult,
+    )
 
     Signed: TypeAlias = SignedBurnIntent | SignedBurnIntentSet
     EstimateItem: TypeAlias = BurnIntent | TransferSpec | Mapping[str, Any]
@@ -201,6 +198,7 @@ def build_transfer_intent(
         UnsafePayloadError: the registry does not know one of the chains.
         MissingDependencyError: a Solana destination without the ``solana`` extra.
     """
+    from ..signing._fields import MAX_UINT64, to_word  # lazy: signing code
     from ..signing.burn_intents import build_burn_intent  # lazy: signing code
     from ..signing.solana import check_u64  # lazy: signing code
     from ..signing.solana_programs import usdc_token_account  # lazy: signing code
@@ -262,6 +260,7 @@ def build_transfer_intent(
 
 def _account(argument: str, chain: GatewayChain, value: object) -> str:
     """An account argument on ``chain`` as its bytes32 word, checked for its family."""
+    from ..signing._fields import pad_address  # lazy: signing code
     from ..signing.solana import solana_account  # lazy: signing code
 
     if chain.family == "solana":
@@ -291,6 +290,8 @@ def _chain_id(argument: str, value: object) -> int:
 
 
 def _check_at_least(at_least: object) -> int:
+    from ..types import TokenAmount  # lazy: not for a first read (pydantic's serializers)
+
     units: int = check_argument("at_least", TokenAmount, at_least)
     return units
 
@@ -339,6 +340,8 @@ def build_balances_request(
     Raises:
         InvalidInputError: a bad address, or one of the other family than its domain.
     """
+    from .models import BalancesRequest  # lazy: not for a first read
+
     depositors: object = [depositor] if isinstance(depositor, str) else depositor
     if isinstance(depositors, bytes) or not isinstance(depositors, Sequence) or not depositors:
         raise InvalidInputError("depositor", "must be an address or a non-empty list of them")
@@ -362,6 +365,8 @@ def check_depositor(depositor: object, domain: int, registry: Registry | None = 
     Raises:
         InvalidInputError: not an address, or one of the other family.
     """
+    from .models import Depositor  # lazy: not for a first read
+
     checked: str = check_argument("depositor", Depositor, depositor)
     solana = is_solana_key(checked)
     family = domain_family(domain, registry)
@@ -389,6 +394,8 @@ def get_info() -> Operation[GatewayInfo]:
 
 def get_balances(request: BalancesRequest) -> Operation[GatewayBalances]:
     """``POST /v1/balances``: a read, so it may be retried."""
+    from .models import GatewayBalances  # lazy: not for a first read
+
     return Operation(
         "POST", BALANCES_PATH, parser(GatewayBalances), json=request.to_wire(), auth="none"
     )
@@ -416,6 +423,7 @@ def estimate(
     """``POST /v1/estimate``: each element a burn intent (with your ``maxFee`` and
     ``maxBlockHeight``) or a transfer spec alone."""
     from ..signing.burn_intents import BurnIntent, TransferSpec  # lazy: signing code
+    from .models import EstimateAnswer  # lazy: not for a first read
 
     items: object = (
         [intents] if isinstance(intents, BurnIntent | TransferSpec | Mapping) else intents
@@ -463,6 +471,7 @@ def transfer(
 ) -> Operation[TransferResult]:
     """``POST /v1/transfer``: not idempotent; the signatures are kept out of errors."""
     from ..signing.attestations import expected_intents  # lazy: signing code
+    from .models import TransferResult  # lazy: not for a first read
 
     body = transfer_body(signed)
     sent = expected_intents(signed if isinstance(signed, Sequence) else [signed])
@@ -500,6 +509,8 @@ def _transfer_id(result: TransferResult) -> tuple[str, ...]:
 
 def get_transfer(transfer_id: str) -> Operation[TransferDetails]:
     """``GET /v1/transfer/{id}``."""
+    from .models import TransferDetails  # lazy: not for a first read
+
     checked = check_transfer_id(transfer_id)
     return Operation(
         "GET",
@@ -693,6 +704,8 @@ def _word(key: str, value: object) -> object:
     """A spec value for comparison: addresses padded to bytes32 (an account written in
     base58, as Gateway may write a Solana one, as its 32 bytes), hex lower-cased,
     numbers as ints; a ``hookData`` left out is empty (Circle's kit leaves it out)."""
+    from ..signing._fields import pad_address  # lazy: signing code
+
     if key == "hookData" and value is None:
         return "0x"
     if isinstance(value, str):
@@ -753,8 +766,11 @@ def apply_estimate(
         QuoteRejectedError: its fee is above your intent's ``maxFee`` (without
             ``allow_higher_fee=True``) or above your ``max_fee_cap``.
     """
+    from ..signing._fields import MAX_UINT64  # lazy: signing code
     from ..signing.burn_intents import BurnIntent, as_intent  # lazy: signing code
     from ..signing.solana import is_solana_source  # lazy: signing code
+    from ..types import TokenAmount  # lazy: not for a first read (pydantic's serializers)
+    from .models import EstimatedTransfer  # lazy: not for a first read
 
     if not isinstance(allow_higher_fee, bool):
         raise InvalidInputError("allow_higher_fee", "must be True or False")

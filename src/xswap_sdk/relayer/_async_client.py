@@ -29,23 +29,12 @@ from .._options import (
     TimeoutTypes,
     WaitOptions,
 )
-from .._polling import wait_options
 from .._version import __version__
 from ..chains import ChainFamily, check_chain_families
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
-from ..signing.eip7702 import SignedAuthorization
-from ..signing.signer import Signer
 from . import _operations as operations
 from ._operations import RelayerPaths
-from .models import (
-    AccountInfo,
-    RelayedTxId,
-    RelayerChain,
-    RelayStatus,
-    SubmitTxResult,
-    TransactionType,
-)
 
 if TYPE_CHECKING:
     import httpx2
@@ -53,7 +42,17 @@ if TYPE_CHECKING:
     from ..journal import JournalArg, StepHook
     from ..policy import PolicyLike
     from ..registry import Registry
+    from ..signing.eip7702 import SignedAuthorization
+    from ..signing.signer import Signer
+    from ._status import RelayStatus
     from ._x402 import X402Payer
+    from .models import (
+        AccountInfo,
+        RelayedTxId,
+        RelayerChain,
+        SubmitTxResult,
+        TransactionType,
+    )
 
 
 __all__ = ["RELAYER_SERVICE", "AsyncRelayerClient"]
@@ -398,6 +397,8 @@ class AsyncRelayerClient(AsyncAPIClient):
         )
         flow = operations.relay(self.paths, request, self._submissions)
         result = await self._transport.run(flow, options)
+        from .models import RelayedTxId  # lazy: the relayer's other models, for a submission
+
         return RelayedTxId(result.tx_id, result.journey_id)
 
     async def relay_sync(
@@ -611,6 +612,8 @@ class AsyncRelayerClient(AsyncAPIClient):
             until_executed=True,
             submissions=self._submissions,
         )
+        from .._polling import wait_options  # lazy: waits only
+
         return await self._transport.run(flow, wait_options(options, limit="timeout_ms"))
 
     async def wait_for_pending_execution_hash(
@@ -644,6 +647,8 @@ class AsyncRelayerClient(AsyncAPIClient):
             until_executed=False,
             submissions=self._submissions,
         )
+        from .._polling import wait_options  # lazy: waits only
+
         return await self._transport.run(flow, wait_options(options, limit="timeout_ms"))
 
     async def check_account_info(

@@ -25,22 +25,21 @@ from .._clock import Clock
 from .._flow import Begin, Call, Flow, Record
 from .._models import check_argument, refuse_unawaited, validate_request
 from .._operation import Operation, parser
-from .._polling import check_wait_arguments, poll
 from .._record import Frozen
 from ..chains import ChainFamily
 from ..errors import InvalidInputError, NotFoundError, RelayFailedError, ResponseValidationError
 from ..types import Address, ChainId, _same_address
-from .models import (
-    AccountInfo,
-    RelayerChain,
-    RelayStatus,
-    SubmitSignedTxRequest,
-    SubmitTxRequest,
-    SubmitTxResult,
-)
+from ._status import RelayStatus
 
 if TYPE_CHECKING:
     from ..journal import Journey
+    from .models import (
+        AccountInfo,
+        RelayerChain,
+        SubmitSignedTxRequest,
+        SubmitTxRequest,
+        SubmitTxResult,
+    )
 
 __all__ = ["RelayerPaths", "Submissions"]
 
@@ -206,6 +205,8 @@ def build_submit_request(
     ``chain_id`` decides how ``to``, ``value``, ``gas_limit`` and
     ``authorization_list`` are checked.
     """
+    from .models import SubmitTxRequest  # lazy: not for a status read
+
     context = {"chain_families": chain_families} if chain_families is not None else None
     request = validate_request(SubmitTxRequest, validation_context=context, **fields)
     eip1559 = (request.max_fee_per_gas, request.max_priority_fee_per_gas)
@@ -233,6 +234,8 @@ def build_submit_request(
 
 def submit_tx(paths: RelayerPaths, request: SubmitTxRequest) -> Operation[SubmitTxResult]:
     """``POST /api/submit-tx``."""
+    from .models import SubmitTxResult  # lazy: not for a status read
+
     return Operation(
         "POST",
         paths.submit_tx,
@@ -246,6 +249,8 @@ def submit_tx(paths: RelayerPaths, request: SubmitTxRequest) -> Operation[Submit
 
 
 def _tx_id(result: SubmitTxResult | RelayStatus) -> tuple[str, ...]:
+    from .models import SubmitTxResult  # lazy: not for a status read
+
     return (result.tx_id,) if isinstance(result, SubmitTxResult) else (result.id,)
 
 
@@ -276,6 +281,8 @@ def build_signed_tx_request(
     """Validate a signed-transaction submission: the sender recovered from ``signed_tx``
     must be ``from_address`` and its chain id ``chain_id``, or the relayer would fund an
     account that cannot send it (or send it on another chain)."""
+    from .models import SubmitSignedTxRequest  # lazy: not for a status read
+
     refuse_unawaited("signed_tx", signed_tx)
     request = validate_request(
         SubmitSignedTxRequest,
@@ -309,6 +316,8 @@ def submit_signed_tx(
 ) -> Operation[SubmitTxResult]:
     """``POST /api/submit-signed-tx``: the relayer funds the sender, then broadcasts.
     Single-use: the transaction's nonce lets it be mined once, however often it is sent."""
+    from .models import SubmitTxResult  # lazy: not for a status read
+
     return Operation(
         "POST",
         paths.submit_signed_tx,
@@ -491,6 +500,8 @@ def get_relay_status(
 
 def check_account_info(paths: RelayerPaths, address: str) -> Operation[AccountInfo]:
     """``GET /api/user?address=...``."""
+    from .models import AccountInfo  # lazy: not for a status read
+
     checked = check_argument("address", Address, address)
     return Operation(
         "GET", paths.user, parser(AccountInfo), params=[("address", checked)], auth="required"
@@ -499,6 +510,8 @@ def check_account_info(paths: RelayerPaths, address: str) -> Operation[AccountIn
 
 def get_supported_chains(paths: RelayerPaths) -> Operation[list[RelayerChain]]:
     """The relayer's chain list (path: `RelayerPaths.supported_chains`)."""
+    from .models import RelayerChain  # lazy: not for a status read
+
     return Operation("GET", paths.supported_chains, parser(list[RelayerChain]), auth="required")
 
 
@@ -541,6 +554,8 @@ def wait_for_hash(
     """Poll ``GET /api/tx`` until the transaction executed (or, with ``until_executed``
     false, until any execution hash is known); every record must be ``tx_id``'s (see
     `get_relay_status`)."""
+    from .._polling import check_wait_arguments, poll  # lazy: waits only
+
     operation = get_relay_status(paths, tx_id, submissions=submissions)
     check_wait_arguments(
         timeout_ms, poll_interval_ms, timeout_name="timeout_ms", interval_name="poll_interval_ms"
