@@ -48,21 +48,6 @@ from . import _operations as operations
 from ._auth import JWT_ENV, AuthSession, FlashAuth, SessionState
 from ._balance import DEFAULT_BALANCE_POLL_INTERVAL, DEFAULT_BALANCE_TIMEOUT
 from ._operations import DEFAULT_SWAP_POLL_INTERVAL, DEFAULT_SWAP_TIMEOUT
-from .models import (
-    AuthMessage,
-    AuthVerification,
-    Chain,
-    GatewayBalance,
-    HistoryPage,
-    LeaderboardEntry,
-    LeaderboardPage,
-    Quote,
-    ReferralOverview,
-    SwapRecord,
-    SwapSubmission,
-    Token,
-    TokenSearchResult,
-)
 
 if TYPE_CHECKING:
     import httpx2
@@ -73,8 +58,21 @@ if TYPE_CHECKING:
     from ..policy import PolicyLike
     from ..relayer import AsyncRelayerClient
     from ..simulation import SimulateOption
+    from ._auth_models import AuthMessage, AuthVerification
+    from ._balance_models import GatewayBalance
+    from ._chain_models import Chain
     from ._deposit import DepositMethod, DepositResult
+    from ._history_models import (
+        HistoryPage,
+        LeaderboardEntry,
+        LeaderboardPage,
+        ReferralOverview,
+        SwapRecord,
+    )
     from ._orders import BalancesArg, ChainsArg, MaxFeeArg, Order, SignedOrder
+    from ._quote_models import Quote
+    from ._swap_models import SwapSubmission
+    from ._token_models import Token, TokenSearchResult
     from ._trust import TrustedRouters
 
 

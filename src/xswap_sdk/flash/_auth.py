@@ -39,11 +39,11 @@ from ..errors import (
 from ..signing.signer import Signer, personal_sign, signer_address
 from ..types import _same_address
 from . import _operations as operations
-from .models import AuthMessage, AuthVerification
 
 if TYPE_CHECKING:
     import asyncio
 
+    from ._auth_models import AuthMessage, AuthVerification
     from ._login_message import LoginBudget
 
 __all__ = [

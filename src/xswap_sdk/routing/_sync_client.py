@@ -34,22 +34,8 @@ from ..events import RequestHook, ResponseHook, RetryHook
 from ..registry import routing_contract_of
 from . import _operations as operations
 from . import _verification as verification
+from ._chain_models import SupportedChain, Token, TokenSearchResult
 from ._operations import DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT, RoutingPaths
-from .models import (
-    AcquisitionMode,
-    BuiltPath,
-    GaslessQuote,
-    GaslessStatus,
-    GaslessSubmission,
-    RankingMode,
-    Route,
-    RouteMode,
-    SupportedChain,
-    Token,
-    TokenSearchResult,
-    Transaction,
-    TransactionStatus,
-)
 
 if TYPE_CHECKING:
     import httpx2
@@ -61,6 +47,10 @@ if TYPE_CHECKING:
     from ..simulation import SimulateOption
     from ._execution import AllowanceCheck, RouteExecution
     from ._gasless import GaslessSwapResult
+    from ._gasless_models import GaslessQuote, GaslessStatus, GaslessSubmission
+    from ._model_types import AcquisitionMode, RankingMode, RouteMode
+    from ._quote_models import BuiltPath, Route, Transaction
+    from ._status_models import TransactionStatus
 
 __all__ = ["ROUTING_SERVICE", "RoutingClient"]
 
@@ -407,6 +397,8 @@ class RoutingClient(SyncAPIClient):
                 output token or destination chain than was asked, or a minimum output
                 below the floor of the slippage asked; nothing is sent.
         """
+        from ._quote_models import Route  # lazy: the quote models, at the first quote
+
         if isinstance(route, Route):
             from . import _execution as execution  # lazy: routes' execution code
 
