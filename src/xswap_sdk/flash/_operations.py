@@ -27,7 +27,6 @@ from .._slippage import check_slippage as shared_check_slippage
 from ..errors import InvalidInputError
 from ..types import Address, ChainId, HexBytes
 from ._chain_models import Chain
-from ._model_types import SWAP_STATUSES, TIME_RANGES
 
 if TYPE_CHECKING:
     from ._auth_models import AuthMessage, AuthVerification
@@ -303,6 +302,7 @@ def get_history(
 ) -> Operation[HistoryPage]:
     """``GET /history``: one page of the user's swaps."""
     from ._history_models import HistoryPage  # lazy: the history models, when used
+    from ._model_types import SWAP_STATUSES  # lazy: loaded with the history models
 
     params = [("page", str(check_page(page))), ("page_size", str(check_page_size(page_size)))]
     checked = _check_choice("status", status, SWAP_STATUSES)
@@ -316,6 +316,7 @@ def get_leaderboard(
 ) -> Operation[LeaderboardPage]:
     """``GET /leaderboard``: one page of the ranking."""
     from ._history_models import LeaderboardPage  # lazy: the history models, when used
+    from ._model_types import TIME_RANGES  # lazy: loaded with the history models
 
     params = [("page", str(check_page(page))), ("page_size", str(check_page_size(page_size)))]
     checked = _check_choice("time_range", time_range, TIME_RANGES)

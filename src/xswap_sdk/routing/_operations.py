@@ -55,7 +55,6 @@ from .._slippage import check_slippage
 from ..errors import InvalidInputError, NotFoundError, SwapFailedError
 from ..types import Address, ChainId
 from ._chain_models import SupportedChain, Token, TokenSearchResult
-from ._model_types import TxHashOrReference
 
 if TYPE_CHECKING:
     from ._gasless_models import (
@@ -333,6 +332,7 @@ def get_status(
         InvalidInputError: arguments of both shapes, neither shape, or half of one
             (before any I/O).
     """
+    from ._model_types import TxHashOrReference  # lazy: loaded with the status model
     from ._status_models import TransactionStatus  # lazy: the status model, when used
 
     first = {"tx_hash": tx_hash, "from_chain": from_chain, "user_address": user_address}

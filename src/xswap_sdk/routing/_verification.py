@@ -21,7 +21,6 @@ from ..errors import InvalidInputError, SigningError, UnsafePayloadError
 from ..registry import routing_contract_of
 from ..types import Address, TokenAmount, _same_address
 from . import _operations as operations
-from ._model_types import AcquisitionMode
 
 if TYPE_CHECKING:
     from ._chain_models import SupportedChain
@@ -98,6 +97,8 @@ def check_gasless_terms(request: GaslessQuoteRequest, min_amount_out: int | None
     Raises:
         InvalidInputError: mode 2 with ``receiver``, ``min_amount_out`` or ``slippage``.
     """
+    from ._model_types import AcquisitionMode  # lazy: loaded with the gasless models
+
     if request.acquisition_mode != AcquisitionMode.PERMIT2:
         return
     given = [
