@@ -179,6 +179,7 @@ _FIRST_READS = {
             "xswap_sdk.signing.eip712",
             # Only the chain models are built, not the other groups'.
             "xswap_sdk.routing.models",
+            "xswap_sdk.routing._token_models",
             "xswap_sdk.routing._quote_models",
             "xswap_sdk.routing._status_models",
             "xswap_sdk.routing._gasless_models",

@@ -33,6 +33,7 @@ MODELS = ("xswap_sdk.routing.models", "xswap_sdk.flash.models")
 # Each private group, and the groups it builds on (imports).
 GROUPS: dict[str, tuple[str, ...]] = {
     "xswap_sdk.routing._chain_models": (),
+    "xswap_sdk.routing._token_models": (),
     "xswap_sdk.routing._quote_models": (),
     "xswap_sdk.routing._status_models": (),
     "xswap_sdk.routing._gasless_models": (),

@@ -1,6 +1,5 @@
-"""The routing models of chains and tokens (``/supported-chains``, ``/tokens``,
-``/search-token``), re-exported by `xswap_sdk.routing.models`: all a client's first
-read builds."""
+"""The routing models of chains (``/supported-chains``), re-exported by
+`xswap_sdk.routing.models`: all a client's first read builds."""
 
 from __future__ import annotations
 
@@ -10,11 +9,9 @@ __all__ = [
     "ChainFeatures",
     "NativeToken",
     "SupportedChain",
-    "Token",
-    "TokenSearchResult",
 ]
 
-# ---------------------------------------------------------------------------- chains, tokens
+# ---------------------------------------------------------------------------- chains
 
 
 class NativeToken(WireModel):
@@ -68,41 +65,6 @@ class SupportedChain(WireModel):
     """The chain's native token."""
     features: ChainFeatures
     """What the service supports on it."""
-
-
-class Token(WireModel):
-    """A token on one chain (``GET /tokens``; the spec does not show this answer, so
-    only the address is required)."""
-
-    address: LenientAddress
-    """The token's address (checksummed when EVM)."""
-    chain_id: LenientInt | None = None
-    """The token's chain."""
-    decimals: LenientInt | None = None
-    """The token's decimals."""
-    logo_url: str | None = None
-    """The token's logo."""
-    name: str | None = None
-    """The token's name."""
-    symbol: str | None = None
-    """The token's symbol."""
-
-
-class TokenSearchResult(WireModel):
-    """A token matched by ``GET /search-token`` (by symbol, name or address)."""
-
-    address: LenientAddress
-    """The token's address (checksummed when EVM)."""
-    chain_id: LenientInt
-    """The token's chain."""
-    decimals: LenientInt
-    """The token's decimals."""
-    logo_url: str
-    """The token's logo."""
-    name: str
-    """The token's name."""
-    symbol: str
-    """The token's symbol."""
 
 
 # Written here, named by their public home: a repr, a traceback, pickle and the API

@@ -54,7 +54,7 @@ from .._polling import check_wait_arguments, poll
 from .._slippage import check_slippage
 from ..errors import InvalidInputError, NotFoundError, SwapFailedError
 from ..types import Address, ChainId
-from ._chain_models import SupportedChain, Token, TokenSearchResult
+from ._chain_models import SupportedChain
 
 if TYPE_CHECKING:
     from ._gasless_models import (
@@ -72,6 +72,7 @@ if TYPE_CHECKING:
         Transaction,
     )
     from ._status_models import TransactionStatus
+    from ._token_models import Token, TokenSearchResult
 
 __all__ = ["DEFAULT_POLL_INTERVAL", "DEFAULT_WAIT_TIMEOUT", "RoutingPaths"]
 
@@ -182,6 +183,8 @@ def parse_tokens(data: Any) -> list[Token]:
     """``/tokens`` data, whose shape is not documented: a list of tokens, an object
     holding one under ``tokens``, or lists keyed by chain id (flattened, the key
     filling in a missing ``chainId``)."""
+    from ._token_models import Token  # lazy: the token models, at the first token call
+
     tokens: TypeAdapter[list[Token]] = adapter_for(list[Token])
     if isinstance(data, Mapping):
         if "tokens" in data:
@@ -384,6 +387,8 @@ def search_token(
     """``GET /search-token?query=...[&chainId=...]``."""
     params = [("query", _check_text("query", query, "a symbol, name or address"))]
     params += _chain_params(chain_id)
+    from ._token_models import TokenSearchResult  # lazy: the token models, when used
+
     return Operation("GET", paths.search_token, parser(list[TokenSearchResult]), params=params)
 
 

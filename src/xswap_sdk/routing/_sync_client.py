@@ -34,7 +34,7 @@ from ..events import RequestHook, ResponseHook, RetryHook
 from ..registry import routing_contract_of
 from . import _operations as operations
 from . import _verification as verification
-from ._chain_models import SupportedChain, Token, TokenSearchResult
+from ._chain_models import SupportedChain
 from ._operations import DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT, RoutingPaths
 
 if TYPE_CHECKING:
@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from ._model_types import AcquisitionMode, RankingMode, RouteMode
     from ._quote_models import BuiltPath, Route, Transaction
     from ._status_models import TransactionStatus
+    from ._token_models import Token, TokenSearchResult
 
 __all__ = ["ROUTING_SERVICE", "RoutingClient"]
 

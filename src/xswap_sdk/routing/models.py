@@ -31,8 +31,6 @@ if _typing.TYPE_CHECKING:
         ChainFeatures,
         NativeToken,
         SupportedChain,
-        Token,
-        TokenSearchResult,
     )
     from ._gasless_models import (
         GaslessFee,
@@ -70,6 +68,7 @@ if _typing.TYPE_CHECKING:
         TransactionStatus,
         TxDetails,
     )
+    from ._token_models import Token, TokenSearchResult
 
 __all__ = [
     "AcquisitionMode",
@@ -107,7 +106,7 @@ __all__ = [
     "TxHashOrReference",
 ]
 
-# Each model is written in a private module of its group (chains, quotes, status,
+# Each model is written in a private module of its group (chains, tokens, quotes, status,
 # gasless), loaded on first use (PEP 562) from where this table says it lives: a client's
 # first read builds the chain models alone, not the service's thirty. Every class names
 # this module as its home (__module__), so reprs, pickles and the reference are as before.
@@ -139,9 +138,9 @@ _HOMES = {
     "RouteToken": ("._quote_models", "RouteToken"),
     "StatusProvider": ("._status_models", "StatusProvider"),
     "SupportedChain": ("._chain_models", "SupportedChain"),
-    "Token": ("._chain_models", "Token"),
+    "Token": ("._token_models", "Token"),
     "TokenAddress": ("._model_types", "TokenAddress"),
-    "TokenSearchResult": ("._chain_models", "TokenSearchResult"),
+    "TokenSearchResult": ("._token_models", "TokenSearchResult"),
     "Transaction": ("._quote_models", "Transaction"),
     "TransactionStatus": ("._status_models", "TransactionStatus"),
     "TxDetails": ("._status_models", "TxDetails"),
