@@ -158,7 +158,8 @@ _FIRST_READS = {
             "xswap_sdk.gateway",
             "xswap_sdk.signing.burn_intents",
             "xswap_sdk.signing.attestations",
-            # Only the chain models are built, not the other groups'.
+            # Nor the pinned registry, and of the models only the chain models.
+            "xswap_sdk.registry",
             "xswap_sdk.flash.models",
             "xswap_sdk.flash._token_models",
             "xswap_sdk.flash._quote_models",
@@ -177,7 +178,8 @@ _FIRST_READS = {
             "xswap_sdk.routing._route_journey",
             "xswap_sdk.signing.signer",
             "xswap_sdk.signing.eip712",
-            # Only the chain models are built, not the other groups'.
+            # Nor the pinned registry, and of the models only the chain models.
+            "xswap_sdk.registry",
             "xswap_sdk.routing.models",
             "xswap_sdk.routing._token_models",
             "xswap_sdk.routing._quote_models",

@@ -40,7 +40,6 @@ from .._polling import call_options, wait_options
 from .._slippage import check_slippage
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
-from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing.signer import Signer, signer_address
 from . import _auth as auth
 from . import _balance as balances
@@ -56,6 +55,7 @@ if TYPE_CHECKING:
     from ..gateway import AsyncGatewayClient
     from ..journal import JournalArg, StepHook
     from ..policy import PolicyLike
+    from ..registry import Registry
     from ..relayer import AsyncRelayerClient
     from ..simulation import SimulateOption
     from ._auth_models import AuthMessage, AuthVerification
@@ -269,9 +269,14 @@ class AsyncFlashClient(AsyncAPIClient):
         # Checked now, so a bad maximum fails at construction, not at the first swap.
         check_slippage(0, max_slippage=max_slippage)
         self._max_slippage = max_slippage
-        if registry is not None and not isinstance(registry, Registry):
-            raise InvalidInputError("registry", "must be a xswap_sdk.registry.Registry")
-        self._registry = DEFAULT_REGISTRY if registry is None else registry
+        if registry is not None:
+            from ..registry import Registry  # lazy: loaded by whoever built the registry
+
+            if not isinstance(registry, Registry):
+                raise InvalidInputError("registry", "must be a xswap_sdk.registry.Registry")
+        # None for the default pins, which load at the first call that checks against
+        # them (a read checks nothing against them).
+        self._given_registry: Registry | None = registry
         self._trusted_routers = _checked_routers(trusted_routers)
         if gateway is not None:
             from ..gateway import AsyncGatewayClient  # lazy: a read or a swap needs none of it
@@ -342,6 +347,14 @@ class AsyncFlashClient(AsyncAPIClient):
     def registry(self) -> Registry:
         """The pinned facts orders, swaps and deposits are checked against."""
         return self._registry
+
+    @property
+    def _registry(self) -> Registry:
+        if self._given_registry is not None:
+            return self._given_registry
+        from ..registry import DEFAULT_REGISTRY  # lazy: the pins, at the first order or swap
+
+        return DEFAULT_REGISTRY
 
     @property
     def session(self) -> AuthSession | None:

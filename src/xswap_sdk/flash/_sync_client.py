@@ -37,7 +37,6 @@ from .._sync_base_client import SyncAPIClient
 from .._sync_transport import SyncTransport
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
-from ..registry import DEFAULT_REGISTRY, Registry
 from ..signing.signer import Signer, signer_address
 from . import _auth as auth
 from . import _balance as balances
@@ -53,6 +52,7 @@ if TYPE_CHECKING:
     from ..gateway import GatewayClient
     from ..journal import JournalArg, StepHook
     from ..policy import PolicyLike
+    from ..registry import Registry
     from ..relayer import RelayerClient
     from ..simulation import SimulateOption
     from ._auth_models import AuthMessage, AuthVerification
@@ -266,9 +266,14 @@ class FlashClient(SyncAPIClient):
         # Checked now, so a bad maximum fails at construction, not at the first swap.
         check_slippage(0, max_slippage=max_slippage)
         self._max_slippage = max_slippage
-        if registry is not None and not isinstance(registry, Registry):
-            raise InvalidInputError("registry", "must be a xswap_sdk.registry.Registry")
-        self._registry = DEFAULT_REGISTRY if registry is None else registry
+        if registry is not None:
+            from ..registry import Registry  # lazy: loaded by whoever built the registry
+
+            if not isinstance(registry, Registry):
+                raise InvalidInputError("registry", "must be a xswap_sdk.registry.Registry")
+        # None for the default pins, which load at the first call that checks against
+        # them (a read checks nothing against them).
+        self._given_registry: Registry | None = registry
         self._trusted_routers = _checked_routers(trusted_routers)
         if gateway is not None:
             from ..gateway import GatewayClient  # lazy: a read or a swap needs none of it
@@ -339,6 +344,14 @@ class FlashClient(SyncAPIClient):
     def registry(self) -> Registry:
         """The pinned facts orders, swaps and deposits are checked against."""
         return self._registry
+
+    @property
+    def _registry(self) -> Registry:
+        if self._given_registry is not None:
+            return self._given_registry
+        from ..registry import DEFAULT_REGISTRY  # lazy: the pins, at the first order or swap
+
+        return DEFAULT_REGISTRY
 
     @property
     def session(self) -> AuthSession | None:

@@ -31,7 +31,6 @@ from .._options import (
 from .._polling import call_options, wait_options
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
-from ..registry import routing_contract_of
 from . import _operations as operations
 from . import _verification as verification
 from ._chain_models import SupportedChain
@@ -697,6 +696,7 @@ class AsyncRoutingClient(AsyncAPIClient):
         )
         if not isinstance(sign_unverified_payload, bool):
             raise InvalidInputError("sign_unverified_payload", "must be True or False")
+        from ..registry import routing_contract_of  # lazy: the pins, at the first swap call
         from . import _gasless as gasless  # lazy: gasless swaps' code, not loaded by reads
 
         least = verification.check_min_amount_out(min_amount_out)
@@ -921,6 +921,7 @@ class AsyncRoutingClient(AsyncAPIClient):
             SwapFailedError: the submission or the status says ``failed``.
             WaitTimeoutError: waiting ran out of time; the swap may still complete.
         """
+        from ..registry import routing_contract_of  # lazy: the pins, at the first swap call
         from . import _gasless as gasless  # lazy: gasless swaps' code, not loaded by reads
 
         options = call_options(options, wait=wait)
@@ -1063,6 +1064,8 @@ class AsyncRoutingClient(AsyncAPIClient):
             raise InvalidInputError("wait", "must be True or False")
         simulate = check_simulate_option(simulate)
         requote, accept_quote = check_requote(requote, accept_quote)
+        from ..registry import routing_contract_of  # lazy: the pins, at the first swap call
+
         pinned = routing_contract_of(plan.chain_id, self._routing_contracts)
         if pinned is None and not self._trust_service:
             raise verification.unpinned_contract(plan.chain_id)

@@ -18,7 +18,6 @@ from .._body import copy_json
 from .._logging import logger
 from .._models import check_argument
 from ..errors import InvalidInputError, SigningError, UnsafePayloadError
-from ..registry import routing_contract_of
 from ..types import Address, TokenAmount, _same_address
 from . import _operations as operations
 
@@ -260,6 +259,8 @@ def verify_gasless_quote(
         raise InvalidInputError("quote", "must be a GaslessQuote")
     if not isinstance(request, GaslessQuoteRequest):
         raise InvalidInputError("request", "must be a GaslessQuoteRequest")
+    from ..registry import routing_contract_of  # lazy: the pins, at the first gasless check
+
     least = check_min_amount_out(min_amount_out)
     check_gasless_terms(request, least)
     contract = (
