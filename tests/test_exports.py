@@ -158,8 +158,10 @@ _FIRST_READS = {
             "xswap_sdk.gateway",
             "xswap_sdk.signing.burn_intents",
             "xswap_sdk.signing.attestations",
-            # Nor the pinned registry, and of the models only the chain models.
+            # Nor the pinned registry, nor the signer's code (no login), and of the
+            # models only the chain models.
             "xswap_sdk.registry",
+            "xswap_sdk.signing.signer",
             "xswap_sdk.flash.models",
             "xswap_sdk.flash._token_models",
             "xswap_sdk.flash._quote_models",

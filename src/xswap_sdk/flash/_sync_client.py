@@ -37,7 +37,6 @@ from .._sync_base_client import SyncAPIClient
 from .._sync_transport import SyncTransport
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
-from ..signing.signer import Signer, signer_address
 from . import _auth as auth
 from . import _balance as balances
 from . import _operations as operations
@@ -54,6 +53,7 @@ if TYPE_CHECKING:
     from ..policy import PolicyLike
     from ..registry import Registry
     from ..relayer import RelayerClient
+    from ..signing.signer import Signer
     from ..simulation import SimulateOption
     from ._auth_models import AuthMessage, AuthVerification
     from ._balance_models import GatewayBalance
@@ -110,6 +110,8 @@ def _session_state(
     signer: Signer | None, jwt: str | SecretStr | None, clock: Clock, unsafe_login_message: bool
 ) -> SessionState:
     if signer is not None:
+        from ..signing.signer import signer_address  # lazy: the signer's code, with a signer
+
         signer_address(signer)  # a bad signer is refused now, not at the first call
     token = None
     if jwt is not None:
@@ -360,7 +362,11 @@ class FlashClient(SyncAPIClient):
 
     def __repr__(self) -> str:
         signer = self._session.signer
-        who = f", signer={signer_address(signer)}" if signer is not None else ""
+        who = ""
+        if signer is not None:
+            from ..signing.signer import signer_address  # lazy: loaded already with a signer
+
+            who = f", signer={signer_address(signer)}"
         jwt = "set" if self._session.token else "unset"
         return f"{type(self).__name__}(base_url={self.base_url!r}, jwt={jwt}{who})"
 
@@ -479,6 +485,8 @@ class FlashClient(SyncAPIClient):
         chosen = signer if signer is not None else self._session.signer
         if chosen is None:
             raise auth.missing_login(type(self).__name__, "login()")
+        from ..signing.signer import signer_address  # lazy: the signer's code, at a login
+
         login = auth.login(
             chosen,
             referred_by_code,
