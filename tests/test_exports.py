@@ -25,6 +25,9 @@ LAZY_PACKAGES = [
     "xswap_sdk.relayer",
     "xswap_sdk.routing",
     "xswap_sdk.signing",
+    # Not packages: each service's models, written in private modules by group.
+    "xswap_sdk.flash.models",
+    "xswap_sdk.routing.models",
 ]
 
 
@@ -177,6 +180,17 @@ _FIRST_READS = {
             "xswap_sdk.gateway",
             "xswap_sdk.signing.burn_intents",
             "xswap_sdk.signing.attestations",
+            # Nor the pinned registry, nor the signer's code (no login), and of the
+            # models only the chain models.
+            "xswap_sdk.registry",
+            "xswap_sdk.signing.signer",
+            "xswap_sdk.flash.models",
+            "xswap_sdk.flash._token_models",
+            "xswap_sdk.flash._quote_models",
+            "xswap_sdk.flash._balance_models",
+            "xswap_sdk.flash._history_models",
+            "xswap_sdk.flash._auth_models",
+            "xswap_sdk.flash._swap_models",
         ),
     ),
     "routing": (
@@ -188,6 +202,13 @@ _FIRST_READS = {
             "xswap_sdk.routing._route_journey",
             "xswap_sdk.signing.signer",
             "xswap_sdk.signing.eip712",
+            # Nor the pinned registry, and of the models only the chain models.
+            "xswap_sdk.registry",
+            "xswap_sdk.routing.models",
+            "xswap_sdk.routing._token_models",
+            "xswap_sdk.routing._quote_models",
+            "xswap_sdk.routing._status_models",
+            "xswap_sdk.routing._gasless_models",
         ),
     ),
     "gateway": (
@@ -330,6 +351,8 @@ def test_the_sdk_imports_from_a_zip_of_bytecode_alone(tmp_path: Path) -> None:
         from xswap_sdk import RelayerClient, errors, to_units
         from xswap_sdk.gateway import AsyncGatewayClient
         from xswap_sdk.signing import sign_typed_data
+        from xswap_sdk.routing.models import Route
+        assert Route.__module__ == "xswap_sdk.routing.models"
         from xswap_sdk.sandbox import Sandbox
         assert to_units("1.5", 6) == 1_500_000
         assert errors.InvalidInputError.__name__ == "InvalidInputError"

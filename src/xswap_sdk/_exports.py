@@ -30,7 +30,8 @@ def attach(
     """The ``__getattr__`` and ``__dir__`` for the package named ``package``.
 
     Args:
-        package: the package's ``__name__``.
+        package: the package's ``__name__`` (or a lazy module's, whose table is relative
+            to the package it is in).
         homes: ``{name: (module, attribute)}``, the package's ``_HOMES`` table: where each
             lazy name lives (``attribute`` is ``None`` for a submodule).
     """
@@ -40,7 +41,9 @@ def attach(
             module_name, attribute = homes[name]
         except KeyError:
             raise AttributeError(f"module {package!r} has no attribute {name!r}") from None
-        module = importlib.import_module(module_name, package)
+        # Relative to the package a module is in (``__package__``): the package itself,
+        # or, for a lazy module such as ``xswap_sdk.routing.models``, its parent.
+        module = importlib.import_module(module_name, sys.modules[package].__package__)
         value = module if attribute is None else getattr(module, attribute)
         # Cached in the package, so this runs once per name.
         setattr(sys.modules[package], name, value)

@@ -185,6 +185,18 @@ class Rendered:
     seen: set[str] = field(default_factory=set)
 
 
+def _alias_paths(obj: Any) -> list[str]:
+    """The path of ``obj`` and of every alias between it and its final target."""
+    paths = [obj.path]
+    while obj.is_alias:
+        try:
+            obj = obj.target
+        except Exception:  # an alias to something outside the package
+            break
+        paths.append(obj.path)
+    return paths
+
+
 def _final(obj: Any) -> Any:
     try:
         return obj.final_target if obj.is_alias else obj
@@ -231,9 +243,11 @@ def render(obj: Any, selection: Selection, out: Rendered, owner: Any = None) -> 
     if target is None:
         return
     first = target.path not in out.seen
-    # Seen by the path a reader imports it from too: a class that names its public home
-    # as its __module__ (xswap_sdk.errors' classes, written in private modules).
-    out.seen.update((target.path, obj.path))
+    # Seen by the path a reader imports it from too, and by each alias on the way: a
+    # class that names its public home as its __module__ (xswap_sdk.errors' classes,
+    # and the models xswap_sdk.routing re-exports from xswap_sdk.routing.models, which
+    # loads them from private modules).
+    out.seen.update((target.path, *_alias_paths(obj)))
     if not first:
         return
     if target.is_function:

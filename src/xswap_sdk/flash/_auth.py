@@ -36,14 +36,14 @@ from ..errors import (
     PolicyRefusedError,
     SigningError,
 )
-from ..signing.signer import Signer, personal_sign, signer_address
 from ..types import _same_address
 from . import _operations as operations
-from .models import AuthMessage, AuthVerification
 
 if TYPE_CHECKING:
     import asyncio
 
+    from ..signing.signer import Signer
+    from ._auth_models import AuthMessage, AuthVerification
     from ._login_message import LoginBudget
 
 __all__ = [
@@ -229,6 +229,8 @@ class FlashAuth(Auth):
         """
         what = "this call" if operation is None else f"{operation.method} {operation.log_path}"
         signer = self._login_signer(what)
+        from ..signing.signer import signer_address  # lazy: the signer, at a login
+
         flow = login(
             signer,
             host=self._host,
@@ -259,6 +261,8 @@ def check_identity(session: SessionState, address: str, signer: Signer | None = 
     """
     known = [session.session.user_address] if session.session else []
     if session.signer is not None and session.signer is not signer:
+        from ..signing.signer import signer_address  # lazy: the signer's code, with a signer
+
         known.append(signer_address(session.signer))
     for other in known:
         if other is not None and not _same_address(other, address):
@@ -305,6 +309,8 @@ def login(
     Raises:
         InvalidInputError: ``signer`` is not a `Signer`, or a bad ``referred_by_code``.
     """
+    from ..signing.signer import signer_address  # lazy: the signer, at a login
+
     address = signer_address(signer)
     if referred_by_code is not None and (
         not isinstance(referred_by_code, str) or not referred_by_code.strip()
@@ -328,6 +334,7 @@ def _login_steps(
     except APIError as exc:
         raise LoginError(f"login failed: no message to sign ({exc})") from exc
     # The backend chooses the text; the wallet's signature must not be usable elsewhere.
+    from ..signing.signer import personal_sign  # lazy: the signer, at a login
     from ._login_message import check_login_message  # lazy: a login's check only
 
     check_login_message(

@@ -9,7 +9,7 @@ the backend.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._clock import Clock
 from .._flow import Call, Flow
@@ -25,7 +25,9 @@ from .._polling import (
 from ..errors import InvalidInputError
 from ..types import Address, TokenAmount
 from . import _operations as operations
-from .models import GatewayBalance, GatewayBalanceEntry
+
+if TYPE_CHECKING:
+    from ._balance_models import GatewayBalance, GatewayBalanceEntry
 
 __all__ = [
     "DEFAULT_BALANCE_POLL_INTERVAL",

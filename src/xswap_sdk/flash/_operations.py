@@ -19,32 +19,22 @@ Retry decisions, per operation:
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .._models import check_argument, refuse_unawaited, validate_request
 from .._operation import Operation, parser
 from .._slippage import check_slippage as shared_check_slippage
 from ..errors import InvalidInputError
 from ..types import Address, ChainId, HexBytes
-from .models import (
-    SWAP_STATUSES,
-    TIME_RANGES,
-    AuthMessage,
-    AuthVerification,
-    Chain,
-    GatewayBalance,
-    HistoryPage,
-    LeaderboardPage,
-    Quote,
-    QuoteRequest,
-    ReferralOverview,
-    SearchTokenRequest,
-    SwapRequest,
-    SwapSubmission,
-    Token,
-    TokenList,
-    TokenSearchResult,
-)
+from ._chain_models import Chain
+
+if TYPE_CHECKING:
+    from ._auth_models import AuthMessage, AuthVerification
+    from ._balance_models import GatewayBalance
+    from ._history_models import HistoryPage, LeaderboardPage, ReferralOverview
+    from ._quote_models import Quote, QuoteRequest
+    from ._swap_models import SwapRequest, SwapSubmission
+    from ._token_models import Token, TokenSearchResult
 
 __all__ = [
     "DEFAULT_SWAP_POLL_INTERVAL",
@@ -161,6 +151,8 @@ def quote_request(
 ) -> QuoteRequest:
     """Validate the arguments of ``GET /quote`` (``slippage`` at most ``max_slippage``,
     5 % by default)."""
+    from ._quote_models import QuoteRequest  # lazy: the quote models, at the first quote
+
     return validate_request(
         QuoteRequest,
         input_amount=input_amount,
@@ -182,6 +174,8 @@ def get_supported_chains() -> Operation[list[Chain]]:
 
 def request_auth_message(user_address: str) -> Operation[AuthMessage]:
     """``POST /auth/message``: the text the wallet signs to log in."""
+    from ._auth_models import AuthMessage  # lazy: the login models, at the first login
+
     address = check_argument("user_address", Address, user_address)
     return Operation(
         "POST",
@@ -196,6 +190,8 @@ def verify_auth(
     signature: str, message_id: str, referred_by_code: str | None = None
 ) -> Operation[AuthVerification]:
     """``POST /auth/verify``: trade the signed message for a JWT."""
+    from ._auth_models import AuthVerification  # lazy: the login models, at the first login
+
     signature = check_argument("signature", HexBytes, signature)
     if len(signature) < 4:
         raise InvalidInputError("signature", "must not be empty")
@@ -220,6 +216,8 @@ def verify_auth(
 
 
 def _tokens(data: Any) -> list[Token]:
+    from ._token_models import TokenList  # lazy: the token models, at the first token call
+
     # The spec's {"tokens": [...]}; a bare array is read as the list itself.
     if isinstance(data, list):
         data = {"tokens": data}
@@ -234,6 +232,9 @@ def get_token_list(chain_id: int | None = None) -> Operation[list[Token]]:
 
 def search_token(chain_id: int, address: str) -> Operation[TokenSearchResult]:
     """``POST /search-token``: look a token up by address."""
+    # lazy: the token models, at the first token call
+    from ._token_models import SearchTokenRequest, TokenSearchResult
+
     request = validate_request(
         SearchTokenRequest, chain_id=check_chain_id(chain_id), address=address
     )
@@ -245,6 +246,8 @@ def search_token(chain_id: int, address: str) -> Operation[TokenSearchResult]:
 def get_quote(request: QuoteRequest) -> Operation[Quote]:
     """``GET /quote``; the `Quote` keeps ``request`` for the checks made before signing."""
 
+    from ._quote_models import Quote  # lazy: the quote models, at the first quote
+
     def parse(data: Any) -> Quote:
         quote = Quote.model_validate(data)
         quote._request = request
@@ -255,6 +258,8 @@ def get_quote(request: QuoteRequest) -> Operation[Quote]:
 
 def get_balance(address: str) -> Operation[GatewayBalance]:
     """``GET /balance/{address}``: the user's gateway balances."""
+    from ._balance_models import GatewayBalance  # lazy: the balance models, when used
+
     checked = check_argument("address", Address, address)
     return Operation(
         "GET",
@@ -268,6 +273,8 @@ def get_balance(address: str) -> Operation[GatewayBalance]:
 def submit_swap(request: SwapRequest) -> Operation[SwapSubmission]:
     """``POST /swap``: money-moving, so never retried once sent. Single-use: its burn
     intents can be burned once (by salt), however often the order is sent."""
+    from ._swap_models import SwapSubmission  # lazy: the swap models, at the first swap
+
     signatures = tuple(
         element["signature"]
         for element in request.signed_order
@@ -294,6 +301,9 @@ def get_history(
     page: int = 1, page_size: int = 20, status: str | None = None
 ) -> Operation[HistoryPage]:
     """``GET /history``: one page of the user's swaps."""
+    from ._history_models import HistoryPage  # lazy: the history models, when used
+    from ._model_types import SWAP_STATUSES  # lazy: loaded with the history models
+
     params = [("page", str(check_page(page))), ("page_size", str(check_page_size(page_size)))]
     checked = _check_choice("status", status, SWAP_STATUSES)
     if checked is not None:
@@ -305,6 +315,9 @@ def get_leaderboard(
     page: int = 1, page_size: int = 50, time_range: str | None = None
 ) -> Operation[LeaderboardPage]:
     """``GET /leaderboard``: one page of the ranking."""
+    from ._history_models import LeaderboardPage  # lazy: the history models, when used
+    from ._model_types import TIME_RANGES  # lazy: loaded with the history models
+
     params = [("page", str(check_page(page))), ("page_size", str(check_page_size(page_size)))]
     checked = _check_choice("time_range", time_range, TIME_RANGES)
     if checked is not None:
@@ -314,4 +327,6 @@ def get_leaderboard(
 
 def get_referrals() -> Operation[ReferralOverview]:
     """``GET /referrals``: the user's referrals."""
+    from ._history_models import ReferralOverview  # lazy: the history models, when used
+
     return Operation("GET", "/referrals", parser(ReferralOverview), auth="required")

@@ -37,29 +37,12 @@ from .._sync_base_client import SyncAPIClient
 from .._sync_transport import SyncTransport
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
-from ..registry import DEFAULT_REGISTRY, Registry
-from ..signing.signer import Signer, signer_address
 from . import _auth as auth
 from . import _balance as balances
 from . import _operations as operations
 from ._auth import JWT_ENV, AuthSession, FlashAuth, SessionState
 from ._balance import DEFAULT_BALANCE_POLL_INTERVAL, DEFAULT_BALANCE_TIMEOUT
 from ._operations import DEFAULT_SWAP_POLL_INTERVAL, DEFAULT_SWAP_TIMEOUT
-from .models import (
-    AuthMessage,
-    AuthVerification,
-    Chain,
-    GatewayBalance,
-    HistoryPage,
-    LeaderboardEntry,
-    LeaderboardPage,
-    Quote,
-    ReferralOverview,
-    SwapRecord,
-    SwapSubmission,
-    Token,
-    TokenSearchResult,
-)
 
 if TYPE_CHECKING:
     import httpx2
@@ -68,10 +51,25 @@ if TYPE_CHECKING:
     from ..gateway import GatewayClient
     from ..journal import JournalArg, StepHook
     from ..policy import PolicyLike
+    from ..registry import Registry
     from ..relayer import RelayerClient
+    from ..signing.signer import Signer
     from ..simulation import SimulateOption
+    from ._auth_models import AuthMessage, AuthVerification
+    from ._balance_models import GatewayBalance
+    from ._chain_models import Chain
     from ._deposit import DepositMethod, DepositResult
+    from ._history_models import (
+        HistoryPage,
+        LeaderboardEntry,
+        LeaderboardPage,
+        ReferralOverview,
+        SwapRecord,
+    )
     from ._orders import BalancesArg, ChainsArg, MaxFeeArg, Order, SignedOrder
+    from ._quote_models import Quote
+    from ._swap_models import SwapSubmission
+    from ._token_models import Token, TokenSearchResult
     from ._trust import TrustedRouters
 
 
@@ -112,6 +110,8 @@ def _session_state(
     signer: Signer | None, jwt: str | SecretStr | None, clock: Clock, unsafe_login_message: bool
 ) -> SessionState:
     if signer is not None:
+        from ..signing.signer import signer_address  # lazy: the signer's code, with a signer
+
         signer_address(signer)  # a bad signer is refused now, not at the first call
     token = None
     if jwt is not None:
@@ -268,9 +268,14 @@ class FlashClient(SyncAPIClient):
         # Checked now, so a bad maximum fails at construction, not at the first swap.
         check_slippage(0, max_slippage=max_slippage)
         self._max_slippage = max_slippage
-        if registry is not None and not isinstance(registry, Registry):
-            raise InvalidInputError("registry", "must be a xswap_sdk.registry.Registry")
-        self._registry = DEFAULT_REGISTRY if registry is None else registry
+        if registry is not None:
+            from ..registry import Registry  # lazy: loaded by whoever built the registry
+
+            if not isinstance(registry, Registry):
+                raise InvalidInputError("registry", "must be a xswap_sdk.registry.Registry")
+        # None for the default pins, which load at the first call that checks against
+        # them (a read checks nothing against them).
+        self._given_registry: Registry | None = registry
         self._trusted_routers = _checked_routers(trusted_routers)
         if gateway is not None:
             from ..gateway import GatewayClient  # lazy: a read or a swap needs none of it
@@ -343,13 +348,25 @@ class FlashClient(SyncAPIClient):
         return self._registry
 
     @property
+    def _registry(self) -> Registry:
+        if self._given_registry is not None:
+            return self._given_registry
+        from ..registry import DEFAULT_REGISTRY  # lazy: the pins, at the first order or swap
+
+        return DEFAULT_REGISTRY
+
+    @property
     def session(self) -> AuthSession | None:
         """The last login's `AuthSession` (``None`` before a login, or with ``jwt=``)."""
         return self._session.session
 
     def __repr__(self) -> str:
         signer = self._session.signer
-        who = f", signer={signer_address(signer)}" if signer is not None else ""
+        who = ""
+        if signer is not None:
+            from ..signing.signer import signer_address  # lazy: loaded already with a signer
+
+            who = f", signer={signer_address(signer)}"
         jwt = "set" if self._session.token else "unset"
         return f"{type(self).__name__}(base_url={self.base_url!r}, jwt={jwt}{who})"
 
@@ -468,6 +485,8 @@ class FlashClient(SyncAPIClient):
         chosen = signer if signer is not None else self._session.signer
         if chosen is None:
             raise auth.missing_login(type(self).__name__, "login()")
+        from ..signing.signer import signer_address  # lazy: the signer's code, at a login
+
         login = auth.login(
             chosen,
             referred_by_code,

@@ -35,7 +35,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import IntEnum
-from typing import Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -54,23 +54,25 @@ from .._polling import check_wait_arguments, poll
 from .._slippage import check_slippage
 from ..errors import InvalidInputError, NotFoundError, SwapFailedError
 from ..types import Address, ChainId
-from .models import (
-    BuildBestPathRequest,
-    BuildPathRequest,
-    BuiltPath,
-    GaslessQuote,
-    GaslessQuoteRequest,
-    GaslessStatus,
-    GaslessSubmission,
-    QuoteRequest,
-    Route,
-    SupportedChain,
-    Token,
-    TokenSearchResult,
-    Transaction,
-    TransactionStatus,
-    TxHashOrReference,
-)
+from ._chain_models import SupportedChain
+
+if TYPE_CHECKING:
+    from ._gasless_models import (
+        GaslessQuote,
+        GaslessQuoteRequest,
+        GaslessStatus,
+        GaslessSubmission,
+    )
+    from ._quote_models import (
+        BuildBestPathRequest,
+        BuildPathRequest,
+        BuiltPath,
+        QuoteRequest,
+        Route,
+        Transaction,
+    )
+    from ._status_models import TransactionStatus
+    from ._token_models import Token, TokenSearchResult
 
 __all__ = ["DEFAULT_POLL_INTERVAL", "DEFAULT_WAIT_TIMEOUT", "RoutingPaths"]
 
@@ -165,11 +167,15 @@ def _one_or_many(data: Any) -> list[dict[str, Any]]:
 
 def parse_routes(data: Any) -> list[Route]:
     """``/quote`` data: routes in ranking order, each keeping its exact wire form."""
+    from ._quote_models import Route  # lazy: the quote models, at the first quote
+
     return [Route.from_wire(item) for item in _one_or_many(data)]
 
 
 def parse_gasless_quotes(data: Any) -> list[GaslessQuote]:
     """``/gasless/quote`` data: one object or an array, always returned as a list."""
+    from ._gasless_models import GaslessQuote  # lazy: the gasless models, at the first one
+
     return [GaslessQuote.model_validate(item) for item in _one_or_many(data)]
 
 
@@ -177,6 +183,8 @@ def parse_tokens(data: Any) -> list[Token]:
     """``/tokens`` data, whose shape is not documented: a list of tokens, an object
     holding one under ``tokens``, or lists keyed by chain id (flattened, the key
     filling in a missing ``chainId``)."""
+    from ._token_models import Token  # lazy: the token models, at the first token call
+
     tokens: TypeAdapter[list[Token]] = adapter_for(list[Token])
     if isinstance(data, Mapping):
         if "tokens" in data:
@@ -200,6 +208,8 @@ def quote_request(*, max_slippage: object = None, **fields: Any) -> QuoteRequest
     ``slippage`` above ``max_slippage`` (default 5 %) is refused first
     (`xswap_sdk._slippage.check_slippage`).
     """
+    from ._quote_models import QuoteRequest  # lazy: the quote models, at the first quote
+
     check_slippage(fields.get("slippage"), max_slippage=max_slippage)
     return validate_request(QuoteRequest, **fields)
 
@@ -210,6 +220,8 @@ def build_best_path_request(*, max_slippage: object = None, **fields: Any) -> Bu
     ``slippage`` above ``max_slippage`` (default 5 %) is refused first
     (`xswap_sdk._slippage.check_slippage`).
     """
+    from ._quote_models import BuildBestPathRequest  # lazy: the quote models, when used
+
     check_slippage(fields.get("slippage"), max_slippage=max_slippage)
     return validate_request(BuildBestPathRequest, **fields)
 
@@ -228,10 +240,14 @@ def get_quote(paths: RoutingPaths, request: QuoteRequest) -> Operation[list[Rout
 
 def build_best_path(paths: RoutingPaths, request: BuildBestPathRequest) -> Operation[BuiltPath]:
     """``GET /build-best-path``."""
+    from ._quote_models import BuiltPath  # lazy: the quote models, when used
+
     return Operation("GET", paths.build_best_path, parser(BuiltPath), params=query_params(request))
 
 
 def _route_wire(route: object) -> tuple[Route, dict[str, Any]]:
+    from ._quote_models import Route  # lazy: the quote models, when used
+
     if isinstance(route, Route):
         return route, route.to_wire()
     if isinstance(route, Mapping):
@@ -248,6 +264,8 @@ def build_path(paths: RoutingPaths, route: object, sender: object) -> Operation[
     """``POST /build-path`` with ``{"route": <route as quoted>, "sender": ...}`` (as the
     live service's examples send it) and the spec's fields derived from the route:
     ``fromChain``, ``toChain``, ``fromToken``, ``toToken``, ``Amount`` and ``Sender``."""
+    from ._quote_models import Transaction  # lazy: the quote models, when used
+
     parsed, wire = _route_wire(route)
     checked_sender = check_argument("sender", Address, sender)
     source, target = parsed.from_token, parsed.to_token
@@ -264,12 +282,16 @@ def build_path(paths: RoutingPaths, route: object, sender: object) -> Operation[
 
 def build_path_request(**fields: Any) -> BuildPathRequest:
     """Validate the arguments of `RoutingClient.build_path_flat`."""
+    from ._quote_models import BuildPathRequest  # lazy: the quote models, when used
+
     return validate_request(BuildPathRequest, **fields)
 
 
 def build_path_flat(paths: RoutingPaths, request: BuildPathRequest) -> Operation[Transaction]:
     """``POST /build-path`` with exactly the spec's flat body: ``fromChain``,
     ``toChain``, ``fromToken``, ``toToken``, ``Amount`` and ``Sender``."""
+    from ._quote_models import Transaction  # lazy: the quote models, when used
+
     return Operation("POST", paths.build_path, parser(Transaction), json=request.to_wire())
 
 
@@ -278,6 +300,8 @@ def build_path_by_id(
 ) -> Operation[Transaction]:
     """``POST /build-path-by-id`` with ``{"quoteId": ...}``, plus ``sender`` and
     ``Sender`` when one is given (the request shape is not documented)."""
+    from ._quote_models import Transaction  # lazy: the quote models, when used
+
     body: dict[str, Any] = {"quoteId": _check_text("quote_id", quote_id, "a route's quote_id")}
     if sender is not None:
         checked = check_argument("sender", Address, sender)
@@ -311,6 +335,9 @@ def get_status(
         InvalidInputError: arguments of both shapes, neither shape, or half of one
             (before any I/O).
     """
+    from ._model_types import TxHashOrReference  # lazy: loaded with the status model
+    from ._status_models import TransactionStatus  # lazy: the status model, when used
+
     first = {"tx_hash": tx_hash, "from_chain": from_chain, "user_address": user_address}
     second = {"provider_key": provider_key, "tx_ref": tx_ref}
     given_first = [name for name, value in first.items() if value is not None]
@@ -360,6 +387,8 @@ def search_token(
     """``GET /search-token?query=...[&chainId=...]``."""
     params = [("query", _check_text("query", query, "a symbol, name or address"))]
     params += _chain_params(chain_id)
+    from ._token_models import TokenSearchResult  # lazy: the token models, when used
+
     return Operation("GET", paths.search_token, parser(list[TokenSearchResult]), params=params)
 
 
@@ -378,6 +407,8 @@ def gasless_quote_request(*, max_slippage: object = None, **fields: Any) -> Gasl
     ``slippage`` above ``max_slippage`` (default 5 %) is refused first
     (`xswap_sdk._slippage.check_slippage`).
     """
+    from ._gasless_models import GaslessQuoteRequest  # lazy: the gasless models, when used
+
     check_slippage(fields.get("slippage"), max_slippage=max_slippage)
     return validate_request(GaslessQuoteRequest, **fields)
 
@@ -401,6 +432,8 @@ def submit_gasless_swap(
 ) -> Operation[GaslessSubmission]:
     """``POST /gasless/submit-swap`` with ``{quoteId, signature}``: moves money, so never
     retried once sent; the signature is kept out of error messages."""
+    from ._gasless_models import GaslessSubmission  # lazy: the gasless models, when used
+
     checked_id = _check_text("quote_id", quote_id, "the gasless quote's quote_id")
     checked_signature = check_signature(signature)
     return Operation(
@@ -418,6 +451,8 @@ def submit_gasless_swap(
 
 def get_gasless_status(paths: RoutingPaths, swap_id: object) -> Operation[GaslessStatus]:
     """``GET /gasless/status?id=...`` (needs the API key)."""
+    from ._gasless_models import GaslessStatus  # lazy: the gasless models, when used
+
     checked = _check_text("swap_id", swap_id, "the swap_id from submit_gasless_swap")
     return Operation(
         "GET",

@@ -31,25 +31,10 @@ from .._polling import call_options, wait_options
 from .._sync_base_client import SyncAPIClient
 from ..errors import InvalidInputError
 from ..events import RequestHook, ResponseHook, RetryHook
-from ..registry import routing_contract_of
 from . import _operations as operations
 from . import _verification as verification
+from ._chain_models import SupportedChain
 from ._operations import DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT, RoutingPaths
-from .models import (
-    AcquisitionMode,
-    BuiltPath,
-    GaslessQuote,
-    GaslessStatus,
-    GaslessSubmission,
-    RankingMode,
-    Route,
-    RouteMode,
-    SupportedChain,
-    Token,
-    TokenSearchResult,
-    Transaction,
-    TransactionStatus,
-)
 
 if TYPE_CHECKING:
     import httpx2
@@ -61,6 +46,11 @@ if TYPE_CHECKING:
     from ..simulation import SimulateOption
     from ._execution import AllowanceCheck, RouteExecution
     from ._gasless import GaslessSwapResult
+    from ._gasless_models import GaslessQuote, GaslessStatus, GaslessSubmission
+    from ._model_types import AcquisitionMode, RankingMode, RouteMode
+    from ._quote_models import BuiltPath, Route, Transaction
+    from ._status_models import TransactionStatus
+    from ._token_models import Token, TokenSearchResult
 
 __all__ = ["ROUTING_SERVICE", "RoutingClient"]
 
@@ -407,6 +397,8 @@ class RoutingClient(SyncAPIClient):
                 output token or destination chain than was asked, or a minimum output
                 below the floor of the slippage asked; nothing is sent.
         """
+        from ._quote_models import Route  # lazy: the quote models, at the first quote
+
         if isinstance(route, Route):
             from . import _execution as execution  # lazy: routes' execution code
 
@@ -698,6 +690,7 @@ class RoutingClient(SyncAPIClient):
         )
         if not isinstance(sign_unverified_payload, bool):
             raise InvalidInputError("sign_unverified_payload", "must be True or False")
+        from ..registry import routing_contract_of  # lazy: the pins, at the first swap call
         from . import _gasless as gasless  # lazy: gasless swaps' code, not loaded by reads
 
         least = verification.check_min_amount_out(min_amount_out)
@@ -918,6 +911,7 @@ class RoutingClient(SyncAPIClient):
             SwapFailedError: the submission or the status says ``failed``.
             WaitTimeoutError: waiting ran out of time; the swap may still complete.
         """
+        from ..registry import routing_contract_of  # lazy: the pins, at the first swap call
         from . import _gasless as gasless  # lazy: gasless swaps' code, not loaded by reads
 
         options = call_options(options, wait=wait)
@@ -1058,6 +1052,8 @@ class RoutingClient(SyncAPIClient):
             raise InvalidInputError("wait", "must be True or False")
         simulate = check_simulate_option(simulate)
         requote, accept_quote = check_requote(requote, accept_quote)
+        from ..registry import routing_contract_of  # lazy: the pins, at the first swap call
+
         pinned = routing_contract_of(plan.chain_id, self._routing_contracts)
         if pinned is None and not self._trust_service:
             raise verification.unpinned_contract(plan.chain_id)

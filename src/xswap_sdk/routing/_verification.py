@@ -12,16 +12,18 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .._body import copy_json
 from .._logging import logger
 from .._models import check_argument
 from ..errors import InvalidInputError, SigningError, UnsafePayloadError
-from ..registry import routing_contract_of
 from ..types import Address, TokenAmount, _same_address
 from . import _operations as operations
-from .models import AcquisitionMode, GaslessQuote, GaslessQuoteRequest, SupportedChain
+
+if TYPE_CHECKING:
+    from ._chain_models import SupportedChain
+    from ._gasless_models import GaslessQuote, GaslessQuoteRequest
 
 __all__ = [
     "VerifiedQuotes",
@@ -94,6 +96,8 @@ def check_gasless_terms(request: GaslessQuoteRequest, min_amount_out: int | None
     Raises:
         InvalidInputError: mode 2 with ``receiver``, ``min_amount_out`` or ``slippage``.
     """
+    from ._model_types import AcquisitionMode  # lazy: loaded with the gasless models
+
     if request.acquisition_mode != AcquisitionMode.PERMIT2:
         return
     given = [
@@ -139,6 +143,8 @@ class VerifiedQuotes:
 
     def get(self, quote: GaslessQuote | str) -> tuple[str, dict[str, Any]] | None:
         """The verified payload and sender of ``quote`` (a quote or its id), if any."""
+        from ._gasless_models import GaslessQuote  # lazy: the gasless models, when used
+
         if isinstance(quote, GaslessQuote):
             return quote._verified or self._quotes.get(quote.quote_id)
         return self._quotes.get(quote) if isinstance(quote, str) else None
@@ -159,6 +165,8 @@ def check_submission(
     """
     if not isinstance(sign_unverified_payload, bool):
         raise InvalidInputError("sign_unverified_payload", "must be True or False")
+    from ._gasless_models import GaslessQuote  # lazy: the gasless models, when used
+
     quote_id = quote.quote_id if isinstance(quote, GaslessQuote) else quote
     if not isinstance(quote_id, str) or not quote_id:
         raise InvalidInputError("quote_id", "must be a GaslessQuote or its quote_id")
@@ -244,10 +252,15 @@ def verify_gasless_quote(
             routing contract is pinned for the chain.
         QuoteRejectedError: the permit's deadline has passed.
     """
+    # lazy: the gasless models, at the first gasless quote
+    from ._gasless_models import GaslessQuote, GaslessQuoteRequest
+
     if not isinstance(quote, GaslessQuote):
         raise InvalidInputError("quote", "must be a GaslessQuote")
     if not isinstance(request, GaslessQuoteRequest):
         raise InvalidInputError("request", "must be a GaslessQuoteRequest")
+    from ..registry import routing_contract_of  # lazy: the pins, at the first gasless check
+
     least = check_min_amount_out(min_amount_out)
     check_gasless_terms(request, least)
     contract = (
