@@ -21,7 +21,21 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["attach", "read_homes"]
+__all__ = ["attach", "name_by_home", "read_homes"]
+
+
+def name_by_home(namespace: Mapping[str, Any], home: str) -> None:
+    """Name each class in ``namespace``'s ``__all__`` by ``home``, the public module that
+    exports it (``xswap_sdk.routing.models``): a repr of the class, a traceback, pickle and
+    the API reference then find it where users import it from.
+
+    Called at the end of a private module that a lazy public module exports from: each
+    class's fields were resolved there, in its own module, when the class was made.
+    """
+    for name in namespace["__all__"]:
+        value = namespace[name]
+        if isinstance(value, type):
+            value.__module__ = home
 
 
 def attach(

@@ -10,6 +10,7 @@ from pydantic import (
     field_validator,
 )
 
+from .._exports import name_by_home
 from .._models import LenientAddress, LenientInt, WireModel
 from ..types import (
     UsdcNumberUnits,
@@ -215,8 +216,5 @@ class ReferralOverview(_SnakeModel):
     """How many more users your code may bring in."""
 
 
-# Written here, named by their public home: a repr, a traceback, pickle and the API
-# reference find each model in xswap_sdk.flash.models, where users import it from.
-for _name in __all__:
-    globals()[_name].__module__ = "xswap_sdk.flash.models"
-del _name
+# Named by their public home (see `name_by_home`).
+name_by_home(globals(), "xswap_sdk.flash.models")

@@ -10,6 +10,7 @@ from pydantic import (
     PrivateAttr,
 )
 
+from .._exports import name_by_home
 from .._models import RequestModel, WireModel
 from ..types import (
     Address,
@@ -72,8 +73,5 @@ class SwapSubmission(WireModel):
         return self._record
 
 
-# Written here, named by their public home: a repr, a traceback, pickle and the API
-# reference find each model in xswap_sdk.flash.models, where users import it from.
-for _name in __all__:
-    globals()[_name].__module__ = "xswap_sdk.flash.models"
-del _name
+# Named by their public home (see `name_by_home`).
+name_by_home(globals(), "xswap_sdk.flash.models")

@@ -8,6 +8,7 @@ simulation and signing types their fields hold.
 
 from __future__ import annotations
 
+from .._exports import name_by_home
 from .._models import LenientAddress, LenientInt, WireModel
 
 __all__ = ["ContractInfo", "DomainInfo", "GatewayInfo"]
@@ -59,7 +60,5 @@ class GatewayInfo(WireModel):
         return next((entry for entry in self.domains if entry.domain == domain), None)
 
 
-# Their public home, for pickling, reprs of the class and the API reference: the fields
-# were resolved above, in this module, when each class was made.
-for _model in (ContractInfo, DomainInfo, GatewayInfo):
-    _model.__module__ = "xswap_sdk.gateway.models"
+# Named by their public home (see `name_by_home`).
+name_by_home(globals(), "xswap_sdk.gateway.models")

@@ -14,6 +14,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import Field
 
+from .._exports import name_by_home
 from .._models import LenientAddress, LenientInt, WireModel
 
 __all__ = ["TERMINAL_STATES", "RelayState", "RelayStatus", "X402Payment"]
@@ -109,7 +110,5 @@ class RelayStatus(WireModel):
         return self.error
 
 
-# Their public home, for pickling, reprs of the class and the API reference: the fields
-# were resolved above, in this module, when each class was made.
-for _model in (X402Payment, RelayStatus):
-    _model.__module__ = "xswap_sdk.relayer.models"
+# Named by their public home (see `name_by_home`).
+name_by_home(globals(), "xswap_sdk.relayer.models")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from .._exports import name_by_home
 from .._models import LenientAddress, LenientInt, WireModel
 
 __all__ = [
@@ -67,8 +68,5 @@ class SupportedChain(WireModel):
     """What the service supports on it."""
 
 
-# Written here, named by their public home: a repr, a traceback, pickle and the API
-# reference find each model in xswap_sdk.routing.models, where users import it from.
-for _name in __all__:
-    globals()[_name].__module__ = "xswap_sdk.routing.models"
-del _name
+# Named by their public home (see `name_by_home`).
+name_by_home(globals(), "xswap_sdk.routing.models")

@@ -16,6 +16,7 @@ from pydantic import (
     StrictStr,
 )
 
+from .._exports import name_by_home
 from .._models import LenientAddress, LenientInt, RequestModel, WireModel
 from ..types import Address, ChainId, TokenAmount
 from ._model_types import (
@@ -321,8 +322,5 @@ class GaslessStatus(WireModel):
         return _is_failed(self.status)
 
 
-# Written here, named by their public home: a repr, a traceback, pickle and the API
-# reference find each model in xswap_sdk.routing.models, where users import it from.
-for _name in __all__:
-    globals()[_name].__module__ = "xswap_sdk.routing.models"
-del _name
+# Named by their public home (see `name_by_home`).
+name_by_home(globals(), "xswap_sdk.routing.models")

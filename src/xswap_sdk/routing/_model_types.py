@@ -18,6 +18,7 @@ from pydantic import (
     StrictStr,
 )
 
+from .._exports import name_by_home
 from .._models import LenientInt
 from ..types import to_checksum
 
@@ -164,5 +165,5 @@ def _is_failed(status: str | None) -> bool:
     return isinstance(status, str) and status.strip().lower() == "failed"
 
 
-# Named by its public home, as the models are: pickle finds it in xswap_sdk.routing.models.
-AcquisitionMode.__module__ = "xswap_sdk.routing.models"
+# Named by its public home, as the models are (see `name_by_home`).
+name_by_home(globals(), "xswap_sdk.routing.models")

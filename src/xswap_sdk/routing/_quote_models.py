@@ -18,6 +18,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from .._body import DEFAULT_MAX_NESTING, copy_json, value_nesting_depth
+from .._exports import name_by_home
 from .._models import LenientAddress, LenientInt, RequestModel, WireModel
 from ..types import Address, ChainId, HexBytes, TokenAmount
 from ._model_types import (
@@ -355,8 +356,5 @@ class BuiltPath(WireModel):
     """The planned route; its fields are not documented, so it is kept as sent."""
 
 
-# Written here, named by their public home: a repr, a traceback, pickle and the API
-# reference find each model in xswap_sdk.routing.models, where users import it from.
-for _name in __all__:
-    globals()[_name].__module__ = "xswap_sdk.routing.models"
-del _name
+# Named by their public home (see `name_by_home`).
+name_by_home(globals(), "xswap_sdk.routing.models")

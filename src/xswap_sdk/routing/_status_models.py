@@ -9,6 +9,7 @@ from pydantic import (
     Field,
 )
 
+from .._exports import name_by_home
 from .._models import LenientInt, WireModel
 from ._model_types import (
     _RELAYER_TX_ID_ALIASES,
@@ -117,8 +118,5 @@ class TransactionStatus(WireModel):
         return _is_failed(self.current_status)
 
 
-# Written here, named by their public home: a repr, a traceback, pickle and the API
-# reference find each model in xswap_sdk.routing.models, where users import it from.
-for _name in __all__:
-    globals()[_name].__module__ = "xswap_sdk.routing.models"
-del _name
+# Named by their public home (see `name_by_home`).
+name_by_home(globals(), "xswap_sdk.routing.models")
